@@ -1,0 +1,144 @@
+"""Episode-layer data model: the pydantic shapes at emem's boundaries.
+
+Valid time of a turn is when it was said; recorded time is when emem stored it. Both are kept
+so that later layers (the ledger) can answer "as known at" questions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_TURN_CHARS = 100_000
+"""A turn longer than this is refused: it is almost certainly a pasted document, not an utterance."""
+
+_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$")
+
+
+def check_namespace(namespace: object) -> str:
+    """Namespaces scope every read and write; an empty or odd one is a caller bug, so refuse it."""
+    from emem.errors import InputError
+
+    if not isinstance(namespace, str) or not _NAMESPACE.match(namespace):
+        raise InputError(
+            f"invalid namespace {namespace!r}: use 1-128 characters from letters, digits and ._:@/-",
+            "namespace",
+        )
+    return namespace
+
+
+class Turn(BaseModel):
+    """One utterance, kept verbatim. `turn_id` is stable within its conversation (e.g. "D3:7")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    conversation_id: str = Field(min_length=1, max_length=256)
+    session_id: str = Field(min_length=1, max_length=256)
+    turn_id: str = Field(min_length=1, max_length=256)
+    speaker: str = Field(min_length=1, max_length=256)
+    text: str = Field(max_length=MAX_TURN_CHARS)
+    image_caption: str | None = Field(default=None, max_length=MAX_TURN_CHARS)
+    time: datetime
+    """Valid time: when the turn was said."""
+
+    @field_validator("time")
+    @classmethod
+    def _aware(cls, v: datetime) -> datetime:
+        if v.tzinfo is None:
+            raise ValueError("time must be timezone-aware")
+        return v
+
+    @field_validator("text")
+    @classmethod
+    def _clean_text(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("text is empty")
+        if "\x00" in v:
+            raise ValueError("text contains a NUL character")
+        return v
+
+    def content_hash(self) -> str:
+        """Stable hash of everything that makes the turn what it is (not when it was stored)."""
+        payload = json.dumps(
+            [
+                self.conversation_id,
+                self.session_id,
+                self.turn_id,
+                self.speaker,
+                self.text,
+                self.image_caption,
+                self.time.isoformat(),
+            ],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+    def render(self) -> str:
+        """Text as readers see it; an image is described by its caption, as LoCoMo does."""
+        return f"{self.text} [shares {self.image_caption}]" if self.image_caption else self.text
+
+
+class StoredTurn(Turn):
+    """A turn as the episode store holds it."""
+
+    namespace: str
+    seq: int
+    """Position in the namespace-independent event log; indexes record the seq they cover."""
+    recorded_at: datetime
+    hash: str
+
+
+class Session(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    session_id: str = Field(min_length=1, max_length=256)
+    time: datetime
+    turns: list[Turn]
+
+
+class Conversation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    conversation_id: str = Field(min_length=1, max_length=256)
+    sessions: list[Session]
+
+    def turns(self) -> list[Turn]:
+        return [t for s in self.sessions for t in s.turns]
+
+
+class Hit(BaseModel):
+    """A ranked search result."""
+
+    turn_id: str
+    session_id: str
+    conversation_id: str
+    speaker: str
+    time: datetime
+    text: str
+    image_caption: str | None = None
+    score: float
+
+
+class IngestReport(BaseModel):
+    namespace: str
+    added: int
+    unchanged: int
+    """Turns already stored with identical content (idempotent re-send)."""
+    first_seq: int | None = None
+    last_seq: int | None = None
+
+
+class Stats(BaseModel):
+    namespace: str
+    conversations: int
+    sessions: int
+    turns: int
+    last_seq: int
+    index_coverage: dict[str, int]
+    """Per derived index, the highest event seq it covers for this namespace."""
+    facts: int = 0
