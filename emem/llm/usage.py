@@ -1,0 +1,78 @@
+"""Token accounting. Every LLM call (real or offline) is recorded with its role and model, so an
+answer can report what it cost and nothing is hidden."""
+
+from __future__ import annotations
+
+import threading
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Backend = Literal["offline", "openai", "langchain"]
+
+
+class LLMCall(BaseModel):
+    role: str
+    """planner, assistant, reader, summariser, extractor, adjudicator, judge."""
+    model: str
+    backend: Backend
+    """'offline' marks the deterministic stand-in: its output is never an LLM's."""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: float = 0.0
+    ok: bool = True
+    error: str | None = None
+    prompt_hash: str | None = None
+    """Hash of the prompt template used, when one was."""
+
+
+class RoleUsage(BaseModel):
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    failed_calls: int = 0
+
+
+class Usage(BaseModel):
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    failed_calls: int = 0
+    context_tokens: int = 0
+    """Tokens of packed memory context handed to the reader."""
+    by_role: dict[str, RoleUsage] = Field(default_factory=dict)
+    offline: bool = True
+    """True when every call was served by the offline stand-ins."""
+
+    @classmethod
+    def from_calls(cls, calls: list[LLMCall], context_tokens: int = 0) -> Usage:
+        usage = cls(context_tokens=context_tokens, offline=all(c.backend == "offline" for c in calls))
+        for c in calls:
+            role = usage.by_role.setdefault(c.role, RoleUsage())
+            for target in (usage, role):
+                target.llm_calls += 1
+                target.prompt_tokens += c.prompt_tokens
+                target.completion_tokens += c.completion_tokens
+                target.failed_calls += 0 if c.ok else 1
+        return usage
+
+
+class UsageRecorder:
+    """Thread-safe collector; one per request (ask, consolidate, eval row)."""
+
+    def __init__(self) -> None:
+        self._calls: list[LLMCall] = []
+        self._lock = threading.Lock()
+
+    def record(self, call: LLMCall) -> LLMCall:
+        with self._lock:
+            self._calls.append(call)
+        return call
+
+    @property
+    def calls(self) -> list[LLMCall]:
+        with self._lock:
+            return list(self._calls)
+
+    def usage(self, context_tokens: int = 0) -> Usage:
+        return Usage.from_calls(self.calls, context_tokens)

@@ -1,0 +1,186 @@
+"""`Memory`: emem's public contract. A thin facade: every method names its namespace and delegates
+to the store, index, ledger or read path that owns the job."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from emem.embedding import Embedder, default_embedder
+from emem.errors import InputError
+from emem.index.manager import CatchUpReport, IndexManager, Progress
+from emem.ingest.batch import Batch
+from emem.ingest.loader import Format, parse_object, read_path
+from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
+from emem.retrieval.hybrid import hybrid_turns, to_hit
+from emem.store.episodes import EpisodeStore
+
+
+def default_home() -> Path:
+    return Path(os.environ.get("EMEM_HOME") or Path.home() / ".emem").expanduser()
+
+
+class Memory:
+    """Long-term memory for agents, scoped by namespace (tenant) on every call.
+
+    Writes (`add_conversation`, `add_turns`) append durable, immutable episodes and return once
+    committed; they never call an LLM or an embedder. Indexes and facts are derived later.
+    """
+
+    def __init__(self, home: str | Path | None = None, *, embedder: Embedder | None = None) -> None:
+        self.home = Path(home).expanduser() if home is not None else default_home()
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.episodes = EpisodeStore(self.home / "episodes.sqlite3")
+        self._embedder = embedder
+        self.indexes = IndexManager(self.episodes, self.home, self._get_embedder)
+        self._ledger = None
+
+    def _get_embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = default_embedder()
+        return self._embedder
+
+    @property
+    def ledger(self):  # -> emem.ledger.store.Ledger
+        if self._ledger is None:
+            from emem.ledger.store import Ledger
+
+            self._ledger = Ledger(self.home / "ledger.sqlite3")
+        return self._ledger
+
+    def close(self) -> None:
+        self.episodes.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- write path (System 1) ----------------------------------------------------------------
+
+    def add_conversation(self, conversation: dict[str, Any] | Conversation, namespace: str) -> IngestReport:
+        """Store a conversation given in emem's or LoCoMo's JSON shape (or the pydantic model)."""
+        check_namespace(namespace)
+        return self._append(namespace, parse_object(conversation, "auto", "conversation"), "conversation")
+
+    def add_turns(self, turns: Sequence[dict[str, Any] | Turn], namespace: str) -> IngestReport:
+        """Store individual turns (each names its conversation and session)."""
+        check_namespace(namespace)
+        if isinstance(turns, (str, bytes, dict)):
+            raise InputError("turns must be a list of turn objects", "turns")
+        events = [t.model_dump() if isinstance(t, Turn) else t for t in turns]
+        return self._append(namespace, parse_object(events, "jsonl", "turns"), "turns")
+
+    def ingest_file(self, path: str | Path, namespace: str, fmt: Format = "auto") -> IngestReport:
+        check_namespace(namespace)
+        path = Path(path)
+        return self._append(namespace, read_path(path, fmt), str(path))
+
+    def _append(self, namespace: str, batch: Batch, source: str) -> IngestReport:
+        if not batch.turns:
+            raise InputError("no turns to store", source)
+        return self.episodes.append(namespace, batch.turns, batch.sessions, source=source)
+
+    # -- derived indexes ------------------------------------------------------------------------
+
+    def index(self, namespace: str, progress: Progress | None = None) -> CatchUpReport:
+        """Catch the derived indexes up with the episode store (search does this on demand)."""
+        check_namespace(namespace)
+        return self.indexes.catch_up(namespace, progress)
+
+    # -- read path -----------------------------------------------------------------------------
+
+    def search(self, query: str, namespace: str, k: int = 10) -> list[Hit]:
+        """Hybrid (BM25 + dense, RRF-fused) search over this namespace's turns."""
+        check_namespace(namespace)
+        if not isinstance(query, str) or not query.strip():
+            raise InputError("query is empty", "query")
+        if not isinstance(k, int) or k < 1:
+            raise InputError(f"k must be a positive integer, got {k!r}", "k")
+        ns = self.indexes.current(namespace)
+        return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
+
+    def stats(self, namespace: str) -> Stats:
+        check_namespace(namespace)
+        conversations, sessions, turns = self.episodes.counts(namespace)
+        facts = self.ledger.count(namespace) if (self.home / "ledger.sqlite3").exists() else 0
+        return Stats(
+            namespace=namespace,
+            conversations=conversations,
+            sessions=sessions,
+            turns=turns,
+            last_seq=self.episodes.last_seq(namespace),
+            index_coverage=self.indexes.coverage(namespace),
+            facts=facts,
+        )
+
+    # -- the ledger (what is current) ------------------------------------------------------------
+
+    def assert_fact(
+        self,
+        namespace: str,
+        subject: str,
+        predicate: str,
+        object: str,  # noqa: A002 - the documented parameter name
+        valid_from: datetime | str,
+        valid_to: datetime | str | None = None,
+        known_at: datetime | str | None = None,
+        sources: Sequence[str] = (),
+    ):
+        check_namespace(namespace)
+        return self.ledger.assert_fact(
+            namespace, subject, predicate, object, valid_from, valid_to, known_at, sources
+        )
+
+    def revoke(
+        self,
+        namespace: str,
+        revision_id: str,
+        known_at: datetime | str | None = None,
+        reason: str | None = None,
+    ):
+        check_namespace(namespace)
+        return self.ledger.revoke(namespace, revision_id, known_at=known_at, reason=reason)
+
+    def resolve(
+        self,
+        namespace: str,
+        subject: str,
+        predicate: str,
+        valid_at: datetime | str | None = None,
+        known_at: datetime | str | None = None,
+    ):
+        check_namespace(namespace)
+        return self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
+
+    def facts(
+        self,
+        namespace: str,
+        subject: str | None = None,
+        predicate: str | None = None,
+        valid_at: datetime | str | None = None,
+        known_at: datetime | str | None = None,
+    ):
+        check_namespace(namespace)
+        return self.ledger.facts(
+            namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
+        )
+
+    def history(self, namespace: str, subject: str, predicate: str | None = None):
+        check_namespace(namespace)
+        return self.ledger.history(namespace, subject, predicate=predicate)
+
+    def consolidate(self, namespace: str, extractor: Any = None):
+        """System 2: project facts from episodes not yet consolidated. Never runs inside a write."""
+        check_namespace(namespace)
+        from emem.consolidate import consolidate
+        from emem.extract.offline import OfflineExtractor
+
+        extractor = extractor or OfflineExtractor()
+        name = getattr(extractor, "name", "custom")
+        turns = self.episodes.turns(namespace, after_seq=self.ledger.get_watermark(namespace, name))
+        return consolidate(namespace, turns, self.ledger, extractor, extractor_name=name)

@@ -1,0 +1,262 @@
+"""The durable episode store: an append-only log of turns, per namespace.
+
+This is the fast write path (System 1): no LLM, no embedding, one transaction per batch. A write
+returns only after COMMIT (synchronous=FULL), so an acknowledged write survives a crash. Re-sending
+identical content is a no-op; different content under an existing id is refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from emem.errors import ConflictError
+from emem.models import IngestReport, StoredTurn, Turn, check_namespace
+from emem.store.sqlite import connect
+from emem.timeparse import iso, parse_iso_time, utcnow
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS turns (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    namespace TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    turn_id TEXT NOT NULL,
+    speaker TEXT NOT NULL,
+    text TEXT NOT NULL,
+    image_caption TEXT,
+    time TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    UNIQUE (namespace, conversation_id, turn_id)
+);
+CREATE INDEX IF NOT EXISTS turns_ns_seq ON turns (namespace, seq);
+CREATE TABLE IF NOT EXISTS sessions (
+    namespace TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    time TEXT NOT NULL,
+    PRIMARY KEY (namespace, conversation_id, session_id)
+);
+CREATE TABLE IF NOT EXISTS index_state (
+    namespace TEXT NOT NULL,
+    index_name TEXT NOT NULL,
+    covered_seq INTEGER NOT NULL,
+    PRIMARY KEY (namespace, index_name)
+);
+"""
+
+_COLUMNS = "seq, namespace, conversation_id, session_id, turn_id, speaker, text, image_caption, time, recorded_at, hash"
+
+
+def _row_to_turn(row: sqlite3.Row) -> StoredTurn:
+    return StoredTurn(
+        namespace=row["namespace"],
+        seq=row["seq"],
+        conversation_id=row["conversation_id"],
+        session_id=row["session_id"],
+        turn_id=row["turn_id"],
+        speaker=row["speaker"],
+        text=row["text"],
+        image_caption=row["image_caption"],
+        time=parse_iso_time(row["time"]),
+        recorded_at=parse_iso_time(row["recorded_at"]),
+        hash=row["hash"],
+    )
+
+
+class EpisodeStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn = connect(path)
+        self._lock = threading.RLock()
+        self._conn.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction: all of a batch or none of it."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def append(
+        self,
+        namespace: str,
+        turns: Sequence[Turn],
+        sessions: Sequence[tuple[str, str, datetime]] = (),
+        source: str | None = None,
+    ) -> IngestReport:
+        """Append turns atomically; return only once committed.
+
+        `sessions` declares (conversation_id, session_id, start time); a turn whose session is not
+        declared registers it with the turn's own time. `source` names the input in errors.
+        """
+        check_namespace(namespace)
+        where = f"{source}: " if source else ""
+        recorded = iso(utcnow())
+        added = unchanged = 0
+        first = last = None
+        with self._write() as conn:
+            for conv_id, session_id, start in sessions:
+                self._register_session(conn, namespace, conv_id, session_id, start, where)
+            for t in turns:
+                self._register_session(conn, namespace, t.conversation_id, t.session_id, None, where, t.time)
+                h = t.content_hash()
+                row = conn.execute(
+                    "SELECT hash FROM turns WHERE namespace=? AND conversation_id=? AND turn_id=?",
+                    (namespace, t.conversation_id, t.turn_id),
+                ).fetchone()
+                if row is not None:
+                    if row["hash"] != h:
+                        raise ConflictError(
+                            f"{where}conversation {t.conversation_id!r} session {t.session_id!r} turn {t.turn_id!r}: "
+                            "already stored with different content; emem never overwrites a turn "
+                            "(forget it first to replace it)"
+                        )
+                    unchanged += 1
+                    continue
+                cur = conn.execute(
+                    "INSERT INTO turns (namespace, conversation_id, session_id, turn_id, speaker, text, "
+                    "image_caption, time, recorded_at, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        namespace,
+                        t.conversation_id,
+                        t.session_id,
+                        t.turn_id,
+                        t.speaker,
+                        t.text,
+                        t.image_caption,
+                        iso(t.time),
+                        recorded,
+                        h,
+                    ),
+                )
+                last = cur.lastrowid
+                first = first or last
+                added += 1
+        return IngestReport(
+            namespace=namespace, added=added, unchanged=unchanged, first_seq=first, last_seq=last
+        )
+
+    @staticmethod
+    def _register_session(
+        conn: sqlite3.Connection,
+        namespace: str,
+        conversation_id: str,
+        session_id: str,
+        time: datetime | None,
+        where: str,
+        turn_time: datetime | None = None,
+    ) -> None:
+        row = conn.execute(
+            "SELECT time FROM sessions WHERE namespace=? AND conversation_id=? AND session_id=?",
+            (namespace, conversation_id, session_id),
+        ).fetchone()
+        if row is None:
+            conn.execute(
+                "INSERT INTO sessions VALUES (?,?,?,?)",
+                (namespace, conversation_id, session_id, iso(time or turn_time)),  # type: ignore[arg-type]
+            )
+        elif time is not None and parse_iso_time(row["time"]) != time:
+            raise ConflictError(
+                f"{where}conversation {conversation_id!r} session {session_id!r}: already stored with time "
+                f"{row['time']}, not {iso(time)}"
+            )
+
+    # -- reads ------------------------------------------------------------------------------
+
+    def turns(
+        self,
+        namespace: str,
+        *,
+        after_seq: int = 0,
+        upto_seq: int | None = None,
+        conversation_id: str | None = None,
+        session_id: str | None = None,
+    ) -> list[StoredTurn]:
+        check_namespace(namespace)
+        sql = f"SELECT {_COLUMNS} FROM turns WHERE namespace=? AND seq>?"
+        args: list[object] = [namespace, after_seq]
+        if upto_seq is not None:
+            sql += " AND seq<=?"
+            args.append(upto_seq)
+        if conversation_id is not None:
+            sql += " AND conversation_id=?"
+            args.append(conversation_id)
+        if session_id is not None:
+            sql += " AND session_id=?"
+            args.append(session_id)
+        with self._lock:
+            rows = self._conn.execute(sql + " ORDER BY seq", args).fetchall()
+        return [_row_to_turn(r) for r in rows]
+
+    def get_turns(self, namespace: str, refs: Iterable[tuple[str, str]]) -> list[StoredTurn]:
+        """Fetch turns by (conversation_id, turn_id), in the order asked, skipping unknown ones."""
+        out = []
+        with self._lock:
+            for conv, tid in refs:
+                row = self._conn.execute(
+                    f"SELECT {_COLUMNS} FROM turns WHERE namespace=? AND conversation_id=? AND turn_id=?",
+                    (namespace, conv, tid),
+                ).fetchone()
+                if row is not None:
+                    out.append(_row_to_turn(row))
+        return out
+
+    def sessions(self, namespace: str) -> list[tuple[str, str, datetime]]:
+        """(conversation_id, session_id, start time), in time order."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT conversation_id, session_id, time FROM sessions WHERE namespace=? ORDER BY time, session_id",
+                (namespace,),
+            ).fetchall()
+        return [(r[0], r[1], parse_iso_time(r[2])) for r in rows]
+
+    def last_seq(self, namespace: str) -> int:
+        with self._lock:
+            row = self._conn.execute("SELECT MAX(seq) FROM turns WHERE namespace=?", (namespace,)).fetchone()
+        return row[0] or 0
+
+    def counts(self, namespace: str) -> tuple[int, int, int]:
+        """(conversations, sessions, turns)."""
+        with self._lock:
+            c = self._conn.execute(
+                "SELECT COUNT(DISTINCT conversation_id), COUNT(*) FROM turns WHERE namespace=?", (namespace,)
+            ).fetchone()
+            s = self._conn.execute("SELECT COUNT(*) FROM sessions WHERE namespace=?", (namespace,)).fetchone()
+        return c[0], s[0], c[1]
+
+    def namespaces(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._conn.execute("SELECT DISTINCT namespace FROM turns ORDER BY 1")]
+
+    # -- index coverage ---------------------------------------------------------------------
+
+    def coverage(self, namespace: str) -> dict[str, int]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT index_name, covered_seq FROM index_state WHERE namespace=?", (namespace,)
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def set_coverage(self, namespace: str, index_name: str, covered_seq: int) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO index_state VALUES (?,?,?) ON CONFLICT (namespace, index_name) "
+                "DO UPDATE SET covered_seq=excluded.covered_seq",
+                (namespace, index_name, covered_seq),
+            )
