@@ -113,14 +113,16 @@ def stats(
 
 def _register_optional() -> None:
     """Commands contributed by other modules; each registers itself on `app`."""
-    from emem import cli_demo
+    import importlib
 
-    cli_demo.register(app)
-    try:
-        from emem import cli_ledger
-    except ImportError:  # pragma: no cover - only while the ledger is being built
-        return
-    cli_ledger.register(app, open_memory)
+    for name in ("cli_demo", "cli_ask", "cli_ledger", "cli_llm", "cli_eval", "cli_forget"):
+        try:
+            module = importlib.import_module(f"emem.{name}")
+        except ModuleNotFoundError as exc:  # a module still being built
+            if exc.name != f"emem.{name}":
+                raise
+            continue
+        module.register(app, open_memory)
 
 
 _register_optional()

@@ -28,7 +28,7 @@ def example_conversation() -> dict[str, Any]:
     return json.loads((files("emem") / "data" / "example_conversation.json").read_text(encoding="utf-8"))
 
 
-def register(app: typer.Typer) -> None:
+def register(app: typer.Typer, open_memory=open_memory) -> None:
     @app.command()
     @user_errors
     def demo(home: Path | None = HomeOption) -> None:

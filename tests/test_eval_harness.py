@@ -1,0 +1,474 @@
+"""Data loaders, run log, manifest and the harness end to end on a tiny hand-written LoCoMo-format
+fixture (the real CC BY-NC file is never used by tests)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from emem.errors import ConflictError, InputError, LLMError
+from emem.eval.harness import (
+    JudgeVerdict,
+    chat_judge,
+    parse_judge_verdict,
+    render_judge_prompt,
+    run_eval,
+)
+from emem.eval.locomo_data import dataset_sha256, iter_questions, load_locomo
+from emem.eval.longmemeval_data import iter_instances, load_longmemeval
+from emem.eval.manifest import prompt_hashes, read_manifest
+from emem.eval.metrics import category_mapping_line
+from emem.eval.report import OFFLINE_READER_LINE, PLOT_BY_CATEGORY, PLOT_VS_CONTEXT
+from emem.eval.runlog import LOG_NAME, RunLog, read_rows
+from emem.eval.systems_base import EvalSystem, SystemOutput
+from emem.llm.usage import LLMCall, Usage
+
+# --------------------------------------------------------------------------------------------
+# Fixture data
+# --------------------------------------------------------------------------------------------
+
+
+def _turn(sp: str, dia: str, text: str, **extra: object) -> dict:
+    return {"speaker": sp, "dia_id": dia, "text": text, **extra}
+
+
+FIXTURE = [
+    {
+        "sample_id": "conv-a",
+        "conversation": {
+            "speaker_a": "Alice",
+            "speaker_b": "Bob",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                _turn("Alice", "D1:1", "I went hiking in the Alps last weekend."),
+                _turn("Bob", "D1:2", "Nice! I started a pottery class on Monday."),
+                _turn("Alice", "D1:3", "I adopted a cat named Miso.", blip_caption="a photo of a grey cat"),
+            ],
+            "session_2_date_time": "10:00 am on 20 May, 2023",
+            "session_2": [
+                _turn("Bob", "D2:1", "My pottery teacher says I am improving."),
+                _turn("Alice", "D2:2", "I am painting a sunrise for my sister."),
+                _turn("Bob", "D2:3", "I moved to Paris in 2022."),
+            ],
+        },
+        "session_summary": {"session_1_summary": "Alice hiked; Bob started pottery."},
+        "observation": {"session_1_observation": {"Alice": [["Alice adopted a cat.", "D1:3"]]}},
+        "qa": [
+            {"question": "What activities has Alice done?", "answer": "hiking, painting",
+             "evidence": ["D1:1", "D2:2"], "category": 1},
+            {"question": "When did Bob move to Paris?", "answer": 2022, "evidence": ["D2:3"], "category": 2},
+            {"question": "Would Alice like a nature trip?", "answer": "Yes; she likes hiking",
+             "evidence": [], "category": 3},
+            {"question": "What is the name of Alice's cat?", "answer": "Miso", "evidence": ["D1:3"],
+             "category": 4},
+            {"question": "What class did Alice start?", "adversarial_answer": "pottery class",
+             "evidence": ["D1:2"], "category": 5},
+            {"question": "What does Bob's pottery teacher say?", "answer": "he is improving",
+             "evidence": ["D2:1; D9:9"], "category": 4},
+        ],
+    },
+    {
+        "sample_id": "conv-b",
+        "conversation": {
+            "speaker_a": "Carol",
+            "speaker_b": "Dan",
+            "session_1_date_time": "9:00 am on 1 June, 2023",
+            "session_1": [
+                _turn("Carol", "D1:1", "I play the violin in an orchestra."),
+                _turn("Dan", "D1:2", "I run marathons every spring."),
+            ],
+        },
+        "qa": [
+            {"question": "What instrument does Carol play?", "answer": "violin", "evidence": ["D1:1"],
+             "category": 4},
+            {"question": "What does Dan do every spring?", "answer": "runs marathons", "evidence": ["(D1:2)"],
+             "category": 4},
+            {"question": "What did Dan say about swimming?", "adversarial_answer": "he loves it",
+             "evidence": ["D"], "category": 5},
+        ],
+    },
+]  # fmt: skip
+N_QUESTIONS = 9
+
+
+@pytest.fixture
+def locomo_path(tmp_path: Path) -> Path:
+    path = tmp_path / "mini_locomo.json"
+    path.write_text(json.dumps(FIXTURE), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def samples(locomo_path: Path):
+    return load_locomo(locomo_path)
+
+
+# --------------------------------------------------------------------------------------------
+# Trivial test systems
+# --------------------------------------------------------------------------------------------
+
+
+class OracleSystem:
+    """Answers from a fixed table (gold answers); abstains otherwise. Retrieves nothing."""
+
+    def __init__(self, name: str = "oracle") -> None:
+        self.name = name
+        self.table = {q["question"]: str(q.get("answer", "")).split(";")[0] for s in FIXTURE for q in s["qa"]}
+        self.calls = 0
+
+    def prepare(self, sample) -> None:
+        pass
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        self.calls += 1
+        text = self.table.get(question) if category != 5 else None
+        return SystemOutput(prediction=text or "Not mentioned in the conversation", latency_ms=1.0)
+
+
+class KeywordSystem:
+    """Naive keyword retrieval: the best-overlapping turn's text is the answer."""
+
+    name = "keyword"
+
+    def __init__(self) -> None:
+        self.turns: dict[str, list[tuple[str, str]]] = {}
+
+    def prepare(self, sample) -> None:
+        self.turns[sample.sample_id] = [(t.dia_id, t.text) for s in sample.sessions for t in s.turns]
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        words = {w.strip("?'s").lower() for w in question.split() if len(w) > 3}
+        ranked = sorted(
+            self.turns[sample_id],
+            key=lambda t: -len(words & {w.strip(".!,").lower() for w in t[1].split()}),
+        )
+        top = ranked[:3]
+        ctx = sum(len(text.split()) for _, text in top)
+        call = LLMCall(
+            role="reader", model="offline", backend="offline", prompt_tokens=ctx, completion_tokens=4
+        )
+        return SystemOutput(
+            prediction=top[0][1],
+            retrieved_ids=[dia for dia, _ in top],
+            context_tokens=ctx,
+            usage=Usage.from_calls([call], context_tokens=ctx),
+            latency_ms=2.0,
+            stage_latency_ms={"retrieve": 0.5, "read": 1.5},
+        )
+
+
+class BrokenSystem(OracleSystem):
+    """Raises for one question, so error rows can be checked."""
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        if "cat" in question:
+            raise RuntimeError("boom")
+        return super().answer(question, sample_id, category)
+
+
+class PrepareFails(OracleSystem):
+    def prepare(self, sample) -> None:
+        if sample.sample_id == "conv-b":
+            raise ValueError("cannot ingest")
+
+
+def _run(samples, out: Path, systems: list[EvalSystem], **kw) -> Path:
+    return run_eval(systems, samples, out_dir=out, progress=False, **kw)
+
+
+def _body(report: Path) -> str:
+    """Everything after the header (which names the code revision)."""
+    text = report.read_text(encoding="utf-8")
+    return text[text.index("## Official") :]
+
+
+# --------------------------------------------------------------------------------------------
+# Loaders
+# --------------------------------------------------------------------------------------------
+
+
+def test_load_locomo(samples, locomo_path):
+    a, b = samples
+    assert a.sample_id == "conv-a" and a.speakers == ("Alice", "Bob")
+    assert [s.number for s in a.sessions] == [1, 2] and a.sessions[1].date_time == "10:00 am on 20 May, 2023"
+    assert a.sessions[0].turns[2].blip_caption == "a photo of a grey cat"
+    assert a.qa[1].answer == "2022"  # int gold kept as its string
+    assert a.qa[4].answer is None and a.qa[4].adversarial_answer == "pottery class"
+    assert a.session_summaries == {1: "Alice hiked; Bob started pottery."}
+    assert a.observations[1]["Alice"][0][1] == "D1:3"
+    assert dataset_sha256(locomo_path) == hashlib.sha256(locomo_path.read_bytes()).hexdigest()
+
+
+def test_iter_questions_order_filters_and_evidence(samples):
+    qs = list(iter_questions(samples))
+    assert [q.qid for q in qs] == [f"conv-a#{i}" for i in range(6)] + [f"conv-b#{i}" for i in range(3)]
+    assert qs[5].evidence == ["D2:1"]  # 'D9:9' does not resolve, split on ';'
+    assert qs[7].evidence == ["D1:2"]  # parentheses stripped
+    assert qs[8].evidence == [] and qs[8].gold == "" and qs[8].adversarial_answer == "he loves it"
+    assert [q.qid for q in iter_questions(samples, categories=[4])] == [
+        "conv-a#3",
+        "conv-a#5",
+        "conv-b#0",
+        "conv-b#1",
+    ]
+    assert [q.qid for q in iter_questions(samples, conversations=["conv-b"], limit=2)] == [
+        "conv-b#0",
+        "conv-b#1",
+    ]
+    assert [q.qid for q in iter_questions(samples, limit=0)] == []
+    with pytest.raises(InputError, match="unknown conversation"):
+        list(iter_questions(samples, conversations=["conv-z"]))
+    with pytest.raises(InputError):
+        list(iter_questions(samples, categories=[7]))
+
+
+def test_load_locomo_errors(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(InputError, match="not valid JSON"):
+        load_locomo(bad)
+    broken = json.loads(json.dumps(FIXTURE))
+    del broken[0]["conversation"]["session_2_date_time"]
+    bad.write_text(json.dumps(broken), encoding="utf-8")
+    with pytest.raises(InputError, match="session_2_date_time"):
+        load_locomo(bad)
+    broken = json.loads(json.dumps(FIXTURE))
+    broken[1]["qa"][0]["category"] = 9
+    bad.write_text(json.dumps(broken), encoding="utf-8")
+    with pytest.raises(InputError, match="conv-b"):
+        load_locomo(bad)
+    with pytest.raises(InputError, match="cannot read"):
+        load_locomo(tmp_path / "missing.json")
+
+
+LME = [
+    {
+        "question_id": "q1",
+        "question_type": "single-session-user",
+        "question": "Where did I park?",
+        "answer": "Level 3",
+        "question_date": "2023/05/30 (Tue) 23:40",
+        "haystack_session_ids": ["sharegpt_x_0", "answer_ab12"],
+        "haystack_dates": ["2023/05/01 (Mon) 10:00", "2023/05/29 (Mon) 09:00"],
+        "haystack_sessions": [
+            [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+            [{"role": "user", "content": "I parked on level 3", "has_answer": True}],
+        ],
+        "answer_session_ids": ["answer_ab12"],
+    },
+    {
+        "question_id": "q2_abs",
+        "question_type": "temporal-reasoning",
+        "question": "How many days ago did I buy a boat?",
+        "answer": 12,
+        "question_date": "2023/05/30 (Tue) 23:40",
+        "haystack_session_ids": [],
+        "haystack_dates": [],
+        "haystack_sessions": [],
+        "answer_session_ids": [],
+    },
+]
+
+
+def test_load_longmemeval(tmp_path):
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps(LME), encoding="utf-8")
+    first, second = load_longmemeval(path)
+    assert not first.is_abstention and second.is_abstention
+    assert first.evidence_turn_ids() == ["answer_ab12:0"]
+    assert second.answer == "12"
+    assert [i.question_id for i in iter_instances([first, second], ["temporal-reasoning"])] == ["q2_abs"]
+    assert [i.question_id for i in iter_instances([first, second], limit=1)] == ["q1"]
+    broken = json.loads(json.dumps(LME))
+    broken[0]["haystack_dates"].pop()
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    with pytest.raises(InputError, match="q1"):
+        load_longmemeval(path)
+
+
+# --------------------------------------------------------------------------------------------
+# Run log and manifest
+# --------------------------------------------------------------------------------------------
+
+
+def test_runlog_partial_tail_and_corrupt_rows(tmp_path, samples):
+    out = tmp_path / "run"
+    _run(samples, out, [OracleSystem()], limit=2)
+    log_path = out / LOG_NAME
+    with log_path.open("a", encoding="utf-8") as fh:
+        fh.write('{"qid": "conv-a#2", "sys')  # a crash mid-row
+    assert len(read_rows(log_path)) == 2  # the unfinished row is ignored
+    RunLog(log_path)  # opening for append cuts it off
+    assert log_path.read_bytes().endswith(b"\n")
+    with log_path.open("a", encoding="utf-8") as fh:
+        fh.write("garbage\n")
+    with pytest.raises(InputError, match="corrupt log row"):
+        read_rows(log_path)
+
+
+def test_manifest_contents(tmp_path, samples, locomo_path):
+    out = tmp_path / "run"
+    _run(
+        samples, out, [OracleSystem()], categories=[4], dataset_path=locomo_path,
+        manifest_extra={"models": {"reader": "offline"}, "seed": 3, "budget": 2000, "note": "x"},
+    )  # fmt: skip
+    m = read_manifest(out)
+    assert m.dataset_sha256 == dataset_sha256(locomo_path)
+    assert m.models == {"reader": "offline"} and m.seed == 3 and m.budget == 2000
+    assert m.extra == {"note": "x"}
+    assert m.categories == [4] and m.n_questions == 4 and m.systems == ["oracle"]
+    assert "judge.md" in m.prompts and m.prompts == prompt_hashes()
+    assert "pydantic" in m.packages and m.python
+    assert len(m.invocations) == 1
+    _run(samples, out, [KeywordSystem()], categories=[4], dataset_path=locomo_path)
+    m2 = read_manifest(out)
+    assert len(m2.invocations) == 2 and m2.systems == ["oracle", "keyword"]
+
+
+def test_resume_refuses_other_data(tmp_path, samples):
+    out = tmp_path / "run"
+    _run(samples, out, [OracleSystem()], limit=1)
+    changed = [s.model_copy(deep=True) for s in samples]
+    changed[0].qa[0].question = "Something else?"
+    with pytest.raises(ConflictError):
+        _run(changed, out, [OracleSystem()], limit=1)
+
+
+# --------------------------------------------------------------------------------------------
+# Harness end to end
+# --------------------------------------------------------------------------------------------
+
+
+def test_end_to_end_rows_report_and_plots(tmp_path, samples):
+    out = tmp_path / "run"
+    report = _run(samples, out, [OracleSystem(), KeywordSystem()])
+    rows = read_rows(out / LOG_NAME)
+    assert len(rows) == 2 * N_QUESTIONS
+    oracle = {r.qid: r for r in rows if r.system == "oracle"}
+    assert all(r.score == 1.0 for r in oracle.values())  # gold vs gold, abstention on category 5
+    assert oracle["conv-a#1"].gold == "2022" and oracle["conv-a#2"].bleu1 == 1.0
+    assert oracle["conv-a#4"].bleu1 is None
+    kw = {r.qid: r for r in rows if r.system == "keyword"}
+    assert kw["conv-a#3"].prediction == "I adopted a cat named Miso." and kw["conv-a#3"].score == 0.333
+    assert kw["conv-a#3"].retrieval["recall@5"] == 1.0 and kw["conv-a#2"].retrieval["recall@5"] is None
+    assert kw["conv-a#3"].usage.by_role["reader"].llm_calls == 1
+
+    text = report.read_text(encoding="utf-8")
+    assert report.name == "report.md"
+    assert OFFLINE_READER_LINE in text.split("\n")[2]
+    for section in ("## Official LoCoMo score", "## Headline", "## BLEU-1", "## Retrieval", "## Cost",
+                    "## Significance", "## Plots"):  # fmt: skip
+        assert section in text
+    assert "## LLM judge" not in text  # no judge given
+    assert text.count(category_mapping_line()) >= 4  # under every table
+    assert "| 4 single-hop | 1 multi-hop | 2 temporal | 3 open-domain | 5 adversarial |" in text
+    assert "| oracle | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 9 |" in text
+    retrieval = text[text.index("## Retrieval") : text.index("## Cost")]
+    assert "| keyword |" in retrieval and "| oracle |" not in retrieval
+    assert "| keyword | reader |" in text and "| keyword | read |" in text  # tokens by role, stage latency
+    for png in (PLOT_BY_CATEGORY, PLOT_VS_CONTEXT):
+        assert (out / png).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_resume_skips_done_rows(tmp_path, samples):
+    out = tmp_path / "run"
+    first = OracleSystem()
+    _run(samples, out, [first], limit=3)
+    assert first.calls == 3
+    second = OracleSystem()
+    _run(samples, out, [second])
+    assert second.calls == N_QUESTIONS - 3
+    third = OracleSystem()
+    _run(samples, out, [third])
+    assert third.calls == 0
+    lines = (out / LOG_NAME).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == N_QUESTIONS  # one row per question, nothing duplicated
+
+
+def test_errors_are_rows_scored_zero(tmp_path, samples):
+    out = tmp_path / "run"
+    report = _run(samples, out, [BrokenSystem("broken"), PrepareFails("noprep")])
+    rows = {(r.system, r.qid): r for r in read_rows(out / LOG_NAME)}
+    assert len(rows) == 2 * N_QUESTIONS
+    failed = rows[("broken", "conv-a#3")]
+    assert failed.status == "error" and failed.score == 0.0 and failed.error == "RuntimeError: boom"
+    assert rows[("broken", "conv-a#0")].status == "ok"
+    noprep = [r for (s, q), r in rows.items() if s == "noprep" and q.startswith("conv-b")]
+    assert len(noprep) == 3 and all(r.status == "error" and r.score == 0 for r in noprep)
+    assert noprep[0].error == "prepare failed: ValueError: cannot ingest"
+    assert "## Errors" in report.read_text(encoding="utf-8")
+    fixed = OracleSystem("broken")  # same name, now working: only the failed row is asked again
+    _run(samples, out, [fixed], retry_errors=True)
+    assert fixed.calls == 1
+    rows = {(r.system, r.qid): r for r in read_rows(out / LOG_NAME)}
+    assert rows[("broken", "conv-a#3")].status == "ok" and rows[("broken", "conv-a#3")].score == 1.0
+    raw = (out / LOG_NAME).read_text(encoding="utf-8").splitlines()
+    assert len(raw) == 2 * N_QUESTIONS + 1  # the failed row is superseded, never deleted
+
+
+def test_two_runs_give_identical_tables(tmp_path, samples):
+    a = _run(samples, tmp_path / "a", [OracleSystem(), KeywordSystem()])
+    b = _run(samples, tmp_path / "b", [OracleSystem(), KeywordSystem()])
+    assert _body(a) == _body(b)
+
+
+def test_judge_scoring(tmp_path, samples):
+    seen = []
+
+    def judge(question: str, gold: str, prediction: str) -> JudgeVerdict:
+        seen.append(question)
+        if "Paris" in question:
+            raise LLMError("judge down")
+        return JudgeVerdict(
+            correct=gold.lower() in prediction.lower(), usage=Usage(llm_calls=1, prompt_tokens=50)
+        )
+
+    out = tmp_path / "run"
+    report = _run(samples, out, [OracleSystem(), KeywordSystem(), BrokenSystem("broken")], judge=judge)
+    rows = {(r.system, r.qid): r for r in read_rows(out / LOG_NAME)}
+    assert rows[("oracle", "conv-a#3")].judge_correct is True
+    assert rows[("keyword", "conv-a#3")].judge_correct is True  # 'miso' is in the turn
+    assert rows[("oracle", "conv-a#4")].judge_correct is None  # category 5 is not judged
+    assert rows[("oracle", "conv-a#1")].judge_error == "LLMError: judge down"
+    assert rows[("broken", "conv-a#3")].judge_correct is False  # a failed answer is WRONG, unasked
+    assert len(seen) == 2 * 7 + 6  # categories 1-4 only
+    text = report.read_text(encoding="utf-8")
+    assert "## LLM judge J" in text and "J (cats 1–4)" in text and "Judge cost" in text
+
+
+def test_judge_prompt_and_parsing():
+    prompt = render_judge_prompt("Q {x}?", "gold", "pred")
+    assert (
+        "Question: Q {x}?" in prompt and "Gold answer: gold" in prompt and "Generated answer: pred" in prompt
+    )
+    assert parse_judge_verdict("same date.\nVERDICT: CORRECT") is True
+    assert parse_judge_verdict("VERDICT: **WRONG**") is False
+    assert parse_judge_verdict('{"label": "CORRECT"}') is True
+    assert parse_judge_verdict("It is INCORRECT") is False
+    with pytest.raises(LLMError):
+        parse_judge_verdict("maybe")
+
+
+def test_chat_judge_uses_a_chat_model():
+    class FakeChat:
+        model = "fake"
+
+        def chat(self, role, messages, **kw):
+            assert (
+                role == "judge" and kw["temperature"] == 0.0 and "Gold answer: Miso" in messages[0]["content"]
+            )
+            call = LLMCall(role=role, model="fake", backend="openai", prompt_tokens=120, completion_tokens=6)
+            return SimpleNamespace(text="Names match.\nVERDICT: CORRECT", call=call)
+
+    verdict = chat_judge(FakeChat())("Cat's name?", "Miso", "It is Miso")
+    assert verdict.correct and verdict.usage.prompt_tokens == 120 and not verdict.usage.offline
+
+
+def test_systems_must_have_unique_names(tmp_path, samples):
+    with pytest.raises(InputError):
+        _run(samples, tmp_path / "x", [OracleSystem(), OracleSystem()])
+    assert isinstance(KeywordSystem(), EvalSystem)
