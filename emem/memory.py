@@ -17,6 +17,7 @@ from emem.ingest.loader import Format, parse_object, read_path
 from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
 from emem.retrieval.hybrid import hybrid_turns, to_hit
 from emem.store.episodes import EpisodeStore
+from emem.timeparse import parse_iso_time
 
 
 def default_home() -> Path:
@@ -30,13 +31,18 @@ class Memory:
     committed; they never call an LLM or an embedder. Indexes and facts are derived later.
     """
 
-    def __init__(self, home: str | Path | None = None, *, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self, home: str | Path | None = None, *, embedder: Embedder | None = None, roles: Any = None
+    ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.home.mkdir(parents=True, exist_ok=True)
         self.episodes = EpisodeStore(self.home / "episodes.sqlite3")
         self._embedder = embedder
         self.indexes = IndexManager(self.episodes, self.home, self._get_embedder)
         self._ledger = None
+        self._roles = roles
+        self._read_runtime = None
+        self._graph = None
 
     def _get_embedder(self) -> Embedder:
         if self._embedder is None:
@@ -177,10 +183,90 @@ class Memory:
     def consolidate(self, namespace: str, extractor: Any = None):
         """System 2: project facts from episodes not yet consolidated. Never runs inside a write."""
         check_namespace(namespace)
-        from emem.consolidate import consolidate
+        from emem.consolidate import consolidate, watermark_name
         from emem.extract.offline import OfflineExtractor
 
         extractor = extractor or OfflineExtractor()
         name = getattr(extractor, "name", "custom")
-        turns = self.episodes.turns(namespace, after_seq=self.ledger.get_watermark(namespace, name))
+        turns = self.episodes.turns(namespace, after_seq=self.ledger.get_watermark(namespace, watermark_name(name)))
         return consolidate(namespace, turns, self.ledger, extractor, extractor_name=name)
+
+    # -- erasure ---------------------------------------------------------------------------------
+
+    def forget(
+        self,
+        namespace: str,
+        turn_ids: Sequence[str] | None = None,
+        session_id: str | None = None,
+        subject: str | None = None,
+        *,
+        conversation_id: str | None = None,
+        reason: str | None = None,
+    ):
+        """Erase content from every store it was copied to; the ledger keeps only a tombstone."""
+        from emem.erasure import forget
+
+        check_namespace(namespace)
+        self._invalidate(namespace)
+        return forget(self, namespace, turn_ids=turn_ids, session_id=session_id, subject=subject,
+                      conversation_id=conversation_id, reason=reason)
+
+    def drop_namespace(self, namespace: str):
+        """Remove a whole tenant from every store."""
+        from emem.erasure import drop_namespace
+
+        check_namespace(namespace)
+        self._invalidate(namespace)
+        return drop_namespace(self, namespace)
+
+    def _invalidate(self, namespace: str) -> None:
+        """Drop in-memory derived state so nothing erased is served from a cache."""
+        self.indexes.drop(namespace)
+        if self._read_runtime is not None:
+            self._read_runtime.forget(namespace)
+
+    # -- the deep read path --------------------------------------------------------------------
+
+    def _runtime(self):
+        if self._read_runtime is None:
+            from agents.master import ReadRuntime, build_master_graph
+            from agents.roles import RoleModels
+
+            roles = self._roles if self._roles is not None else RoleModels.from_home(self.home)
+            self._read_runtime = ReadRuntime(self, roles)
+            self._graph = build_master_graph(self._read_runtime)
+        return self._read_runtime
+
+    def graph(self):
+        """The compiled LangGraph master graph (embed it as a subgraph, or invoke it directly)."""
+        self._runtime()
+        return self._graph
+
+    def ask(
+        self,
+        question: str,
+        namespace: str,
+        mode: str = "auto",
+        as_of: datetime | str | None = None,
+        budget: int | None = None,
+    ):
+        """Answer from memory with provenance: `fast` (hybrid RAG), `deep` (episodic
+        reconstruction by the master and assistant agents) or `auto` (the master decides)."""
+        from agents.master import DEFAULT_BUDGET, ask_graph
+
+        check_namespace(namespace)
+        if not isinstance(question, str) or not question.strip():
+            raise InputError("question is empty", "question")
+        if mode not in ("fast", "deep", "auto"):
+            raise InputError(f"unknown mode {mode!r}; use fast, deep or auto", "mode")
+        if budget is not None and (not isinstance(budget, int) or budget < 50):
+            raise InputError(f"budget must be an integer of at least 50 tokens, got {budget!r}", "budget")
+        when = parse_iso_time(as_of, "as_of") if as_of is not None else None
+        if self.episodes.last_seq(namespace) == 0:
+            raise InputError(f"namespace {namespace!r} holds no turns", "namespace")
+        self._runtime()
+        return ask_graph(self._graph, question, namespace, mode, when, budget or DEFAULT_BUDGET)
+
+    def segment_summaries(self, namespace: str) -> dict[str, str]:
+        """LLM-written segment summaries, when a summariser has run; offline ones are derived."""
+        return self.episodes.segment_summaries(namespace)

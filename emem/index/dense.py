@@ -65,3 +65,14 @@ class DenseIndex:
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         return self.search_vector(self.embedder.embed([query])[0], k)
+
+
+def fetch_vectors(index: DenseIndex, keys: list[str], batch: int = 1000) -> np.ndarray:
+    """Read stored vectors back in `keys` order (for segment centroids and in-memory scoring)."""
+    out = np.zeros((len(keys), index.embedder.dim), dtype=np.float32)
+    pos = {k: i for i, k in enumerate(keys)}
+    for start in range(0, len(keys), batch):
+        res = index._collection.get(ids=keys[start : start + batch], include=["embeddings"])
+        for key, vec in zip(res["ids"], res["embeddings"], strict=True):
+            out[pos[key]] = np.asarray(vec, dtype=np.float32)
+    return out

@@ -42,6 +42,14 @@ CREATE TABLE IF NOT EXISTS sessions (
     time TEXT NOT NULL,
     PRIMARY KEY (namespace, conversation_id, session_id)
 );
+CREATE TABLE IF NOT EXISTS segment_summaries (
+    namespace TEXT NOT NULL,
+    segment_id TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    model TEXT NOT NULL,
+    PRIMARY KEY (namespace, segment_id)
+);
 CREATE TABLE IF NOT EXISTS index_state (
     namespace TEXT NOT NULL,
     index_name TEXT NOT NULL,
@@ -243,6 +251,23 @@ class EpisodeStore:
     def namespaces(self) -> list[str]:
         with self._lock:
             return [r[0] for r in self._conn.execute("SELECT DISTINCT namespace FROM turns ORDER BY 1")]
+
+    # -- segment summaries (derived, written by the summariser off the write path) ---------------
+
+    def segment_summaries(self, namespace: str) -> dict[str, str]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT segment_id, summary FROM segment_summaries WHERE namespace=?", (namespace,)
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def put_segment_summary(self, namespace: str, segment_id: str, content_hash: str, summary: str, model: str) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO segment_summaries VALUES (?,?,?,?,?) ON CONFLICT (namespace, segment_id) DO UPDATE SET "
+                "content_hash=excluded.content_hash, summary=excluded.summary, model=excluded.model",
+                (namespace, segment_id, content_hash, summary, model),
+            )
 
     # -- index coverage ---------------------------------------------------------------------
 

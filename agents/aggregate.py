@@ -1,0 +1,173 @@
+"""Master aggregation: settle currentness through the ledger, build each evidence unit's
+provenance closure, and shape operation-aware groups for the packer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
+from emem.index.text import tokenize
+from emem.tokens import count_tokens
+
+FACT_PRIORITY = 10.0
+
+
+def fact_items(ledger: Any, namespace: str, plan: Plan, valid_at: datetime | None, known_at: datetime | None) -> list[FactItem]:
+    """Resolve every (entity, predicate) the plan names that the ledger knows about."""
+    if ledger is None or not plan.entities or not plan.predicates:
+        return []
+    subjects = {s.lower(): s for s in ledger.subjects(namespace)}
+    if plan.time_from is not None and not plan.needs_current:
+        valid_at = plan.time_from  # "where did she live in February 2023" asks about then
+    out = []
+    for entity in plan.entities:
+        subject = subjects.get(entity.lower())
+        if subject is None:
+            continue
+        for predicate in plan.predicates:
+            res = ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
+            if res.status == "miss" and not res.history:
+                continue
+            out.append(
+                FactItem(
+                    subject=res.subject,
+                    predicate=res.predicate,
+                    status=res.status,
+                    values=list(res.values),
+                    revisions=[r.model_dump(mode="json") for r in res.revisions],
+                    history=[r.model_dump(mode="json") for r in res.history],
+                )
+            )
+    return out
+
+
+def _rev_line(rev: dict[str, Any], label: str) -> str:
+    sources = ", ".join(s.partition("/")[2] or s for s in rev.get("sources", [])) or rev.get("asserted_by") or "asserted"
+    valid = str(rev.get("valid_from", ""))[:10]
+    text = rev.get("object_text") or rev.get("object")
+    return f"  {label}: {text} (valid from {valid}; source {sources})"
+
+
+def fact_closure(fact: FactItem, sources: dict[str, EvidenceItem]) -> Closure:
+    """A resolved fact with the revisions that make it current, the ones it excludes, and the
+    verbatim turns they were projected from."""
+    head = {
+        "state": f"LEDGER {fact.subject} {fact.predicate} = {', '.join(fact.values)} (current)",
+        "conflict": f"LEDGER CONFLICT {fact.subject} {fact.predicate}: {' vs '.join(fact.values)} (cannot be ordered)",
+        "miss": f"LEDGER {fact.subject} {fact.predicate}: no current value",
+    }[fact.status]
+    lines = [head]
+    lines += [_rev_line(r, "current" if fact.status == "state" else "candidate") for r in fact.revisions]
+    lines += [_rev_line(r, "history (superseded or revoked, not current)") for r in fact.history]
+    current = {s for r in fact.revisions for s in r.get("sources", [])}
+    refs = [s for r in fact.revisions + fact.history for s in r.get("sources", [])]
+    items = []
+    for ref in dict.fromkeys(refs):
+        if ref in sources:
+            role = "current-value" if ref in current and fact.status == "state" else "superseded-value"
+            if fact.status == "conflict":
+                role = "conflicting-value"
+            items.append(sources[ref].model_copy(update={"role": role}))
+    lines += [evidence_line(e) for e in items]
+    return Closure(
+        key=f"fact:{fact.subject}:{fact.predicate}",
+        group=f"fact:{fact.subject}:{fact.predicate}",
+        priority=FACT_PRIORITY,
+        lines=lines,
+        tokens=count_tokens("\n".join(lines)),
+        evidence=items,
+    )
+
+
+def evidence_line(e: EvidenceItem) -> str:
+    caption = f" [shares {e.image_caption}]" if e.image_caption else ""
+    return f"[{e.turn_id} | {e.time:%d %B %Y} | session {e.session_id}] {e.speaker}: {e.text}{caption}"
+
+
+def stale_notes(e: EvidenceItem, by_source: dict[str, list[dict[str, Any]]], facts: Sequence[FactItem]) -> list[str]:
+    """If this turn is the source of a value the ledger no longer holds current, say so."""
+    notes = []
+    current = {(f.subject, f.predicate): f for f in facts}
+    for rev in by_source.get(f"{e.conversation_id}/{e.turn_id}", []):
+        fact = current.get((rev["subject"], rev["predicate"]))
+        if fact and fact.status == "state" and rev["id"] not in {r["id"] for r in fact.revisions}:
+            notes.append(
+                f"  note: {rev['subject']} {rev['predicate']} = {rev.get('object_text') or rev['object']} here is history; "
+                f"current value: {', '.join(fact.values)}"
+            )
+    return notes
+
+
+def build_closures(
+    plan: Plan,
+    evidence: Sequence[EvidenceItem],
+    facts: Sequence[FactItem],
+    by_source: dict[str, list[dict[str, Any]]],
+    budget: int,
+    fact_sources: dict[str, EvidenceItem] | None = None,
+    question: str = "",
+) -> list[Closure]:
+    """Closures in priority order. Sets (COUNT/LIST members, both temporal endpoints) form one
+    group, trimmed to the budget left after the facts, lowest-supported members first."""
+    closures = [fact_closure(f, fact_sources or {}) for f in facts]
+    in_facts = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
+    left = budget - sum(c.tokens for c in closures)
+    units = []
+    for e in evidence:
+        if (e.conversation_id, e.turn_id) in in_facts:
+            continue
+        lines = [evidence_line(e), *stale_notes(e, by_source, facts)]
+        units.append(
+            Closure(
+                key=f"turn:{e.conversation_id}/{e.turn_id}",
+                group=f"turn:{e.conversation_id}/{e.turn_id}",
+                priority=e.score,
+                lines=lines,
+                tokens=count_tokens("\n".join(lines)),
+                evidence=[e],
+            )
+        )
+    set_ops = {Operation.COUNT: "set:count", Operation.LIST: "set:list", Operation.TEMPORAL_ARITHMETIC: "set:endpoints"}
+    group = set_ops.get(plan.operation)
+    if group and units:
+        members = sorted(units, key=lambda c: -c.priority)
+        if plan.operation == Operation.TEMPORAL_ARITHMETIC:
+            members = endpoints(members, question)
+        while members and sum(c.tokens for c in members) > left:
+            members.pop()
+        chosen = {c.key for c in members}
+        rest = [c for c in units if c.key not in chosen]
+        units = [c.model_copy(update={"group": group, "priority": FACT_PRIORITY - 1}) for c in members] + rest
+    return closures + sorted(units, key=lambda c: -c.priority)
+
+
+_SPLIT = re.compile(r"\b(?:after|before|since|until|between|and|when|from|to)\b", re.IGNORECASE)
+
+
+def question_sides(question: str) -> list[set[str]]:
+    """The two events an arithmetic question relates ("how long after A did B"), as word sets."""
+    parts = [set(tokenize(p)) for p in _SPLIT.split(question)]
+    parts = [p for p in parts if p]
+    return parts[-2:] if len(parts) >= 2 else parts
+
+
+def endpoints(units: list[Closure], question: str = "") -> list[Closure]:
+    """One unit per side of the question (the best match for each event), said on different
+    days; without two sides, the two best-supported units from different days."""
+    if not units:
+        return []
+    sides = question_sides(question)
+    chosen: list[Closure] = []
+    if len(sides) == 2:
+        for side in sides:
+            pool = [u for u in units if u not in chosen and (not chosen or u.evidence[0].time.date() != chosen[0].evidence[0].time.date())]
+            if pool:
+                chosen.append(max(pool, key=lambda u: (len(side & set(tokenize(u.evidence[0].text))), u.priority)))
+        if len(chosen) == 2:
+            return chosen
+    first = units[0]
+    other = next((u for u in units[1:] if u.evidence[0].time.date() != first.evidence[0].time.date()), None)
+    return [first, other] if other else [first]

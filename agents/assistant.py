@@ -1,0 +1,178 @@
+"""Assistant agents: each holds one uncompressed segment, reads all of it, and returns verbatim
+evidence (exact quotes with turn ids and times), a local note, or "nothing relevant".
+
+A quote that is not in the segment is rejected: assistants may select, never paraphrase.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from emem.answer import EvidenceItem, Plan
+from emem.errors import LLMError
+from emem.index.text import tokenize
+from emem.llm.base import ChatModel
+from emem.llm.jsonparse import parse_into
+from emem.llm.usage import LLMCall
+from emem.models import StoredTurn
+from emem.prompting import load_prompt, memory_block
+from emem.segments import Segment
+from emem.tokens import count_tokens
+
+RELEVANCE_FLOOR = 0.42
+"""Offline assistant: a turn must reach this blended score to count as evidence."""
+KEEP_WITHIN = 0.12
+MAX_EVIDENCE = 4
+
+
+class AssistantReport(BaseModel):
+    segment_id: str
+    relevant: bool
+    evidence: list[EvidenceItem] = Field(default_factory=list)
+    note: str = ""
+    rejected_quotes: list[str] = Field(default_factory=list)
+    error: str | None = None
+
+
+class QuoteReply(BaseModel):
+    turn_id: str
+    quote: str
+
+
+class AssistantReply(BaseModel):
+    relevant: bool = False
+    evidence: list[QuoteReply] = Field(default_factory=list)
+    note: str = ""
+
+
+ASSISTANT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "relevant": {"type": "boolean"},
+        "evidence": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"turn_id": {"type": "string"}, "quote": {"type": "string"}},
+                "required": ["turn_id", "quote"],
+            },
+        },
+        "note": {"type": "string"},
+    },
+    "required": ["relevant", "evidence"],
+}
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def verify_quote(turn: StoredTurn, quote: str) -> bool:
+    """True when `quote` is a verbatim span of the turn (whitespace and case aside)."""
+    q = _squash(quote.strip().strip('"“”'))
+    return bool(q) and (q in _squash(turn.text) or q in _squash(turn.render()))
+
+
+def evidence_item(turn: StoredTurn, segment: Segment, score: float, quote: str | None = None) -> EvidenceItem:
+    return EvidenceItem(
+        turn_id=turn.turn_id,
+        session_id=turn.session_id,
+        conversation_id=turn.conversation_id,
+        speaker=turn.speaker,
+        time=turn.time,
+        text=turn.text,
+        image_caption=turn.image_caption,
+        quote=quote,
+        score=score,
+        segment_id=segment.segment_id,
+    )
+
+
+def turn_line(turn: StoredTurn) -> str:
+    return f"[{turn.turn_id} | {turn.time:%Y-%m-%d}] {turn.speaker}: {turn.render()}"
+
+
+def support_scores(
+    turns: Sequence[StoredTurn], turn_vectors: np.ndarray, question: str, plan: Plan, q_vec: np.ndarray
+) -> list[float]:
+    """How well each turn supports an answer: meaning (cosine), shared words, named entities."""
+    q_terms = set(tokenize(question))
+    entities = {e.lower() for e in plan.entities}
+    dense = turn_vectors @ q_vec
+    out = []
+    for i, turn in enumerate(turns):
+        words = set(tokenize(turn.render()))
+        overlap = len(q_terms & words) / max(len(q_terms), 1)
+        mentioned = {e for e in entities if e in turn.render().lower() or e == turn.speaker.lower()}
+        out.append(0.6 * float(dense[i]) + 0.4 * overlap + 0.05 * len(mentioned))
+    return out
+
+
+def offline_assistant(
+    segment: Segment, question: str, plan: Plan, turn_vectors: np.ndarray, q_vec: np.ndarray, visible: Sequence[bool]
+) -> tuple[AssistantReport, LLMCall]:
+    """Read every turn of the segment and keep the best-supported ones, verbatim."""
+    scores = support_scores(segment.turns, turn_vectors, question, plan, q_vec)
+    scored = [(scores[i], i, t) for i, t in enumerate(segment.turns) if visible[i]]
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    best = scored[0][0] if scored else 0.0
+    keep = [(s, t) for s, _, t in scored if s >= RELEVANCE_FLOOR and s >= best - KEEP_WITHIN][:MAX_EVIDENCE]
+    keep.sort(key=lambda st: st[1].seq)
+    evidence = [evidence_item(t, segment, round(s, 4), t.text) for s, t in keep]
+    note = (
+        f"{len(evidence)} relevant turn(s) on {segment.start:%d %B %Y}: " + ", ".join(e.turn_id for e in evidence)
+        if evidence
+        else "nothing relevant"
+    )
+    read = sum(count_tokens(turn_line(t)) for t in segment.turns) + count_tokens(question)
+    call = LLMCall(
+        role="assistant",
+        model="offline-rules",
+        backend="offline",
+        prompt_tokens=read,
+        completion_tokens=count_tokens(note) + sum(count_tokens(e.text) for e in evidence),
+    )
+    return AssistantReport(segment_id=segment.segment_id, relevant=bool(evidence), evidence=evidence, note=note), call
+
+
+def llm_assistant(segment: Segment, question: str, plan: Plan, chat: ChatModel) -> tuple[AssistantReport, LLMCall]:
+    prompt = load_prompt("assistant")
+    visible_turns = {t.turn_id: t for t in segment.turns}
+    messages = [
+        {"role": "system", "content": prompt.text},
+        {
+            "role": "user",
+            "content": f"Question: {question}\nOperation: {plan.operation.value}\n"
+            f"Session date: {segment.start:%d %B %Y}\n" + memory_block([turn_line(t) for t in segment.turns]),
+        },
+    ]
+    try:
+        result = chat.chat("assistant", messages, schema=ASSISTANT_SCHEMA, max_tokens=400, prompt_hash=prompt.sha256)
+    except LLMError as exc:
+        call = LLMCall(role="assistant", model=getattr(chat, "model", "?"), backend="openai", ok=False, error=str(exc),
+                       prompt_tokens=sum(count_tokens(m["content"]) for m in messages), prompt_hash=prompt.sha256)
+        return AssistantReport(segment_id=segment.segment_id, relevant=False, error=str(exc)), call
+    try:
+        reply = parse_into(result.data if result.data is not None else result.text, AssistantReply)
+    except ValueError as exc:
+        bad = result.call.model_copy(update={"ok": False, "error": f"unusable reply: {exc}"})
+        return AssistantReport(segment_id=segment.segment_id, relevant=False, error=str(exc)), bad
+    evidence, rejected = [], []
+    for q in reply.evidence:
+        turn = visible_turns.get(q.turn_id.strip())
+        if turn is not None and verify_quote(turn, q.quote):
+            evidence.append(evidence_item(turn, segment, 1.0, q.quote.strip()))
+        else:
+            rejected.append(f"{q.turn_id}: {q.quote[:80]}")
+    report = AssistantReport(
+        segment_id=segment.segment_id,
+        relevant=bool(evidence),
+        evidence=evidence,
+        note=reply.note or ("nothing relevant" if not evidence else ""),
+        rejected_quotes=rejected,
+    )
+    return report, result.call

@@ -1,0 +1,315 @@
+"""The master agent: a LangGraph `StateGraph` that plans a question, routes it through three
+pathways, fans out to assistant agents with `Send`, aggregates their verbatim evidence through
+the ledger, packs provenance closures under a token budget, and reads.
+
+    plan ─┬─ fast ─► fast_retrieve ─────────────────────┐
+          └─ deep ─► route ─► assistant ×N (Send) ───────┴─► aggregate ─► read
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+
+from agents.aggregate import build_closures, fact_items
+from agents.assistant import (
+    AssistantReport,
+    evidence_item,
+    llm_assistant,
+    offline_assistant,
+    support_scores,
+)
+from agents.planner import PlanReply, offline_plan, plan_from_reply
+from agents.reader import llm_read, offline_read, offline_reader_call
+from agents.roles import RoleModels
+from agents.state import AssistantTask, MasterState
+from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
+from emem.errors import LLMError
+from emem.index.manager import turn_key
+from emem.llm.jsonparse import parse_into
+from emem.llm.usage import LLMCall, Usage
+from emem.packing import pack
+from emem.prompting import load_prompt
+from emem.retrieval.hybrid import hybrid_turns
+from emem.retrieval.routing import DEFAULT_ACTIVATE, fuse, global_pathway, keyword_pathway, ledger_pathway
+from emem.retrieval.view import NamespaceView, build_view
+from emem.tokens import count_tokens
+
+DEFAULT_BUDGET = 2000
+FAST_K = 10
+PLAN_SCHEMA = PlanReply.model_json_schema()
+
+
+class ReadRuntime:
+    """What the graph's nodes share: the memory, the role models, and cached namespace views."""
+
+    def __init__(self, memory: Any, roles: RoleModels, activate: int = DEFAULT_ACTIVATE) -> None:
+        self.memory = memory
+        self.roles = roles
+        self.activate = activate
+        self._views: dict[str, NamespaceView] = {}
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.RLock()
+
+    def view(self, namespace: str) -> NamespaceView:
+        with self._lock:
+            ns = self.memory.indexes.current(namespace)
+            cached = self._views.get(namespace)
+            if cached is None or cached.covered_seq != ns.covered_seq:
+                cached = self._views[namespace] = build_view(ns, self.memory.segment_summaries(namespace))
+            return cached
+
+    def forget(self, namespace: str) -> None:
+        with self._lock:
+            self._views.pop(namespace, None)
+            self._vectors.clear()
+
+    def embed(self, text: str) -> np.ndarray:
+        with self._lock:
+            if text not in self._vectors:
+                self._vectors[text] = self.memory.indexes.embedder.embed([text])[0]
+                if len(self._vectors) > 256:
+                    self._vectors.popitem(last=False)
+            return self._vectors[text]
+
+    def ledger(self) -> Any:
+        return self.memory.ledger
+
+    def known_entities(self, namespace: str, view: NamespaceView) -> list[str]:
+        speakers = {t.speaker for t in view.turns}
+        return sorted(speakers | set(self.ledger().subjects(namespace)))
+
+
+def _timed(name: str, start: float) -> dict[str, float]:
+    return {name: (time.perf_counter() - start) * 1000}
+
+
+def build_master_graph(runtime: ReadRuntime):
+    """Compile the master graph. Input: question, namespace, mode, as_of, budget. Output: answer."""
+
+    def plan_node(state: MasterState) -> dict[str, Any]:
+        start = time.perf_counter()
+        view = runtime.view(state["namespace"])
+        known = runtime.known_entities(state["namespace"], view)
+        anchor = state.get("as_of") or (view.turns[-1].time if view.turns else None)
+        plan = offline_plan(state["question"], known, anchor)
+        calls: list[LLMCall] = [
+            LLMCall(role="planner", model="offline-rules", backend="offline",
+                    prompt_tokens=count_tokens(state["question"]), completion_tokens=count_tokens(plan.model_dump_json()))
+        ]
+        requested = state.get("mode", "auto")
+        chat = runtime.roles.get("planner")
+        if requested != "fast" and chat is not None:
+            prompt = load_prompt("planner")
+            messages = [{"role": "system", "content": prompt.text}, {"role": "user", "content": state["question"]}]
+            calls = []
+            try:
+                result = chat.chat("planner", messages, schema=PLAN_SCHEMA, max_tokens=200, prompt_hash=prompt.sha256)
+                calls.append(result.call)
+                reply = parse_into(result.data if result.data is not None else result.text, PlanReply)
+                plan = plan_from_reply(reply, state["question"], known, anchor, chat.model)
+            except (LLMError, ValueError) as exc:
+                calls.append(LLMCall(role="planner", model=chat.model, backend="openai", ok=False, error=str(exc),
+                                     prompt_tokens=count_tokens(prompt.text + state["question"])))
+                return {"calls": calls, "error": f"planner failed: {exc}", "plan": plan, "mode_used": "deep",
+                        "timings": _timed("plan", start)}
+        mode_used = plan.mode if requested == "auto" else requested
+        return {"plan": plan, "mode_used": mode_used, "calls": calls, "timings": _timed("plan", start)}
+
+    def after_plan(state: MasterState) -> str:
+        if state.get("error"):
+            return "read"
+        return "fast_retrieve" if state["mode_used"] == "fast" else "route"
+
+    def fast_retrieve(state: MasterState) -> dict[str, Any]:
+        """System 1: one hybrid retrieval over turns; no planning LLM, no assistants, no ledger."""
+        start = time.perf_counter()
+        view = runtime.view(state["namespace"])
+        q = state["question"]
+        as_of = state.get("as_of")
+        ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
+        turns = [t for t, _ in ranked]
+        vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]] if turns else np.zeros((0, 1))
+        support = support_scores(turns, vectors, q, state["plan"], runtime.embed(q)) if turns else []
+        from agents.assistant import RELEVANCE_FLOOR
+
+        evidence = [
+            evidence_item(t, view.segment_for(t), round(s, 4), t.text)
+            for t, s in zip(turns, support, strict=True)
+            if s >= RELEVANCE_FLOOR
+        ]
+        return {"evidence": evidence, "facts": [], "activated": [], "timings": _timed("retrieve", start)}
+
+    def route(state: MasterState) -> dict[str, Any]:
+        start = time.perf_counter()
+        ns, q, plan = state["namespace"], state["question"], state["plan"]
+        view = runtime.view(ns)
+        as_of = state.get("as_of")
+        mask = view.visible(as_of)
+        facts = fact_items(runtime.ledger(), ns, plan, valid_at=as_of, known_at=as_of)
+        pathways = {
+            "global": global_pathway(view, runtime.embed(q), mask),
+            "keyword": keyword_pathway(view, q, plan, mask),
+            "ledger": ledger_pathway(view, facts),
+        }
+        activated = fuse(view, {k: v for k, v in pathways.items() if v}, top_n=runtime.activate)
+        return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
+
+    def fan_out(state: MasterState) -> list[Send] | str:
+        if not state.get("activated"):
+            return "aggregate"
+        return [
+            Send(
+                "assistant",
+                AssistantTask(
+                    question=state["question"],
+                    namespace=state["namespace"],
+                    segment_id=a.segment_id,
+                    plan=state["plan"],
+                    as_of=state.get("as_of"),
+                ),
+            )
+            for a in state["activated"]
+        ]
+
+    def assistant(task: AssistantTask) -> dict[str, Any]:
+        start = time.perf_counter()
+        view = runtime.view(task["namespace"])
+        segment = next(s for s in view.segments if s.segment_id == task["segment_id"])
+        as_of = task.get("as_of")
+        visible = [as_of is None or t.time <= as_of for t in segment.turns]
+        chat = runtime.roles.get("assistant")
+        if chat is None:
+            rows = [view.row_of[turn_key(t)] for t in segment.turns]
+            report, call = offline_assistant(
+                segment, task["question"], task["plan"], view.turn_vectors[rows], runtime.embed(task["question"]), visible
+            )
+        else:
+            shown = segment.model_copy(update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]})
+            report, call = llm_assistant(shown, task["question"], task["plan"], chat)
+        return {"reports": [report], "calls": [call], "timings": _timed("assistants", start)}
+
+    def aggregate(state: MasterState) -> dict[str, Any]:
+        start = time.perf_counter()
+        plan, budget = state["plan"], state.get("budget") or DEFAULT_BUDGET
+        facts = state.get("facts", [])
+        if state.get("mode_used") == "fast":
+            evidence = list(state.get("evidence", []))
+        else:
+            reports: list[AssistantReport] = state.get("reports", [])
+            seen: set[tuple[str, str]] = set()
+            evidence: list[EvidenceItem] = []
+            for r in sorted(reports, key=lambda r: r.segment_id):
+                for e in r.evidence:
+                    if (e.conversation_id, e.turn_id) not in seen:
+                        seen.add((e.conversation_id, e.turn_id))
+                        evidence.append(e)
+            evidence.sort(key=lambda e: -e.score)
+        by_source: dict[str, list[dict[str, Any]]] = {}
+        fact_sources: dict[str, EvidenceItem] = {}
+        if state.get("mode_used") != "fast":
+            view = runtime.view(state["namespace"])
+            for rev in runtime.ledger().revisions(state["namespace"]):
+                for ref in rev.sources:
+                    by_source.setdefault(ref, []).append(rev.model_dump(mode="json"))
+            for f in facts:
+                for rev in f.revisions + f.history:
+                    for ref in rev.get("sources", []):
+                        conv, _, tid = ref.partition("/")
+                        turn = view.by_ref.get((conv, tid))
+                        if turn is not None:
+                            fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, turn.text)
+        closures = build_closures(plan, evidence, facts, by_source, budget, fact_sources, state["question"])
+        packed = pack(closures, budget)
+        return {"evidence": evidence, "pack": packed, "timings": _timed("aggregate", start)}
+
+    def read(state: MasterState) -> dict[str, Any]:
+        start = time.perf_counter()
+        q, plan = state["question"], state["plan"]
+        facts = state.get("facts", [])
+        packed = state.get("pack")
+        calls: list[LLMCall] = []
+        error = state.get("error")
+        if error or packed is None:
+            answer, status = "", "error"
+        else:
+            chat = runtime.roles.get("reader")
+            if chat is None:
+                answer, status = offline_read(q, plan, packed, facts)
+                calls.append(offline_reader_call(q, packed.context(), answer))
+            else:
+                answer, status, call = llm_read(q, plan, packed, facts, chat)
+                calls.append(call)
+                if status == "error":
+                    error = call.error
+        return {"answer": _answer(state, answer, status, error, calls), "calls": calls, "timings": _timed("read", start)}
+
+    graph = StateGraph(MasterState)
+    graph.add_node("plan", plan_node)
+    graph.add_node("fast_retrieve", fast_retrieve)
+    graph.add_node("route", route)
+    graph.add_node("assistant", assistant)
+    graph.add_node("aggregate", aggregate)
+    graph.add_node("read", read)
+    graph.add_edge(START, "plan")
+    graph.add_conditional_edges("plan", after_plan, ["fast_retrieve", "route", "read"])
+    graph.add_edge("fast_retrieve", "aggregate")
+    graph.add_conditional_edges("route", fan_out, ["assistant", "aggregate"])
+    graph.add_edge("assistant", "aggregate")
+    graph.add_edge("aggregate", "read")
+    graph.add_edge("read", END)
+    return graph.compile()
+
+
+def _answer(state: MasterState, text: str, status: str, error: str | None, calls: list[LLMCall]) -> Answer:
+    packed = state.get("pack")
+    all_calls = [*state.get("calls", []), *calls]
+    plan: Plan = state["plan"]
+    evidence = [e for c in (packed.closures if packed else []) for e in c.evidence]
+    reports = {r.segment_id: r for r in state.get("reports", [])}
+    activated = [
+        a.model_copy(update={"assistant_note": reports[a.segment_id].note, "relevant": reports[a.segment_id].relevant})
+        if a.segment_id in reports
+        else a
+        for a in state.get("activated", [])
+    ]
+    hashes = {c.role: c.prompt_hash for c in all_calls if c.prompt_hash}
+    usage = Usage.from_calls(all_calls, context_tokens=packed.tokens if packed else 0)
+    return Answer(
+        question=state["question"],
+        namespace=state["namespace"],
+        answer=text if status != "error" else "",
+        status=status,  # type: ignore[arg-type]
+        operation=plan.operation,
+        mode_used=state.get("mode_used", "deep"),  # type: ignore[arg-type]
+        mode_requested=state.get("mode", "auto"),  # type: ignore[arg-type]
+        mode_reason=plan.reason,
+        evidence=evidence,
+        facts=state.get("facts", []),
+        activated_segments=activated,
+        usage=usage,
+        stage_latency_ms=dict(state.get("timings", {})),
+        context=packed.context() if packed else "",
+        budget=state.get("budget") or DEFAULT_BUDGET,
+        as_of=state.get("as_of"),
+        prompt_hashes=hashes,
+        offline=usage.offline,
+        error=error,
+    )
+
+
+def ask_graph(graph: Any, question: str, namespace: str, mode: str, as_of: datetime | None, budget: int) -> Answer:
+    start = time.perf_counter()
+    out = graph.invoke({"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget})
+    answer: Answer = out["answer"]
+    return answer.model_copy(update={"latency_ms": (time.perf_counter() - start) * 1000})
+
+
+__all__ = ["ABSTAIN", "ReadRuntime", "build_master_graph", "ask_graph", "DEFAULT_BUDGET"]

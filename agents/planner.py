@@ -1,0 +1,161 @@
+"""The master's planner: what operation a question needs, about whom, when, and whether it asks
+for the current state. The offline planner is a set of readable rules over question form; the
+LLM planner fills the same `Plan` from a prompt."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from emem.answer import Operation, Plan
+from emem.extract.dates import find_date_mentions
+from emem.index.text import STOP_WORDS, tokenize
+from emem.timeparse import MONTHS
+
+_ARITHMETIC = re.compile(
+    r"\bhow (?:long|many (?:days|weeks|months|years|hours|minutes)|much time|old)\b"
+    r"|\b(?:days|weeks|months|years) (?:after|before|between|since|passed|elapsed)\b",
+    re.IGNORECASE,
+)
+_LOOKUP = re.compile(
+    r"^\s*(?:when\b|what (?:date|day|year|month|time|week)\b|which (?:year|month|day|date|week)\b|"
+    r"in (?:what|which) (?:year|month)\b|on what (?:date|day)\b|around when\b)",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(r"\bhow (?:many|often)\b|\bnumber of\b|\bhow many times\b|\bcount\b", re.IGNORECASE)
+_LIST = re.compile(
+    r"\b(?:what|which) (?:kinds?|types?|sorts?) of\b|\blist\b|\bname (?:some|all|the)\b|"
+    r"^\s*what (?:are|were)\b|^\s*(?:what|which) (?:\w+ )?(?:\w+s)\b (?:has|have|did|do|does|are|were)\b|"
+    r"\bwhat (?:things|activities|hobbies|places|books|events|items|ways)\b",
+    re.IGNORECASE,
+)
+_CURRENT = re.compile(
+    r"\b(?:now|currently|current|these days|still|at the moment|at present|nowadays|latest|anymore)\b",
+    re.IGNORECASE,
+)
+_MULTI_HOP = re.compile(r"\b(?:both|in common|also|each|and|after|before|while|same)\b", re.IGNORECASE)
+
+# Question words that point at a ledger predicate.
+PREDICATE_CUES: dict[str, tuple[str, ...]] = {
+    "lives_in": ("live", "living", "lives", "moved", "move", "reside", "home", "settled", "city", "relocat"),
+    "works_at": ("work", "works", "working", "job", "employ", "company", "employer"),
+    "job_title": ("job", "profession", "occupation", "career", "role", "position"),
+    "relationship_status": ("married", "relationship", "single", "partner", "dating", "engaged", "divorc"),
+    "has_pet": ("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "puppy", "kitten"),
+    "likes": ("like", "likes", "love", "loves", "enjoy", "enjoys", "favorite", "favourite", "fan"),
+    "dislikes": ("dislike", "hate", "hates", "can't stand"),
+    "visited": ("visit", "visited", "trip", "travel", "traveled", "travelled", "been to", "went to"),
+    "plans_to": ("plan", "plans", "planning", "going to", "intend", "want to"),
+    "hobby": ("hobby", "hobbies", "pastime", "free time", "activities"),
+    "has_child": ("kid", "kids", "child", "children", "son", "daughter"),
+    "studies": ("study", "studies", "degree", "school", "university", "course", "class"),
+    "owns": ("own", "owns", "bought", "buy"),
+    "age": ("age", "how old"),
+}
+_QUESTION_WORDS = {"what", "when", "where", "who", "whom", "which", "why", "how", "did", "does", "do", "is",
+                   "was", "were", "are", "has", "have", "would", "could", "can", "will", "should", "in", "on"}
+_NAME = re.compile(r"\b[A-Z][a-zA-Z'’-]+")
+_CALENDAR = set(MONTHS) | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+
+
+class PlanReply(BaseModel):
+    """What the LLM planner must return (a subset of Plan, parsed tolerantly)."""
+
+    operation: Operation = Operation.FACT
+    entities: list[str] = Field(default_factory=list)
+    predicates: list[str] = Field(default_factory=list)
+    needs_current: bool = False
+    time_constraint: str | None = None
+    keywords: list[str] = Field(default_factory=list)
+
+
+def classify_operation(question: str) -> Operation:
+    if _ARITHMETIC.search(question):
+        return Operation.TEMPORAL_ARITHMETIC
+    if _LOOKUP.search(question):
+        return Operation.TEMPORAL_LOOKUP
+    if _COUNT.search(question):
+        return Operation.COUNT
+    if _LIST.search(question):
+        return Operation.LIST
+    return Operation.FACT
+
+
+def predicate_cues(question: str) -> list[str]:
+    q = question.lower()
+    return [p for p, cues in PREDICATE_CUES.items() if any(re.search(rf"\b{re.escape(c)}", q) for c in cues)]
+
+
+def find_entities(question: str, known: Sequence[str]) -> list[str]:
+    """Known subjects named in the question (case-insensitive, possessives allowed), then other
+    capitalised names in order of appearance."""
+    found: list[str] = []
+    lowered = question.lower()
+    for name in sorted(known, key=len, reverse=True):
+        if re.search(rf"\b{re.escape(name.lower())}(?:'s|’s)?\b", lowered) and name not in found:
+            found.append(name)
+    for m in _NAME.finditer(question):
+        word = m.group(0).rstrip("'’s") if m.group(0).endswith(("'s", "’s")) else m.group(0)
+        if m.start() == 0 or word.lower() in _QUESTION_WORDS or word.lower() in _CALENDAR or word in found:
+            continue
+        if not any(word.lower() == f.lower() for f in found):
+            found.append(word)
+    return found
+
+
+def offline_plan(question: str, known_entities: Sequence[str] = (), anchor: datetime | None = None) -> Plan:
+    operation = classify_operation(question)
+    entities = find_entities(question, known_entities)
+    mentions = find_date_mentions(question, anchor) if anchor is not None else []
+    time_from = min((m.start for m in mentions), default=None)
+    time_to = max((m.end for m in mentions), default=None)
+    needs_current = bool(_CURRENT.search(question))
+    keywords = [w for w in tokenize(question) if w not in STOP_WORDS]
+    reasons = [f"operation {operation.value} from the question's form"]
+    deep = operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC)
+    if deep:
+        reasons.append("sets and temporal arithmetic need whole episodes")
+    elif len(entities) >= 2 or _MULTI_HOP.search(question):
+        deep = True
+        reasons.append("several entities or a multi-hop connective")
+    elif mentions:
+        deep = True
+        reasons.append("a time constraint")
+    else:
+        reasons.append("a direct lookup: the fast path suffices")
+    return Plan(
+        operation=operation,
+        entities=entities,
+        predicates=predicate_cues(question),
+        time_from=time_from,
+        time_to=time_to,
+        needs_current=needs_current,
+        keywords=keywords,
+        mode="deep" if deep else "fast",
+        reason="; ".join(reasons),
+        source="offline",
+    )
+
+
+def plan_from_reply(reply: PlanReply, question: str, known: Sequence[str], anchor: datetime | None, model: str) -> Plan:
+    """Merge an LLM plan with the deterministic parts (dates are resolved by rules, never guessed)."""
+    base = offline_plan(question, known, anchor)
+    mentions = find_date_mentions(reply.time_constraint, anchor) if reply.time_constraint and anchor else []
+    deep = reply.operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC) or len(reply.entities) >= 2
+    return base.model_copy(
+        update={
+            "operation": reply.operation,
+            "entities": reply.entities or base.entities,
+            "predicates": reply.predicates or base.predicates,
+            "needs_current": reply.needs_current,
+            "keywords": reply.keywords or base.keywords,
+            "time_from": min((m.start for m in mentions), default=base.time_from),
+            "time_to": max((m.end for m in mentions), default=base.time_to),
+            "mode": "deep" if deep or base.mode == "deep" else "fast",
+            "reason": f"planned by {model}",
+            "source": model,
+        }
+    )

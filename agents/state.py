@@ -1,0 +1,48 @@
+"""The master graph's state. Lists that parallel assistants write to carry reducers, so the
+fan-out (`Send`) merges instead of overwriting."""
+
+from __future__ import annotations
+
+import operator
+from datetime import datetime
+from typing import Annotated, Any, TypedDict
+
+from emem.answer import ActivatedSegment, Answer, EvidenceItem, FactItem, PackResult, Plan
+from emem.llm.usage import LLMCall
+
+
+def merge_max(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    """Stage timings: parallel assistants report the slowest one as the stage's latency."""
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = max(out.get(k, 0.0), v)
+    return out
+
+
+class MasterState(TypedDict, total=False):
+    question: str
+    namespace: str
+    mode: str
+    as_of: datetime | None
+    budget: int
+    plan: Plan
+    mode_used: str
+    activated: list[ActivatedSegment]
+    reports: Annotated[list[Any], operator.add]
+    evidence: list[EvidenceItem]
+    facts: list[FactItem]
+    pack: PackResult
+    answer: Answer
+    calls: Annotated[list[LLMCall], operator.add]
+    timings: Annotated[dict[str, float], merge_max]
+    error: str | None
+
+
+class AssistantTask(TypedDict):
+    """What `Send` hands one assistant: the question and the one segment it holds."""
+
+    question: str
+    namespace: str
+    segment_id: str
+    plan: Plan
+    as_of: datetime | None

@@ -1,0 +1,128 @@
+"""The read path's boundary models: the plan, evidence, provenance closures and the Answer."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from emem.llm.usage import Usage
+
+
+class Operation(StrEnum):
+    FACT = "FACT"
+    COUNT = "COUNT"
+    LIST = "LIST"
+    TEMPORAL_LOOKUP = "TEMPORAL_LOOKUP"
+    TEMPORAL_ARITHMETIC = "TEMPORAL_ARITHMETIC"
+
+
+Mode = Literal["fast", "deep", "auto"]
+Status = Literal["answered", "abstained", "conflict", "error"]
+Pathway = Literal["global", "keyword", "ledger"]
+
+ABSTAIN = "No information available"
+
+
+class Plan(BaseModel):
+    operation: Operation = Operation.FACT
+    entities: list[str] = Field(default_factory=list)
+    predicates: list[str] = Field(default_factory=list)
+    """Ledger predicates the question is about (lives_in, has_pet, ...)."""
+    time_from: datetime | None = None
+    time_to: datetime | None = None
+    needs_current: bool = False
+    keywords: list[str] = Field(default_factory=list)
+    mode: Literal["fast", "deep"] = "deep"
+    reason: str = ""
+    source: str = "offline"
+    """'offline' (rules) or the model that planned."""
+
+
+class EvidenceItem(BaseModel):
+    turn_id: str
+    session_id: str
+    conversation_id: str
+    speaker: str
+    time: datetime
+    text: str
+    """Verbatim: exactly the stored turn text (an image shows as its caption)."""
+    image_caption: str | None = None
+    quote: str | None = None
+    """The span an assistant quoted; always a substring of `text`."""
+    score: float = 0.0
+    segment_id: str | None = None
+    role: str = "evidence"
+    """evidence | current-value | superseded-value | endpoint | member."""
+
+
+class FactItem(BaseModel):
+    subject: str
+    predicate: str
+    status: Literal["state", "miss", "conflict"]
+    values: list[str]
+    revisions: list[dict[str, Any]] = Field(default_factory=list)
+    history: list[dict[str, Any]] = Field(default_factory=list)
+    """Superseded or revoked revisions: shown as history, never as the answer."""
+
+
+class ActivatedSegment(BaseModel):
+    segment_id: str
+    session_id: str
+    conversation_id: str
+    start: datetime
+    score: float
+    pathways: list[Pathway]
+    reasons: list[str] = Field(default_factory=list)
+    assistant_note: str = ""
+    relevant: bool | None = None
+
+
+class Closure(BaseModel):
+    """One evidence unit with everything that must travel with it: source turns, revision links
+    that make it current or stale, or the other members of an operation's set."""
+
+    key: str
+    group: str
+    """Units of one group go into the context together or not at all."""
+    priority: float
+    lines: list[str]
+    tokens: int
+    evidence: list[EvidenceItem] = Field(default_factory=list)
+
+
+class PackResult(BaseModel):
+    closures: list[Closure]
+    tokens: int
+    budget: int
+    dropped_groups: list[str] = Field(default_factory=list)
+
+    def context(self) -> str:
+        return "\n".join(line for c in self.closures for line in c.lines)
+
+
+class Answer(BaseModel):
+    question: str
+    namespace: str
+    answer: str
+    status: Status
+    operation: Operation | None = None
+    mode_used: Literal["fast", "deep"]
+    mode_requested: Mode = "auto"
+    mode_reason: str = ""
+    evidence: list[EvidenceItem] = Field(default_factory=list)
+    facts: list[FactItem] = Field(default_factory=list)
+    activated_segments: list[ActivatedSegment] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    latency_ms: float = 0.0
+    stage_latency_ms: dict[str, float] = Field(default_factory=dict)
+    context: str = ""
+    """The packed context the reader saw."""
+    budget: int = 0
+    as_of: datetime | None = None
+    prompt_hashes: dict[str, str] = Field(default_factory=dict)
+    offline: bool = True
+    """True when the answer came from emem's deterministic stand-ins, not an LLM."""
+    error: str | None = None

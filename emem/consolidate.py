@@ -1,0 +1,196 @@
+"""Consolidation: project stored episodes into the ledger, as a separate, resumable batch step.
+
+Never call this from the write path (ingest): extraction may be slow or use an LLM, and the
+episode store must accept turns whether or not the ledger keeps up. Consolidation runs after, reads
+turns above its per-namespace watermark, and advances the watermark in the same transaction as the
+rows it writes, so a run killed midway and restarted yields the same ledger, and re-running on the
+same turns writes nothing. Extracted candidates are not truth: they become revisions whose known
+time is the turn's time, and the resolver decides what is current.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from itertools import groupby
+
+from pydantic import BaseModel, Field
+
+from emem.errors import InputError
+from emem.extract.schema import FactCandidate
+from emem.ledger.models import Revision
+from emem.ledger.predicates import canonical_predicate, normalise_object
+from emem.ledger.resolver import visible
+from emem.ledger.store import Ledger
+from emem.models import StoredTurn, Turn, check_namespace
+from emem.timeparse import parse_iso_time
+
+Extractor = Callable[[Sequence[Turn]], list[FactCandidate]]
+Adjudicator = Callable[[Revision, Revision], str | None]
+"""Given (existing, new) tied revisions, return the winner's id, or None to leave them unresolved."""
+
+
+class ConsolidationReport(BaseModel):
+    namespace: str
+    extractor: str
+    turns_processed: int = 0
+    candidates: int = 0
+    revisions_written: int = 0
+    revocations: int = 0
+    conflicts: int = 0
+    """Ties recorded as "unresolved" in this run (adjudicated ones included)."""
+    adjudicated: int = 0
+    skipped: int = 0
+    notes: list[str] = Field(default_factory=list)
+    """Why candidates were skipped (unknown predicate, unknown source turn, nothing to retract)."""
+    watermark_before: int = 0
+    watermark: int = 0
+    seconds: float = 0.0
+
+
+def watermark_name(extractor_name: str) -> str:
+    """Each extractor has its own watermark, so a better extractor can re-read old turns."""
+    return f"consolidate:{extractor_name}"
+
+
+def consolidate(
+    namespace: str,
+    turns: Sequence[StoredTurn],
+    ledger: Ledger,
+    extractor: Extractor,
+    *,
+    adjudicator: Adjudicator | None = None,
+    extractor_name: str = "offline-rules/1",
+) -> ConsolidationReport:
+    """Extract facts from the turns above the watermark and write them to the ledger.
+
+    Turns are taken in seq order, in runs of one conversation session; each run is one transaction
+    (its revisions plus the watermark). The extractor is called outside the transaction.
+    """
+    check_namespace(namespace)
+    started = time.perf_counter()
+    name = watermark_name(extractor_name)
+    mark = ledger.get_watermark(namespace, name)
+    report = ConsolidationReport(namespace=namespace, extractor=extractor_name, watermark_before=mark)
+    for t in turns:
+        if t.namespace != namespace:
+            raise InputError(f"turn {t.conversation_id}/{t.turn_id} belongs to namespace {t.namespace!r}")
+    pending = sorted((t for t in turns if t.seq > mark), key=lambda t: t.seq)
+    for _, run in groupby(pending, key=lambda t: (t.conversation_id, t.session_id)):
+        group = list(run)
+        candidates = extractor(group)
+        with ledger.transaction():
+            for cand in candidates:
+                report.candidates += 1
+                _apply(namespace, cand, group, ledger, adjudicator, extractor_name, report)
+            ledger.set_watermark(namespace, name, group[-1].seq)
+        report.turns_processed += len(group)
+        mark = group[-1].seq
+    report.watermark = mark
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _skip(report: ConsolidationReport, where: str, why: str) -> None:
+    report.skipped += 1
+    report.notes.append(f"{where}: {why}")
+
+
+def _apply(
+    namespace: str,
+    cand: FactCandidate,
+    group: Sequence[StoredTurn],
+    ledger: Ledger,
+    adjudicator: Adjudicator | None,
+    extractor_name: str,
+    report: ConsolidationReport,
+) -> None:
+    by_id = {t.turn_id: t for t in group}
+    ids = cand.source_turn_ids or ([group[0].turn_id] if len(group) == 1 else [])
+    found = [by_id[i] for i in ids if i in by_id]
+    where = f"{group[0].conversation_id}/{','.join(ids) or '?'}"
+    if not found:
+        _skip(report, where, "candidate names no source turn of this session")
+        return
+    source = max(found, key=lambda t: (t.time, t.seq))
+    sources = [f"{t.conversation_id}/{t.turn_id}" for t in found]
+    by = f"extractor:{extractor_name}"
+    try:
+        predicate = canonical_predicate(cand.predicate)
+        if cand.kind == "retract":
+            _retract(namespace, cand, predicate, source, sources, ledger, by, report, where)
+            return
+        result = ledger.write_assertion(
+            namespace,
+            cand.subject,
+            predicate,
+            cand.object,
+            parse_iso_time(cand.valid_from or source.time, "valid_from"),
+            parse_iso_time(cand.valid_to, "valid_to") if cand.valid_to else None,
+            source.time,
+            sources,
+            surface=cand.surface,
+            confidence=cand.confidence,
+            asserted_by=by,
+        )
+    except InputError as exc:
+        _skip(report, where, str(exc))
+        return
+    if not result.created:
+        return
+    report.revisions_written += 1
+    new = result.revision
+    for rel in result.relations:
+        if rel.kind != "unresolved":
+            continue
+        report.conflicts += 1
+        if adjudicator is None:
+            continue
+        other = ledger.get(namespace, rel.to_id)
+        winner = adjudicator(other, new)
+        if winner is None:
+            continue
+        if winner not in (new.id, other.id):
+            report.notes.append(f"{where}: adjudicator returned unknown id {winner!r}; left unresolved")
+            continue
+        loser = other.id if winner == new.id else new.id
+        ledger.adjudicate(namespace, winner, loser, known_at=new.known_from, reason=f"adjudicator ({by})")
+        report.adjudicated += 1
+
+
+def _retract(
+    namespace: str,
+    cand: FactCandidate,
+    predicate: str,
+    source: StoredTurn,
+    sources: list[str],
+    ledger: Ledger,
+    by: str,
+    report: ConsolidationReport,
+    where: str,
+) -> None:
+    """Revoke what was believed at the turn's time: every visible revision of the named value, or of
+    the current value(s) when no value is named (so an older restatement cannot resurface)."""
+    known = source.time
+    rows = [e.revision for e in ledger.history(namespace, cand.subject, predicate).entries]
+    believed = visible(rows, known)
+    wanted = normalise_object(cand.object)
+    if wanted:
+        objects = {wanted}
+    else:
+        current = ledger.resolve(namespace, cand.subject, predicate, valid_at=known, known_at=known)
+        objects = {r.object for r in current.revisions}
+    targets = [r for r in believed if r.object in objects]
+    if not targets:
+        _skip(report, where, f"nothing to retract for {cand.subject}.{predicate} {cand.object!r}")
+        return
+    for target in targets:
+        ledger.revoke(
+            namespace,
+            target.id,
+            known_at=known,
+            reason=f"retracted: {cand.surface}",
+            sources=sources,
+            asserted_by=by,
+        )
+        report.revocations += 1

@@ -1,0 +1,235 @@
+"""Fact extraction by a chat model, under the same contract as the offline rules.
+
+The model's reply is evidence to check, not truth: each fact must name a turn of its batch, a
+known predicate and a readable date, or it is dropped (and counted) while the rest are kept. A
+failed call loses only its own batch; `failures` says how many batches were lost so a caller can
+tell a quiet conversation from a broken backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import resources
+from typing import Any
+
+from emem.errors import InputError, LLMError
+from emem.extract.dates import resolve_relative_date
+from emem.extract.entities import AliasResolver
+from emem.extract.schema import FactCandidate
+from emem.ledger.predicates import PREDICATES
+from emem.llm.base import ChatModel, ChatResult
+from emem.llm.jsonparse import extract_json
+from emem.models import Turn
+from emem.timeparse import parse_iso_time
+from emem.tokens import count_tokens
+
+PROMPT_FILE = "extract_facts.md"
+_SYSTEM_MARK, _USER_MARK = "<!-- system -->", "<!-- user -->"
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    system: str
+    user: str
+    sha256: str
+
+
+def load_prompt(name: str = PROMPT_FILE) -> PromptTemplate:
+    """Read the template shipped in `emem.prompts`; its hash is recorded with every call."""
+    raw = resources.files("emem.prompts").joinpath(name).read_bytes()
+    text = raw.decode("utf-8")
+    if _USER_MARK not in text:
+        raise InputError(f"prompt {name} lacks the {_USER_MARK} marker")
+    system, user = text.split(_USER_MARK, 1)
+    return PromptTemplate(system.replace(_SYSTEM_MARK, "").strip(), user.strip(), hashlib.sha256(raw).hexdigest())
+
+
+def fact_schema(predicates: Sequence[str]) -> dict[str, Any]:
+    """JSON schema of the reply: {"facts": [...]}."""
+    fact = {
+        "type": "object",
+        "properties": {
+            "subject": {"type": "string"},
+            "predicate": {"type": "string", "enum": list(predicates)},
+            "object": {"type": "string"},
+            "turn_id": {"type": "string"},
+            "quote": {"type": "string"},
+            "valid_from": {"type": ["string", "null"]},
+            "kind": {"type": "string", "enum": ["assert", "retract"]},
+            "confidence": {"type": "number"},
+        },
+        "required": ["subject", "predicate", "object", "turn_id", "quote", "kind"],
+    }
+    return {"type": "object", "properties": {"facts": {"type": "array", "items": fact}}, "required": ["facts"]}
+
+
+def render_turn(turn: Turn) -> str:
+    """One turn as data: attributes carry identity, the body is escaped so it cannot close a tag."""
+    attrs = " ".join(
+        f'{k}="{html.escape(v, quote=True)}"'
+        for k, v in (("id", turn.turn_id), ("speaker", turn.speaker), ("time", turn.time.isoformat()))
+    )
+    return f"<turn {attrs}>\n{html.escape(turn.render(), quote=False)}\n</turn>"
+
+
+def batches(turns: Sequence[Turn], max_tokens: int) -> Iterator[list[Turn]]:
+    """Consecutive turns of one session, up to about `max_tokens` of rendered text per batch."""
+    batch: list[Turn] = []
+    size = 0
+    for turn in turns:
+        cost = count_tokens(render_turn(turn))
+        if batch and (turn.session_id != batch[-1].session_id or size + cost > max_tokens):
+            yield batch
+            batch, size = [], 0
+        batch.append(turn)
+        size += cost
+    if batch:
+        yield batch
+
+
+_FIRST_PERSON = frozenset({"i", "me", "myself", "we", "us", "speaker", "the speaker", "user"})
+
+
+class LLMExtractor:
+    """Extract facts with `chat` (role "extractor"), one call per batch of turns."""
+
+    def __init__(self, chat: ChatModel, name: str | None = None, *, max_batch_tokens: int = 1500,
+                 max_reply_tokens: int = 2048, predicates: Sequence[str] | None = None) -> None:
+        self.chat = chat
+        self.prompt = load_prompt()
+        self.prompt_hash = self.prompt.sha256
+        self.name = name or f"llm:{chat.model}/{self.prompt_hash[:8]}"
+        self.max_batch_tokens = max_batch_tokens
+        self.max_reply_tokens = max_reply_tokens
+        self.predicates = tuple(predicates or PREDICATES)
+        self.schema = fact_schema(self.predicates)
+        self.failures = 0
+        """Batches whose call failed (cumulative over calls)."""
+        self.errors: list[str] = []
+        self.dropped = 0
+        """Facts in replies that were unusable (missing field, unknown predicate, bad date...)."""
+
+    def messages(self, batch: Sequence[Turn]) -> list[dict[str, str]]:
+        speakers = ", ".join(dict.fromkeys(t.speaker for t in batch))
+        system = self.prompt.system.replace("{{predicates}}", ", ".join(self.predicates))
+        user = (self.prompt.user.replace("{{speakers}}", speakers)
+                .replace("{{memory}}", "\n".join(render_turn(t) for t in batch)))
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def __call__(self, turns: Sequence[Turn]) -> list[FactCandidate]:
+        resolver = AliasResolver.from_turns(turns)
+        out: list[FactCandidate] = []
+        for batch in batches(turns, self.max_batch_tokens):
+            try:
+                result = self.chat.chat(
+                    role="extractor", messages=self.messages(batch), schema=self.schema,
+                    max_tokens=self.max_reply_tokens, temperature=0.0, prompt_hash=self.prompt_hash,
+                )
+            except LLMError as exc:
+                self.failures += 1
+                self.errors.append(f"turns {batch[0].turn_id}..{batch[-1].turn_id}: {exc}")
+                continue
+            out.extend(self.parse(result, batch, resolver))
+        return out
+
+    # --- reading the reply -----------------------------------------------------------------------
+
+    def parse(self, result: ChatResult, batch: Sequence[Turn], resolver: AliasResolver) -> list[FactCandidate]:
+        items = _fact_items(result)
+        if items is None:
+            self.failures += 1
+            self.errors.append(f"turns {batch[0].turn_id}..{batch[-1].turn_id}: reply has no facts list")
+            return []
+        by_id = {t.turn_id: t for t in batch}
+        out = []
+        for item in items:
+            fact = self._fact(item, by_id, resolver)
+            if fact is None:
+                self.dropped += 1
+            else:
+                out.append(fact)
+        return out
+
+    def _fact(self, item: Any, by_id: dict[str, Turn], resolver: AliasResolver) -> FactCandidate | None:
+        if not isinstance(item, dict):
+            return None
+        turn = by_id.get(str(item.get("turn_id") or _first(item.get("source_turn_ids")) or ""))
+        predicate = re.sub(r"[\s\-]+", "_", str(item.get("predicate") or "").strip().casefold())
+        subject, obj = item.get("subject"), item.get("object")
+        kind = str(item.get("kind") or "assert").strip().lower()
+        if turn is None or predicate not in self.predicates or kind not in ("assert", "retract"):
+            return None
+        if not isinstance(subject, str) or not subject.strip() or not isinstance(obj, str | int | float):
+            return None
+        obj = str(obj).strip()
+        if not obj and kind == "assert":
+            return None
+        valid_from = _when(item.get("valid_from"), turn.time)
+        if valid_from is False:
+            return None
+        subject = turn.speaker if subject.strip().lower() in _FIRST_PERSON else subject
+        try:
+            confidence = min(1.0, max(0.0, float(item.get("confidence", 0.8))))
+        except (TypeError, ValueError):
+            confidence = 0.8
+        return FactCandidate(
+            subject=resolver.canonical(subject), predicate=predicate, object=obj,
+            surface=_surface(item.get("quote") or item.get("surface"), turn.text), valid_from=valid_from or None,
+            source_turn_ids=[turn.turn_id], confidence=confidence, kind=kind,  # type: ignore[arg-type]
+        )
+
+
+def _first(value: Any) -> Any:
+    return value[0] if isinstance(value, list) and value else None
+
+
+def _fact_items(result: ChatResult) -> list[Any] | None:
+    data = result.data
+    if data is None:
+        try:
+            data = extract_json(result.text)
+        except ValueError:
+            return None
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict):
+        facts = data.get("facts")
+        if isinstance(facts, list):
+            return facts
+        lists = [v for v in data.values() if isinstance(v, list)]
+        return lists[0] if len(lists) == 1 else None
+    return None
+
+
+def _when(value: Any, anchor: datetime) -> datetime | None | bool:
+    """valid_from as given: ISO, or a phrase such as "last Friday" resolved against the turn;
+    None when absent; False when present but unreadable (the fact is then dropped)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "null", "none", "unknown")):
+        return None
+    if not isinstance(value, str):
+        return False
+    try:
+        return parse_iso_time(value.strip())
+    except InputError:
+        pass
+    mention = resolve_relative_date(value, anchor)
+    if mention is None or mention.surface.strip().lower() != value.strip().lower().rstrip("."):
+        return False
+    return mention.start
+
+
+def _surface(quote: Any, text: str) -> str:
+    """The quoted span as it stands in the turn; the whole turn when the quote is not verbatim."""
+    if isinstance(quote, str) and quote.strip():
+        q = html.unescape(quote.strip())
+        if q in text:
+            return q
+        i = text.lower().find(q.lower())
+        if i >= 0:
+            return text[i:i + len(q)]
+    return text

@@ -1,0 +1,304 @@
+"""Deterministic fact extraction: the rule table applied to turns, with no model involved.
+
+The engine's job is everything around a rule match: splitting turns into sentences, refusing
+questions, hypotheticals, negated and quoted clauses, deciding who the subject is, resolving the
+date a fact started, and turning "scratch that" into retractions of what the speaker just said.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from emem.extract.dates import DateMention, find_date_mentions
+from emem.extract.entities import NOT_NAMES, AliasResolver
+from emem.extract.rules import ANY_PREDICATE, PREVIOUS, RULES, Ctx, Rule
+from emem.extract.schema import FactCandidate
+from emem.models import Turn
+
+_ABBREVIATIONS = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt|vs|etc|e\.g|i\.e|approx|No)\.)$")
+_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"')\]]*|\n|$)")
+_QUESTION_START = re.compile(
+    r"^\W*(?:(?:so|and|but|oh|hey|wait)\W+)?(?:do|does|did|are|is|have|has|can|could|would|will|should|"
+    r"were|was|what|where|when|why|how|who|which)\s+(?:you|u|ya|y'all)\b", re.IGNORECASE)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|would|wouldn't|could|couldn't|might|should|wish|wished|imagine|imagining|suppose|"
+    r"supposing|whether|hypothetically|maybe|perhaps|someday|dream(?:ing|s|ed|t)?\s+(?:of|about)|"
+    r"thinking\s+(?:of|about)|considering|pretend|what\s+if|as\s+if|as\s+though|hope|hoping|"
+    r"want(?:ed|s)?\s+to|'d)\b|(?-i:\bmay\b)|\b(?:you|u)\s+(?:said|think|thought|mentioned)\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(r"\b(?:not|never|no\s+longer|nobody|no\s+one|neither|nor|hardly|barely)\b|n't\b",
+                       re.IGNORECASE)
+_CLAUSE_RESET = re.compile(r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b)",
+                           re.IGNORECASE)
+_CESSATION = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer|never)\b", re.IGNORECASE)
+_CORRECTION = re.compile(r"\b(?:actually|in\s+fact|correction|to\s+be\s+clear|for\s+the\s+record)\b",
+                         re.IGNORECASE)
+_BAD_AFTER_NAME = re.compile(r"^(?:\s+(?:are|were|am|have|do)\b|'re|'ve)")
+_FUNCTION_WORDS = frozenset(
+    """and but so then because since that when while after before oh well also actually yeah yes no
+    ok okay hey hi wow guess think know said says heard and, lol haha anyway plus now""".split()
+)
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence spans of `text`; abbreviations such as "Dr." or "St." do not end a sentence."""
+    spans: list[tuple[int, int]] = []
+    start = None
+    for m in _SENTENCE.finditer(text):
+        if m.start() == m.end():
+            continue
+        if start is None:
+            start = m.start()
+        if _ABBREVIATIONS.search(text[start:m.end()]) and m.end() < len(text):
+            continue
+        spans.append((start, m.end()))
+        start = None
+    if start is not None:
+        spans.append((start, len(text)))
+    out = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+def is_question(sentence: str) -> bool:
+    return sentence.rstrip(" \"')").endswith("?") or bool(_QUESTION_START.match(sentence))
+
+
+def clause_prefix(sentence: str, start: int) -> str:
+    """The part of the clause before `start`: what could negate or hypothesise the match."""
+    prefix = sentence[:start]
+    cut = 0
+    for m in _CLAUSE_RESET.finditer(prefix):
+        cut = m.end()
+    return prefix[cut:]
+
+
+def _pick_date(dates: Sequence[DateMention], start: int, anchor: datetime, future: bool) -> DateMention | None:
+    """The date mention that belongs to a match at `start`: the first at or after it, else the last
+    before it. Past facts ignore dates after the anchor; plans ignore dates before it."""
+    usable = [d for d in dates if (d.end > anchor if future else d.start <= anchor)]
+    after = [d for d in usable if d.span[0] >= start]
+    if after:
+        return after[0]
+    before = [d for d in usable if d.span[0] < start]
+    return before[-1] if before else None
+
+
+@dataclass
+class _Said:
+    index: int
+    session_id: str
+    speaker: str
+    fact: FactCandidate
+
+
+@dataclass
+class _State:
+    """What the extractor has read so far in this call, for retractions that point back."""
+
+    said: list[_Said] = field(default_factory=list)
+
+
+class OfflineExtractor:
+    """Rule-based extractor; same input, same output, no model."""
+
+    name = "offline-rules/1"
+
+    def __init__(self, rules: Sequence[Rule] = RULES, resolver: AliasResolver | None = None,
+                 lookback_turns: int = 4) -> None:
+        self.rules = tuple(rules)
+        self.resolver = resolver
+        self.lookback_turns = lookback_turns
+        """How far back (in turns) "scratch that" may reach for the speaker's last statement."""
+
+    def __call__(self, turns: Sequence[Turn]) -> list[FactCandidate]:
+        resolver = self.resolver or AliasResolver.from_turns(turns)
+        state = _State()
+        out: list[FactCandidate] = []
+        for index, turn in enumerate(turns):
+            out.extend(self._turn(turn, index, resolver, state))
+        return out
+
+    # --- one turn --------------------------------------------------------------------------------
+
+    def _turn(self, turn: Turn, index: int, resolver: AliasResolver, state: _State) -> list[FactCandidate]:
+        text = turn.text.translate(_APOSTROPHES)
+        facts: list[FactCandidate] = []
+        seen: set[tuple[str, str, str, str]] = set()
+        for s, e in split_sentences(text):
+            sentence = text[s:e]
+            if is_question(sentence):
+                continue
+            surface = turn.text[s:e]
+            for fact in self._sentence(sentence, surface, turn, index, resolver, state, facts):
+                key = (fact.subject, fact.predicate, fact.object.lower(), fact.kind)
+                if key not in seen:
+                    seen.add(key)
+                    facts.append(fact)
+        speaker = resolver.canonical(turn.speaker)
+        state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
+        return facts
+
+    def _sentence(self, sentence: str, surface: str, turn: Turn, index: int, resolver: AliasResolver,
+                  state: _State, earlier: list[FactCandidate]) -> list[FactCandidate]:
+        dates: dict[bool, tuple[DateMention, ...]] = {}
+
+        def dates_for(future: bool) -> tuple[DateMention, ...]:
+            if future not in dates:
+                dates[future] = tuple(find_date_mentions(sentence, turn.time, "future" if future else "past"))
+            return dates[future]
+
+        matches = [(rule, m) for rule in self.rules for m in rule.pattern.finditer(sentence)]
+        specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
+        out: list[FactCandidate] = []
+        for rule, m in matches:
+            if rule.fallback and any(s < m.end() and m.start() < e for s, e in specific):
+                continue
+            out.extend(self._read(rule, m, sentence, surface, turn, index, resolver, state, earlier + out,
+                                  dates_for(rule.future)))
+        return out
+
+    def _read(self, rule: Rule, m: re.Match[str], sentence: str, surface: str, turn: Turn, index: int,
+              resolver: AliasResolver, state: _State, earlier: list[FactCandidate],
+              dates: tuple[DateMention, ...]) -> list[FactCandidate]:
+        subject, third = self._subject(m, sentence, turn, resolver)
+        if subject is None or not self._admissible(rule, m, sentence):
+            return []
+        objects = rule.post(m, Ctx(sentence, dates))
+        if not objects:
+            return []
+        when = None
+        if rule.dated or rule.needs_date or rule.future:
+            mention = _pick_date(dates, m.start(), turn.time, rule.future)
+            if mention is None and rule.needs_date:
+                return []
+            if mention is not None and rule.future:
+                objects = [f"{o} ({mention.label()})" for o in objects]
+            elif mention is not None and rule.dated:
+                when = mention.start
+        confidence = round(max(0.1, rule.confidence - (0.1 if third else 0.0)), 2)
+        if rule.predicate in ("friend_of",):
+            objects = [resolver.canonical(o) for o in objects]
+        facts = [
+            FactCandidate(subject=subject, predicate=rule.predicate, object=o, surface=surface, valid_from=when,
+                          source_turn_ids=[turn.turn_id], confidence=confidence, kind=rule.kind)
+            for o in objects
+        ]
+        if rule.kind == "retract":
+            return self._resolve_retractions(facts, turn, index, state, earlier)
+        return facts
+
+    # --- subject and filters ---------------------------------------------------------------------
+
+    def _subject(self, m: re.Match[str], sentence: str, turn: Turn,
+                 resolver: AliasResolver) -> tuple[str | None, bool]:
+        groups = m.groupdict()
+        name = groups.get("name")
+        if not name:
+            return resolver.canonical(turn.speaker), False
+        if not self._plausible_name(name, m, sentence, resolver):
+            return None, True
+        return resolver.canonical(name), resolver.canonical(name) != resolver.canonical(turn.speaker)
+
+    @staticmethod
+    def _plausible_name(name: str, m: re.Match[str], sentence: str, resolver: AliasResolver) -> bool:
+        """A capitalised word taken as a person only when the sentence reads that way."""
+        if name.lower() in NOT_NAMES or name.lower().endswith("ing") or name.lower() in (
+                "everything", "nothing", "something", "anything", "life", "work"):
+            return False
+        groups = m.groupdict()
+        if groups.get("vbase") or _BAD_AFTER_NAME.match(sentence[m.end("name"):]):
+            return False  # "Dogs love ...": a base-form verb does not agree with one person
+        if groups.get("rel"):
+            return True
+        before = re.search(r"([A-Za-z,']+)\s*$", sentence[: m.start("name")])
+        if before and before.group(1).lower() not in _FUNCTION_WORDS and before.group(1)[:1].islower():
+            return False  # "my dog Max loves ...": an appositive, not a person subject
+        return True
+
+    @staticmethod
+    def _admissible(rule: Rule, m: re.Match[str], sentence: str) -> bool:
+        prefix = clause_prefix(sentence, m.start())
+        if sentence[: m.start()].count('"') % 2 == 1:
+            return False  # inside a quotation: someone else's words
+        if _HYPOTHETICAL.search(prefix):
+            return False
+        if not rule.negated and _NEGATION.search(prefix):
+            return False
+        tail = sentence[m.start():]
+        ceased = bool(_CESSATION.search(tail) or _CESSATION.search(prefix))
+        if rule.cessation == "required" and not ceased and not _CORRECTION.search(prefix):
+            return False
+        return not (rule.cessation == "forbidden" and rule.kind == "assert" and ceased)
+
+    # --- retractions -----------------------------------------------------------------------------
+
+    def _resolve_retractions(self, facts: list[FactCandidate], turn: Turn, index: int, state: _State,
+                             earlier: list[FactCandidate]) -> list[FactCandidate]:
+        out: list[FactCandidate] = []
+        for fact in facts:
+            if fact.predicate == ANY_PREDICATE and fact.object == PREVIOUS:
+                targets = self._previous_statement(fact.subject, turn, index, state, earlier)
+            elif fact.predicate == ANY_PREDICATE:
+                targets = [t for t in self._history(fact.subject, state, earlier)[::-1]
+                           if _mentions(t, fact.object)][:1]
+            else:
+                candidates = [t for t in self._history(fact.subject, state, earlier)
+                              if t.predicate == fact.predicate]
+                if fact.object == PREVIOUS:
+                    targets = candidates[-1:] or [fact.model_copy(update={"object": ""})]
+                else:
+                    same = [t for t in candidates if _same_object(t.object, fact.object)]
+                    targets = same[-1:] or [fact]
+            out.extend(
+                fact.model_copy(update={"predicate": t.predicate, "object": t.object}) for t in targets
+            )
+        return out
+
+    @staticmethod
+    def _history(subject: str, state: _State, earlier: list[FactCandidate]) -> list[FactCandidate]:
+        return [s.fact for s in state.said if s.fact.subject == subject] + [
+            f for f in earlier if f.subject == subject and f.kind == "assert"
+        ]
+
+    def _previous_statement(self, subject: str, turn: Turn, index: int, state: _State,
+                            earlier: list[FactCandidate]) -> list[FactCandidate]:
+        """What "scratch that" withdraws: the speaker's earlier facts in this turn, else their
+        facts from their latest fact-bearing turn, if recent and in the same session."""
+        same_turn = [f for f in earlier if f.kind == "assert"]
+        if same_turn:
+            return same_turn
+        mine = [s for s in state.said if s.speaker == subject and s.session_id == turn.session_id
+                and index - s.index <= self.lookback_turns]
+        if not mine:
+            return []
+        last = mine[-1].index
+        return [s.fact for s in mine if s.index == last]
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in {"a", "an", "the", "my", "our"}}
+
+
+def _same_object(known: str, said: str) -> bool:
+    """"a new car" and "car" name the same thing; so do "Google" and "google"."""
+    k, s = _words(known), _words(said)
+    if not k or not s:
+        return False
+    return k == s or k <= s or s <= k or (known.split()[-1].lower() == said.split()[-1].lower())
+
+
+def _mentions(fact: FactCandidate, phrase: str) -> bool:
+    words = _words(phrase) - {"about", "that", "moving", "living", "working", "being", "having"}
+    return bool(words) and bool(words & (_words(fact.object) | _words(fact.surface)))

@@ -1,0 +1,314 @@
+"""A small pattern language for extraction rules, so a rule reads like the sentences it covers.
+
+A template is a regular expression with `{...}` macros:
+
+* `{I}` a first-person subject (I, we, "my wife and I"), captured as `fp`;
+  `{S}` that or a named person ("Melanie", "my sister Anna"), captured as `fp` or `name`.
+* `{vg:move,relocate:past}` a verb group: any of the lemmas, inflected for the tenses named
+  (`now`, `past`, `prog`, `any`), with auxiliaries ("'ve", "am", "have been") and adverbs
+  ("just", "finally") allowed in between. Simple-present base forms are captured as `vbase`
+  so a rule can check agreement with a named subject.
+* `{v:move,relocate}` any single inflected form of the lemmas, nothing else.
+* `{ADV}` optional adverbs, `{BE}` a form of "to be" (contracted or not; `{BEN}` present only),
+  `{HAVE}` present "have", `{NEG}` a negated auxiliary ("don't", "'m not", "no longer", "never"),
+  `{DET}` a determiner.
+* `{obj:KIND}` the captured object, where KIND is `place`, `org`, `np`, `job`, `pet`, `name`,
+  `num`; a second capture of another name is written `{job:job}` / `{org:org}` (group:kind).
+
+Literal words in templates are lowercase; macros deal with sentence-initial capitals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import NamedTuple
+
+ADVERBS = (
+    "really", "just", "finally", "recently", "actually", "also", "now", "even", "totally", "absolutely",
+    "still", "already", "officially", "so", "truly", "definitely", "currently", "eventually",
+    "honestly", "literally", "kinda", "kind of", "sort of", "pretty", "seriously", "genuinely", "both",
+    "all", "personally", "newly", "happily", "proudly", "first", "then", "ultimately", "again",
+    "always", "absolutely", "especially", "particularly", "sometimes", "often", "usually",
+    "completely", "super", "quite", "certainly", "luckily", "thankfully", "somehow", "once",
+    "lately", "officially", "secretly", "spontaneously", "impulsively", "originally",
+)
+
+# lemma -> (3rd singular, past, past participle, gerund); regular verbs are derived by rule.
+IRREGULAR: dict[str, tuple[str, str, str, str]] = {
+    "be": ("is", "was", "been", "being"),
+    "have": ("has", "had", "had", "having"),
+    "do": ("does", "did", "done", "doing"),
+    "go": ("goes", "went", "gone", "going"),
+    "get": ("gets", "got", "gotten|got", "getting"),
+    "buy": ("buys", "bought", "bought", "buying"),
+    "take": ("takes", "took", "taken", "taking"),
+    "make": ("makes", "made", "made", "making"),
+    "run": ("runs", "ran", "run", "running"),
+    "begin": ("begins", "began", "begun", "beginning"),
+    "find": ("finds", "found", "found", "finding"),
+    "leave": ("leaves", "left", "left", "leaving"),
+    "quit": ("quits", "quit|quitted", "quit", "quitting"),
+    "see": ("sees", "saw", "seen", "seeing"),
+    "become": ("becomes", "became", "become", "becoming"),
+    "fly": ("flies", "flew", "flown", "flying"),
+    "come": ("comes", "came", "come", "coming"),
+    "pick": ("picks", "picked", "picked", "picking"),
+    "hold": ("holds", "held", "held", "holding"),
+    "win": ("wins", "won", "won", "winning"),
+    "swim": ("swims", "swam", "swum", "swimming"),
+    "ride": ("rides", "rode", "ridden", "riding"),
+    "write": ("writes", "wrote", "written", "writing"),
+    "give": ("gives", "gave", "given", "giving"),
+    "teach": ("teaches", "taught", "taught", "teaching"),
+    "learn": ("learns", "learned|learnt", "learned|learnt", "learning"),
+    "spend": ("spends", "spent", "spent", "spending"),
+    "meet": ("meets", "met", "met", "meeting"),
+    "build": ("builds", "built", "built", "building"),
+    "sell": ("sells", "sold", "sold", "selling"),
+    "break": ("breaks", "broke", "broken", "breaking"),
+    "split": ("splits", "split", "split", "splitting"),
+    "lose": ("loses", "lost", "lost", "losing"),
+    "sign": ("signs", "signed", "signed", "signing"),
+    "travel": ("travels", "traveled|travelled", "traveled|travelled", "traveling|travelling"),
+    "enroll": ("enrolls|enrols", "enrolled", "enrolled", "enrolling"),
+    "adopt": ("adopts", "adopted", "adopted", "adopting"),
+    "visit": ("visits", "visited", "visited", "visiting"),
+    "open": ("opens", "opened", "opened", "opening"),
+    "tie": ("ties", "tied", "tied", "tying"),
+    "lay": ("lays", "laid", "laid", "laying"),
+    "fire": ("fires", "fired", "fired", "firing"),
+    "stand": ("stands", "stood", "stood", "standing"),
+    "grow": ("grows", "grew", "grown", "growing"),
+    "dig": ("digs", "dug", "dug", "digging"),
+    "feel": ("feels", "felt", "felt", "feeling"),
+    "keep": ("keeps", "kept", "kept", "keeping"),
+    "put": ("puts", "put", "put", "putting"),
+    "set": ("sets", "set", "set", "setting"),
+    "say": ("says", "said", "said", "saying"),
+    "think": ("thinks", "thought", "thought", "thinking"),
+    "bring": ("brings", "brought", "brought", "bringing"),
+    "catch": ("catches", "caught", "caught", "catching"),
+    "read": ("reads", "read", "read", "reading"),
+    "sing": ("sings", "sang", "sung", "singing"),
+    "draw": ("draws", "drew", "drawn", "drawing"),
+    "throw": ("throws", "threw", "thrown", "throwing"),
+    "hit": ("hits", "hit", "hit", "hitting"),
+    "shop": ("shops", "shopped", "shopped", "shopping"),
+}
+
+_VOWELS = set("aeiou")
+
+
+class VerbForms(NamedTuple):
+    base: str
+    s: str
+    past: str
+    pp: str
+    ing: str
+
+
+def _doubles(word: str) -> bool:
+    """Short consonant-vowel-consonant verbs double their last letter (plan -> planned)."""
+    return (
+        len(word) <= 4
+        and len(word) >= 3
+        and word[-1] not in _VOWELS | set("wxy")
+        and word[-2] in _VOWELS
+        and word[-3] not in _VOWELS
+    )
+
+
+def inflect(lemma: str) -> VerbForms:
+    """Forms of a verb (a phrasal verb inflects its first word: "take up" -> "took up")."""
+    head, _, rest = lemma.partition(" ")
+    tail = f" {rest}" if rest else ""
+    if head in IRREGULAR:
+        s, past, pp, ing = IRREGULAR[head]
+    else:
+        if head.endswith(("s", "sh", "ch", "x", "z", "o")):
+            s = head + "es"
+        elif head.endswith("y") and head[-2] not in _VOWELS:
+            s = head[:-1] + "ies"
+        else:
+            s = head + "s"
+        if head.endswith("e"):
+            past, ing = head + "d", (head + "ing" if head.endswith(("ee", "ye", "oe")) else head[:-1] + "ing")
+        elif head.endswith("y") and head[-2] not in _VOWELS:
+            past, ing = head[:-1] + "ied", head + "ing"
+        elif _doubles(head):
+            past, ing = head + head[-1] + "ed", head + head[-1] + "ing"
+        else:
+            past, ing = head + "ed", head + "ing"
+        pp = past
+
+    def add(forms: str) -> str:
+        return "|".join(f + tail for f in forms.split("|"))
+
+    return VerbForms(lemma, add(s), add(past), add(pp), add(ing))
+
+
+def gerund(verb: str) -> str:
+    """"paint" -> "painting", "take up" -> "taking up"."""
+    return inflect(verb).ing.split("|")[0]
+
+
+def _alt(words: Iterable[str]) -> str:
+    parts = sorted({w for word in words for w in word.split("|")}, key=len, reverse=True)
+    return "(?:" + "|".join(p.replace(" ", r"\s+") for p in parts) + ")"
+
+
+ADV = r"(?:\s+" + _alt(ADVERBS) + r")*"
+_BE_NOW = r"(?:'m|'re|'s|\s+am|\s+are|\s+is)"
+_HAVE_NOW = r"(?:'ve|'s|\s+have|\s+has)"
+_HAVE_PAST = r"(?:\s+had)"
+_WAS = r"(?:\s+was|\s+were)"
+
+
+@lru_cache(maxsize=512)
+def verb_group(lemmas: tuple[str, ...], tenses: str, capture: bool = True) -> str:
+    """Regex for a finite verb group of `lemmas` in the named tenses (see module docstring).
+
+    With `capture`, a simple-present base form is captured as `vbase` (one per template)."""
+    forms = [inflect(lemma) for lemma in lemmas]
+    base, s = _alt(f.base for f in forms), _alt(f.s for f in forms)
+    past, pp, ing = _alt(f.past for f in forms), _alt(f.pp for f in forms), _alt(f.ing for f in forms)
+    wanted = {"now", "past", "prog"} if tenses == "any" else set(tenses.split("+"))
+    alts: list[str] = []
+    if "now" in wanted:
+        alts += [
+            rf"{ADV}\s+(?:(?P<vbase>{base})|{s})" if capture else rf"{ADV}\s+(?:{base}|{s})",
+            rf"{ADV}{_BE_NOW}{ADV}\s+{ing}",
+            rf"{ADV}{_HAVE_NOW}{ADV}\s+been{ADV}\s+{ing}",
+            rf"{ADV}{_HAVE_NOW}{ADV}\s+{pp}",
+        ]
+    if "past" in wanted:
+        alts += [rf"{ADV}\s+{past}", rf"{ADV}{_HAVE_PAST}{ADV}\s+{pp}"]
+        if "now" not in wanted:
+            alts.append(rf"{ADV}{_HAVE_NOW}{ADV}\s+{pp}")
+    if "prog" in wanted:
+        alts.append(rf"{ADV}{_WAS}{ADV}\s+{ing}")
+    if "ing" in wanted:
+        alts.append(rf"{ADV}{_BE_NOW}{ADV}\s+{ing}")
+    if "future" in wanted:
+        alts += [
+            rf"{ADV}(?:'ll|\s+will|{_BE_NOW}\s+(?:going\s+to|gonna)){ADV}\s+{base}",
+            rf"{ADV}{_BE_NOW}{ADV}\s+{ing}",
+        ]
+    return r"(?:" + "|".join(alts) + r")\b"
+
+
+def any_form(lemmas: tuple[str, ...]) -> str:
+    forms = [inflect(lemma) for lemma in lemmas]
+    return _alt(x for f in forms for x in f) + r"\b"
+
+
+RELATIONS = (
+    "sister", "brother", "friend", "mom", "mum", "mother", "dad", "father", "son", "daughter", "cousin",
+    "aunt", "uncle", "wife", "husband", "partner", "boyfriend", "girlfriend", "roommate", "neighbor",
+    "neighbour", "colleague", "coworker", "co-worker", "boss", "niece", "nephew", "grandma",
+    "grandmother", "grandpa", "grandfather", "fiancé", "fiancée", "fiance", "fiancee", "buddy",
+    "classmate", "teammate", "mentor", "sibling", "kid", "child", "stepson", "stepdaughter",
+)
+REL_MODIFIERS = ("best", "close", "old", "little", "big", "older", "younger", "twin", "good", "oldest",
+                 "youngest", "eldest", "baby", "dear", "childhood")
+
+FIRST_PERSON = (
+    r"(?P<fp>(?:(?:[Mm]y|[Oo]ur)\s+[a-z]+\s+and\s+)?\b(?:I|i|[Ww]e)\b"
+    r"|\b[Mm]e\s+and\s+(?:my|our)\s+[a-z]+\b)"
+)
+NAME = r"(?P<name>\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?!\w)"
+NAMED_PERSON = (
+    rf"(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{_alt(REL_MODIFIERS)}\s+)?(?P<rel>{_alt(RELATIONS)}),?\s+)?{NAME}"
+)
+SUBJECT = rf"(?:{FIRST_PERSON}|{NAMED_PERSON})"
+
+# Occupations: the head noun of a job title. Ambiguous heads ("cook", "runner", "fan") are left out.
+JOBS = (
+    "nurse", "teacher", "engineer", "developer", "programmer", "doctor", "physician", "surgeon",
+    "dentist", "lawyer", "attorney", "accountant", "architect", "designer", "artist", "painter",
+    "musician", "writer", "author", "journalist", "editor", "photographer", "chef", "baker", "barista",
+    "bartender", "waiter", "waitress", "cashier", "pharmacist", "therapist", "counselor", "counsellor",
+    "psychologist", "psychiatrist", "worker", "electrician", "plumber", "carpenter", "mechanic",
+    "technician", "pilot", "firefighter", "officer", "detective", "soldier", "scientist", "researcher",
+    "professor", "lecturer", "librarian", "manager", "director", "consultant", "analyst", "salesman",
+    "saleswoman", "realtor", "agent", "entrepreneur", "founder", "intern", "assistant", "receptionist",
+    "secretary", "paramedic", "vet", "veterinarian", "pediatrician", "midwife", "caregiver", "nanny",
+    "tutor", "coach", "trainer", "instructor", "student", "farmer", "driver", "stylist", "hairdresser",
+    "barber", "dancer", "singer", "actor", "actress", "comedian", "producer", "animator", "illustrator",
+    "translator", "interpreter", "clerk", "banker", "broker", "economist", "statistician",
+    "mathematician", "physicist", "chemist", "biologist", "administrator", "coordinator",
+    "specialist", "supervisor", "ceo", "cto", "cfo", "professional", "executive", "recruiter",
+    "paralegal", "optometrist", "sculptor", "potter", "filmmaker", "director", "blogger", "youtuber",
+    "streamer", "influencer", "podcaster", "composer", "guitarist", "pianist", "drummer", "violinist",
+    "dj", "principal", "counsellor", "activist", "advocate", "organizer", "organiser", "volunteer",
+    "firefighter", "cop", "surgeon", "therapist", "dietitian", "nutritionist", "chiropractor",
+    "physiotherapist", "carer", "housekeeper", "janitor", "guard", "lifeguard", "landscaper",
+    "gardener", "florist", "tailor", "jeweler", "butcher", "fisherman", "miner", "welder",
+)
+EVALUATIVE = (
+    "big", "huge", "terrible", "good", "great", "bad", "proud", "total", "hard", "real", "little", "lucky",
+    "happy", "busy", "tired", "fan", "better", "worse", "best", "worst", "horrible", "awful", "amazing",
+    "decent", "lousy", "natural", "born", "wannabe", "aspiring", "former", "retired", "ex", "future",
+)
+JOB = (
+    rf"(?:(?!(?:{'|'.join(EVALUATIVE)})\b)[a-z][\w-]*\s+){{0,3}}?{_alt(JOBS)}"
+    r"(?:\s+(?:assistant|manager|technician|practitioner))?\b"
+)
+PETS = (
+    "dog", "puppy", "pup", "cat", "kitten", "kitty", "hamster", "rabbit", "bunny", "parrot", "bird",
+    "goldfish", "fish", "turtle", "tortoise", "snake", "lizard", "guinea pig", "horse", "pony", "ferret",
+    "gecko", "hedgehog", "budgie", "chinchilla", "iguana", "rat", "mouse", "cockatiel", "canary",
+)
+PET = rf"(?:(?:[a-z]+\s+){{0,2}}?{_alt(PETS)}(?:s|es)?)\b"
+
+_CAP = r"(?:[A-Z][\w'.&-]*)"
+_PLACE_JOIN = r"(?:(?:of|de|del|la|le|du|da|on|upon|am|el|los|las|san|saint)\s+)?"
+PLACE = rf"(?:the\s+)?{_CAP}(?:\s+(?!I\b){_PLACE_JOIN}{_CAP})*"
+NP = r"[^.!?;]+"
+NUMBER = r"\d{1,3}\b|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-][a-z]+)?\b"
+
+OBJECT_KINDS = {
+    "place": PLACE, "org": NP, "np": NP, "job": JOB, "pet": PET, "name": r"[A-Z][a-z]+\b", "num": NUMBER,
+}
+DET = r"(?:a|an|the|my|our|some|this|that|these|those|his|her|their)"
+BE = rf"(?:{_BE_NOW}|{_WAS})"
+
+BE_NOW = _BE_NOW
+HAVE_NOW = _HAVE_NOW
+NEG = (
+    r"(?:\s+(?:don't|do\s+not|doesn't|does\s+not|didn't|did\s+not|never|no\s+longer|haven't|have\s+not"
+    r"|hasn't|has\s+not|isn't|is\s+not|aren't|are\s+not|wasn't|was\s+not|weren't|were\s+not|am\s+not"
+    r"|ain't|can't|cannot)|'m\s+not|'re\s+not|'s\s+not|'ve\s+never|'d\s+never|(?:'m|'re|'s|\s+am|\s+is|\s+are)"
+    r"\s+no\s+longer|(?:'ve|\s+have|'s|\s+has)\s+(?:never|not))"
+)
+
+MACROS = {
+    "I": FIRST_PERSON, "S": SUBJECT, "ADV": ADV, "BE": BE, "BEN": BE_NOW, "HAVE": HAVE_NOW, "DET": DET,
+    "NEG": NEG,
+}
+
+_MACRO = re.compile(r"\{([A-Za-z][^{}]*)\}")
+
+
+def _expand(match: re.Match[str], seen: list[str]) -> str:
+    body = match[1]
+    if body in MACROS:
+        return MACROS[body]
+    kind, _, arg = body.partition(":")
+    if kind == "vg":
+        lemmas, _, tenses = arg.partition(":")
+        seen.append(body)
+        return verb_group(tuple(lemmas.split(",")), tenses or "any", capture=len(seen) == 1)
+    if kind == "v":
+        return any_form(tuple(arg.split(",")))
+    if arg in OBJECT_KINDS:  # {group:kind}
+        return f"(?P<{kind}>{OBJECT_KINDS[arg]})"
+    raise ValueError(f"unknown macro {{{body}}}")
+
+
+def compile_template(template: str) -> re.Pattern[str]:
+    """Expand the macros of `template` into a compiled regular expression."""
+    seen: list[str] = []
+    return re.compile(_MACRO.sub(lambda m: _expand(m, seen), template))

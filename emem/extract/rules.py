@@ -1,0 +1,730 @@
+"""The offline extraction rules: a table of (predicate, pattern, post-processor) entries.
+
+Patterns are written in the template language of `emem.extract.patterns`. A post-processor is a
+pure function from the match (and the sentence's date mentions) to the cleaned objects it denotes;
+an empty list means "no fact here" — that is how a rule declines a match it cannot read cleanly.
+
+Precision matters more than recall: an object that is a pronoun, addresses the listener, runs past
+six words or is not a place where a place is needed is dropped rather than stored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from emem.extract.dates import DateMention
+from emem.extract.patterns import PETS, compile_template, gerund
+
+ANY_PREDICATE = "*"
+"""Retraction of whichever earlier fact the words point at ("scratch that", "I was wrong about X")."""
+PREVIOUS = "\x00previous"
+"""Object of a retraction that refers to what the speaker just said, not to a named value."""
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """What a post-processor may look at besides its match."""
+
+    sentence: str
+    dates: tuple[DateMention, ...] = ()
+    """Date mentions of the sentence (spans relative to it)."""
+
+
+Post = Callable[[re.Match[str], Ctx], list[str]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    predicate: str
+    pattern: re.Pattern[str]
+    post: Post
+    kind: Literal["assert", "retract"] = "assert"
+    dated: bool = False
+    """valid_from is taken from a date mention in the sentence."""
+    needs_date: bool = False
+    """Only fires when the sentence has a usable date mention."""
+    future: bool = False
+    """About the future: dates resolve forward and are appended to the object."""
+    negated: bool = False
+    """The pattern itself carries a negation, so the negation filter does not apply."""
+    fallback: bool = False
+    """Fires only where no specific rule matched overlapping text."""
+    cessation: Literal["any", "required", "forbidden"] = "forbidden"
+    """Whether "anymore"/"no longer"/"never" must (or must not) be present in the clause."""
+    confidence: float = 0.8
+
+
+# --- object cleaning (pure) ----------------------------------------------------------------------
+
+PRONOUN_START = frozenset(
+    """it its it's that that's this them those these him her you your yours me myself us everything
+    something anything nothing what how when why where who which whatever whenever one ones so too
+    such all both lots doing being having getting going here there any more most other others each
+    every everyone someone anyone stuff""".split()
+)
+PREPOSITIONS = frozenset("for with at in on by from about of into onto over under through around to".split())
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:\s-+\s|—|–|\(|:|\"|\s+(?:because|'cause|cause|cuz|since|so|but|when|whenever|while|which|"
+    r"who|whom|whose|where|after|before|until|till|though|although|even\s+though|if|unless|as\s+soon\s+as|"
+    r"as\s+well\s+as|as|than|now\s+that|plus|lol|haha|hehe|except|like\s+(?:I|we|you)|in\s+order\s+to|"
+    r"so\s+that|that\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|my\b|our\b)|"
+    r"and\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|that\b|then\b|it's\b|I'm\b|I've\b|we're\b|now\b|also\b|"
+    r"so\b|my\s+\w+\s+(?:is|was|are|were|has)\b|the\s+\w+\s+(?:is|was|are|were)\b))\b|,)",
+    re.IGNORECASE,
+)
+_DURATION = re.compile(
+    r"\s+(?:for|over)\s+(?:about\s+|almost\s+|over\s+|nearly\s+|around\s+|the\s+(?:past|last)\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|many|some|ages|"
+    r"years|months|weeks|days|a\s+while|a\s+long\s+time|the\s+first\s+time|the\s+weekend|a\s+bit)\b.*$",
+    re.IGNORECASE,
+)
+_TRAILING = re.compile(
+    r"(?:\s+(?:too|as\s+well|a\s+lot|so\s+much|very\s+much|lately|recently|now|again|anymore|any\s+more|"
+    r"any\s+longer|right\s+now|these\s+days|nowadays|though|haha|lol|today|tonight|at\s+the\s+moment|"
+    r"here|there|already|yet|sometimes|often|every\s+day|everyday|all\s+the\s+time|more\s+and\s+more|"
+    r"finally|actually|honestly|together|in\s+general|tbh|ever\s+since|and\s+all|and\s+stuff|"
+    r"and\s+everything|or\s+something|or\s+so|at\s+all|more|with\s+(?:you|u))|[\s.,!?;:'\"*)~-]+)+$",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_LIST_ITEM = r"[^,]{1,40}?"
+_LIST = re.compile(rf"^({_LIST_ITEM}(?:,\s*{_LIST_ITEM}){{1,}}),?\s+(?:and|or|&)\s+({_LIST_ITEM})$")
+
+
+def _cut_dates(text: str, start: int, ctx: Ctx) -> str:
+    """Cut the object where a date mention begins ("visit Japan next month" -> "visit Japan")."""
+    end = start + len(text)
+    for d in ctx.dates:
+        if start < d.span[0] < end:
+            text = text[: d.span[0] - start]
+            end = d.span[0]
+        elif d.span[0] <= start < d.span[1]:
+            return ""
+    return text
+
+
+def _trim(text: str) -> str:
+    prev = None
+    while prev != text:
+        prev = text
+        text = _TRAILING.sub("", text.strip())
+        text = _DURATION.sub("", text)
+    return text.strip()
+
+
+def _acceptable(obj: str, max_words: int) -> bool:
+    words = obj.split()
+    if not words or len(words) > max_words:
+        return False
+    first = words[0].lower().strip("'\"")
+    if first in PRONOUN_START or first in PREPOSITIONS:
+        return False
+    lowered = {w.lower().strip(".,!?'\"") for w in words}
+    return not lowered & {"you", "your", "yours", "u", "ya", "yourself", "y'all"}
+
+
+def clean_np(text: str, start: int, ctx: Ctx, *, max_words: int = 6, strip_article: bool = False,
+             split_lists: bool = True) -> list[str]:
+    """Short, clean object(s) from a greedy noun-phrase capture starting at `start` in the sentence."""
+    text = _cut_dates(text, start, ctx)
+    m = _CLAUSE_BREAK.search(text)
+    head = text if m is None else text[: m.start()]
+    if split_lists and m is not None and m.group(0).strip() == ",":
+        # "hiking, biking and swimming": a list of three or more short items splits into facts.
+        stop = re.search(r"[.;:!?]|\s+(?:because|but|since|so|when|which)\b", text)
+        whole = _trim(text if stop is None else text[: stop.start()])
+        lm = _LIST.match(whole)
+        if lm:
+            items = [i.strip() for i in lm.group(1).split(",")] + [lm.group(2).strip()]
+            items = [_trim(_ARTICLE.sub("", i) if strip_article else i) for i in items]
+            if all(_acceptable(i, 4) for i in items):
+                return items
+    obj = _trim(head)
+    if strip_article:
+        obj = _ARTICLE.sub("", obj)
+    return [obj] if _acceptable(obj, max_words) else []
+
+
+def _group(m: re.Match[str], name: str = "obj") -> tuple[str, int]:
+    return m.group(name) or "", m.start(name)
+
+
+def np(max_words: int = 6, strip_article: bool = False, split_lists: bool = True, group: str = "obj") -> Post:
+    def post(m: re.Match[str], ctx: Ctx) -> list[str]:
+        text, start = _group(m, group)
+        return clean_np(text, start, ctx, max_words=max_words, strip_article=strip_article,
+                        split_lists=split_lists)
+
+    return post
+
+
+# Capitalised words that start no place name.
+NOT_PLACES = frozenset(
+    """i i'm the a an my our your his her their this that it monday tuesday wednesday thursday friday
+    saturday sunday january february march april may june july august september october november december
+    christmas easter thanksgiving halloween god mom mum dad grandma grandpa lol omg haha yes no ok
+    everyone someone and but so because also then""".split()
+)
+# Lowercase words that may follow a place name without making it a modifier ("Paris concert").
+_AFTER_PLACE_OK = frozenset(
+    """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
+    when while after before until so but or with as by from of during about over around again too
+    recently lately now earlier ago back together alone once twice early late where which who that
+    is was are were has have had it i we my our anymore any no not yet""".split()
+)
+_DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
+
+
+def _place_text(raw: str) -> str:
+    raw = re.sub(r"(?:'s|')$", "", raw.strip())
+    return raw.rstrip(".,!?;:")
+
+
+def place(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A capitalised place name, not a modifier of a following noun ("the Taylor Swift concert")."""
+    raw, start = _group(m)
+    if not _cut_dates(raw, start, ctx):
+        return []
+    raw = _cut_dates(raw, start, ctx)
+    obj = _place_text(raw)
+    words = obj.split()
+    if not words or len(words) > 5:
+        return []
+    first = words[1] if words[0].lower() == "the" and len(words) > 1 else words[0]
+    if first.lower().strip("'") in NOT_PLACES or not first[:1].isupper():
+        return []
+    after = ctx.sentence[start + len(raw):]
+    nxt = re.match(r"\s+([a-z]+)\b", after)
+    if nxt and nxt.group(1) not in _AFTER_PLACE_OK:
+        return []
+    return [obj]
+
+
+_ORG_REJECT = frozenset({
+    "home", "night", "work", "school", "myself", "yourself", "nights", "weekends", "the moment",
+    "the weekend", "a time", "a bit", "a while", "a loss", "it", "the same time", "the end",
+})
+
+
+def org(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """An employer: a capitalised name ("Google", "St. Mary's Hospital") or "a local bakery"."""
+    text, start = _group(m)
+    text = re.split(r"\s+(?:as|in\s+(?=[a-z]))\s+", text, maxsplit=1)[0]
+    out = clean_np(text, start, Ctx(ctx.sentence, ctx.dates), max_words=6, split_lists=False)
+    if not out:
+        return []
+    obj = out[0]
+    low = obj.lower()
+    if low in _ORG_REJECT or low.split()[0] in _ORG_REJECT or low.startswith(("a time", "the end")):
+        return []
+    if not (obj[:1].isupper() or re.match(r"(?:a|an|the|this)\s", low)):
+        return []
+    return [obj]
+
+
+def job(m: re.Match[str], ctx: Ctx) -> list[str]:
+    text, start = _group(m)
+    obj = _ARTICLE.sub("", _trim(text)).strip().lower()
+    return [obj] if obj and len(obj.split()) <= 5 else []
+
+
+def job_from(group: str) -> Post:
+    def post(m: re.Match[str], ctx: Ctx) -> list[str]:
+        obj = _ARTICLE.sub("", _trim(m.group(group) or "")).strip().lower()
+        return [obj] if obj and len(obj.split()) <= 5 and obj.split()[0] not in PRONOUN_START else []
+
+    return post
+
+
+def org_from(group: str) -> Post:
+    def post(m: re.Match[str], ctx: Ctx) -> list[str]:
+        text = m.group(group) or ""
+        out = clean_np(text, m.start(group), ctx, max_words=6, split_lists=False)
+        if not out or out[0].lower() in _ORG_REJECT:
+            return []
+        return out if out[0][:1].isupper() or re.match(r"(?:a|an|the)\s", out[0].lower()) else []
+
+    return post
+
+
+def const(value: str) -> Post:
+    def post(m: re.Match[str], ctx: Ctx) -> list[str]:
+        return [value]
+
+    return post
+
+
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
+def age(m: re.Match[str], ctx: Ctx) -> list[str]:
+    text = (m.group("obj") or "").lower().strip()
+    if text.isdigit():
+        value = int(text)
+    else:
+        parts = re.split(r"[\s-]+", text)
+        value = _TENS.get(parts[0], 0) + (_ONES.get(parts[1], -1000) if len(parts) > 1 else 0)
+    return [str(value)] if 5 <= value <= 110 else []
+
+
+_PET_RE = re.compile(r"(" + "|".join(sorted(PETS, key=len, reverse=True)) + r")(?:s|es)?\b")
+_NUMBERS = ("a", "an", "one", "two", "three", "four", "five", "another", "some")
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """"a dog named Max" / "two cats" from the species, count and name groups of the match."""
+    species_text = (m.group("species") or "").lower()
+    species_text = re.sub(r"^(?:new|little|sweet|adorable|cute|cutest|rescue|old|baby)\s+", "", species_text)
+    name = m.groupdict().get("name2") or m.groupdict().get("petname")
+    count = (m.groupdict().get("count") or "").lower()
+    if count and count not in ("a", "an", "another", "one", "this", "the") and not name:
+        return [f"{count} {species_text}"]
+    sp = re.sub(r"(?<=[^s])s$", "", species_text) if not name else species_text
+    if name:
+        if name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
+            return []
+        return [f"{_article(sp)} {sp} named {name}"]
+    return [f"{_article(sp)} {sp}"]
+
+
+def child(m: re.Match[str], ctx: Ctx) -> list[str]:
+    rel = re.sub(r"\s+", " ", (m.group("kin") or "").lower())
+    name = m.groupdict().get("name2")
+    count = (m.groupdict().get("count") or "").lower()
+    if name:
+        if name.lower() in NOT_PLACES:
+            return []
+        return [f"{_article(rel)} {rel} named {name}"]
+    if count and count not in ("a", "an", "one"):
+        return [f"{count} {rel}"]
+    if rel in ("kids", "children", "sons", "daughters"):
+        return [rel]
+    return [f"{_article(rel)} {rel}"]
+
+
+def const_kids(m: re.Match[str], ctx: Ctx) -> list[str]:
+    return [f"{m.group('count').lower()} kids"]
+
+
+def person(group: str = "obj") -> Post:
+    def post(m: re.Match[str], ctx: Ctx) -> list[str]:
+        name = (m.group(group) or "").strip()
+        return [name] if name and name.lower() not in NOT_PLACES and name.lower() not in PRONOUN_START else []
+
+    return post
+
+
+_NON_ACTIVITY = frozenset(
+    """think say know believe imagine hear see keep point remind tell ask admit mention say be have
+    make sure hang talk chat""".split()
+)
+
+
+def liked(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """Likes/dislikes objects; "to paint" reads as "painting"."""
+    text, start = _group(m)
+    inf = re.match(r"to\s+([a-z]+)(.*)$", text, re.S)
+    if inf:
+        if inf.group(1) in _NON_ACTIVITY:
+            return []
+        shift = len(text) - len(inf.group(2))
+        rest = clean_np(inf.group(2), start + shift, ctx, max_words=5, split_lists=False) if inf.group(2).strip() else [""]
+        if not rest and inf.group(2).strip():
+            rest = [""]
+        return [f"{gerund(inf.group(1))} {rest[0]}".strip()]
+    objs = clean_np(text, start, ctx, max_words=6)
+    bad_start = ("hearing", "seeing", "knowing", "talking", "chatting", "getting", "having", "being",
+                 "reading about", "our chat", "our talk", "our conversation")
+    return [o for o in objs if not o.lower().startswith(bad_start)]
+
+
+HOBBIES = frozenset(
+    """painting drawing sketching knitting crocheting sewing quilting baking cooking gardening hiking
+    running jogging swimming cycling biking climbing bouldering surfing skiing snowboarding skating
+    skateboarding dancing singing reading writing journaling blogging fishing camping kayaking
+    canoeing sailing rowing boxing weightlifting lifting meditating sculpting woodworking carving gaming
+    birdwatching volunteering traveling travelling golfing bowling composing drumming acting collecting
+    scrapbooking embroidering crafting stargazing coding photographing pottery yoga pilates photography
+    chess ceramics guitar piano violin cello drums ukulele bass flute saxophone tennis golf soccer
+    basketball volleyball badminton football baseball hockey karate judo taekwondo jiu-jitsu archery
+    fencing calligraphy origami meditation crossfit parkour rugby cricket squash softball lacrosse
+    poetry hunting horseback riding sculpture skiing snorkeling scuba diving diving triathlons
+    marathons kickboxing spinning zumba salsa ballet tap hip-hop rock-climbing running""".split()
+)
+_HOBBY_VERB = re.compile(r"^(?:playing|learning|practicing|practising|doing|taking)\s+(?:the\s+)?(.+)$", re.I)
+
+
+def hobby(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A pastime: an activity from the hobby lexicon, optionally after play/learn/practise/do."""
+    text, start = _group(m)
+    out = []
+    for obj in clean_np(text, start, ctx, max_words=4, strip_article=True):
+        low = obj.lower()
+        verb = _HOBBY_VERB.match(low)
+        core = (verb.group(1) if verb else low).split()
+        if not core:
+            continue
+        if core[0] in HOBBIES or " ".join(core[:2]) in HOBBIES:
+            head = " ".join(core[:2]) if " ".join(core[:2]) in HOBBIES else core[0]
+            if len(core) > 1 and core[1] in ("classes", "class", "lessons", "lesson"):
+                head = core[0]
+            out.append(head if verb is None or verb.group(0).startswith(("doing", "taking")) else
+                       f"{verb.group(0).split()[0]} {head}")
+    return out
+
+
+def free_hobby(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """Objects of "my hobby is X": any short noun phrase; a bare verb becomes its gerund."""
+    text, start = _group(m)
+    objs = clean_np(text, start, ctx, max_words=4, strip_article=True)
+    return [gerund(o) if re.fullmatch(r"[a-z]+", o) and o not in HOBBIES and not o.endswith("ing") else o
+            for o in objs]
+
+
+EVENTS = frozenset(
+    """concert conference festival wedding party workshop class classes seminar meetup parade game show
+    exhibit exhibition talk lecture ceremony graduation funeral retreat camp convention fair rally
+    protest service group play musical opera ballet recital performance tournament match race marathon
+    gala fundraiser reunion symposium summit hackathon webinar premiere screening session meeting
+    meetings course courses event events gig gigs shower celebration carnival expo competition contest
+    convention tour recital open-mic night sessions club game games""".split()
+)
+
+
+def event(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """An event someone attended: the noun phrase must be headed by an event noun."""
+    text, start = _group(m)
+    text = re.split(r"\s+(?:with|in|at|on)\s+", text, maxsplit=1)[0] if re.search(
+        r"\b(?:" + "|".join(EVENTS) + r")\b", text.split(" with ")[0]) else text
+    out = []
+    for obj in clean_np(text, start, ctx, max_words=7, split_lists=False):
+        words = [w.lower().strip("'s") for w in obj.split()]
+        if words and any(w in EVENTS for w in words[-3:]):
+            out.append(obj)
+    return out
+
+
+_GROUP_NOUNS = frozenset(
+    """club team group band choir league society association church gym union community committee board
+    organization organisation org crew chapter circle orchestra troupe guild council collective network
+    fraternity sorority congregation squad ensemble lodge""".split()
+)
+
+
+def studied(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A subject of study, without the institution ("psychology at NYU" -> "psychology")."""
+    text, start = _group(m)
+    text = re.split(r"\s+(?:at|in|from)\s+(?=[A-Z])|\s+(?:at|in)\s+(?:the\s+)?(?:uni|university|college|school)\b",
+                    text, maxsplit=1)[0]
+    return clean_np(text, start, ctx, max_words=5, strip_article=True, split_lists=False)
+
+
+def group_np(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A group someone belongs to: headed by a group noun ("a book club", "the local choir")."""
+    text, start = _group(m)
+    text = re.split(r"\s+as\s+", text, maxsplit=1)[0]
+    out = []
+    for obj in clean_np(text, start, ctx, max_words=6, split_lists=False):
+        words = [w.lower() for w in obj.split()]
+        if words and any(w.rstrip("s") in _GROUP_NOUNS or w in _GROUP_NOUNS for w in words):
+            out.append(obj)
+    return out
+
+
+_GO_VERBS = {"heading": "go", "flying": "go", "traveling": "go", "travelling": "go", "driving": "go",
+             "going": "go", "moving": "move", "relocating": "move", "off": "go"}
+
+
+def plan(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A plan as a verb phrase: "visit Japan"; a bare destination reads as "go to Paris"."""
+    text, start = _group(m)
+    objs = clean_np(text, start, ctx, max_words=7, split_lists=False)
+    if not objs:
+        return []
+    obj = objs[0]
+    verb = (m.groupdict().get("motion") or "").lower()
+    if verb:
+        return [f"{_GO_VERBS.get(verb, 'go')} to {obj}"]
+    if obj[:1].isupper() or re.match(r"(?:the|a|an|my|our)\s", obj):
+        return [f"go to {obj}"]
+    return [obj]
+
+
+_DID_BLOCK = frozenset(
+    """thought felt realized realised knew wanted said told asked wondered noticed heard hoped needed
+    tried meant guessed figured supposed used forgot remembered believed seemed looked loved liked hated
+    enjoyed missed decided expected promised agreed mentioned wished guess imagined assumed learned
+    learnt found was were did had got called texted talked chatted replied answered suggested
+    worried cared stayed waited slept woke""".split()
+)
+_TRIVIAL = re.compile(r"^(?:a|an)\s+(?:great|good|fun|nice|wonderful|lovely|amazing|blast|bad|rough|"
+                      r"hard|busy|long|tough|crazy|fantastic)\b", re.I)
+
+
+def did(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A dated activity: "ran a charity race"; mental verbs and trivia are left out."""
+    verb = (m.group("verb") or "").lower()
+    if verb in _DID_BLOCK:
+        return []
+    text, start = _group(m)
+    objs = clean_np(text, start, ctx, max_words=8, split_lists=False)
+    if not objs:
+        return []
+    rest = objs[0][len(verb):].strip()
+    if not rest or _TRIVIAL.match(rest) or rest.split()[0].lower() in PRONOUN_START - {"to"}:
+        return []
+    return objs
+
+
+def retract_obj(inner: Post) -> Post:
+    """A retraction's object: deictic words ("there", "it") leave it to the earlier fact."""
+
+    def post(m: re.Match[str], ctx: Ctx) -> list[str]:
+        raw = (m.groupdict().get("obj") or "").strip().lower().rstrip(".!,")
+        if not raw or raw in _DEICTIC or raw.split()[0] in _DEICTIC:
+            return [PREVIOUS]
+        return inner(m, ctx) or [PREVIOUS]
+
+    return post
+
+
+def retract_np(m: re.Match[str], ctx: Ctx) -> list[str]:
+    text, start = _group(m)
+    raw = text.strip().lower()
+    if not raw or raw.split()[0].rstrip(".,!") in _DEICTIC:
+        return [PREVIOUS]
+    inf = re.match(r"to\s+([a-z]+)(.*)$", text)
+    if inf:
+        return [f"{gerund(inf.group(1))}{inf.group(2)}".strip()]
+    return clean_np(text, start, ctx, max_words=6, split_lists=False) or [PREVIOUS]
+
+
+def previous(m: re.Match[str], ctx: Ctx) -> list[str]:
+    return [PREVIOUS]
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+def R(predicate: str, template: str, post: Post = np(), **opts: object) -> Rule:  # noqa: N802
+    return Rule(predicate, compile_template(template), post, **opts)  # type: ignore[arg-type]
+
+
+_PETS = "|".join(sorted(PETS, key=len, reverse=True))
+_PET_TAIL = r"(?!\s*(?:tank|food|bowl|toy|toys|bed|cage|treats?|sitter|walker|park|shelter|show|bite|hair|-))"
+_SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|old|baby|black|white|grey|gray|orange)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
+_PETNAME = r"(?P<name2>[A-Z][a-z]+)\b"
+_COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
+_CHILD = r"(?P<kin>son|daughter|kid|child|stepson|stepdaughter|baby\s+(?:boy|girl))"
+_LIVE_NOUN = r"(?:place|apartment|flat|house|home|condo|neighbou?rhood|town|city)"
+_JOB_ANY = r"(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+_EVT = r"(?:to|at)\s+"
+_CESSATION = "required"
+
+RULES: tuple[Rule, ...] = (
+    # where someone lives
+    R("lives_in", r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?\s+to\s+{obj:place}",
+      place, dated=True),
+    R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
+    R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
+    R("lives_in", r"{S}{BEN}{ADV}\s+(?:based|located|settled)\s+(?:in|out\s+of)\s+{obj:place}", place),
+    R("lives_in", rf"\b(?:[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+in\s+{{obj:place}}", place, confidence=0.7),
+    R("hometown", r"{S}{BEN}{ADV}\s+(?:originally\s+)?from\s+{obj:place}", place),
+    R("hometown", r"{S}(?:{vg:grow:past}\s+up|{BE}\s+born(?:\s+and\s+raised)?|{BE}\s+raised)\s+in\s+{obj:place}",
+      place),
+    R("hometown", r"\b(?:[Mm]y)\s+(?:home\s*town|home\s+country)\s+(?:is|was)\s+{obj:place}", place),
+    R("lives_in", r"{S}{vg:buy:past}\s+(?:a|our|my|the)\s+(?:new\s+|first\s+)?(?:house|home|condo|apartment|flat)"
+      r"\s+in\s+{obj:place}", place, dated=True, confidence=0.6),
+    # job and employer
+    R("works_at", r"{S}{vg:work:now}\s+(?:at|for)\s+{obj:org}", org, dated=True),
+    R("works_at", r"{S}{vg:get,land,start,accept,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
+      r"(?:(?:new|first|dream|full-time|part-time|summer|great|big)\s+)*(?:job|position|role|gig|internship)"
+      r"(?:\s+as\s+(?:a|an)\s+[a-z]+(?:\s+[a-z]+){0,2}?)?\s+(?:at|with)\s+{obj:org}", org, dated=True),
+    R("works_at", r"{S}{vg:start,begin:past}\s+(?:working|to\s+work)\s+(?:at|for)\s+{obj:org}", org, dated=True),
+    R("works_at", r"{S}(?:{vg:get:past}|{BE})\s+(?:hired|employed)\s+(?:at|by)\s+{obj:org}", org, dated=True),
+    R("works_at", rf"{{S}}{{vg:start,begin:past}}(?:\s+out)?\s+as\s+(?:a|an)\s+{_JOB_ANY}\s+(?:at|with)\s+{{obj:org}}",
+      org, dated=True),
+    R("job_title", rf"{{S}}{{vg:start,begin:past}}(?:\s+out)?\s+as\s+(?:a|an)\s+{_JOB_ANY}\s+(?:at|with)\s+{{obj:org}}",
+      job_from("job"), dated=True),
+    R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+(?:at|for)\s+{obj:org}", org),
+    R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),
+    R("job_title", r"{S}{HAVE}{ADV}\s+been\s+(?:a|an)\s+{obj:job}", job),
+    R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", np(4, strip_article=True, split_lists=False)),
+    R("job_title", r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
+      np(4, strip_article=True, split_lists=False)),
+    R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", np(4, strip_article=True, split_lists=False),
+      dated=True),
+    R("job_title", r"{S}{vg:become,qualify:past}\s+(?:as\s+)?(?:a|an)\s+{obj:job}", job, dated=True),
+    R("job_title", r"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+{obj:np}",
+      np(4, strip_article=True, split_lists=False)),
+    R("works_at", r"{S}{vg:join:past}\s+{obj:org}\s+as\s+(?:a|an)\s+", org, dated=True),
+    # relationships
+    R("relationship_status", r"{S}{vg:get:past}\s+married\b", const("married"), dated=True),
+    R("relationship_status", r"{S}{vg:tie:past}\s+the\s+knot\b", const("married"), dated=True),
+    R("relationship_status", r"{S}(?:{BEN}|{HAVE}\s+been){ADV}\s+(?:happily\s+)?married\b(?!\s+to\s+(?:my|the)\s+job)",
+      const("married")),
+    R("relationship_status", r"\b(?:[Mm]y|[Oo]ur)\s+(?:wife|husband|spouse)\b", const("married"), confidence=0.6),
+    R("relationship_status", r"\b(?P<name>[A-Z][a-z]+)'s\s+(?:wife|husband)\b", const("married"), confidence=0.6),
+    R("relationship_status", r"{S}{vg:get:past}\s+engaged\b", const("engaged"), dated=True),
+    R("relationship_status", r"{S}{BEN}{ADV}\s+engaged\b", const("engaged")),
+    R("relationship_status", r"\b(?:[Mm]y)\s+(?:fianc[ée]e?|fiancee?)\b", const("engaged"), confidence=0.6),
+    R("relationship_status", r"\b(?:[Hh]e|[Ss]he|[Tt]hey)\s+proposed\s+to\s+me\b", const("engaged"), dated=True),
+    R("relationship_status", r"{S}{BEN}{ADV}\s+single\b(?!\s+(?:mom|mum|dad|parent|mother|father))",
+      const("single")),
+    R("relationship_status", r"{S}{vg:break,split:past}\s+up\b", const("single"), dated=True),
+    R("relationship_status", r"{S}{vg:get:past}\s+dumped\b", const("single"), dated=True),
+    R("relationship_status", r"{S}(?:{vg:get:past}|{BEN}|{HAVE}\s+been)\s+divorced\b", const("divorced"), dated=True),
+    R("relationship_status", r"{S}{vg:separate:past}\b(?!\s+(?:the|my|our|them|it))", const("separated"), dated=True),
+    R("relationship_status", r"\b(?:[Mm]y)\s+(?:boyfriend|girlfriend)\b", const("in a relationship"),
+      confidence=0.6),
+    R("relationship_status", r"{S}(?:{BEN}{ADV}\s+(?:dating|seeing)\s+(?:someone|somebody|a\s+\w+|[A-Z][a-z]+)|"
+      r"{vg:start:past}\s+dating\b|{BEN}{ADV}\s+in\s+a\s+(?:new\s+)?relationship\b)", const("in a relationship"),
+      dated=True),
+    R("relationship_status", r"(?:{S}{BEN}{ADV}\s+(?:a\s+)?(?:widow|widower|widowed)\b|\b[Mm]y\s+late\s+(?:wife|husband)\b)",
+      const("widowed")),
+    # age
+    R("age", r"{S}{BEN}{ADV}\s+{obj:num}(?:\s+years?\s+old|\s+y/?o)\b", age),
+    R("age", r"{S}{BEN}\s+{obj:num}(?=\s*(?:[.!,;]|$|\s+now\b|\s+this\s+year\b|\s+and\s+(?:I|still)\b))", age),
+    R("age", r"{S}{vg:turn:past}\s+{obj:num}\b(?!\s*(?:%|percent|minutes|miles|degrees|pounds|kg|lbs))", age,
+      dated=True),
+    # pets
+    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:,\s*|\s+)(?:named\s+|called\s+)?{_PETNAME}", pet),
+    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:'s)?\s+name\s+is\s+{_PETNAME}", pet),
+    R("has_pet", rf"{{S}}{{vg:adopt,rescue,get,buy,bring home:past}}\s+{_COUNT}\s+{_SPECIES}"
+      rf"(?:\s+(?:named|called)\s+{_PETNAME})?", pet, dated=True),
+    R("has_pet", rf"{{S}}{{vg:have,own:now}}\s+{_COUNT}\s+{_SPECIES}(?:\s+(?:named|called)\s+{_PETNAME})?", pet),
+    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?!\s*(?:,\s*)?(?:named|called|[A-Z]))", pet,
+      fallback=True, confidence=0.6),
+    # children and friends
+    R("has_child", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|\d+-year-old)\s+)?"
+      rf"{_CHILD}(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", child),
+    R("has_child", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:young|little|grown|small|adult|wonderful|amazing|"
+      r"beautiful)\s+)?(?P<kin>kids|children|sons|daughters|kid|child|son|daughter)\b(?![-\w])", child),
+    R("has_child", r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby|son|daughter|baby\s+boy|baby\s+girl)"
+      r"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))", child, dated=True),
+    R("has_child", r"{S}{BEN}{ADV}\s+(?:a\s+)?(?:proud\s+|busy\s+|single\s+)?(?:mom|mum|mother|dad|father|parent)\s+"
+      r"(?:of|to)\s+(?P<count>two|three|four|five|six|\d)\b(?!\s*(?:years|months|weeks|days))", const_kids),
+    R("has_child", r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|two|three|four)\s+)?"
+      r"(?P<kin>kids|children|son|daughter|sons|daughters)\b(?!'s\s+(?:friend|teacher|school|coach))", child,
+      fallback=True, confidence=0.6),
+    R("friend_of", r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:best|close|good|old|dear|childhood|oldest|new)\s+)*friend"
+      r"(?:,\s*|\s+)(?:named\s+)?(?P<obj>[A-Z][a-z]+)\b", person()),
+    R("friend_of", r"{S}{vg:become,make:past}\s+friends\s+with\s+(?P<obj>[A-Z][a-z]+)\b", person(), dated=True),
+    # likes and dislikes
+    R("likes", r"{S}{vg:love,adore,enjoy,like:any}\s+{obj:np}", liked, cessation="forbidden"),
+    R("likes", r"{S}{BEN}{ADV}\s+(?:into|obsessed\s+with|passionate\s+about|crazy\s+about|fond\s+of|hooked\s+on|"
+      r"addicted\s+to|(?:a|an)\s+(?:(?:big|huge|massive|great|die-hard|avid)\s+)?fan\s+of)\s+{obj:np}", liked),
+    R("likes", r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|has\s+to\s+be)"
+      r"\s+{obj:np}", liked),
+    R("likes", r"{S}{vg:fall:past}\s+in\s+love\s+with\s+{obj:np}", liked),
+    R("dislikes", r"{S}{vg:hate,dislike,detest,loathe,despise:any}\s+{obj:np}", liked),
+    R("dislikes", r"{S}\s+(?:can't|cannot|can\s+not|couldn't)\s+stand\s+{obj:np}", liked, negated=True),
+    R("dislikes", r"{S}\s+(?:don't|do\s+not|doesn't|does\s+not){ADV}\s+(?:like|enjoy)\s+{obj:np}", liked,
+      negated=True),
+    R("dislikes", r"{S}(?:'m|\s+am|'re|\s+are|\s+is|'s)\s+not{ADV}\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into)\s+{obj:np}",
+      liked, negated=True),
+    R("dislikes", r"{S}{BEN}{ADV}\s+(?:sick|tired)\s+of\s+{obj:np}", liked),
+    # plans
+    R("plans_to", r"{S}{BEN}{ADV}\s+(?:planning|intending|aiming|preparing)\s+(?:to|on)\s+{obj:np}", plan,
+      future=True),
+    R("plans_to", r"{S}{vg:plan,intend,decide:now+past}\s+to\s+{obj:np}", plan, future=True),
+    R("plans_to", r"{S}{BEN}{ADV}\s+(?:going\s+to|gonna)\s+(?!be\b|have\b|get\b|miss\b|cry\b|need\b)(?:{obj:np})",
+      plan, future=True, needs_date=True),
+    R("plans_to", r"{S}{BEN}{ADV}\s+(?P<motion>heading|flying|traveling|travelling|driving|moving|relocating)"
+      r"\s+(?:back\s+)?to\s+{obj:np}", plan, future=True, needs_date=True),
+    R("plans_to", r"{S}(?:'ll|\s+will){ADV}\s+(?:be\s+)?(?!let\b|see\b|try\b|tell\b|keep\b|send\b|talk\b|check\b)"
+      r"{obj:np}", plan, future=True, needs_date=True, confidence=0.6),
+    R("plans_to", r"{S}(?:{vg:sign:past}\s+up|{vg:register,enroll:past})\s+for\s+{obj:np}", np(7, split_lists=False),
+      future=True),
+    R("plans_to", r"{S}\s+(?:can't|cannot)\s+wait\s+to\s+{obj:np}", plan, future=True, negated=True,
+      confidence=0.6),
+    # hobbies
+    R("hobby", r"{S}{vg:take up,pick up,get into:past}\s+{obj:np}", hobby, dated=True),
+    R("hobby", r"{S}{vg:start,begin:past}\s+(?P<obj>[a-z]+ing\b[^.!?;]*)", hobby, dated=True),
+    R("hobby", r"{S}{HAVE}{ADV}\s+been{ADV}\s+(?P<obj>[a-z]+ing\b[^.!?;]*)", hobby),
+    R("hobby", r"{S}{vg:do,play,practice,practise:now}\s+{obj:np}", hobby),
+    R("hobby", r"{S}{vg:go:now}\s+(?P<obj>[a-z]+ing)\b", hobby),
+    R("hobby", r"{S}{BEN}{ADV}\s+(?:taking|doing)\s+{obj:np}", hobby),
+    R("hobby", r"\b(?:[Mm]y)\s+(?:new\s+|favou?rite\s+|main\s+|latest\s+)?(?:hobby|hobbies|pastime|passion)\s+"
+      r"(?:is|are|has\s+been|have\s+been|include|includes)\s+{obj:np}", free_hobby),
+    R("hobby", r"\b(?:[Ii]n\s+)?(?:my\s+)?(?:free|spare)\s+time,?\s+{I}{ADV}(?:\s+(?:like|love)\s+to|\s+enjoy)?"
+      r"\s+{obj:np}", free_hobby, confidence=0.7),
+    # studies and groups
+    R("studies", r"{S}{vg:study:now}\s+{obj:np}", studied),
+    R("studies", r"{S}{BEN}{ADV}\s+(?:majoring|minoring|specializing|specialising|getting\s+a\s+degree)\s+in\s+{obj:np}",
+      studied),
+    R("studies", r"{S}{BEN}{ADV}\s+(?:learning|taking\s+(?:a\s+|an\s+|some\s+)?(?:online\s+|night\s+)?"
+      r"(?:class(?:es)?|course(?:s)?|lessons?)\s+(?:in|on))\s+(?!to\s+(?:live|be|deal|cope|accept|let))"
+      r"{obj:np}", studied),
+    R("studies", r"{S}{vg:enroll:past}\s+in\s+{obj:np}", np(6, split_lists=False), dated=True),
+    R("studies", r"{S}{BEN}{ADV}\s+(?:in|at)\s+(?:grad(?:uate)?\s+school|college|university|uni|law\s+school|"
+      r"med(?:ical)?\s+school|nursing\s+school)\s+(?:for|studying)\s+{obj:np}", studied),
+    R("member_of", r"{S}{vg:join:past}\s+{obj:np}", group_np, dated=True),
+    R("member_of", r"{S}{BEN}{ADV}\s+(?:a|an)\s+(?:active\s+|proud\s+|new\s+)?member\s+of\s+{obj:np}", group_np),
+    R("member_of", r"{S}{BEN}{ADV}\s+(?:part\s+of|in)\s+{obj:np}", group_np, confidence=0.7),
+    # possessions
+    R("owns", r"{S}{vg:buy,purchase:past}\s+(?:myself\s+|ourselves\s+)?{obj:np}", np(6, split_lists=False),
+      dated=True),
+    R("owns", r"{S}{vg:get:past}\s+(?:myself\s+|ourselves\s+)?(?P<obj>(?:a|an)\s+(?:brand\s+)?new\s+[^.!?;]+)",
+      np(6, split_lists=False), dated=True, confidence=0.7),
+    R("owns", r"{S}{vg:own:now}\s+{obj:np}", np(6, split_lists=False)),
+    # visits and events
+    R("visited", r"{S}{vg:go,travel,fly,drive,head:past}\s+(?:back\s+|over\s+|down\s+|up\s+)?to\s+{obj:place}",
+      place, dated=True),
+    R("visited", r"{S}{vg:visit,explore,tour:past}\s+{obj:place}", place, dated=True),
+    R("visited", r"{S}{vg:be:past}\s+in\s+{obj:place}", place, dated=True, needs_date=True),
+    R("visited", r"{S}{HAVE}{ADV}\s+been\s+to\s+{obj:place}", place, dated=True),
+    R("visited", r"{S}{vg:take,make,go:past}\s+(?:on\s+)?(?:a|an|my|our|the)\s+(?:[a-z-]+\s+){0,2}?"
+      r"(?:trip|vacation|holiday|getaway|visit)\s+to\s+{obj:place}", place, dated=True),
+    R("visited", r"{S}{vg:spend:past}\s+(?:a|an|the|two|three|four|five|six|\w+)\s+(?:days?|weeks?|nights?|months?|"
+      r"weekend|summer|holidays?|vacation|time)\s+in\s+{obj:place}", place, dated=True),
+    R("visited", r"{S}{vg:get,come,fly:past}\s+back\s+from\s+{obj:place}", place, dated=True),
+    R("visited", r"\b(?:[Mm]y|[Oo]ur)\s+(?:recent\s+|last\s+)?(?:trip|vacation|holiday|visit)\s+to\s+{obj:place}",
+      place, dated=True, confidence=0.6),
+    R("attended", rf"{{S}}{{vg:go,be:past}}\s+{_EVT}{{obj:np}}", event, dated=True),
+    R("attended", r"{S}{vg:attend:past}\s+{obj:np}", np(7, split_lists=False), dated=True),
+    # dated events in general (only where nothing more specific matched)
+    R("did", r"{S}{ADV}\s+(?P<obj>(?P<verb>(?!(?:ne|fe|se|bl|sp|proce|succe|exce|bre)ed\b)[a-z]{2,}ed|ran|won|swam|"
+      r"rode|wrote|gave|taught|spent|met|built|sold|broke|flew|came|took|made|went|bought|saw|began|held|sang|"
+      r"drew|threw|hit|dug|caught|brought|kept|did|read|finished|baked|cooked)\b[^.!?;]*)", did,
+      dated=True, needs_date=True, fallback=True, confidence=0.7),
+    # retractions and corrections
+    R("lives_in", r"{S}{NEG}{ADV}\s+{v:live,reside}\s+(?:in\s+{obj:place}|there)", retract_obj(place),
+      kind="retract", negated=True, cessation=_CESSATION),
+    R("lives_in", r"{S}{vg:move:past}\s+(?:out\s+of|away\s+from)\s+{obj:place}", place, kind="retract", dated=True),
+    R("works_at", r"{S}{NEG}{ADV}\s+{v:work}\s+(?:(?:at|for)\s+{obj:org}|there)", retract_obj(org),
+      kind="retract", negated=True, cessation=_CESSATION),
+    R("works_at", r"{S}{vg:quit,leave,lose:past}\s+(?:my|the|his|her|our)\s+(?:[a-z-]+\s+)?job\b"
+      r"(?:\s+(?:at|with)\s+{obj:org})?", retract_obj(org), kind="retract", dated=True),
+    R("works_at", r"{S}(?:{vg:get:past}|{BE})\s+(?:fired|laid\s+off|let\s+go)\b(?:\s+(?:from|at|by)\s+{obj:org})?",
+      retract_obj(org), kind="retract", dated=True),
+    R("works_at", r"{S}{vg:resign,retire:past}\b(?:\s+from\s+{obj:org})?", retract_obj(org), kind="retract",
+      dated=True),
+    R("job_title", r"{S}{NEG}{ADV}\s+(?:a|an)\s+{obj:job}", job, kind="retract", negated=True,
+      cessation=_CESSATION),
+    R("likes", r"{S}{NEG}{ADV}\s+(?:{v:like,love,enjoy}|into)\s+{obj:np}", retract_np, kind="retract",
+      negated=True, cessation=_CESSATION),
+    R("has_pet", rf"{{S}}{{NEG}}{{ADV}}\s+{{v:have,own}}\s+{_COUNT}\s+{_SPECIES}", pet, kind="retract",
+      negated=True, cessation=_CESSATION),
+    R("owns", r"{S}{NEG}{ADV}\s+{v:have,own}\s+{obj:np}", retract_np, kind="retract", negated=True,
+      cessation=_CESSATION),
+    R("owns", r"{S}{vg:sell:past}\s+(?:my|our|the)\s+{obj:np}", np(4, strip_article=True, split_lists=False),
+      kind="retract", dated=True),
+    R("hobby", r"{S}{vg:quit,stop,give up:past}\s+(?P<obj>[a-z]+ing)\b", hobby, kind="retract", dated=True),
+    R(ANY_PREDICATE, r"{S}{vg:quit,leave:past}\s+(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",
+      place, kind="retract", dated=True),
+    R(ANY_PREDICATE, r"\b(?:I|i)\s+was\s+(?:totally\s+|completely\s+)?wrong\s+about\s+{obj:np}", retract_np,
+      kind="retract", negated=True),
+    R(ANY_PREDICATE, r"(?i:\bscratch\s+that\b|\b(?:that|it)\s+was\s+(?:just\s+|only\s+)?a\s+joke\b|"
+      r"\bI\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\b|\bjust\s+kidding\b|\bI\s+take\s+(?:that|it)\s+back\b|"
+      r"\b(?:ignore|forget|disregard)\s+(?:that|what\s+I\s+(?:just\s+)?said)\b|\bI\s+misspoke\b|"
+      r"\bI\s+lied\b|\bthat\s+was\s+a\s+lie\b)", previous, kind="retract", negated=True),
+)

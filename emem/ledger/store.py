@@ -1,0 +1,635 @@
+"""SQLite home of the ledger: append-only revisions and relations, scoped by namespace.
+
+Rows are only ever inserted (triggers refuse UPDATE and DELETE), so every answer the ledger ever
+gave can be reproduced by asking again "as known at" that time. Answers come from the pure
+resolver; this module only loads the rows it needs and records audit relations.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from emem.errors import InputError, NotFoundError
+from emem.ledger import resolver
+from emem.ledger.models import (
+    History,
+    Relation,
+    RelationKind,
+    Resolution,
+    Revision,
+    make_assertion,
+    make_revocation,
+    relation_id,
+    stamp,
+)
+from emem.ledger.predicates import Cardinality, canonical_predicate, subject_key
+from emem.ledger.predicates import cardinality as cardinality_of
+from emem.models import check_namespace
+from emem.timeparse import parse_iso_time, utcnow
+
+TimeLike = datetime | str
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS revisions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    namespace TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('assertion', 'revocation')),
+    subject TEXT NOT NULL,
+    subject_key TEXT NOT NULL,
+    predicate TEXT NOT NULL,
+    object TEXT NOT NULL,
+    object_text TEXT NOT NULL,
+    surface TEXT NOT NULL,
+    valid_from TEXT NOT NULL,
+    valid_to TEXT,
+    known_from TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    sources TEXT NOT NULL,
+    asserted_by TEXT,
+    target_id TEXT,
+    reason TEXT,
+    recorded_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS revisions_by_fact ON revisions (namespace, subject_key, predicate);
+CREATE INDEX IF NOT EXISTS revisions_by_target ON revisions (namespace, target_id);
+CREATE TABLE IF NOT EXISTS relations (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    namespace TEXT NOT NULL,
+    subject_key TEXT NOT NULL,
+    predicate TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('supersedes', 'revokes', 'unresolved', 'adjudicated')),
+    from_id TEXT NOT NULL,
+    to_id TEXT NOT NULL,
+    known_at TEXT NOT NULL,
+    reason TEXT,
+    recorded_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS relations_by_fact ON relations (namespace, subject_key, predicate);
+CREATE TABLE IF NOT EXISTS watermarks (
+    namespace TEXT NOT NULL,
+    name TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (namespace, name)
+);
+CREATE TRIGGER IF NOT EXISTS revisions_no_update BEFORE UPDATE ON revisions
+    BEGIN SELECT RAISE(ABORT, 'ledger revisions are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS revisions_no_delete BEFORE DELETE ON revisions
+    BEGIN SELECT RAISE(ABORT, 'ledger revisions are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS relations_no_update BEFORE UPDATE ON relations
+    BEGIN SELECT RAISE(ABORT, 'ledger relations are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS relations_no_delete BEFORE DELETE ON relations
+    BEGIN SELECT RAISE(ABORT, 'ledger relations are append-only'); END;
+"""
+
+_REV_COLS = (
+    "seq, id, namespace, kind, subject, predicate, object, object_text, surface, valid_from, valid_to, "
+    "known_from, confidence, sources, asserted_by, target_id, reason, recorded_at"
+)
+_RESOLVER_RELATIONS: tuple[RelationKind, ...] = ("adjudicated",)
+"""The only relations that influence answers; the others are audit records."""
+_REL_COLS = "seq, id, namespace, kind, from_id, to_id, known_at, reason, recorded_at"
+
+
+class WriteResult(BaseModel):
+    """What one assertion did: the revision (new or pre-existing) and the audit relations it added."""
+
+    model_config = ConfigDict(frozen=True)
+
+    revision: Revision
+    created: bool
+    relations: list[Relation] = Field(default_factory=list)
+
+
+def _time(value: TimeLike | None, where: str, default: datetime | None = None) -> datetime:
+    if value is None:
+        if default is None:
+            raise InputError("a time is required", where)
+        return default
+    return parse_iso_time(value, where)
+
+
+def _row_to_revision(row: sqlite3.Row) -> Revision:
+    return Revision(
+        id=row["id"],
+        namespace=row["namespace"],
+        kind=row["kind"],
+        subject=row["subject"],
+        predicate=row["predicate"],
+        object=row["object"],
+        object_text=row["object_text"],
+        surface=row["surface"],
+        valid_from=datetime.fromisoformat(row["valid_from"]),
+        valid_to=datetime.fromisoformat(row["valid_to"]) if row["valid_to"] else None,
+        known_from=datetime.fromisoformat(row["known_from"]),
+        confidence=row["confidence"],
+        sources=json.loads(row["sources"]),
+        asserted_by=row["asserted_by"],
+        target_id=row["target_id"],
+        reason=row["reason"],
+        recorded_at=datetime.fromisoformat(row["recorded_at"]),
+        seq=row["seq"],
+    )
+
+
+def _row_to_relation(row: sqlite3.Row) -> Relation:
+    return Relation(
+        id=row["id"],
+        namespace=row["namespace"],
+        kind=row["kind"],
+        from_id=row["from_id"],
+        to_id=row["to_id"],
+        known_at=datetime.fromisoformat(row["known_at"]),
+        reason=row["reason"],
+        recorded_at=datetime.fromisoformat(row["recorded_at"]),
+        seq=row["seq"],
+    )
+
+
+class Ledger:
+    """Append-only bitemporal fact store in one SQLite file (WAL, synchronous=FULL).
+
+    `path` may be ":memory:" for a throwaway in-memory ledger (tests).
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA busy_timeout = 10000")
+        self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute("PRAGMA synchronous = FULL")
+        self._conn.executescript(_SCHEMA)  # idempotent: every statement is IF NOT EXISTS
+
+    # ----------------------------------------------------------------------------- plumbing
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One atomic unit; nests (inner blocks join the outer one), so callers can group writes."""
+        with self._lock:
+            outer = self._depth == 0
+            if outer:
+                self._conn.execute("BEGIN IMMEDIATE")
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                self._depth -= 1
+                if outer:
+                    self._conn.execute("ROLLBACK")
+                raise
+            self._depth -= 1
+            if outer:
+                self._conn.execute("COMMIT")
+
+    def _rows(self, sql: str, params: Iterable[object]) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._conn.execute(sql, tuple(params)).fetchall()
+
+    def _load(
+        self,
+        namespace: str,
+        key: str | None = None,
+        predicate: str | None = None,
+        *,
+        relations: tuple[RelationKind, ...] | None = None,
+    ) -> tuple[list[Revision], list[Relation]]:
+        """Rows of a namespace (optionally one subject / predicate) and the relations of the given
+        kinds (None: all kinds), in write order."""
+        where, params = "namespace = ?", [namespace]
+        if key is not None:
+            where, params = where + " AND subject_key = ?", [*params, key]
+        if predicate is not None:
+            where, params = where + " AND predicate = ?", [*params, predicate]
+        revs = self._rows(f"SELECT {_REV_COLS} FROM revisions WHERE {where} ORDER BY seq", params)
+        if relations is not None:
+            if not relations:
+                return [_row_to_revision(r) for r in revs], []
+            where += f" AND kind IN ({', '.join('?' * len(relations))})"
+            params = [*params, *relations]
+        rels = self._rows(f"SELECT {_REL_COLS} FROM relations WHERE {where} ORDER BY seq", params)
+        return [_row_to_revision(r) for r in revs], [_row_to_relation(r) for r in rels]
+
+    def _find(self, namespace: str, revision_id: str) -> Revision | None:
+        rows = self._rows(
+            f"SELECT {_REV_COLS} FROM revisions WHERE namespace = ? AND id = ?", (namespace, revision_id)
+        )
+        return _row_to_revision(rows[0]) if rows else None
+
+    def _find_prefix(self, namespace: str, revision_id: str) -> Revision:
+        """Exact id, or a unique prefix of at least 8 characters (what the CLI shows)."""
+        rev = self._find(namespace, revision_id)
+        if rev is not None:
+            return rev
+        prefix = revision_id.strip().lower()
+        if len(prefix) >= 8 and all(c in "0123456789abcdef" for c in prefix):
+            rows = self._rows(
+                f"SELECT {_REV_COLS} FROM revisions WHERE namespace = ? AND id >= ? AND id < ? LIMIT 2",
+                (namespace, prefix, prefix + "g"),
+            )
+            if len(rows) == 1:
+                return _row_to_revision(rows[0])
+            if len(rows) > 1:
+                raise InputError(f"revision id prefix {revision_id!r} is ambiguous; give more characters")
+        raise NotFoundError(f"no revision {revision_id!r} in namespace {namespace!r}")
+
+    def _insert_revision(self, rev: Revision) -> Revision:
+        now = utcnow()
+        cur = self._conn.execute(
+            "INSERT INTO revisions (id, namespace, kind, subject, subject_key, predicate, object, "
+            "object_text, surface, valid_from, valid_to, known_from, confidence, sources, asserted_by, "
+            "target_id, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                rev.id,
+                rev.namespace,
+                rev.kind,
+                rev.subject,
+                rev.subject_key,
+                rev.predicate,
+                rev.object,
+                rev.object_text,
+                rev.surface,
+                stamp(rev.valid_from),
+                stamp(rev.valid_to) if rev.valid_to else None,
+                stamp(rev.known_from),
+                rev.confidence,
+                json.dumps(rev.sources, ensure_ascii=False),
+                rev.asserted_by,
+                rev.target_id,
+                rev.reason,
+                stamp(now),
+            ),
+        )
+        return rev.model_copy(update={"seq": cur.lastrowid, "recorded_at": now})
+
+    def _insert_relation(
+        self,
+        namespace: str,
+        about: Revision,
+        kind: RelationKind,
+        from_id: str,
+        to_id: str,
+        known_at: datetime,
+        reason: str | None,
+    ) -> Relation | None:
+        """Insert an audit relation; None when the identical relation already exists."""
+        rid = relation_id(namespace, kind, from_id, to_id, known_at)
+        now = utcnow()
+        cur = self._conn.execute(
+            "INSERT OR IGNORE INTO relations (id, namespace, subject_key, predicate, kind, from_id, to_id, "
+            "known_at, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                rid,
+                namespace,
+                about.subject_key,
+                about.predicate,
+                kind,
+                from_id,
+                to_id,
+                stamp(known_at),
+                reason,
+                stamp(now),
+            ),
+        )
+        if cur.rowcount == 0:
+            return None
+        return Relation(
+            id=rid,
+            namespace=namespace,
+            kind=kind,
+            from_id=from_id,
+            to_id=to_id,
+            known_at=known_at,
+            reason=reason,
+            recorded_at=now,
+            seq=cur.lastrowid,
+        )
+
+    def _display_subject(self, namespace: str, subject: str) -> str:
+        rows = self._rows(
+            "SELECT subject FROM revisions WHERE namespace = ? AND subject_key = ? ORDER BY seq LIMIT 1",
+            (namespace, subject_key(subject)),
+        )
+        return rows[0]["subject"] if rows else " ".join(str(subject).split())
+
+    # ----------------------------------------------------------------------------- writes
+
+    def write_assertion(
+        self,
+        namespace: str,
+        subject: str,
+        predicate: str,
+        object: str,
+        valid_from: TimeLike,
+        valid_to: TimeLike | None = None,
+        known_at: TimeLike | None = None,
+        sources: Iterable[str] = (),
+        *,
+        surface: str | None = None,
+        confidence: float = 1.0,
+        asserted_by: str | None = "user",
+    ) -> WriteResult:
+        """`assert_fact` with the details consolidation needs (was it new, which relations it added)."""
+        check_namespace(namespace)
+        if not 0.0 <= confidence <= 1.0:
+            raise InputError(f"confidence must be within 0..1, got {confidence}", "confidence")
+        vf = _time(valid_from, "valid_from")
+        vt = None if valid_to is None else _time(valid_to, "valid_to")
+        k = _time(known_at, "known_at", utcnow())
+        with self.transaction():
+            rev = make_assertion(
+                namespace=namespace,
+                subject=self._display_subject(namespace, subject),
+                predicate=predicate,
+                object_text=object,
+                valid_from=vf,
+                valid_to=vt,
+                known_from=k,
+                sources=sources,
+                surface=surface,
+                confidence=confidence,
+                asserted_by=asserted_by,
+            )
+            existing = self._find(namespace, rev.id)
+            if existing is not None:
+                return WriteResult(revision=existing, created=False)
+            rev = self._insert_revision(rev)
+            rels = self._audit_relations(rev) if cardinality_of(rev.predicate) == Cardinality.SINGLE else []
+            return WriteResult(revision=rev, created=True, relations=rels)
+
+    def assert_fact(
+        self,
+        namespace: str,
+        subject: str,
+        predicate: str,
+        object: str,
+        valid_from: TimeLike,
+        valid_to: TimeLike | None = None,
+        known_at: TimeLike | None = None,
+        sources: Iterable[str] = (),
+        *,
+        surface: str | None = None,
+        confidence: float = 1.0,
+        asserted_by: str | None = "user",
+    ) -> Revision:
+        """Record that subject.predicate = object over [valid_from, valid_to), known since known_at.
+
+        Idempotent: the same fact from the same evidence returns the existing revision.
+        """
+        return self.write_assertion(
+            namespace,
+            subject,
+            predicate,
+            object,
+            valid_from,
+            valid_to,
+            known_at,
+            sources,
+            surface=surface,
+            confidence=confidence,
+            asserted_by=asserted_by,
+        ).revision
+
+    def _audit_relations(self, new: Revision) -> list[Relation]:
+        """Record how a new single-valued revision orders against its neighbours in valid time.
+
+        Only the nearest earlier and later values are linked (the chain implies the rest); the
+        direction follows valid time, so late-arriving evidence about the past is superseded by
+        the newer value rather than superseding it. Same valid_from, different value: unresolved.
+        """
+        revs, _ = self._load(new.namespace, new.subject_key, new.predicate, relations=())
+        revoked = {r.target_id for r in revs if r.kind == "revocation"}
+        peers = [r for r in revs if r.kind == "assertion" and r.id != new.id and r.id not in revoked]
+        out: list[Relation] = []
+
+        def link(kind: RelationKind, a: Revision, b: Revision, reason: str) -> None:
+            rel = self._insert_relation(
+                new.namespace, new, kind, a.id, b.id, max(a.known_from, b.known_from), reason
+            )
+            if rel is not None:
+                out.append(rel)
+
+        for p in peers:
+            if p.valid_from == new.valid_from and p.object != new.object:
+                link("unresolved", new, p, f"same valid_from, {new.object_text!r} vs {p.object_text!r}")
+        before = [p for p in peers if p.valid_from < new.valid_from]
+        if before:
+            edge = max(p.valid_from for p in before)
+            for p in before:
+                if (
+                    p.valid_from == edge
+                    and p.object != new.object
+                    and (p.valid_to is None or p.valid_to > edge)
+                ):
+                    link(
+                        "supersedes",
+                        new,
+                        p,
+                        f"valid from {new.valid_from.isoformat()}, after {edge.isoformat()}",
+                    )
+        after = [p for p in peers if p.valid_from > new.valid_from]
+        if after:
+            edge = min(p.valid_from for p in after)
+            if new.valid_to is None or new.valid_to > edge:
+                for p in after:
+                    if p.valid_from == edge and p.object != new.object:
+                        link(
+                            "supersedes",
+                            p,
+                            new,
+                            f"valid from {edge.isoformat()}, after {new.valid_from.isoformat()}",
+                        )
+        return out
+
+    def revoke(
+        self,
+        namespace: str,
+        revision_id: str,
+        known_at: TimeLike | None = None,
+        reason: str | None = None,
+        *,
+        sources: Iterable[str] = (),
+        asserted_by: str | None = "user",
+    ) -> Revision:
+        """Withdraw a revision from known_at on (a new row; the old one stays for the record).
+
+        Revoking something already revoked by then returns that earlier revocation.
+        """
+        check_namespace(namespace)
+        k = _time(known_at, "known_at", utcnow())
+        with self.transaction():
+            target = self._find_prefix(namespace, revision_id)
+            revision_id = target.id
+            earlier = [
+                _row_to_revision(r)
+                for r in self._rows(
+                    f"SELECT {_REV_COLS} FROM revisions WHERE namespace = ? AND target_id = ? ORDER BY seq",
+                    (namespace, revision_id),
+                )
+            ]
+            done = [r for r in earlier if r.known_from <= k]
+            if done:
+                return done[0]
+            rev = make_revocation(
+                target, known_from=k, reason=reason, asserted_by=asserted_by, sources=sources
+            )
+            existing = self._find(namespace, rev.id)
+            if existing is not None:
+                return existing
+            rev = self._insert_revision(rev)
+            self._insert_relation(namespace, target, "revokes", rev.id, target.id, k, reason)
+            return rev
+
+    def adjudicate(
+        self,
+        namespace: str,
+        winner_id: str,
+        loser_id: str,
+        known_at: TimeLike | None = None,
+        reason: str | None = None,
+    ) -> Relation:
+        """Order two tied values of one fact: from known_at on, the winner's value beats the loser's."""
+        check_namespace(namespace)
+        k = _time(known_at, "known_at", utcnow())
+        with self.transaction():
+            found = []
+            for rid in (winner_id, loser_id):
+                rev = self._find_prefix(namespace, rid)
+                if rev.kind != "assertion":
+                    raise InputError(f"revision {rid} is a revocation; only assertions can be adjudicated")
+                found.append(rev)
+            win, lose = found
+            if win.id == lose.id:
+                raise InputError("cannot adjudicate a revision against itself")
+            if (win.subject_key, win.predicate) != (lose.subject_key, lose.predicate):
+                raise InputError(
+                    f"cannot adjudicate {win.subject}.{win.predicate} against {lose.subject}.{lose.predicate}"
+                )
+            rel = self._insert_relation(namespace, win, "adjudicated", win.id, lose.id, k, reason)
+            if rel is not None:
+                return rel
+            rows = self._rows(
+                f"SELECT {_REL_COLS} FROM relations WHERE id = ?",
+                (relation_id(namespace, "adjudicated", win.id, lose.id, k),),
+            )
+            return _row_to_relation(rows[0])
+
+    # ----------------------------------------------------------------------------- reads
+
+    def resolve(
+        self,
+        namespace: str,
+        subject: str,
+        predicate: str,
+        valid_at: TimeLike | None = None,
+        known_at: TimeLike | None = None,
+    ) -> Resolution:
+        """State, miss or conflict for subject.predicate at valid_at, as known at known_at (default now)."""
+        check_namespace(namespace)
+        pred = canonical_predicate(predicate)
+        now = utcnow()
+        v, k = _time(valid_at, "valid_at", now), _time(known_at, "known_at", now)
+        revs, rels = self._load(namespace, subject_key(subject), pred, relations=_RESOLVER_RELATIONS)
+        return resolver.resolve(revs, rels, subject, pred, cardinality_of(pred), v, k)
+
+    def facts(
+        self,
+        namespace: str,
+        subject: str | None = None,
+        predicate: str | None = None,
+        valid_at: TimeLike | None = None,
+        known_at: TimeLike | None = None,
+    ) -> list[Resolution]:
+        """Current state of every subject/predicate pair (conflicts included, misses left out)."""
+        check_namespace(namespace)
+        pred = canonical_predicate(predicate) if predicate is not None else None
+        now = utcnow()
+        v, k = _time(valid_at, "valid_at", now), _time(known_at, "known_at", now)
+        key = subject_key(subject) if subject is not None else None
+        revs, rels = self._load(namespace, key, pred, relations=_RESOLVER_RELATIONS)
+        return resolver.facts_at(revs, rels, v, k, subject=subject, predicate=pred)
+
+    def history(self, namespace: str, subject: str, predicate: str | None = None) -> History:
+        """Every revision ever written about the subject (revoked and superseded too), with relations."""
+        check_namespace(namespace)
+        pred = canonical_predicate(predicate) if predicate is not None else None
+        revs, rels = self._load(namespace, subject_key(subject), pred)
+        return resolver.timeline(revs, rels, namespace, subject, pred)
+
+    def get(self, namespace: str, revision_id: str) -> Revision:
+        """One revision by id (or unique id prefix of 8+ characters)."""
+        check_namespace(namespace)
+        return self._find_prefix(namespace, revision_id)
+
+    def revisions(self, namespace: str) -> list[Revision]:
+        """All rows of a namespace in write order (audit and tests)."""
+        check_namespace(namespace)
+        return self._load(namespace)[0]
+
+    def relations(self, namespace: str) -> list[Relation]:
+        check_namespace(namespace)
+        return self._load(namespace)[1]
+
+    def count(self, namespace: str) -> int:
+        """Number of assertion revisions (revocations are not facts)."""
+        check_namespace(namespace)
+        rows = self._rows(
+            "SELECT COUNT(*) AS n FROM revisions WHERE namespace = ? AND kind = 'assertion'", (namespace,)
+        )
+        return int(rows[0]["n"])
+
+    def subjects(self, namespace: str) -> list[str]:
+        """Display names of every subject with at least one revision, sorted case-insensitively."""
+        check_namespace(namespace)
+        rows = self._rows(
+            "SELECT subject_key, subject FROM revisions WHERE namespace = ? ORDER BY seq", (namespace,)
+        )
+        names: dict[str, str] = {}
+        for r in rows:
+            names.setdefault(r["subject_key"], r["subject"])
+        return [names[k] for k in sorted(names)]
+
+    # ----------------------------------------------------------------------------- watermarks
+
+    def get_watermark(self, namespace: str, name: str) -> int:
+        """Highest episode seq a derived process (e.g. consolidation) has covered; 0 if none."""
+        check_namespace(namespace)
+        rows = self._rows("SELECT seq FROM watermarks WHERE namespace = ? AND name = ?", (namespace, name))
+        return int(rows[0]["seq"]) if rows else 0
+
+    def set_watermark(self, namespace: str, name: str, seq: int) -> None:
+        """Bookkeeping, not ledger data (so an upsert is fine); joins an enclosing transaction."""
+        check_namespace(namespace)
+        if seq < 0:
+            raise InputError(f"watermark seq must be >= 0, got {seq}", "seq")
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO watermarks (namespace, name, seq, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (namespace, name) DO UPDATE SET seq = excluded.seq, "
+                "updated_at = excluded.updated_at",
+                (namespace, name, int(seq), stamp(utcnow())),
+            )

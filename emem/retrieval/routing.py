@@ -1,0 +1,163 @@
+"""The master's three routing pathways over segments, and their fusion.
+
+Each pathway ranks segments and says why (the reasons are shown in the Answer); the fused list is
+a candidate set for the assistants to read, not truth.
+
+- global alignment: the question against segment summaries, segment centroids, and the best turn;
+- keyword/symbolic: BM25 over turns and segments, plus entity and date triggers;
+- ledger-validated: segments holding the source turns of the facts the resolver admits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from emem.answer import ActivatedSegment, FactItem, Pathway, Plan
+from emem.index.manager import turn_key
+from emem.retrieval.fusion import rrf
+from emem.retrieval.view import NamespaceView
+
+DEFAULT_ACTIVATE = 5
+PATHWAY_WEIGHTS: dict[Pathway, float] = {"global": 1.0, "keyword": 1.0, "ledger": 1.0}
+
+Ranked = list[tuple[int, float, str]]
+"""(segment index, score, reason), best first."""
+
+
+def _norm(x: np.ndarray) -> np.ndarray:
+    if x.size == 0:
+        return x
+    lo, hi = float(x.min()), float(x.max())
+    return np.ones_like(x) if hi - lo < 1e-12 else (x - lo) / (hi - lo)
+
+
+def _segment_max(view: NamespaceView, turn_scores: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """Best visible turn score per segment and which turn it was (row index, -1 if none)."""
+    best = np.full(len(view.segments), -np.inf)
+    arg = [-1] * len(view.segments)
+    for row, t in enumerate(view.turns):
+        if not mask[row]:
+            continue
+        s = view.segment_of[turn_key(t)]
+        if turn_scores[row] > best[s]:
+            best[s], arg[s] = turn_scores[row], row
+    return best, arg
+
+
+def global_pathway(view: NamespaceView, q_vec: np.ndarray, mask: np.ndarray) -> Ranked:
+    if not view.segments:
+        return []
+    turn_sims = view.turn_vectors @ q_vec
+    best, arg = _segment_max(view, turn_sims, mask)
+    alive = np.isfinite(best)
+    summary = view.summary_vectors @ q_vec
+    centroid = view.centroids @ q_vec
+    score = (_norm(summary) + _norm(centroid) + _norm(np.where(alive, best, 0.0))) / 3
+    out = []
+    for i in np.argsort(-score, kind="stable"):
+        if alive[i]:
+            reason = f"summary sim {summary[i]:.2f}, centroid sim {centroid[i]:.2f}, best turn {view.turns[arg[i]].turn_id} sim {best[i]:.2f}"
+            out.append((int(i), float(score[i]), reason))
+    return out
+
+
+def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.ndarray) -> Ranked:
+    if not view.segments:
+        return []
+    bm25 = view.indexes.bm25
+    raw = bm25.scores(question)
+    turn_scores = np.zeros(len(view.turns))
+    for pos, key in enumerate(bm25.keys):
+        if key in view.row_of:
+            turn_scores[view.row_of[key]] = raw[pos]
+    turn_scores[~mask] = 0.0
+    n = len(view.segments)
+    first, second = np.zeros(n), np.zeros(n)
+    best_turn = [-1] * n
+    for row, t in enumerate(view.turns):
+        s, v = view.segment_of[turn_key(t)], turn_scores[row]
+        if v > first[s]:
+            first[s], second[s], best_turn[s] = v, first[s], row
+        elif v > second[s]:
+            second[s] = v
+    seg_lex = np.zeros(n)
+    for key, score in view.segment_bm25.search(question, n):
+        seg_lex[next(i for i, s in enumerate(view.segments) if s.segment_id == key)] = score
+    score = _norm(first + 0.5 * second) + 0.5 * _norm(seg_lex)
+    reasons = [[] for _ in range(n)]
+    for i, row in enumerate(best_turn):
+        if row >= 0 and first[i] > 0:
+            reasons[i].append(f"BM25 turn {view.turns[row].turn_id} ({first[i]:.1f})")
+    # Symbolic triggers: names the question mentions that are not the speakers, and dates.
+    speakers = {t.speaker.lower() for t in view.turns}
+    names = [e for e in plan.entities if e.lower() not in speakers]
+    for i, seg in enumerate(view.segments):
+        text = seg.text().lower()
+        hits = [e for e in names if e.lower() in text]
+        if hits:
+            score[i] += 0.5 * len(hits) / max(len(names), 1)
+            reasons[i].append("entity " + ", ".join(repr(h) for h in hits))
+        if plan.time_from and plan.time_to and _overlaps(seg.start, seg.end, plan.time_from, plan.time_to):
+            score[i] += 1.0
+            reasons[i].append(f"date trigger {plan.time_from:%Y-%m-%d}..{plan.time_to:%Y-%m-%d}")
+    alive = np.array([any(mask[view.row_of[turn_key(t)]] for t in s.turns) for s in view.segments])
+    return [
+        (int(i), float(score[i]), "; ".join(reasons[i]) or "weak lexical match")
+        for i in np.argsort(-score, kind="stable")
+        if alive[i] and score[i] > 0
+    ]
+
+
+def _overlaps(a0: datetime, a1: datetime, b0: datetime, b1: datetime) -> bool:
+    return a0 < b1 and b0 <= a1
+
+
+def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem]) -> Ranked:
+    """Segments holding source turns of admitted facts: current values first, then history."""
+    scores: dict[int, tuple[float, str]] = {}
+    for fact in facts:
+        for weight, revs in ((1.0, fact.revisions), (0.5, fact.history)):
+            for rev in revs:
+                for ref in rev.get("sources", []):
+                    conv, _, tid = ref.partition("/")
+                    turn = view.by_ref.get((conv, tid))
+                    if turn is None:
+                        continue
+                    seg = view.segment_of[turn_key(turn)]
+                    label = "current" if weight == 1.0 else "superseded"
+                    reason = f"{label} {fact.predicate}({fact.subject}) = {rev.get('object')} from {tid}"
+                    if seg not in scores or scores[seg][0] < weight:
+                        scores[seg] = (weight, reason)
+    return [(s, w, r) for s, (w, r) in sorted(scores.items(), key=lambda kv: (-kv[1][0], kv[0]))]
+
+
+def fuse(
+    view: NamespaceView, pathways: dict[Pathway, Ranked], top_n: int = DEFAULT_ACTIVATE
+) -> list[ActivatedSegment]:
+    names = list(pathways)
+    rankings = [[str(i) for i, _, _ in pathways[p]] for p in names]
+    fused = rrf(rankings, weights=[PATHWAY_WEIGHTS[p] for p in names])[:top_n]
+    out = []
+    for key, score in fused:
+        i = int(key)
+        seg = view.segments[i]
+        ranks = {p: next((r for r, (j, _, _) in enumerate(pathways[p]) if j == i), None) for p in names}
+        by = [p for p in names if ranks[p] is not None and ranks[p] < 2 * top_n]
+        if not by:
+            by = [min((p for p in names if ranks[p] is not None), key=lambda p: ranks[p])]
+        reasons = [f"{p}: {r}" for p in names for j, _, r in pathways[p] if j == i][:3]
+        out.append(
+            ActivatedSegment(
+                segment_id=seg.segment_id,
+                session_id=seg.session_id,
+                conversation_id=seg.conversation_id,
+                start=seg.start,
+                score=score,
+                pathways=by,
+                reasons=reasons,
+            )
+        )
+    return out
