@@ -24,9 +24,10 @@ from emem.segments import Segment
 from emem.tokens import count_tokens
 
 RELEVANCE_FLOOR = 0.42
-"""Offline assistant: a turn must reach this blended score to count as evidence."""
-KEEP_WITHIN = 0.12
-MAX_EVIDENCE = 4
+"""Offline assistant: the segment is relevant when its best turn reaches this blended score."""
+CANDIDATE_FLOOR = 0.25
+"""Below this a turn is never offered as evidence; between the floors it is offered, ranked low."""
+MAX_EVIDENCE = 12
 
 
 class AssistantReport(BaseModel):
@@ -120,7 +121,7 @@ def offline_assistant(
     scored = [(scores[i], i, t) for i, t in enumerate(segment.turns) if visible[i]]
     scored.sort(key=lambda x: (-x[0], x[1]))
     best = scored[0][0] if scored else 0.0
-    keep = [(s, t) for s, _, t in scored if s >= RELEVANCE_FLOOR and s >= best - KEEP_WITHIN][:MAX_EVIDENCE]
+    keep = [(s, t) for s, _, t in scored if s >= CANDIDATE_FLOOR][:MAX_EVIDENCE] if best >= RELEVANCE_FLOOR else []
     keep.sort(key=lambda st: st[1].seq)
     evidence = [evidence_item(t, segment, round(s, 4), t.text) for s, t in keep]
     note = (

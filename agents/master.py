@@ -18,18 +18,20 @@ import numpy as np
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from agents.aggregate import build_closures, fact_items
-from agents.assistant import (
+from emem.agents.aggregate import build_closures, fact_items
+from emem.agents.assistant import (
+    CANDIDATE_FLOOR,
+    RELEVANCE_FLOOR,
     AssistantReport,
     evidence_item,
     llm_assistant,
     offline_assistant,
     support_scores,
 )
-from agents.planner import PlanReply, offline_plan, plan_from_reply
-from agents.reader import llm_read, offline_read, offline_reader_call
-from agents.roles import RoleModels
-from agents.state import AssistantTask, MasterState
+from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
+from emem.agents.reader import llm_read, offline_read, offline_reader_call
+from emem.agents.roles import RoleModels
+from emem.agents.state import AssistantTask, MasterState
 from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
@@ -43,7 +45,7 @@ from emem.retrieval.view import NamespaceView, build_view
 from emem.tokens import count_tokens
 
 DEFAULT_BUDGET = 2000
-FAST_K = 10
+FAST_K = 30
 PLAN_SCHEMA = PlanReply.model_json_schema()
 
 
@@ -138,12 +140,11 @@ def build_master_graph(runtime: ReadRuntime):
         turns = [t for t, _ in ranked]
         vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]] if turns else np.zeros((0, 1))
         support = support_scores(turns, vectors, q, state["plan"], runtime.embed(q)) if turns else []
-        from agents.assistant import RELEVANCE_FLOOR
-
+        relevant = bool(support) and max(support) >= RELEVANCE_FLOOR
         evidence = [
             evidence_item(t, view.segment_for(t), round(s, 4), t.text)
             for t, s in zip(turns, support, strict=True)
-            if s >= RELEVANCE_FLOOR
+            if relevant and s >= CANDIDATE_FLOOR
         ]
         return {"evidence": evidence, "facts": [], "activated": [], "timings": _timed("retrieve", start)}
 
@@ -290,7 +291,7 @@ def _answer(state: MasterState, text: str, status: str, error: str | None, calls
         operation=plan.operation,
         mode_used=state.get("mode_used", "deep"),  # type: ignore[arg-type]
         mode_requested=state.get("mode", "auto"),  # type: ignore[arg-type]
-        mode_reason=plan.reason,
+        mode_reason=plan.reason if state.get("mode", "auto") == "auto" else f"{state.get('mode')} mode requested",
         evidence=evidence,
         facts=state.get("facts", []),
         activated_segments=activated,

@@ -41,7 +41,7 @@ def event_date(e: EvidenceItem) -> tuple[datetime, str]:
 
 def arithmetic_endpoints(question: str, evidence: list[EvidenceItem]) -> tuple[EvidenceItem, EvidenceItem] | None:
     """The evidence for each of the two events the question relates, dated differently."""
-    from agents.aggregate import question_sides
+    from emem.agents.aggregate import question_sides
 
     sides = question_sides(question)
     if len(sides) == 2:

@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 
+from emem.cli_ask import print_answer
 from emem.cli_common import HomeOption, console, open_memory, user_errors
 
 DEMO_NAMESPACE = "demo"
@@ -40,10 +41,12 @@ def register(app: typer.Typer, open_memory=open_memory) -> None:
                 f"{report.added} turns stored, {report.unchanged} already present"
             )
             memory.index(DEMO_NAMESPACE)
-            console.print("[dim]fast path (hybrid search), offline: showing the evidence turns[/dim]\n")
+            facts = memory.consolidate(DEMO_NAMESPACE)
+            console.print(
+                f"consolidation projected {facts.revisions_written} new fact revisions "
+                f"({facts.conflicts} conflicts); answering on the deep path "
+                "(master + assistant agents) with offline stand-ins for every LLM role"
+            )
             for q in DEMO_QUESTIONS:
-                console.print(f"[bold]Q: {q}[/bold]")
-                for h in memory.search(q, DEMO_NAMESPACE, k=2):
-                    console.print(
-                        f"   [{h.turn_id} · {h.time:%Y-%m-%d}] {h.speaker}: {h.text}", highlight=False
-                    )
+                console.print(f"\n[bold]Q: {q}[/bold]", highlight=False)
+                print_answer(memory.ask(q, DEMO_NAMESPACE, mode="deep"))

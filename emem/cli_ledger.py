@@ -73,7 +73,7 @@ def _facts_table(resolutions: list[Any]) -> Table:
         table.add_column(col)
     for res in resolutions:
         conflict = res.status == "conflict"
-        value = " vs ".join(res.values)
+        value = (" vs " if conflict else ", ").join(res.values)
         revs = res.revisions
         table.add_row(
             escape(res.subject),

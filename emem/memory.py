@@ -229,8 +229,8 @@ class Memory:
 
     def _runtime(self):
         if self._read_runtime is None:
-            from agents.master import ReadRuntime, build_master_graph
-            from agents.roles import RoleModels
+            from emem.agents.master import ReadRuntime, build_master_graph
+            from emem.agents.roles import RoleModels
 
             roles = self._roles if self._roles is not None else RoleModels.from_home(self.home)
             self._read_runtime = ReadRuntime(self, roles)
@@ -252,7 +252,7 @@ class Memory:
     ):
         """Answer from memory with provenance: `fast` (hybrid RAG), `deep` (episodic
         reconstruction by the master and assistant agents) or `auto` (the master decides)."""
-        from agents.master import DEFAULT_BUDGET, ask_graph
+        from emem.agents.master import DEFAULT_BUDGET, ask_graph
 
         check_namespace(namespace)
         if not isinstance(question, str) or not question.strip():

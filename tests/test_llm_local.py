@@ -257,7 +257,7 @@ def test_missing_llama_cpp_says_how_to_install(monkeypatch: pytest.MonkeyPatch) 
         local.check_llama_cpp()
     message = str(info.value)
     assert "not installed" in message and "--no-cache-dir" in message
-    assert '-DGGML_NATIVE=OFF' in message and "llama-cpp-python[server]==0.3.36" in message
+    assert "-DGGML_NATIVE=OFF" in message and "llama-cpp-python[server]==0.3.36" in message
 
     monkeypatch.setattr(local, "find_spec", lambda name: None if name == "uvicorn" else object())
     with pytest.raises(local.LocalLLMError, match="lacks its server extra \\(uvicorn missing\\)"):
@@ -355,7 +355,9 @@ def test_serve_detects_a_crashing_build(home: Path, gguf: Path, tmp_path: Path, 
 
 
 def test_serve_reports_a_server_that_exits(home: Path, gguf: Path, tmp_path: Path, cleanup) -> None:
-    with pytest.raises(local.LocalLLMError, match=r"exited with code 1 while loading the model: ValueError: Failed"):
+    with pytest.raises(
+        local.LocalLLMError, match=r"exited with code 1 while loading the model: ValueError: Failed"
+    ):
         local.serve(home, model=str(gguf), port=free_port(), command_for=fake_command(tmp_path, "fail"))
 
 
@@ -376,7 +378,9 @@ def test_serve_keeps_a_user_llm_json_unless_told(home: Path, gguf: Path, tmp_pat
         local.serve(home, model=str(gguf), port=free_port(), command_for=fake_command(tmp_path))
     assert json.loads((home / "llm.json").read_text()) == mine
 
-    local.serve(home, model=str(gguf), port=free_port(), command_for=fake_command(tmp_path), replace_config=True)
+    local.serve(
+        home, model=str(gguf), port=free_port(), command_for=fake_command(tmp_path), replace_config=True
+    )
     (backup,) = home.glob("llm.json.bak-*")
     assert json.loads(backup.read_text()) == mine
     (home / "llm.json").write_text(json.dumps(mine))  # edited after serve: stop must leave it
@@ -411,7 +415,9 @@ def test_cli_errors_are_one_line(home: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert result.exit_code == 0 and "no local LLM server recorded" in result.output
 
 
-def test_cli_pull_present_model(home: Path, tiny: local.CatalogueModel, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_pull_present_model(
+    home: Path, tiny: local.CatalogueModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from emem.cli import app
 
     local.pull("tiny", home, fetch=FakeFetch())
@@ -440,7 +446,9 @@ def test_real_server_chat_and_json_schema(home: Path) -> None:
         (record,) = result.servers
         recorder = UsageRecorder()
         model = OpenAIChatModel(record.base_url, record.model, timeout=300, max_retries=1, recorder=recorder)
-        reply = model.chat("assistant", [{"role": "user", "content": "Say hello in three words."}], max_tokens=16)
+        reply = model.chat(
+            "assistant", [{"role": "user", "content": "Say hello in three words."}], max_tokens=16
+        )
         assert reply.text.strip()
         schema = {
             "type": "object",

@@ -8,7 +8,7 @@ date a fact started, and turning "scratch that" into retractions of what the spe
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -30,6 +30,8 @@ _HYPOTHETICAL = re.compile(
     r"want(?:ed|s)?\s+to|'d)\b|(?-i:\bmay\b)|\b(?:you|u)\s+(?:said|think|thought|mentioned)\b",
     re.IGNORECASE,
 )
+_EMBEDDED = re.compile(r"\b(?:why|how|what|whether)\s*$", re.IGNORECASE)
+"""A clause opened by why/how/what is talked about, not asserted ("... why I'm passionate about X")."""
 _NEGATION = re.compile(r"\b(?:not|never|no\s+longer|nobody|no\s+one|neither|nor|hardly|barely)\b|n't\b",
                        re.IGNORECASE)
 _CLAUSE_RESET = re.compile(r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b)",
@@ -42,6 +44,13 @@ _FUNCTION_WORDS = frozenset(
     """and but so then because since that when while after before oh well also actually yeah yes no
     ok okay hey hi wow guess think know said says heard and, lol haha anyway plus now""".split()
 )
+_ELLIPSIS = re.compile(
+    r"^(?:[A-Z][a-z]{2,}ed|Been|Just|Finally|Recently|Currently|Still|Also|Totally|Really|Went|Got|Took|Made|Ran|"
+    r"Won|Bought|Saw|Began|Found|Left|Lost|Quit|Came|Flew|Spent|Met|Built|Sold|Broke|Wrote|Gave|Taught|Had|Did|"
+    r"Love|Like|Live|Work|Hate|Enjoy|Adore)\b(?!')"
+)
+"""Informal speech drops the subject ("Moved to Austin last year!"): such sentences are read as "I ..."."""
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -152,21 +161,37 @@ class OfflineExtractor:
 
     def _sentence(self, sentence: str, surface: str, turn: Turn, index: int, resolver: AliasResolver,
                   state: _State, earlier: list[FactCandidate]) -> list[FactCandidate]:
-        dates: dict[bool, tuple[DateMention, ...]] = {}
-
-        def dates_for(future: bool) -> tuple[DateMention, ...]:
-            if future not in dates:
-                dates[future] = tuple(find_date_mentions(sentence, turn.time, "future" if future else "past"))
-            return dates[future]
-
-        matches = [(rule, m) for rule in self.rules for m in rule.pattern.finditer(sentence)]
-        specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
         out: list[FactCandidate] = []
-        for rule, m in matches:
-            if rule.fallback and any(s < m.end() and m.start() < e for s, e in specific):
-                continue
-            out.extend(self._read(rule, m, sentence, surface, turn, index, resolver, state, earlier + out,
-                                  dates_for(rule.future)))
+        for text, dates_for in self._readings(sentence, turn):
+            implied = text is not sentence
+            words = set(_WORD.findall(text.lower()))
+            matches = [(rule, m) for rule in self.rules if rule.keywords is None or rule.keywords & words
+                       for m in rule.pattern.finditer(text)
+                       if not implied or (m.groupdict().get("fp") and m.start("fp") == 0)]
+            specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
+            for rule, m in matches:
+                if rule.fallback and any(s < m.end() and m.start() < e for s, e in specific):
+                    continue
+                out.extend(self._read(rule, m, text, surface, turn, index, resolver, state, earlier + out,
+                                      dates_for(rule.future)))
+        return out
+
+    @staticmethod
+    def _readings(sentence: str, turn: Turn) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]]]]:
+        """The sentence itself and, when it drops its subject, the sentence with "I" restored."""
+        texts = [sentence]
+        if _ELLIPSIS.match(sentence):
+            texts.append(("I've " if sentence.startswith("Been") else "I ") + sentence[0].lower() + sentence[1:])
+        out = []
+        for text in texts:
+            cache: dict[bool, tuple[DateMention, ...]] = {}
+
+            def dates_for(future: bool, text: str = text, cache: dict = cache) -> tuple[DateMention, ...]:
+                if future not in cache:
+                    cache[future] = tuple(find_date_mentions(text, turn.time, "future" if future else "past"))
+                return cache[future]
+
+            out.append((text, dates_for))
         return out
 
     def _read(self, rule: Rule, m: re.Match[str], sentence: str, surface: str, turn: Turn, index: int,
@@ -232,7 +257,7 @@ class OfflineExtractor:
         prefix = clause_prefix(sentence, m.start())
         if sentence[: m.start()].count('"') % 2 == 1:
             return False  # inside a quotation: someone else's words
-        if _HYPOTHETICAL.search(prefix):
+        if _HYPOTHETICAL.search(prefix) or _EMBEDDED.search(prefix):
             return False
         if not rule.negated and _NEGATION.search(prefix):
             return False

@@ -266,7 +266,10 @@ PET = rf"(?:(?:[a-z]+\s+){{0,2}}?{_alt(PETS)}(?:s|es)?)\b"
 _CAP = r"(?:[A-Z][\w'.&-]*)"
 _PLACE_JOIN = r"(?:(?:of|de|del|la|le|du|da|on|upon|am|el|los|las|san|saint)\s+)?"
 PLACE = rf"(?:the\s+)?{_CAP}(?:\s+(?!I\b){_PLACE_JOIN}{_CAP})*"
-NP = r"[^.!?;]+"
+_ABBREV_DOT = "(?:" + "|".join(f"(?<=\\b{a})" for a in ("St", "Dr", "Mt", "Mr", "Mrs", "Ms", "Jr", "Sr", "Co", "Inc",
+                                                          "Ltd", "Corp", "Ft")) + r")\."
+NP = rf"(?:[^.!?;]|{_ABBREV_DOT})+"
+"""A greedy noun-phrase capture to the end of the sentence; post-processors cut it down."""
 NUMBER = r"\d{1,3}\b|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-][a-z]+)?\b"
 
 OBJECT_KINDS = {
@@ -306,6 +309,19 @@ def _expand(match: re.Match[str], seen: list[str]) -> str:
     if arg in OBJECT_KINDS:  # {group:kind}
         return f"(?P<{kind}>{OBJECT_KINDS[arg]})"
     raise ValueError(f"unknown macro {{{body}}}")
+
+
+def template_keywords(template: str) -> frozenset[str] | None:
+    """Words of which at least one must occur for the template to match: the first word of every
+    form of every verb in its `{vg:...}` / `{v:...}` macros (None when it has none). A cheap
+    pre-filter, so that a sentence is only searched by the rules it could satisfy."""
+    words: set[str] = set()
+    for body in _MACRO.findall(template):
+        kind, _, arg = body.partition(":")
+        if kind in ("vg", "v"):
+            for lemma in arg.partition(":")[0].split(","):
+                words |= {form.split()[0] for forms in inflect(lemma) for form in forms.split("|")}
+    return frozenset(words) or None
 
 
 def compile_template(template: str) -> re.Pattern[str]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from emem.extract.dates import DateMention
-from emem.extract.patterns import PETS, compile_template, gerund
+from emem.extract.patterns import PETS, compile_template, gerund, template_keywords
 
 ANY_PREDICATE = "*"
 """Retraction of whichever earlier fact the words point at ("scratch that", "I was wrong about X")."""
@@ -55,6 +55,8 @@ class Rule:
     cessation: Literal["any", "required", "forbidden"] = "forbidden"
     """Whether "anymore"/"no longer"/"never" must (or must not) be present in the clause."""
     confidence: float = 0.8
+    keywords: frozenset[str] | None = None
+    """Lowercase words of which one must occur in the sentence for the pattern to match."""
 
 
 # --- object cleaning (pure) ----------------------------------------------------------------------
@@ -63,29 +65,33 @@ PRONOUN_START = frozenset(
     """it its it's that that's this them those these him her you your yours me myself us everything
     something anything nothing what how when why where who which whatever whenever one ones so too
     such all both lots doing being having getting going here there any more most other others each
-    every everyone someone anyone stuff""".split()
+    every everyone someone anyone stuff their theirs his they they're we we're he he's she she's i i'm
+    i've we've there's""".split()
 )
+_PRONOUN_END = frozenset("it them him her this that these those one what where who how why when which".split())
 PREPOSITIONS = frozenset("for with at in on by from about of into onto over under through around to".split())
 _CLAUSE_BREAK = re.compile(
-    r"\s*(?:\s-+\s|—|–|\(|:|\"|\s+(?:because|'cause|cause|cuz|since|so|but|when|whenever|while|which|"
+    r"\s*(?:\s-+\s|—|–|\(|:|\s+(?:because|'cause|cause|cuz|since|so|but|when|whenever|while|which|"
     r"who|whom|whose|where|after|before|until|till|though|although|even\s+though|if|unless|as\s+soon\s+as|"
     r"as\s+well\s+as|as|than|now\s+that|plus|lol|haha|hehe|except|like\s+(?:I|we|you)|in\s+order\s+to|"
-    r"so\s+that|that\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|my\b|our\b)|"
+    r"so\s+that|that\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|my\b|our\b)|(?=(?:I|we|you|he|she|they)(?:'\w+)?\s)|"
     r"and\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|that\b|then\b|it's\b|I'm\b|I've\b|we're\b|now\b|also\b|"
     r"so\b|my\s+\w+\s+(?:is|was|are|were|has)\b|the\s+\w+\s+(?:is|was|are|were)\b))\b|,)",
     re.IGNORECASE,
 )
 _DURATION = re.compile(
-    r"\s+(?:for|over)\s+(?:about\s+|almost\s+|over\s+|nearly\s+|around\s+|the\s+(?:past|last)\s+)?"
-    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|many|some|ages|"
-    r"years|months|weeks|days|a\s+while|a\s+long\s+time|the\s+first\s+time|the\s+weekend|a\s+bit)\b.*$",
+    r"\s+(?:(?:for|over)\s+(?:about\s+|almost\s+|over\s+|nearly\s+|around\s+|the\s+(?:past|last)\s+)?"
+    r"(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many|"
+    r"some)\s+)?(?:years?|months?|weeks?|days?|hours?|while|long\s+time|ages|decades?)|"
+    r"for\s+the\s+(?:first|second|last)\s+time|over\s+the\s+weekend)\b.*$",
     re.IGNORECASE,
 )
 _TRAILING = re.compile(
     r"(?:\s+(?:too|as\s+well|a\s+lot|so\s+much|very\s+much|lately|recently|now|again|anymore|any\s+more|"
     r"any\s+longer|right\s+now|these\s+days|nowadays|though|haha|lol|today|tonight|at\s+the\s+moment|"
     r"here|there|already|yet|sometimes|often|every\s+day|everyday|all\s+the\s+time|more\s+and\s+more|"
-    r"finally|actually|honestly|together|in\s+general|tbh|ever\s+since|and\s+all|and\s+stuff|"
+    r"finally|actually|honestly|together|in\s+general|tbh|ever\s+since|and\s+all|and\s+stuff|(?:real|really|so)\s+hard|"
+    r"hard|a\s+ton|like\s+crazy|"
     r"and\s+everything|or\s+something|or\s+so|at\s+all|more|with\s+(?:you|u))|[\s.,!?;:'\"*)~-]+)+$",
     re.IGNORECASE,
 )
@@ -110,9 +116,11 @@ def _trim(text: str) -> str:
     prev = None
     while prev != text:
         prev = text
-        text = _TRAILING.sub("", text.strip())
+        text = _TRAILING.sub("", " " + text.strip())
         text = _DURATION.sub("", text)
-    return text.strip()
+        if text.count('"') % 2:
+            text = text.replace('"', "")
+    return text.strip().strip('"') if text.startswith('"') and text.endswith('"') else text.strip()
 
 
 def _acceptable(obj: str, max_words: int) -> bool:
@@ -120,7 +128,7 @@ def _acceptable(obj: str, max_words: int) -> bool:
     if not words or len(words) > max_words:
         return False
     first = words[0].lower().strip("'\"")
-    if first in PRONOUN_START or first in PREPOSITIONS:
+    if first in PRONOUN_START or first in PREPOSITIONS or words[-1].lower().strip(".,!?'\"") in _PRONOUN_END:
         return False
     lowered = {w.lower().strip(".,!?'\"") for w in words}
     return not lowered & {"you", "your", "yours", "u", "ya", "yourself", "y'all"}
@@ -196,9 +204,10 @@ def place(m: re.Match[str], ctx: Ctx) -> list[str]:
     first = words[1] if words[0].lower() == "the" and len(words) > 1 else words[0]
     if first.lower().strip("'") in NOT_PLACES or not first[:1].isupper():
         return []
-    after = ctx.sentence[start + len(raw):]
-    nxt = re.match(r"\s+([a-z]+)\b", after)
-    if nxt and nxt.group(1) not in _AFTER_PLACE_OK:
+    end = start + len(raw)
+    nxt = re.match(r"\s+([a-z]+)\b", ctx.sentence[end:])
+    dated = nxt is not None and any(d.span[0] == end + nxt.start(1) for d in ctx.dates)
+    if nxt and nxt.group(1) not in _AFTER_PLACE_OK and not dated:
         return []
     return [obj]
 
@@ -250,6 +259,13 @@ def org_from(group: str) -> Post:
     return post
 
 
+def job_phrase(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A job title said freely ("as a graphic designer for a small agency" -> "graphic designer")."""
+    text, start = _group(m)
+    text = re.split(r"\s+(?:at|for|with|in|on|from)\s+", text, maxsplit=1)[0]
+    return clean_np(text, start, ctx, max_words=4, strip_article=True, split_lists=False)
+
+
 def const(value: str) -> Post:
     def post(m: re.Match[str], ctx: Ctx) -> list[str]:
         return [value]
@@ -288,11 +304,13 @@ def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
     count = (m.groupdict().get("count") or "").lower()
     if count and count not in ("a", "an", "another", "one", "this", "the") and not name:
         return [f"{count} {species_text}"]
-    sp = re.sub(r"(?<=[^s])s$", "", species_text) if not name else species_text
+    sp = species_text
     if name:
         if name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
             return []
         return [f"{_article(sp)} {sp} named {name}"]
+    if _PET_RE.fullmatch(sp) and sp != _PET_RE.fullmatch(sp).group(1):  # plural: "my dogs"
+        return [sp]
     return [f"{_article(sp)} {sp}"]
 
 
@@ -332,15 +350,13 @@ _NON_ACTIVITY = frozenset(
 def liked(m: re.Match[str], ctx: Ctx) -> list[str]:
     """Likes/dislikes objects; "to paint" reads as "painting"."""
     text, start = _group(m)
-    inf = re.match(r"to\s+([a-z]+)(.*)$", text, re.S)
+    inf = re.match(r"to\s+([a-z]+)\b", text)
     if inf:
         if inf.group(1) in _NON_ACTIVITY:
             return []
-        shift = len(text) - len(inf.group(2))
-        rest = clean_np(inf.group(2), start + shift, ctx, max_words=5, split_lists=False) if inf.group(2).strip() else [""]
-        if not rest and inf.group(2).strip():
-            rest = [""]
-        return [f"{gerund(inf.group(1))} {rest[0]}".strip()]
+        rest = text[inf.end():]
+        cut = clean_np(f"x{rest}", start + inf.end() - 1, ctx, max_words=6, split_lists=False) if rest.strip() else ["x"]
+        return [f"{gerund(inf.group(1))}{cut[0][1:]}"] if cut else []
     objs = clean_np(text, start, ctx, max_words=6)
     bad_start = ("hearing", "seeing", "knowing", "talking", "chatting", "getting", "having", "being",
                  "reading about", "our chat", "our talk", "our conversation")
@@ -451,6 +467,8 @@ def plan(m: re.Match[str], ctx: Ctx) -> list[str]:
     if not objs:
         return []
     obj = objs[0]
+    if obj.split()[0].lower() in _NON_ACTIVITY:
+        return []
     verb = (m.groupdict().get("motion") or "").lower()
     if verb:
         return [f"{_GO_VERBS.get(verb, 'go')} to {obj}"]
@@ -466,6 +484,7 @@ _DID_BLOCK = frozenset(
     learnt found was were did had got called texted talked chatted replied answered suggested
     worried cared stayed waited slept woke""".split()
 )
+_PARTICLES = frozenset("across up out back over off down by through around home there here away".split())
 _TRIVIAL = re.compile(r"^(?:a|an)\s+(?:great|good|fun|nice|wonderful|lovely|amazing|blast|bad|rough|"
                       r"hard|busy|long|tough|crazy|fantastic)\b", re.I)
 
@@ -480,7 +499,9 @@ def did(m: re.Match[str], ctx: Ctx) -> list[str]:
     if not objs:
         return []
     rest = objs[0][len(verb):].strip()
-    if not rest or _TRIVIAL.match(rest) or rest.split()[0].lower() in PRONOUN_START - {"to"}:
+    if not rest or _TRIVIAL.match(rest) or rest.split()[0].lower() in PRONOUN_START:
+        return []
+    if len(rest.split()) == 1 and rest.lower() in PREPOSITIONS | _PARTICLES:
         return []
     return objs
 
@@ -515,7 +536,8 @@ def previous(m: re.Match[str], ctx: Ctx) -> list[str]:
 # --- the table -----------------------------------------------------------------------------------
 
 def R(predicate: str, template: str, post: Post = np(), **opts: object) -> Rule:  # noqa: N802
-    return Rule(predicate, compile_template(template), post, **opts)  # type: ignore[arg-type]
+    return Rule(predicate, compile_template(template), post, keywords=template_keywords(template),
+                **opts)  # type: ignore[arg-type]
 
 
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
@@ -557,14 +579,12 @@ RULES: tuple[Rule, ...] = (
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+(?:at|for)\s+{obj:org}", org),
     R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{HAVE}{ADV}\s+been\s+(?:a|an)\s+{obj:job}", job),
-    R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", np(4, strip_article=True, split_lists=False)),
+    R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
     R("job_title", r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
       np(4, strip_article=True, split_lists=False)),
-    R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", np(4, strip_article=True, split_lists=False),
-      dated=True),
+    R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{vg:become,qualify:past}\s+(?:as\s+)?(?:a|an)\s+{obj:job}", job, dated=True),
-    R("job_title", r"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+{obj:np}",
-      np(4, strip_article=True, split_lists=False)),
+    R("job_title", r"(?<![Ll]ost\s)(?<![Qq]uit\s)(?<![Ll]eft\s)\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
     R("works_at", r"{S}{vg:join:past}\s+{obj:org}\s+as\s+(?:a|an)\s+", org, dated=True),
     # relationships
     R("relationship_status", r"{S}{vg:get:past}\s+married\b", const("married"), dated=True),
@@ -710,6 +730,8 @@ RULES: tuple[Rule, ...] = (
       dated=True),
     R("job_title", r"{S}{NEG}{ADV}\s+(?:a|an)\s+{obj:job}", job, kind="retract", negated=True,
       cessation=_CESSATION),
+    R("job_title", r"{S}{vg:quit,leave,lose:past}\s+(?:my|his|her|the)\s+job\s+as\s+(?:a|an)\s+{obj:np}",
+      job_phrase, kind="retract", dated=True),
     R("likes", r"{S}{NEG}{ADV}\s+(?:{v:like,love,enjoy}|into)\s+{obj:np}", retract_np, kind="retract",
       negated=True, cessation=_CESSATION),
     R("has_pet", rf"{{S}}{{NEG}}{{ADV}}\s+{{v:have,own}}\s+{_COUNT}\s+{_SPECIES}", pet, kind="retract",

