@@ -40,7 +40,14 @@ from emem.llm.usage import LLMCall, Usage
 from emem.packing import pack
 from emem.prompting import load_prompt
 from emem.retrieval.hybrid import hybrid_turns
-from emem.retrieval.routing import DEFAULT_ACTIVATE, fuse, global_pathway, keyword_pathway, ledger_pathway
+from emem.retrieval.routing import (
+    DEFAULT_ACTIVATE,
+    fuse,
+    global_pathway,
+    keyword_pathway,
+    ledger_pathway,
+    paper_route,
+)
 from emem.retrieval.view import NamespaceView, build_view
 from emem.tokens import count_tokens
 
@@ -52,10 +59,12 @@ PLAN_SCHEMA = PlanReply.model_json_schema()
 class ReadRuntime:
     """What the graph's nodes share: the memory, the role models, and cached namespace views."""
 
-    def __init__(self, memory: Any, roles: RoleModels, activate: int = DEFAULT_ACTIVATE) -> None:
+    def __init__(self, memory: Any, roles: RoleModels, activate: int = DEFAULT_ACTIVATE, router: str = "emem") -> None:
         self.memory = memory
         self.roles = roles
         self.activate = activate
+        self.router = router
+        """'emem' (three pathways) or 'paper' (the E-mem paper's weighted rule, for comparison)."""
         self._views: dict[str, NamespaceView] = {}
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.RLock()
@@ -155,6 +164,9 @@ def build_master_graph(runtime: ReadRuntime):
         as_of = state.get("as_of")
         mask = view.visible(as_of)
         facts = fact_items(runtime.ledger(), ns, plan, valid_at=as_of, known_at=as_of)
+        if runtime.router == "paper":
+            activated = paper_route(view, runtime.embed(q), q, mask, runtime.activate)
+            return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
         pathways = {
             "global": global_pathway(view, runtime.embed(q), mask),
             "keyword": keyword_pathway(view, q, plan, mask),

@@ -37,17 +37,22 @@ _NEGATION = re.compile(r"\b(?:not|never|no\s+longer|nobody|no\s+one|neither|nor|
 _CLAUSE_RESET = re.compile(r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b)",
                            re.IGNORECASE)
 _CESSATION = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer|never)\b", re.IGNORECASE)
+_STOPPED = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer)\b", re.IGNORECASE)
 _CORRECTION = re.compile(r"\b(?:actually|in\s+fact|correction|to\s+be\s+clear|for\s+the\s+record)\b",
                          re.IGNORECASE)
 _BAD_AFTER_NAME = re.compile(r"^(?:\s+(?:are|were|am|have|do)\b|'re|'ve)")
 _FUNCTION_WORDS = frozenset(
     """and but so then because since that when while after before oh well also actually yeah yes no
-    ok okay hey hi wow guess think know said says heard and, lol haha anyway plus now""".split()
+    ok okay hey hi wow guess think know said says heard lol haha anyway plus now until once as where
+    btw yep yup nope nah sometimes here often ago too though even just now still also day days week
+    weeks weekend month months year years night morning evening afternoon time times summer winter
+    spring fall autumn moment point""".split()
 )
+"""Words after which "I ..." or "Anna ..." starts a clause of its own (not a relative clause)."""
 _ELLIPSIS = re.compile(
     r"^(?:[A-Z][a-z]{2,}ed|Been|Just|Finally|Recently|Currently|Still|Also|Totally|Really|Went|Got|Took|Made|Ran|"
     r"Won|Bought|Saw|Began|Found|Left|Lost|Quit|Came|Flew|Spent|Met|Built|Sold|Broke|Wrote|Gave|Taught|Had|Did|"
-    r"Love|Like|Live|Work|Hate|Enjoy|Adore)\b(?!')"
+    r"Love|Adore)\b(?!')"
 )
 """Informal speech drops the subject ("Moved to Austin last year!"): such sentences are read as "I ..."."""
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
@@ -198,7 +203,7 @@ class OfflineExtractor:
               resolver: AliasResolver, state: _State, earlier: list[FactCandidate],
               dates: tuple[DateMention, ...]) -> list[FactCandidate]:
         subject, third = self._subject(m, sentence, turn, resolver)
-        if subject is None or not self._admissible(rule, m, sentence):
+        if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
         objects = rule.post(m, Ctx(sentence, dates))
         if not objects:
@@ -253,8 +258,10 @@ class OfflineExtractor:
         return True
 
     @staticmethod
-    def _admissible(rule: Rule, m: re.Match[str], sentence: str) -> bool:
+    def _admissible(rule: Rule, m: re.Match[str], sentence: str, dates: Sequence[DateMention]) -> bool:
         prefix = clause_prefix(sentence, m.start())
+        if m.groupdict().get("fp") and _in_relative_clause(sentence, m.start("fp"), dates):
+            return False
         if sentence[: m.start()].count('"') % 2 == 1:
             return False  # inside a quotation: someone else's words
         if _HYPOTHETICAL.search(prefix) or _EMBEDDED.search(prefix):
@@ -264,6 +271,8 @@ class OfflineExtractor:
         tail = sentence[m.start():]
         ceased = bool(_CESSATION.search(tail) or _CESSATION.search(prefix))
         if rule.cessation == "required" and not ceased and not _CORRECTION.search(prefix):
+            return False
+        if rule.cessation == "stopped" and not _STOPPED.search(tail):
             return False
         return not (rule.cessation == "forbidden" and rule.kind == "assert" and ceased)
 
@@ -310,6 +319,18 @@ class OfflineExtractor:
             return []
         last = mine[-1].index
         return [s.fact for s in mine if s.index == last]
+
+
+def _in_relative_clause(sentence: str, start: int, dates: Sequence[DateMention]) -> bool:
+    """"the post I made last week": a subject right after a noun opens a relative clause, whose
+    verb says nothing new about the speaker. Date phrases and adverbs ("Last week I ...") do not."""
+    before = re.search(r"([A-Za-z']+)\s+$", sentence[:start])
+    if before is None:
+        return False
+    word = before.group(1)
+    if not word[:1].islower() or word in _FUNCTION_WORDS or word.endswith("ly"):
+        return False
+    return not any(d.span[1] == before.end(1) for d in dates)
 
 
 def _words(text: str) -> set[str]:

@@ -52,8 +52,9 @@ class Rule:
     """The pattern itself carries a negation, so the negation filter does not apply."""
     fallback: bool = False
     """Fires only where no specific rule matched overlapping text."""
-    cessation: Literal["any", "required", "forbidden"] = "forbidden"
-    """Whether "anymore"/"no longer"/"never" must (or must not) be present in the clause."""
+    cessation: Literal["any", "required", "stopped", "forbidden"] = "forbidden"
+    """Whether "anymore"/"no longer"/"never" must (or must not) be present in the clause;
+    "stopped" requires "anymore"/"no longer" ("I never had a X" denies, it withdraws nothing)."""
     confidence: float = 0.8
     keywords: frozenset[str] | None = None
     """Lowercase words of which one must occur in the sentence for the pattern to match."""
@@ -66,7 +67,7 @@ PRONOUN_START = frozenset(
     something anything nothing what how when why where who which whatever whenever one ones so too
     such all both lots doing being having getting going here there any more most other others each
     every everyone someone anyone stuff their theirs his they they're we we're he he's she she's i i'm
-    i've we've there's""".split()
+    i've we've there's not no never and or but""".split()
 )
 _PRONOUN_END = frozenset("it them him her this that these those one what where who how why when which".split())
 PREPOSITIONS = frozenset("for with at in on by from about of into onto over under through around to".split())
@@ -91,7 +92,7 @@ _TRAILING = re.compile(
     r"any\s+longer|right\s+now|these\s+days|nowadays|though|haha|lol|today|tonight|at\s+the\s+moment|"
     r"here|there|already|yet|sometimes|often|every\s+day|everyday|all\s+the\s+time|more\s+and\s+more|"
     r"finally|actually|honestly|together|in\s+general|tbh|ever\s+since|and\s+all|and\s+stuff|(?:real|really|so)\s+hard|"
-    r"hard|a\s+ton|like\s+crazy|"
+    r"hard|a\s+ton|like\s+crazy|and|or|but|so|then|"
     r"and\s+everything|or\s+something|or\s+so|at\s+all|more|with\s+(?:you|u))|[\s.,!?;:'\"*)~-]+)+$",
     re.IGNORECASE,
 )
@@ -140,6 +141,8 @@ def clean_np(text: str, start: int, ctx: Ctx, *, max_words: int = 6, strip_artic
     text = _cut_dates(text, start, ctx)
     m = _CLAUSE_BREAK.search(text)
     head = text if m is None else text[: m.start()]
+    if m is not None and re.match(r"\s*(?:you|your|u)\b", text[m.start():], re.IGNORECASE):
+        return []  # "the way you ...": about the listener
     if split_lists and m is not None and m.group(0).strip() == ",":
         # "hiking, biking and swimming": a list of three or more short items splits into facts.
         stop = re.search(r"[.;:!?]|\s+(?:because|but|since|so|when|which)\b", text)
@@ -735,9 +738,9 @@ RULES: tuple[Rule, ...] = (
     R("likes", r"{S}{NEG}{ADV}\s+(?:{v:like,love,enjoy}|into)\s+{obj:np}", retract_np, kind="retract",
       negated=True, cessation=_CESSATION),
     R("has_pet", rf"{{S}}{{NEG}}{{ADV}}\s+{{v:have,own}}\s+{_COUNT}\s+{_SPECIES}", pet, kind="retract",
-      negated=True, cessation=_CESSATION),
+      negated=True, cessation="stopped"),
     R("owns", r"{S}{NEG}{ADV}\s+{v:have,own}\s+{obj:np}", retract_np, kind="retract", negated=True,
-      cessation=_CESSATION),
+      cessation="stopped"),
     R("owns", r"{S}{vg:sell:past}\s+(?:my|our|the)\s+{obj:np}", np(4, strip_article=True, split_lists=False),
       kind="retract", dated=True),
     R("hobby", r"{S}{vg:quit,stop,give up:past}\s+(?P<obj>[a-z]+ing)\b", hobby, kind="retract", dated=True),

@@ -2,16 +2,25 @@
 
 Chroma stores only ids, vectors and small metadata, never turn text: the episode store is the one
 place content lives, which keeps erasure and tenant isolation simple to prove.
+
+Chroma's client caches indexes in memory and is not safe across processes, so every call goes
+through a `ChromaHandle`: shared lock to read, exclusive lock to write, and the client reopened
+whenever another process has written since (see emem.locking).
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from emem.embedding import ChromaEmbeddingFunction, Embedder
+from emem.locking import IndexLock
 
 
 def open_chroma(path: Path):  # -> chromadb.ClientAPI
@@ -24,43 +33,121 @@ def open_chroma(path: Path):  # -> chromadb.ClientAPI
     )
 
 
+class ChromaHandle:
+    """The process's one Chroma client for a home, reopened when another process wrote."""
+
+    _registry: dict[str, ChromaHandle] = {}
+    _registry_lock = threading.Lock()
+
+    @classmethod
+    def for_home(cls, home: Path) -> ChromaHandle:
+        lock = IndexLock.for_home(home)
+        with cls._registry_lock:
+            handle = cls._registry.get(str(lock.home))
+            if handle is None:
+                handle = cls._registry[str(lock.home)] = cls(lock.home / "chroma", lock)
+            return handle
+
+    def __init__(self, path: Path, lock: IndexLock) -> None:
+        self.path = path
+        self.lock = lock
+        self._client: Any = None
+        self._collections: dict[str, Any] = {}
+        lock.subscribe(self._on_change)
+
+    def _on_change(self, changed: set[str]) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Close the client (caller holds the lock); the next call reopens it from disk."""
+        client, self._client = self._client, None
+        self._collections.clear()
+        if client is not None and hasattr(client, "close"):
+            client.close()
+
+    @property
+    def client(self) -> Any:
+        """Only valid while holding the lock."""
+        if self._client is None:
+            self._client = open_chroma(self.path)
+        return self._client
+
+    @contextmanager
+    def reading(self) -> Iterator[ChromaHandle]:
+        with self.lock.shared():
+            yield self
+
+    @contextmanager
+    def writing(self) -> Iterator[ChromaHandle]:
+        with self.lock.exclusive():
+            self.lock.bump("write")
+            yield self
+
+    def collection(self, name: str, metadata: dict[str, Any], embedder: Embedder, create: bool = True) -> Any:
+        """The named collection (created under the exclusive lock when missing), or None."""
+        col = self._collections.get(name)
+        if col is None:
+            from chromadb.errors import NotFoundError
+
+            try:
+                col = self.client.get_collection(name=name, embedding_function=ChromaEmbeddingFunction(embedder))
+            except (NotFoundError, ValueError):
+                if not create:
+                    return None
+                with self.writing():
+                    col = self.client.get_or_create_collection(
+                        name=name, embedding_function=ChromaEmbeddingFunction(embedder), metadata=metadata
+                    )
+            self._collections[name] = col
+        return col
+
+    def forget_collection(self, name: str) -> None:
+        self._collections.pop(name, None)
+
+
 def collection_name(namespace: str, kind: str, embedder: Embedder) -> str:
     digest = hashlib.sha256(f"{namespace}\x1f{kind}\x1f{embedder.name}".encode()).hexdigest()[:32]
     return f"emem-{kind}-{digest}"
 
 
 class DenseIndex:
-    def __init__(self, client, namespace: str, kind: str, embedder: Embedder) -> None:
+    def __init__(self, chroma: ChromaHandle, namespace: str, kind: str, embedder: Embedder) -> None:
+        self.chroma = chroma
         self.namespace = namespace
         self.embedder = embedder
         self.name = collection_name(namespace, kind, embedder)
-        self._collection = client.get_or_create_collection(
-            name=self.name,
-            embedding_function=ChromaEmbeddingFunction(embedder),
-            metadata={"hnsw:space": "cosine", "namespace": namespace, "kind": kind},
-        )
+        self.metadata = {"hnsw:space": "cosine", "namespace": namespace, "kind": kind}
+
+    def collection(self, create: bool = True) -> Any:
+        """Only valid while holding the handle's lock."""
+        return self.chroma.collection(self.name, self.metadata, self.embedder, create)
 
     def count(self) -> int:
-        return self._collection.count()
+        with self.chroma.reading():
+            col = self.collection(create=False)
+            return col.count() if col is not None else 0
 
     def upsert(self, keys: list[str], texts: list[str], batch: int = 256) -> None:
         """Embed and store; upsert makes a replay after a crash harmless."""
-        for start in range(0, len(keys), batch):
-            ks, ts = keys[start : start + batch], texts[start : start + batch]
-            vectors = self.embedder.embed(ts)
-            self._collection.upsert(ids=ks, embeddings=[v.tolist() for v in vectors])
+        with self.chroma.writing():
+            col = self.collection()
+            for start in range(0, len(keys), batch):
+                ks, ts = keys[start : start + batch], texts[start : start + batch]
+                vectors = self.embedder.embed(ts)
+                col.upsert(ids=ks, embeddings=[v.tolist() for v in vectors])
 
     def delete(self, keys: list[str]) -> None:
         if keys:
-            self._collection.delete(ids=keys)
+            with self.chroma.writing():
+                self.collection().delete(ids=keys)
 
     def search_vector(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        n = self.count()
-        if n == 0:
-            return []
-        res = self._collection.query(
-            query_embeddings=[vector.tolist()], n_results=min(k, n), include=["distances"]
-        )
+        with self.chroma.reading():
+            col = self.collection(create=False)
+            n = col.count() if col is not None else 0
+            if n == 0:
+                return []
+            res = col.query(query_embeddings=[vector.tolist()], n_results=min(k, n), include=["distances"])
         return [(key, 1.0 - float(d)) for key, d in zip(res["ids"][0], res["distances"][0], strict=True)]
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
@@ -71,8 +158,12 @@ def fetch_vectors(index: DenseIndex, keys: list[str], batch: int = 1000) -> np.n
     """Read stored vectors back in `keys` order (for segment centroids and in-memory scoring)."""
     out = np.zeros((len(keys), index.embedder.dim), dtype=np.float32)
     pos = {k: i for i, k in enumerate(keys)}
-    for start in range(0, len(keys), batch):
-        res = index._collection.get(ids=keys[start : start + batch], include=["embeddings"])
-        for key, vec in zip(res["ids"], res["embeddings"], strict=True):
-            out[pos[key]] = np.asarray(vec, dtype=np.float32)
+    with index.chroma.reading():
+        col = index.collection(create=False)
+        if col is None:
+            return out
+        for start in range(0, len(keys), batch):
+            res = col.get(ids=keys[start : start + batch], include=["embeddings"])
+            for key, vec in zip(res["ids"], res["embeddings"], strict=True):
+                out[pos[key]] = np.asarray(vec, dtype=np.float32)
     return out

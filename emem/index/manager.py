@@ -2,23 +2,23 @@
 
 Each index records the highest event seq it covers per namespace: the dense index persists it
 next to the episodes (it is expensive to rebuild); BM25 lives in memory and is refitted from the
-episode store when a process first needs it. A cross-process file lock serialises catch-up so two
-processes never write the same Chroma collection at once.
+episode store when a process first needs it. Chroma is reached only through a `ChromaHandle`
+(emem.locking explains why): catch-up writes under the exclusive home lock and re-reads coverage
+there, so two processes never write the same collection at once nor from a stale client; and when
+another process erased turns, the in-memory indexes are dropped and rebuilt from the store.
 """
 
 from __future__ import annotations
 
-import fcntl
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from emem.embedding import Embedder
 from emem.index.bm25 import BM25Index
-from emem.index.dense import DenseIndex, open_chroma
+from emem.index.dense import ChromaHandle, DenseIndex
 from emem.models import StoredTurn
 from emem.store.episodes import EpisodeStore
 
@@ -62,32 +62,28 @@ class IndexManager:
         self._store = store
         self._home = home
         self._embedder_factory = embedder
-        self._chroma = None
+        self._handle = ChromaHandle.for_home(home)
         self._by_ns: dict[str, NamespaceIndexes] = {}
         self._lock = threading.RLock()
+        self._erased_elsewhere = False
+        self._handle.lock.subscribe(self._on_change)
+
+    def _on_change(self, changed: set[str]) -> None:
+        """Called under the home lock when another process changed the indexes: only set a flag."""
+        if "erase" in changed:
+            self._erased_elsewhere = True
 
     @property
     def embedder(self) -> Embedder:
         return self._embedder_factory()
 
-    def chroma(self):
-        if self._chroma is None:
-            self._chroma = open_chroma(self._home / "chroma")
-        return self._chroma
-
-    @contextmanager
-    def _file_lock(self) -> Iterator[None]:
-        self._home.mkdir(parents=True, exist_ok=True)
-        with open(self._home / "index.lock", "a+") as fh:
-            fcntl.flock(fh, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+    @property
+    def chroma(self) -> ChromaHandle:
+        return self._handle
 
     def _indexes(self, namespace: str) -> NamespaceIndexes:
         if namespace not in self._by_ns:
-            dense = DenseIndex(self.chroma(), namespace, "turns", self.embedder)
+            dense = DenseIndex(self._handle, namespace, "turns", self.embedder)
             self._by_ns[namespace] = NamespaceIndexes(namespace=namespace, dense=dense)
         return self._by_ns[namespace]
 
@@ -109,12 +105,16 @@ class IndexManager:
     def catch_up(self, namespace: str, progress: Progress | None = None) -> CatchUpReport:
         start = time.perf_counter()
         with self._lock:
-            ns = self._indexes(namespace)
-            new = self._store.turns(namespace, after_seq=ns.covered_seq)
-            last = new[-1].seq if new else ns.covered_seq
-            dense_covered = self._store.coverage(namespace).get(DENSE_TURNS, 0)
+            with self._handle.lock.shared():  # notices erasures and writes by other processes
+                if self._erased_elsewhere:
+                    self._erased_elsewhere = False
+                    self._by_ns.clear()
+                ns = self._indexes(namespace)
+                new = self._store.turns(namespace, after_seq=ns.covered_seq)
+                last = new[-1].seq if new else ns.covered_seq
+                dense_covered = self._store.coverage(namespace).get(DENSE_TURNS, 0)
             if dense_covered < last:
-                with self._file_lock():
+                with self._handle.writing():
                     dense_covered = self._store.coverage(namespace).get(DENSE_TURNS, 0)
                     todo = [t for t in self._store.turns(namespace, after_seq=dense_covered)]
                     for i in range(0, len(todo), 256):

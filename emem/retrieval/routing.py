@@ -167,3 +167,33 @@ def fuse(
             )
         )
     return out
+
+
+def paper_route(view: NamespaceView, q_vec: np.ndarray, question: str, mask: np.ndarray, top_n: int) -> list[ActivatedSegment]:
+    """The E-mem paper's published routing rule, for comparison on equal terms: min-max
+    normalised summary similarity x 0.3 + segment similarity x 0.4 + segment BM25 x 0.3."""
+    n = len(view.segments)
+    if n == 0:
+        return []
+    summary = minmax({str(i): float(v) for i, v in enumerate(view.summary_vectors @ q_vec)})
+    segment = minmax({str(i): float(v) for i, v in enumerate(view.centroids @ q_vec)})
+    lexical_raw = {str(i): 0.0 for i in range(n)}
+    ids = {s.segment_id: i for i, s in enumerate(view.segments)}
+    for key, score in view.segment_bm25.search(question, n):
+        lexical_raw[str(ids[key])] = score
+    lexical = minmax(lexical_raw)
+    alive = [any(mask[view.row_of[turn_key(t)]] for t in s.turns) for s in view.segments]
+    total = {i: 0.3 * summary[str(i)] + 0.4 * segment[str(i)] + 0.3 * lexical[str(i)] for i in range(n) if alive[i]}
+    best = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:top_n]
+    return [
+        ActivatedSegment(
+            segment_id=view.segments[i].segment_id,
+            session_id=view.segments[i].session_id,
+            conversation_id=view.segments[i].conversation_id,
+            start=view.segments[i].start,
+            score=score,
+            pathways=["global"],
+            reasons=["paper rule: 0.3 summary + 0.4 segment + 0.3 BM25 (min-max normalised)"],
+        )
+        for i, score in best
+    ]

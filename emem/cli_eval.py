@@ -1,0 +1,127 @@
+"""`emem eval`: the benchmark harness from the command line (a thin layer over emem.eval)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from emem.cli_common import console, user_errors
+from emem.errors import InputError
+
+
+def _ints(text: str | None, what: str) -> list[int] | None:
+    if not text:
+        return None
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise InputError(f"expected comma-separated integers, got {text!r}", what) from None
+
+
+def _roles(reader: str, home: Path):
+    from emem.agents.roles import RoleModels
+    from emem.llm.config import load_llm_settings
+
+    if reader == "offline":
+        return RoleModels({r: None for r in ("planner", "assistant", "reader", "summariser")})
+    if reader in ("openai", "local"):
+        roles = RoleModels.from_settings(load_llm_settings(home))
+        if roles.offline:
+            raise InputError(
+                "no LLM endpoint configured: set EMEM_LLM_BASE_URL and EMEM_LLM_MODEL, or run `emem llm serve`",
+                "--reader",
+            )
+        return roles
+    raise InputError(f"unknown reader {reader!r}; use offline, openai or local", "--reader")
+
+
+def register(app: typer.Typer, open_memory) -> None:
+    eval_app = typer.Typer(help="Reproducible benchmarks: LoCoMo, LongMemEval, reports.", no_args_is_help=True)
+    app.add_typer(eval_app, name="eval")
+
+    @eval_app.command("locomo")
+    @user_errors
+    def locomo(
+        data: Path = typer.Option(..., "--data", help="Path to locomo10.json (not shipped: CC BY-NC)."),
+        conversations: str | None = typer.Option(None, "--conversations", help="Comma-separated indexes, e.g. 0,3."),
+        categories: str | None = typer.Option(None, "--categories", help="Comma-separated, e.g. 1,2,3,4,5."),
+        systems: str = typer.Option(
+            "emem-deep,emem-fast,emem-auto,emem-routing-paper,full-context,rag-bm25,rag-dense", "--systems"
+        ),
+        reader: str = typer.Option("offline", "--reader", help="offline | openai | local (endpoint from config/env)."),
+        judge: str = typer.Option("none", "--judge", help="none | openai (EMEM_LLM_JUDGE_* or the global endpoint)."),
+        budget: int = typer.Option(2000, "--budget"),
+        limit: int | None = typer.Option(None, "--limit", help="Cap on questions (after filtering), in file order."),
+        out: Path = typer.Option(Path("eval/results/locomo"), "--out"),
+        home: Path | None = typer.Option(None, "--home", help="Memory home for the run (default OUT/home)."),
+        reader_window: int = typer.Option(128_000, "--reader-window", help="Reader context window, for full-context."),
+    ) -> None:
+        """Run every system on the same LoCoMo questions; resumable; writes rows, manifest, report."""
+        from emem.eval.harness import chat_judge, run_eval
+        from emem.eval.locomo_data import load_locomo
+        from emem.eval.systems import Shared, build_systems
+        from emem.llm.config import build_chat_model, load_llm_settings
+
+        run_home = home or out / "home"
+        roles = _roles(reader, run_home)
+        samples = load_locomo(data)
+        idx = _ints(conversations, "--conversations")
+        if idx is not None:
+            bad = [i for i in idx if not 0 <= i < len(samples)]
+            if bad:
+                raise InputError(f"conversation index out of range: {bad} (the file has {len(samples)})", "--conversations")
+            samples = [samples[i] for i in idx]
+        judge_fn = None
+        if judge == "openai":
+            chat = build_chat_model("judge", load_llm_settings(run_home))
+            if chat is None:
+                raise InputError("no judge endpoint configured (EMEM_LLM_JUDGE_MODEL / EMEM_LLM_MODEL)", "--judge")
+            judge_fn = chat_judge(chat)
+        elif judge != "none":
+            raise InputError(f"unknown judge {judge!r}; use none or openai", "--judge")
+        shared = Shared(run_home, roles, budget=budget, reader_window=reader_window)
+        report = run_eval(
+            build_systems([s.strip() for s in systems.split(",") if s.strip()], shared),
+            samples,
+            out_dir=out,
+            categories=_ints(categories, "--categories"),
+            limit=limit,
+            judge=judge_fn,
+            manifest_extra={
+                "models": roles.describe(),
+                "budget": budget,
+                "seed": 0,
+                "reader_offline": roles.get("reader") is None,
+                "command": ["emem", *sys.argv[1:]],
+            },
+            dataset_path=data,
+        )
+        console.print(f"report: {report}")
+
+    @eval_app.command("report")
+    @user_errors
+    def report(run_dir: Path = typer.Argument(..., help="A run's --out directory.")) -> None:
+        """Rebuild report.md and the plots from a run's logs and manifest."""
+        from emem.eval.report import build_report
+
+        if not (run_dir / "rows.jsonl").exists():
+            raise InputError("no rows.jsonl here: not a run directory", str(run_dir))
+        console.print(f"report: {build_report(run_dir)}")
+
+    @eval_app.command("longmemeval")
+    @user_errors
+    def longmemeval(
+        data: Path = typer.Option(..., "--data", help="longmemeval_oracle.json or longmemeval_s_cleaned.json."),
+        systems: str = typer.Option("emem-deep,emem-fast,rag-bm25", "--systems"),
+        reader: str = typer.Option("offline", "--reader"),
+        judge: str = typer.Option("none", "--judge"),
+        budget: int = typer.Option(2000, "--budget"),
+        limit: int | None = typer.Option(None, "--limit"),
+        out: Path = typer.Option(Path("eval/results/longmemeval"), "--out"),
+    ) -> None:
+        """Run systems on the official LongMemEval JSON (not shipped: pass its path)."""
+        from emem.eval.longmemeval_run import run_longmemeval
+
+        console.print(f"report: {run_longmemeval(data, systems, reader, judge, budget, limit, out)}")

@@ -1,0 +1,195 @@
+"""The systems the harness compares, all over one Memory home, with the same reader and the same
+budget rules: emem-deep/fast/auto, emem-routing-paper, full-context, rag-bm25, rag-dense."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from emem.agents.aggregate import build_closures
+from emem.agents.assistant import CANDIDATE_FLOOR, RELEVANCE_FLOOR, evidence_item, support_scores
+from emem.agents.master import DEFAULT_BUDGET, ReadRuntime, ask_graph, build_master_graph
+from emem.agents.planner import offline_plan
+from emem.agents.reader import llm_read, offline_read, offline_reader_call
+from emem.agents.roles import RoleModels
+from emem.answer import Answer
+from emem.index.manager import turn_key
+from emem.llm.usage import Usage
+from emem.memory import Memory
+from emem.models import StoredTurn
+from emem.packing import pack
+from emem.timeparse import parse_locomo_time
+
+from .locomo_data import LocomoSample
+from .systems_base import SystemOutput
+
+SYSTEM_NAMES = ("emem-deep", "emem-fast", "emem-auto", "emem-routing-paper", "full-context", "rag-bm25", "rag-dense")
+RAG_K = 10
+
+
+def sample_to_emem(sample: LocomoSample) -> dict:
+    """A LoCoMo sample in emem's conversation JSON (ids kept: sessions S<n>, turns D<n>:<i>)."""
+    return {
+        "conversation_id": sample.sample_id,
+        "sessions": [
+            {
+                "session_id": f"S{s.number}",
+                "time": parse_locomo_time(s.date_time, f"{sample.sample_id} session_{s.number}").isoformat(),
+                "turns": [
+                    {"turn_id": t.dia_id, "speaker": t.speaker, "text": t.text, "image_caption": t.blip_caption}
+                    for t in s.turns
+                ],
+            }
+            for s in sample.sessions
+        ],
+    }
+
+
+def namespace_for(sample_id: str) -> str:
+    return f"eval-{sample_id}"
+
+
+def to_output(a: Answer) -> SystemOutput:
+    return SystemOutput(
+        prediction=a.answer,
+        retrieved_ids=[e.turn_id for e in a.evidence],
+        retrieved_sessions=list(dict.fromkeys(s.session_id for s in a.activated_segments)),
+        context_tokens=a.usage.context_tokens,
+        usage=a.usage,
+        latency_ms=a.latency_ms,
+        stage_latency_ms=a.stage_latency_ms,
+        status="error" if a.status == "error" else "ok",
+        error=a.error,
+    )
+
+
+class Shared:
+    """One Memory home and its ingested conversations, shared by every system of a run."""
+
+    def __init__(self, home: Path, roles: RoleModels, budget: int = DEFAULT_BUDGET, reader_window: int = 128_000) -> None:
+        self.memory = Memory(home, roles=roles)
+        self.roles = roles
+        self.budget = budget
+        self.reader_window = reader_window
+        self._prepared: set[str] = set()
+
+    def prepare(self, sample: LocomoSample) -> str:
+        ns = namespace_for(sample.sample_id)
+        if sample.sample_id not in self._prepared:
+            self.memory.add_conversation(sample_to_emem(sample), ns)
+            self.memory.index(ns)
+            self.memory.consolidate(ns)
+            self._prepared.add(sample.sample_id)
+        return ns
+
+
+class EmemSystem:
+    def __init__(self, shared: Shared, mode: str, router: str = "emem") -> None:
+        self.shared, self.mode, self.router = shared, mode, router
+        self.name = "emem-routing-paper" if router == "paper" else f"emem-{mode}"
+        self._graph = None
+        if router != "emem":
+            self._graph = build_master_graph(ReadRuntime(shared.memory, shared.roles, router=router))
+
+    def prepare(self, sample: LocomoSample) -> None:
+        self.shared.prepare(sample)
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        ns = namespace_for(sample_id)
+        if self._graph is not None:
+            return to_output(ask_graph(self._graph, question, ns, self.mode, None, self.shared.budget))
+        return to_output(self.shared.memory.ask(question, ns, mode=self.mode, budget=self.shared.budget))
+
+
+class TurnBaseline:
+    """Top-k turns (BM25, dense) or every turn (full context), handed to the same reader."""
+
+    def __init__(self, shared: Shared, kind: str) -> None:
+        self.shared, self.kind = shared, kind
+        self.name = {"bm25": "rag-bm25", "dense": "rag-dense", "full": "full-context"}[kind]
+
+    def prepare(self, sample: LocomoSample) -> None:
+        self.shared.prepare(sample)
+
+    def _turns(self, question: str, ns: str) -> list[StoredTurn]:
+        rt = self.shared.memory._runtime()
+        view = rt.view(ns)
+        if self.kind == "full":
+            return list(view.turns)
+        if self.kind == "bm25":
+            idx = view.indexes
+            return [idx.turns[k] for k, _ in idx.bm25.search(question, RAG_K)]
+        sims = view.turn_vectors @ rt.embed(question)
+        return [view.turns[i] for i in np.argsort(-sims, kind="stable")[:RAG_K]]
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        start = time.perf_counter()
+        ns = namespace_for(sample_id)
+        rt = self.shared.memory._runtime()
+        view = rt.view(ns)
+        turns = self._turns(question, ns)
+        t_retrieve = (time.perf_counter() - start) * 1000
+        plan = offline_plan(question, sorted({t.speaker for t in view.turns}), view.turns[-1].time if view.turns else None)
+        vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
+        scores = support_scores(turns, vectors, question, plan, rt.embed(question)) if turns else []
+        if self.kind == "full":
+            # The whole conversation, in order, never cut; the offline reader still ranks it.
+            evidence = [evidence_item(t, view.segment_for(t), round(s, 4), t.text) for t, s in zip(turns, scores, strict=True)]
+            budget = 10**9
+        else:
+            relevant = bool(scores) and max(scores) >= RELEVANCE_FLOOR
+            evidence = [
+                evidence_item(t, view.segment_for(t), round(s, 4), t.text)
+                for t, s in zip(turns, scores, strict=True)
+                if relevant and s >= CANDIDATE_FLOOR
+            ]
+            budget = self.shared.budget
+        packed = pack(build_closures(plan, evidence, [], {}, budget, None, question), budget)
+        reader = self.shared.roles.get("reader")
+        if self.kind == "full" and reader is not None and packed.tokens > self.shared.reader_window:
+            return SystemOutput(prediction="", status="error", context_tokens=packed.tokens,
+                                error=f"conversation is {packed.tokens} tokens, over the reader's {self.shared.reader_window}-token window; not truncated")
+        if self.kind == "full" and reader is None:
+            # Offline reader over everything: drop the floor so it sees the whole conversation ranked.
+            packed = packed.model_copy(update={"closures": sorted(packed.closures, key=lambda c: -c.priority)})
+            if not scores or max(scores) < RELEVANCE_FLOOR:
+                packed = packed.model_copy(update={"closures": []})
+        if reader is None:
+            text, status = offline_read(question, plan, packed, [])
+            calls = [offline_reader_call(question, packed.context(), text)]
+        else:
+            text, status, call = llm_read(question, plan, packed, [], reader)
+            calls = [call]
+        usage = Usage.from_calls(calls, context_tokens=packed.tokens)
+        latency = (time.perf_counter() - start) * 1000
+        return SystemOutput(
+            prediction=text,
+            retrieved_ids=[] if self.kind == "full" else [t.turn_id for t in turns],
+            context_tokens=packed.tokens,
+            usage=usage,
+            latency_ms=latency,
+            stage_latency_ms={"retrieve": t_retrieve, "read": latency - t_retrieve},
+            status="error" if status == "error" else "ok",
+            error=calls[0].error if status == "error" else None,
+        )
+
+
+def build_systems(names: Sequence[str], shared: Shared) -> list:
+    factories = {
+        "emem-deep": lambda: EmemSystem(shared, "deep"),
+        "emem-fast": lambda: EmemSystem(shared, "fast"),
+        "emem-auto": lambda: EmemSystem(shared, "auto"),
+        "emem-routing-paper": lambda: EmemSystem(shared, "deep", router="paper"),
+        "full-context": lambda: TurnBaseline(shared, "full"),
+        "rag-bm25": lambda: TurnBaseline(shared, "bm25"),
+        "rag-dense": lambda: TurnBaseline(shared, "dense"),
+    }
+    unknown = [n for n in names if n not in factories]
+    if unknown:
+        from emem.errors import InputError
+
+        raise InputError(f"unknown system(s) {unknown}; known: {', '.join(SYSTEM_NAMES)}", "--systems")
+    return [factories[n]() for n in names]
