@@ -252,6 +252,11 @@ class TestRetractions:
         facts = extract(("Caroline", "I live in Boston. Scratch that. I live in Denver."))
         assert [(f.object, f.kind) for f in facts] == [("Boston", "assert"), ("Boston", "retract"), ("Denver", "assert")]
 
+    def test_correction_after_scratch_that_is_kept(self) -> None:
+        facts = extract(("Caroline", "I live in Boston."), ("Caroline", "Scratch that, I live in Denver."))
+        assert [(f.object, f.kind, f.source_turn_ids) for f in facts] == [
+            ("Boston", "assert", ["D1:1"]), ("Boston", "retract", ["D1:2"]), ("Denver", "assert", ["D1:2"])]
+
     def test_scratch_that_does_not_reach_another_speaker_or_far_back(self) -> None:
         facts = extract(("Melanie", "I live in Boston."), ("Caroline", "Scratch that."))
         assert [f.kind for f in facts] == ["assert"]
@@ -292,6 +297,34 @@ class TestContract:
         text = "I work at St. Mary's Hospital. Dr. Lee is my boss!"
         assert [text[s:e] for s, e in split_sentences(text)] == ["I work at St. Mary's Hospital.", "Dr. Lee is my boss!"]
         assert ("Caroline", "works_at", "St. Mary's Hospital", "assert") in triples(text)
+
+
+class TestPatternLanguage:
+    def test_inflection(self) -> None:
+        from emem.extract.patterns import gerund, inflect
+
+        assert inflect("plan") == ("plan", "plans", "planned", "planned", "planning")
+        assert inflect("study").past == "studied" and inflect("move").ing == "moving"
+        assert inflect("take up").past == "took up"
+        assert gerund("swim") == "swimming"
+
+    def test_verb_groups_cover_auxiliaries_and_adverbs(self) -> None:
+        from emem.extract.patterns import compile_template
+
+        p = compile_template(r"{S}{vg:live:now}\s+in\s+{obj:place}")
+        for text in ("I live in Rome", "We've been living in Rome", "I'm currently living in Rome",
+                     "Anna lives in Rome", "I have lived in Rome"):
+            m = p.search(text)
+            assert m is not None and m.group("obj") == "Rome", text
+        assert p.search("I lived in Rome") is None  # past: not where one lives now
+
+    def test_keywords_prefilter_and_unknown_macros(self) -> None:
+        from emem.extract.patterns import compile_template, template_keywords
+
+        assert {"move", "moved", "moving"} <= (template_keywords(r"{S}{vg:move:past}") or set())
+        assert template_keywords(r"\bmy\s+wife\b") is None
+        with pytest.raises(ValueError):
+            compile_template("{nonsense}")
 
 
 # --- held out ------------------------------------------------------------------------------------

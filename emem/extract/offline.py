@@ -173,6 +173,7 @@ class OfflineExtractor:
             matches = [(rule, m) for rule in self.rules if rule.keywords is None or rule.keywords & words
                        for m in rule.pattern.finditer(text)
                        if not implied or (m.groupdict().get("fp") and m.start("fp") == 0)]
+            matches.sort(key=lambda rm: rm[1].start())  # text order: a retraction sees only what came before
             specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
             for rule, m in matches:
                 if rule.fallback and any(s < m.end() and m.start() < e for s, e in specific):
