@@ -43,6 +43,7 @@ class Memory:
         self._roles = roles
         self._read_runtime = None
         self._graph = None
+        self.last_summary_report = None
 
     def _get_embedder(self) -> Embedder:
         if self._embedder is None:
@@ -181,8 +182,16 @@ class Memory:
         return self.ledger.history(namespace, subject, predicate=predicate)
 
     def consolidate(self, namespace: str, extractor: Any = None):
-        """System 2: project facts from episodes not yet consolidated. Never runs inside a write."""
+        """System 2: project facts from episodes not yet consolidated, and (when a summariser model
+        is configured) write segment summaries. Never runs inside a write."""
         check_namespace(namespace)
+        summariser = self._runtime().roles.get("summariser")
+        if summariser is not None:
+            from emem.agents.summariser import summarise_segments
+
+            view = self._read_runtime.view(namespace)
+            self.last_summary_report = summarise_segments(self.episodes, namespace, view.segments, summariser)
+            self._read_runtime.forget(namespace)  # rebuild the view with the new summaries
         from emem.consolidate import consolidate, watermark_name
         from emem.extract.offline import OfflineExtractor
 

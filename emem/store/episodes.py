@@ -261,6 +261,13 @@ class EpisodeStore:
             ).fetchall()
         return {r[0]: r[1] for r in rows}
 
+    def segment_summary_hashes(self, namespace: str) -> dict[str, str]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT segment_id, content_hash FROM segment_summaries WHERE namespace=?", (namespace,)
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
     def put_segment_summary(self, namespace: str, segment_id: str, content_hash: str, summary: str, model: str) -> None:
         with self._write() as conn:
             conn.execute(
