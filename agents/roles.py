@@ -24,6 +24,24 @@ class RoleModels:
     def from_home(cls, home: Path | None) -> RoleModels:
         return cls.from_settings(load_llm_settings(home))
 
+    @classmethod
+    def for_reader(cls, reader: str, home: Path | None) -> RoleModels:
+        """`offline`: every role offline; `openai`/`local`: the configured endpoints, and an error
+        when none is configured (a run that asked for a model never silently runs offline)."""
+        from emem.errors import InputError
+
+        if reader == "offline":
+            return cls({r: None for r in READ_ROLES})
+        if reader in ("openai", "local"):
+            roles = cls.from_home(home)
+            if roles.offline:
+                raise InputError(
+                    "no LLM endpoint configured: set EMEM_LLM_BASE_URL and EMEM_LLM_MODEL, or run `emem llm serve`",
+                    "--reader",
+                )
+            return roles
+        raise InputError(f"unknown reader {reader!r}; use offline, openai or local", "--reader")
+
     def get(self, role: str) -> ChatModel | None:
         return self.models.get(role)
 

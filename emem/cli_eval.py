@@ -22,19 +22,8 @@ def _ints(text: str | None, what: str) -> list[int] | None:
 
 def _roles(reader: str, home: Path):
     from emem.agents.roles import RoleModels
-    from emem.llm.config import load_llm_settings
 
-    if reader == "offline":
-        return RoleModels({r: None for r in ("planner", "assistant", "reader", "summariser")})
-    if reader in ("openai", "local"):
-        roles = RoleModels.from_settings(load_llm_settings(home))
-        if roles.offline:
-            raise InputError(
-                "no LLM endpoint configured: set EMEM_LLM_BASE_URL and EMEM_LLM_MODEL, or run `emem llm serve`",
-                "--reader",
-            )
-        return roles
-    raise InputError(f"unknown reader {reader!r}; use offline, openai or local", "--reader")
+    return RoleModels.for_reader(reader, home)
 
 
 def register(app: typer.Typer, open_memory) -> None:
@@ -104,11 +93,19 @@ def register(app: typer.Typer, open_memory) -> None:
     @user_errors
     def report(run_dir: Path = typer.Argument(..., help="A run's --out directory.")) -> None:
         """Rebuild report.md and the plots from a run's logs and manifest."""
+        import json
+
         from emem.eval.report import build_report
 
         if not (run_dir / "rows.jsonl").exists():
             raise InputError("no rows.jsonl here: not a run directory", str(run_dir))
-        console.print(f"report: {build_report(run_dir)}")
+        manifest = json.loads((run_dir / "manifest.json").read_text()) if (run_dir / "manifest.json").exists() else {}
+        if (manifest.get("extra") or {}).get("benchmark") == "longmemeval":
+            from emem.eval.longmemeval_run import build_lme_report
+
+            console.print(f"report: {build_lme_report(run_dir)}")
+        else:
+            console.print(f"report: {build_report(run_dir)}")
 
     @eval_app.command("longmemeval")
     @user_errors
