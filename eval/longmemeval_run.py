@@ -26,7 +26,6 @@ from pydantic import BaseModel, Field, ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from emem.agents.master import ask_graph
 from emem.agents.roles import RoleModels
 from emem.errors import ConflictError, InputError
 from emem.llm.usage import Usage
@@ -39,7 +38,7 @@ from .longmemeval_data import QUESTION_TYPES, LmeInstance, load_longmemeval
 from .manifest import RunManifest, build_manifest, read_manifest, write_manifest
 from .report import OFFLINE_READER_LINE, REPORT_NAME, _cost_section, _errors_section, _fmt, _table
 from .runlog import LOG_NAME, RunLog
-from .systems import EmemSystem, Shared, build_systems, namespace_for, to_output
+from .systems import Shared, build_systems, namespace_for
 from .systems_base import EvalSystem, SystemOutput
 
 if TYPE_CHECKING:
@@ -409,15 +408,9 @@ def _describe(exc: BaseException) -> str:
 
 
 def ask_system(system: EvalSystem, inst: LmeInstance) -> SystemOutput:
-    """Ask one system. emem systems get `as_of` = question_date through the same graph their
-    answer() uses (EmemSystem.answer has no as_of); other systems go through answer(), which
-    anchors "now" at the last haystack turn."""
+    """Ask one system as known at the question's date (every system gets the same `as_of`)."""
     as_of = parse_lme_date(inst.question_date, f"{inst.question_id} question_date")
-    if isinstance(system, EmemSystem):
-        graph = system._graph if system._graph is not None else system.shared.memory.graph()
-        ns = namespace_of(inst)
-        return to_output(ask_graph(graph, inst.question, ns, system.mode, as_of, system.shared.budget))
-    return system.answer(inst.question, sample_id_for(inst), NO_CATEGORY)
+    return system.answer(inst.question, sample_id_for(inst), NO_CATEGORY, as_of=as_of)
 
 
 def answer_one(system: EvalSystem, inst: LmeInstance) -> LmeRow:
@@ -738,12 +731,7 @@ def _system_names(systems: str) -> list[str]:
 
 
 def _time_anchor(systems: Sequence[EvalSystem]) -> str:
-    emem = [s.name for s in systems if isinstance(s, EmemSystem)]
-    other = [s.name for s in systems if not isinstance(s, EmemSystem)]
-    text = f"{', '.join(emem) or 'no system'} answered with as_of = question_date"
-    if other:
-        text += f'; {", ".join(other)} anchor "now" at the last haystack turn (their answer() takes no as_of)'
-    return text
+    return f"{', '.join(s.name for s in systems) or 'no system'} answered with as_of = question_date"
 
 
 def run_longmemeval(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -97,11 +98,10 @@ class EmemSystem:
     def prepare(self, sample: LocomoSample) -> None:
         self.shared.prepare(sample)
 
-    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+    def answer(self, question: str, sample_id: str, category: int, as_of: datetime | None = None) -> SystemOutput:
         ns = namespace_for(sample_id)
-        if self._graph is not None:
-            return to_output(ask_graph(self._graph, question, ns, self.mode, None, self.shared.budget))
-        return to_output(self.shared.memory.ask(question, ns, mode=self.mode, budget=self.shared.budget))
+        graph = self._graph if self._graph is not None else self.shared.memory.graph()
+        return to_output(ask_graph(graph, question, ns, self.mode, as_of, self.shared.budget))
 
 
 class TurnBaseline:
@@ -114,25 +114,28 @@ class TurnBaseline:
     def prepare(self, sample: LocomoSample) -> None:
         self.shared.prepare(sample)
 
-    def _turns(self, question: str, ns: str) -> list[StoredTurn]:
+    def _turns(self, question: str, ns: str, as_of: datetime | None) -> list[StoredTurn]:
         rt = self.shared.memory._runtime()
         view = rt.view(ns)
+        seen = view.visible(as_of)
         if self.kind == "full":
-            return list(view.turns)
+            return [t for t, ok in zip(view.turns, seen, strict=True) if ok]
         if self.kind == "bm25":
             idx = view.indexes
-            return [idx.turns[k] for k, _ in idx.bm25.search(question, RAG_K)]
-        sims = view.turn_vectors @ rt.embed(question)
-        return [view.turns[i] for i in np.argsort(-sims, kind="stable")[:RAG_K]]
+            ranked = [idx.turns[k] for k, _ in idx.bm25.search(question, len(idx.bm25))]
+            return [t for t in ranked if as_of is None or t.time <= as_of][:RAG_K]
+        sims = np.where(seen, view.turn_vectors @ rt.embed(question), -np.inf)
+        return [view.turns[i] for i in np.argsort(-sims, kind="stable")[:RAG_K] if seen[i]]
 
-    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+    def answer(self, question: str, sample_id: str, category: int, as_of: datetime | None = None) -> SystemOutput:
         start = time.perf_counter()
         ns = namespace_for(sample_id)
         rt = self.shared.memory._runtime()
         view = rt.view(ns)
-        turns = self._turns(question, ns)
+        turns = self._turns(question, ns, as_of)
         t_retrieve = (time.perf_counter() - start) * 1000
-        plan = offline_plan(question, sorted({t.speaker for t in view.turns}), view.turns[-1].time if view.turns else None)
+        anchor = as_of or (view.turns[-1].time if view.turns else None)
+        plan = offline_plan(question, sorted({t.speaker for t in view.turns}), anchor)
         vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
         scores = support_scores(turns, vectors, question, plan, rt.embed(question)) if turns else []
         if self.kind == "full":

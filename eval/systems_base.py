@@ -4,6 +4,7 @@ internals and every system is measured identically."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
@@ -39,6 +40,7 @@ class EvalSystem(Protocol):
         """Ingest one conversation; called once per conversation before its questions."""
         ...
 
-    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
-        """Answer one question about the conversation `sample_id` that was prepared."""
+    def answer(self, question: str, sample_id: str, category: int, as_of: datetime | None = None) -> SystemOutput:
+        """Answer one question about the conversation `sample_id` that was prepared, as known at
+        `as_of` (None: everything stored)."""
         ...

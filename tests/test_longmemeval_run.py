@@ -188,7 +188,7 @@ def test_offline_run_without_judge(data, tmp_path):
         manifest.reader_offline and manifest.budget == 2000 and manifest.extra["benchmark"] == "longmemeval"
     )
     assert manifest.dataset_sha256 and lme.JUDGE_PROMPT + ".md" in manifest.prompts
-    assert "emem-deep answered with as_of = question_date" in manifest.extra["time_anchor"]
+    assert manifest.extra["time_anchor"] == "emem-deep, rag-bm25 answered with as_of = question_date"
     # The report says so when answers came from an LLM reader instead.
     write_manifest(manifest.model_copy(update={"reader_offline": False, "models": {"reader": "gpt-x"}}), out)
     text = lme.build_lme_report(out).read_text(encoding="utf-8")
