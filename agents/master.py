@@ -38,7 +38,7 @@ from emem.index.manager import turn_key
 from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall, Usage
 from emem.packing import pack
-from emem.prompting import load_prompt
+from emem.prompting import load_prompt, prompt_set_hash
 from emem.retrieval.hybrid import hybrid_turns
 from emem.retrieval.routing import (
     DEFAULT_ACTIVATE,
@@ -293,7 +293,7 @@ def _answer(state: MasterState, text: str, status: str, error: str | None, calls
         else a
         for a in state.get("activated", [])
     ]
-    hashes = {c.role: c.prompt_hash for c in all_calls if c.prompt_hash}
+    hashes = {"prompt-set": prompt_set_hash(), **{c.role: c.prompt_hash for c in all_calls if c.prompt_hash}}
     usage = Usage.from_calls(all_calls, context_tokens=packed.tokens if packed else 0)
     return Answer(
         question=state["question"],

@@ -39,3 +39,12 @@ def memory_block(lines: list[str]) -> str:
     """Memory content is data: delimit it so a prompt can tell the model never to obey it."""
     body = "\n".join(line.replace("</memory>", "</ memory>") for line in lines)
     return f"<memory>\n{body}\n</memory>"
+
+
+@lru_cache(maxsize=1)
+def prompt_set_hash() -> str:
+    """One hash over every template shipped, recorded on each answer (offline ones included) so
+    a result can always be tied to the exact prompt versions installed with it."""
+    names = sorted(p.name.removesuffix(".md") for p in files("emem.prompts").iterdir() if p.name.endswith(".md"))
+    joined = "\n".join(f"{n}:{load_prompt(n).sha256}" for n in names)
+    return hashlib.sha256(joined.encode()).hexdigest()

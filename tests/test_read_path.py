@@ -199,7 +199,7 @@ def test_scripted_llm_roles_and_token_accounting(tmp_path) -> None:
     assert by_role["assistant"].llm_calls == len(a.activated_segments) == 5
     assert a.usage.llm_calls == sum(r.llm_calls for r in by_role.values())
     assert a.usage.prompt_tokens == sum(r.prompt_tokens for r in by_role.values()) > 0
-    assert a.usage.context_tokens > 0 and set(a.prompt_hashes) == {"planner", "assistant", "reader"}
+    assert a.usage.context_tokens > 0 and set(a.prompt_hashes) == {"prompt-set", "planner", "assistant", "reader"}
     assert any(e.turn_id == "S5:1" and e.quote == "I work at Riverside Clinic now" for e in a.evidence)
 
 
