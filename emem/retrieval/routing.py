@@ -21,7 +21,10 @@ from emem.retrieval.fusion import minmax
 from emem.retrieval.view import NamespaceView
 
 DEFAULT_ACTIVATE = 5
-PATHWAY_WEIGHTS: dict[Pathway, float] = {"global": 1.0, "keyword": 1.0, "ledger": 1.0}
+PATHWAY_WEIGHTS: dict[Pathway, float] = {"global": 1.0, "keyword": 1.0, "ledger": 0.5}
+"""The ledger pathway is sparse and nearly binary (a segment holds a fact's source or not), so at
+full weight it outvotes the graded pathways; at half weight it breaks ties and surfaces the
+segments that make a value current without displacing strong lexical matches."""
 
 Ranked = list[tuple[int, float, str]]
 """(segment index, score, reason), best first."""
