@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.table import Table
 
 from emem.cli_common import HomeOption, console, print_json, user_errors
 
@@ -111,13 +110,12 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
         if as_json:
             print_json({"servers": servers, "models": [str(p) for p in pulled]})
             return
-        if servers:
-            table = Table("model", "url", "pid", "running", "answering", "log")
-            for s in servers:
-                r = s.record
-                table.add_row(r.model, r.base_url, str(r.pid), _yes(s.running), _yes(s.answering), r.log)
-            console.print(table)
-        else:
+        for s in servers:
+            r = s.record
+            health = "running" if s.running else "not running"
+            health += ", answering" if s.answering else (", not answering" if s.running else "")
+            _say(f"{r.model}: {r.base_url} pid {r.pid} ({health}); log {r.log}")
+        if not servers:
             _say("no local LLM server recorded")
         names = ", ".join(p.stem for p in pulled) or "none"
         _say(f"pulled models in {local.models_dir(where)}: {names}")
@@ -155,6 +153,7 @@ def _yes(flag: bool) -> str:
 
 
 def _role_summary(config: dict[str, Any]) -> str:
-    parts = [f"all roles -> {config['model']}"] if "model" in config else []
+    default = "other roles" if config.get("roles") else "all roles"
+    parts = [f"{default} -> {config['model']}"] if "model" in config else []
     parts += [f"{role} -> {entry['model']}" for role, entry in config.get("roles", {}).items()]
     return ", ".join(parts)

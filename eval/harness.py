@@ -231,6 +231,7 @@ def run_eval(
     progress: bool = True,
     dataset_path: str | Path | None = None,
     retry_errors: bool = False,
+    per_category: int | None = None,
 ) -> Path:
     """Evaluate every system on the same questions, logging to `out_dir/rows.jsonl`; returns the
     path of the written `report.md`.
@@ -245,7 +246,7 @@ def run_eval(
         raise InputError(f"need at least one system and unique names, got {names}", "systems")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    questions = list(iter_questions(samples, conversations, categories, limit))
+    questions = list(iter_questions(samples, conversations, categories, limit, per_category))
     log = RunLog(out_dir / LOG_NAME)
     _check_resume(log, questions)
     _write_manifest(

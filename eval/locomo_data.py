@@ -169,9 +169,12 @@ def iter_questions(
     conversations: Iterable[str] | None = None,
     categories: Iterable[int] | None = None,
     limit: int | None = None,
+    per_category: int | None = None,
 ) -> Iterator[LocomoQuestion]:
     """Questions in file order (samples as given, then qa order), filtered by conversation ids and
-    categories; `limit` caps the total after filtering. Every system sees exactly this sequence."""
+    categories; `per_category` keeps the first N of each category (a stratified sample: the file
+    lists adversarial questions last), and `limit` caps the total after filtering. Every system
+    sees exactly this sequence."""
     known = [s.sample_id for s in samples]
     wanted_conv = None if conversations is None else list(conversations)
     if wanted_conv is not None:
@@ -184,6 +187,7 @@ def iter_questions(
     if limit is not None and limit < 0:
         raise InputError(f"limit must be >= 0, got {limit}", "limit")
     emitted = 0
+    taken: dict[int, int] = {}
     for sample in samples:
         if wanted_conv is not None and sample.sample_id not in wanted_conv:
             continue
@@ -191,9 +195,12 @@ def iter_questions(
         for index, qa in enumerate(sample.qa):
             if wanted_cat is not None and qa.category not in wanted_cat:
                 continue
+            if per_category is not None and taken.get(qa.category, 0) >= per_category:
+                continue
             if limit is not None and emitted >= limit:
                 return
             emitted += 1
+            taken[qa.category] = taken.get(qa.category, 0) + 1
             yield LocomoQuestion(
                 qid=f"{sample.sample_id}#{index}",
                 sample_id=sample.sample_id,

@@ -301,7 +301,11 @@ def _write_json(path: Path, data: Any) -> None:
 
 
 def write_state(home: Path, state: ServerState) -> None:
-    _write_json(home / STATE_FILE, state.model_dump(mode="json"))
+    """Save the state; an empty one removes the file, so a clean home stays clean."""
+    if state.servers or state.config_written is not None:
+        _write_json(home / STATE_FILE, state.model_dump(mode="json"))
+    else:
+        (home / STATE_FILE).unlink(missing_ok=True)
 
 
 def check_llama_cpp() -> None:
@@ -563,6 +567,10 @@ def _config_is_ours(home: Path, state: ServerState) -> bool:
         return False
 
 
+def _settings(record: ServerRecord) -> tuple[str, str, int, int]:
+    return record.path, record.model, record.threads, record.ctx
+
+
 class ServeResult(BaseModel):
     servers: list[ServerRecord]
     reused: list[str]
@@ -611,12 +619,7 @@ def serve(
             want = port + offset
             current = next((s for s in state.servers if s.port == want), None)
             if current is not None:
-                if (current.path, current.model, current.threads, current.ctx) != (
-                    str(path),
-                    alias,
-                    threads,
-                    ctx,
-                ):
+                if _settings(current) != (str(path), alias, threads, ctx):
                     raise LocalLLMError(
                         f"port {want} already serves {current.model} (pid {current.pid}); "
                         "run `emem llm stop` first or choose another --port"
@@ -691,8 +694,5 @@ def stop(home: Path, *, model: str | None = None, keep_config: bool = False) -> 
             path.unlink()
             removed = True
         state.config_written = None
-    if state.servers or state.config_written is not None:
-        write_state(home, state)
-    else:
-        (home / STATE_FILE).unlink(missing_ok=True)
+    write_state(home, state)
     return StopResult(stopped=stopped, forgotten=forgotten, config_removed=removed)
