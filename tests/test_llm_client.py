@@ -447,3 +447,20 @@ def test_settings_errors_are_config_errors(clean_env: pytest.MonkeyPatch, tmp_pa
     (tmp_path / "llm.json").write_text(json.dumps({"modle": "typo"}))
     with pytest.raises(ConfigError, match="invalid LLM settings at 'modle'"):
         load_llm_settings(tmp_path)
+
+
+def test_structured_output_can_be_forced_to_plain(tmp_path) -> None:
+    """A server that accepts json_object but is slow at it can be told to use plain text."""
+    from emem.llm.config import build_chat_model, load_llm_settings
+
+    (tmp_path / "llm.json").write_text(json.dumps({"base_url": "http://127.0.0.1:9/v1", "model": "m",
+                                                   "structured_output": "plain"}))
+    settings = load_llm_settings(tmp_path, env={})
+    assert settings.structured_output == "plain"
+    assert build_chat_model("assistant", settings).structured_output == "plain"
+    assert load_llm_settings(tmp_path, env={"EMEM_LLM_STRUCTURED_OUTPUT": "json_object"}).structured_output == "json_object"
+    with FakeOpenAIServer(ok('{"answer": "x"}')) as server:
+        model = OpenAIChatModel(server.base_url, "m", structured_output="plain", max_retries=0)
+        result = model.chat("reader", [{"role": "user", "content": "q"}], schema=SCHEMA)
+        assert result.data == {"answer": "x"}
+        assert "response_format" not in server.chat_requests[0]

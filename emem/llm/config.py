@@ -13,7 +13,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -45,6 +45,8 @@ class LLMSettings(BaseModel):
     timeout: float = 60.0
     max_retries: int = 3
     max_concurrency: int = 4
+    structured_output: Literal["auto", "json_schema", "json_object", "plain"] = "auto"
+    """How to ask for JSON: negotiate (auto) or force one mode (see OpenAIChatModel)."""
 
     def role(self, name: str) -> RoleConfig:
         if name not in ROLES:
@@ -69,6 +71,7 @@ class _FileConfig(_FileRole):
     timeout: float | None = None
     max_retries: int | None = None
     max_concurrency: int | None = None
+    structured_output: Literal["auto", "json_schema", "json_object", "plain"] | None = None
 
 
 def _read_file(path: Path) -> _FileConfig:
@@ -110,7 +113,11 @@ def load_llm_settings(home: Path | None = None, env: Mapping[str, str] | None = 
             fields[role].update(top)
             if role in file.roles:
                 fields[role].update(file.roles[role].model_dump(exclude_unset=True))
-        extra = file.model_dump(include={"timeout", "max_retries", "max_concurrency"}, exclude_none=True)
+        extra = file.model_dump(
+            include={"timeout", "max_retries", "max_concurrency", "structured_output"}, exclude_none=True
+        )
+    if (env.get("EMEM_LLM_STRUCTURED_OUTPUT") or "").strip():
+        extra["structured_output"] = env["EMEM_LLM_STRUCTURED_OUTPUT"].strip()
     everyone = _env_layer(env, "EMEM_LLM")
     for role in ROLES:
         fields[role].update(everyone)
@@ -140,4 +147,5 @@ def build_chat_model(
         max_retries=settings.max_retries,
         max_concurrency=settings.max_concurrency,
         recorder=recorder,
+        structured_output=settings.structured_output,
     )

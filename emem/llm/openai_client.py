@@ -115,9 +115,16 @@ class OpenAIChatModel:
         backoff: float = 0.5,
         max_concurrency: int = 4,
         recorder: UsageRecorder | None = None,
+        structured_output: Mode | Literal["auto"] = "auto",
     ) -> None:
+        """`structured_output` forces one way of asking for JSON instead of negotiating: useful
+        where a server accepts a mode but is slow at it (llama.cpp's grammar-constrained
+        `json_object` costs several times more per token than plain text + tolerant parsing)."""
         if max_retries < 0 or max_concurrency < 1 or timeout <= 0:
             raise ValueError("need max_retries >= 0, max_concurrency >= 1 and timeout > 0")
+        if structured_output != "auto" and structured_output not in MODES:
+            raise ValueError(f"structured_output must be auto or one of {MODES}")
+        self.structured_output = structured_output
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.timeout = timeout
@@ -165,6 +172,8 @@ class OpenAIChatModel:
             return self.recorder.record(call) if self.recorder else call
 
         known = known_mode(self.base_url, self.model) if schema is not None else None
+        if self.structured_output != "auto":
+            known = self.structured_output
         modes = list(MODES[MODES.index(known) :] if known else MODES) if schema is not None else [None]
         failures = attempts = attempts_in_mode = 0
         while True:
