@@ -464,3 +464,11 @@ def test_structured_output_can_be_forced_to_plain(tmp_path) -> None:
         result = model.chat("reader", [{"role": "user", "content": "q"}], schema=SCHEMA)
         assert result.data == {"answer": "x"}
         assert "response_format" not in server.chat_requests[0]
+
+
+def test_prompt_tokens_not_hidden_by_prefix_caching() -> None:
+    from emem.llm.openai_client import prompt_tokens_billed
+
+    assert prompt_tokens_billed(1000, 950) == 1000  # the server's own count wins when plausible
+    assert prompt_tokens_billed(5, 950) == 950  # a cached prefix reported as 5 tokens is not the cost
+    assert prompt_tokens_billed(None, 120) == 120

@@ -99,6 +99,15 @@ def _prompt_tokens(messages: list[dict[str, str]]) -> int:
     return count_tokens("\n".join(str(m.get("content", "")) for m in messages))
 
 
+def prompt_tokens_billed(reported: int | None, counted: int) -> int:
+    """The prompt's size in tokens. Servers that reuse a cached prefix (llama.cpp) report only the
+    tokens they evaluated, which would hide most of a repeated prompt's cost; when the reported
+    number is under half of our own count of what was sent, our count (tiktoken) is used."""
+    if reported is None or reported < counted // 2:
+        return counted
+    return reported
+
+
 class OpenAIChatModel:
     """A ChatModel talking HTTP to one OpenAI-compatible endpoint and model."""
 
@@ -184,7 +193,7 @@ class OpenAIChatModel:
                 text, usage = self._request(messages, mode, schema, max_tokens, temperature)
                 answered = True
                 sent = self._messages_for(messages, mode, schema)
-                tokens[0] += usage[0] if usage else _prompt_tokens(sent)
+                tokens[0] += prompt_tokens_billed(usage[0] if usage else None, _prompt_tokens(sent))
                 tokens[1] += usage[1] if usage else count_tokens(text)
                 data = _read(text, schema)
             except _AttemptFailed as exc:
