@@ -8,9 +8,18 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from emem.cli_common import HomeOption, NamespaceOption, console, open_memory, print_json, user_errors
+from emem.cli_common import (
+    HomeOption,
+    NamespaceOption,
+    OneLineErrors,
+    console,
+    open_memory,
+    print_json,
+    user_errors,
+)
 
 app = typer.Typer(
+    cls=OneLineErrors,
     name="emem",
     help="Auditable long-term memory for LLM agents.",
     no_args_is_help=True,

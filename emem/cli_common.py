@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 import typer
 from pydantic import BaseModel
 from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperGroup
 
 from emem.errors import EmemError
 
@@ -31,7 +33,10 @@ def open_memory(home: Path | None):  # -> emem.memory.Memory
 
 
 def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[red]error:[/red] {message}", markup=True, highlight=False, soft_wrap=True)
+    # escape: a message quoting user input such as "[/x]" must not be read as rich markup;
+    # joined: one line, whatever the message holds
+    line = " ".join(str(message).split())
+    err_console.print(f"[red]error:[/red] {escape(line)}", markup=True, highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -62,3 +67,32 @@ def to_jsonable(obj: Any) -> Any:
 
 def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(to_jsonable(obj), ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+class OneLineErrors(TyperGroup):
+    """The root command: usage errors (unknown option, missing argument, bad value) become one
+    line on stderr with exit code 2, like emem's own user errors, instead of a usage panel."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.TyperException as exc:  # typer's (vendored) ClickException and subclasses
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+                typer.echo(ctx.get_help())
+                sys.exit(2)
+            where = f"{ctx.command_path}: " if ctx is not None else ""
+            hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+            err_console.print(
+                f"[red]error:[/red] {escape(' '.join((where + message).split()) + hint)}",
+                highlight=False, soft_wrap=True,
+            )
+            sys.exit(getattr(exc, "exit_code", 2))
+        except typer.Abort:
+            err_console.print("[red]error:[/red] aborted", highlight=False)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)

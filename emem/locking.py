@@ -21,9 +21,11 @@ A shared hold cannot be upgraded: release it and take the exclusive lock, then r
 from __future__ import annotations
 
 import fcntl
+import inspect
 import os
 import threading
 import uuid
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,16 +60,18 @@ class IndexLock:
         self._exclusive = False
         self._fh: IO[str] | None = None
         self._seen: dict[str, str] | None = None
-        self._listeners: list[Listener] = []
+        self._listeners: list[Callable[[], Listener | None]] = []
 
     def subscribe(self, listener: Listener) -> None:
+        """Bound methods are held weakly, so a closed Memory's index manager can be collected."""
+        ref: Callable[[], Listener | None]
+        if inspect.ismethod(listener):
+            ref = weakref.WeakMethod(listener)  # type: ignore[arg-type]
+        else:
+            ref = lambda: listener  # noqa: E731
         with self._mutex:
-            self._listeners.append(listener)
-
-    def unsubscribe(self, listener: Listener) -> None:
-        with self._mutex:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+            self._listeners = [r for r in self._listeners if r() is not None]
+            self._listeners.append(ref)
 
     @contextmanager
     def shared(self) -> Iterator[None]:
@@ -83,17 +87,21 @@ class IndexLock:
     def held_exclusive(self) -> bool:
         return self._depth > 0 and self._exclusive and self._mutex._is_owned()  # type: ignore[attr-defined]
 
-    def bump(self, *kinds: str) -> None:
+    def bump(self, *kinds: str, notify_local: bool = False) -> None:
         """Record that this process changed the indexes ("write") or erased turns ("erase"), so
         other processes refresh. Call under `exclusive()`, before the change is made: a writer
-        killed midway still leaves the others refreshing."""
+        killed midway still leaves the others refreshing. With `notify_local`, this process's
+        own listeners hear it too (erasure: its own caches must go as well)."""
         if not self.held_exclusive:
             raise RuntimeError("IndexLock.bump needs the exclusive lock")
+        kinds = kinds or ("write",)
         tokens = dict(self._read_tokens())
-        for kind in kinds or ("write",):
+        for kind in kinds:
             tokens[kind] = uuid.uuid4().hex
         self._write_tokens(tokens)
         self._seen = tokens
+        if notify_local:
+            self._notify(set(kinds))
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -126,12 +134,17 @@ class IndexLock:
             if self._seen is not None:
                 changed = {k for k in set(tokens) | set(self._seen) if tokens.get(k) != self._seen.get(k)}
                 if changed:
-                    for listener in list(self._listeners):
-                        listener(changed)
+                    self._notify(changed)
             self._seen = tokens
         except BaseException:
             self._release()
             raise
+
+    def _notify(self, changed: set[str]) -> None:
+        for ref in list(self._listeners):
+            listener = ref()
+            if listener is not None:
+                listener(changed)
 
     def _release(self) -> None:
         fh, self._fh = self._fh, None

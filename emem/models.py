@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 MAX_TURN_CHARS = 100_000
 """A turn longer than this is refused: it is almost certainly a pasted document, not an utterance."""
 
-_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$")
+_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}\Z")  # \Z: "$" would accept a trailing newline
 
 
 def check_namespace(namespace: object) -> str:

@@ -70,7 +70,10 @@ def parse_iso_time(value: object, where: str | None = None) -> datetime:
         raise InputError(f"expected an ISO-8601 time string, got {type(value).__name__} {value!r}", where)
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC)
+    try:
+        return dt.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+05:00 is before year 1 in UTC
+        raise InputError(f"ISO-8601 time {value!r} is out of range once converted to UTC", where) from None
 
 
 def parse_optional_iso(value: object, where: str | None = None) -> datetime | None:

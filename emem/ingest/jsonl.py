@@ -30,7 +30,8 @@ _KEYS = {
 
 def parse_jsonl(text: str, source: str = "input") -> Batch:
     turns, sessions = [], []
-    for n, line in enumerate(text.splitlines(), start=1):
+    # split("\n"), not splitlines(): JSON strings may hold raw U+2028, U+0085 and friends
+    for n, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         where = f"{source} line {n}"
@@ -38,8 +39,10 @@ def parse_jsonl(text: str, source: str = "input") -> Batch:
             event = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"malformed JSON: {exc.msg} at column {exc.colno}", where) from None
+        except RecursionError:
+            raise InputError("malformed JSON: nested too deeply", where) from None
         turns.append(_event_turn(event, where))
-        if isinstance(event.get("session_time"), str):
+        if event.get("session_time") is not None:  # a wrong type is an error, not ignored
             t = turns[-1]
             sessions.append(
                 (

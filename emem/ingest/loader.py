@@ -66,4 +66,6 @@ def read_path(path: Path, fmt: Format = "auto") -> Batch:
         raise InputError(
             f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source
         ) from None
+    except RecursionError:
+        raise InputError("malformed JSON: nested too deeply", source) from None
     return parse_object(data, fmt, source)

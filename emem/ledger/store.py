@@ -90,7 +90,28 @@ CREATE TRIGGER IF NOT EXISTS relations_no_update BEFORE UPDATE ON relations
     BEGIN SELECT RAISE(ABORT, 'ledger relations are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS relations_no_delete BEFORE DELETE ON relations
     BEGIN SELECT RAISE(ABORT, 'ledger relations are append-only'); END;
+CREATE TABLE IF NOT EXISTS tombstones (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('turn', 'revision', 'relation', 'namespace')),
+    content_hash TEXT NOT NULL,
+    erasure_id TEXT NOT NULL,
+    erased_at TEXT NOT NULL,
+    reason TEXT
+);
+CREATE INDEX IF NOT EXISTS tombstones_by_ns ON tombstones (namespace, seq);
+CREATE TRIGGER IF NOT EXISTS tombstones_no_update BEFORE UPDATE ON tombstones
+    BEGIN SELECT RAISE(ABORT, 'ledger tombstones are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS tombstones_no_delete BEFORE DELETE ON tombstones
+    BEGIN SELECT RAISE(ABORT, 'ledger tombstones are append-only'); END;
 """
+_NO_DELETE = {
+    table: f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
+    f"BEGIN SELECT RAISE(ABORT, 'ledger {table} are append-only'); END"
+    for table in ("revisions", "relations")
+}
+"""The append-only guards that `purge` lifts inside its own transaction, and only there."""
 
 _REV_COLS = (
     "seq, id, namespace, kind, subject, predicate, object, object_text, surface, valid_from, valid_to, "
@@ -612,6 +633,62 @@ class Ledger:
         for r in rows:
             names.setdefault(r["subject_key"], r["subject"])
         return [names[k] for k in sorted(names)]
+
+    # ----------------------------------------------------------------------------- erasure
+
+    def purge(
+        self,
+        namespace: str,
+        revision_ids: Iterable[str] = (),
+        relation_ids: Iterable[str] = (),
+        tombstones: Iterable[tuple[str, str, str]] = (),
+        *,
+        erasure_id: str,
+        reason: str | None = None,
+        drop_watermarks: bool = False,
+    ) -> tuple[int, int]:
+        """Erase rows, the one sanctioned exception to append-only (emem.erasure calls it).
+
+        In one transaction: lift the no-delete triggers, delete the named revision and relation
+        rows of `namespace` (secure_delete zeroes their pages), record `tombstones` as
+        (id, kind, content_hash) with the erasure id, time and reason, and restore the triggers.
+        No other connection ever sees the triggers missing. Returns (revisions, relations) deleted.
+        """
+        check_namespace(namespace)
+        revs, rels = sorted(set(revision_ids)), sorted(set(relation_ids))
+        now = stamp(utcnow())
+        with self.transaction():
+            self._conn.execute("PRAGMA secure_delete = ON")
+            for table in _NO_DELETE:
+                self._conn.execute(f"DROP TRIGGER IF EXISTS {table}_no_delete")
+            n_rev = sum(
+                self._conn.execute("DELETE FROM revisions WHERE namespace = ? AND id = ?", (namespace, rid)).rowcount
+                for rid in revs
+            )
+            n_rel = sum(
+                self._conn.execute("DELETE FROM relations WHERE namespace = ? AND id = ?", (namespace, rid)).rowcount
+                for rid in rels
+            )
+            if drop_watermarks:
+                self._conn.execute("DELETE FROM watermarks WHERE namespace = ?", (namespace,))
+            self._conn.executemany(
+                "INSERT INTO tombstones (id, namespace, kind, content_hash, erasure_id, erased_at, reason) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(tid, namespace, kind, digest, erasure_id, now, reason) for tid, kind, digest in tombstones],
+            )
+            for ddl in _NO_DELETE.values():
+                self._conn.execute(ddl)
+        return n_rev, n_rel
+
+    def tombstones(self, namespace: str) -> list[dict[str, object]]:
+        """What erasure removed from this namespace: id, kind, content hash, when and why."""
+        check_namespace(namespace)
+        rows = self._rows(
+            "SELECT id, kind, content_hash, erasure_id, erased_at, reason FROM tombstones "
+            "WHERE namespace = ? ORDER BY seq",
+            (namespace,),
+        )
+        return [dict(r) for r in rows]
 
     # ----------------------------------------------------------------------------- watermarks
 
