@@ -73,7 +73,9 @@ class ReadRuntime:
         with self._lock:
             ns = self.memory.indexes.current(namespace)
             cached = self._views.get(namespace)
-            if cached is None or cached.covered_seq != ns.covered_seq:
+            # `indexes is not ns`: the index manager rebuilt this namespace (e.g. after another
+            # process erased turns), so the cached view may still hold erased turns.
+            if cached is None or cached.covered_seq != ns.covered_seq or cached.indexes is not ns:
                 cached = self._views[namespace] = build_view(ns, self.memory.segment_summaries(namespace))
             return cached
 
@@ -250,6 +252,9 @@ def build_master_graph(runtime: ReadRuntime):
         packed = state.get("pack")
         calls: list[LLMCall] = []
         error = state.get("error")
+        failed = [r for r in state.get("reports", []) if r.error]
+        if failed and not error:
+            error = f"{len(failed)} assistant call(s) failed; first: {failed[0].error}"
         if error or packed is None:
             answer, status = "", "error"
         else:

@@ -64,7 +64,8 @@ _CALENDAR = set(MONTHS) | {"monday", "tuesday", "wednesday", "thursday", "friday
 class PlanReply(BaseModel):
     """What the LLM planner must return (a subset of Plan, parsed tolerantly)."""
 
-    operation: Operation = Operation.FACT
+    operation: Operation
+    """Required: a reply without it is not a plan (it would silently become FACT)."""
     entities: list[str] = Field(default_factory=list)
     predicates: list[str] = Field(default_factory=list)
     needs_current: bool = False

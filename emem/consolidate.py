@@ -43,6 +43,8 @@ class ConsolidationReport(BaseModel):
     skipped: int = 0
     notes: list[str] = Field(default_factory=list)
     """Why candidates were skipped (unknown predicate, unknown source turn, nothing to retract)."""
+    stopped: bool = False
+    """True when a failed extraction stopped the run early (rerun to continue)."""
     watermark_before: int = 0
     watermark: int = 0
     seconds: float = 0.0
@@ -78,7 +80,16 @@ def consolidate(
     pending = sorted((t for t in turns if t.seq > mark), key=lambda t: t.seq)
     for _, run in groupby(pending, key=lambda t: (t.conversation_id, t.session_id)):
         group = list(run)
+        failed_before = getattr(extractor, "failures", 0)
         candidates = extractor(group)
+        if getattr(extractor, "failures", 0) > failed_before:
+            # An extractor that lost part of this run (an LLM call failed) must not move the
+            # watermark past turns it never read: stop here, so a rerun retries from this run.
+            report.notes.append(
+                f"{group[0].conversation_id}/{group[0].session_id}: extraction failed; stopped before it"
+            )
+            report.stopped = True
+            break
         with ledger.transaction():
             for cand in candidates:
                 report.candidates += 1

@@ -52,6 +52,16 @@ class Turn(BaseModel):
             raise ValueError("time must be timezone-aware")
         return v
 
+    @field_validator("conversation_id", "session_id", "turn_id", "speaker")
+    @classmethod
+    def _clean_name(cls, v: str) -> str:
+        """Ids and names end up in file names, logs and prompts: no control characters."""
+        if any(ord(c) < 32 or ord(c) == 127 for c in v):
+            raise ValueError("contains a control character")
+        if not v.strip():
+            raise ValueError("is blank")
+        return v
+
     @field_validator("text")
     @classmethod
     def _clean_text(cls, v: str) -> str:

@@ -37,7 +37,7 @@ def load_prompt(name: str) -> Prompt:
 
 def memory_block(lines: list[str]) -> str:
     """Memory content is data: delimit it so a prompt can tell the model never to obey it."""
-    body = "\n".join(line.replace("</memory>", "</ memory>") for line in lines)
+    body = "\n".join(line.replace("</memory>", "</ memory>").replace("<memory>", "< memory>") for line in lines)
     return f"<memory>\n{body}\n</memory>"
 
 

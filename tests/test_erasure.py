@@ -282,9 +282,6 @@ def test_another_process_sees_the_erasure_at_its_next_search(tmp_path: Path) -> 
     assert scan(home, [SECRET_CITY]) == []
 
 
-@pytest.mark.xfail(strict=True, reason="agents/master.py ReadRuntime.view caches a view by covered_seq only, so "
-                   "after another process's erasure it keeps serving the erased turn; reported (fix: also compare "
-                   "`cached.indexes is not ns`, the index manager rebuilds its indexes after a foreign erasure)")
 def test_another_process_erasure_reaches_the_ask_caches(tmp_path: Path) -> None:
     home = tmp_path / "shared"
     reader = Memory(home)

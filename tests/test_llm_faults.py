@@ -128,23 +128,17 @@ def test_retries_recover_from_a_transient_fault(home: Path) -> None:
     assert "Kinetica" in answer.answer
 
 
-@pytest.mark.xfail(strict=True, reason="agents: a planner reply of the wrong shape ({} fields) is accepted as a "
-                   "default plan (PlanReply has no required field), a silent fallback; reported")
 def test_a_planner_reply_of_the_wrong_shape_is_an_error(home: Path) -> None:
     answer, requests, _ = ask(home, wrong_schema(), roles=("planner",))
     assert_clear_error(answer, requests)
 
 
-@pytest.mark.xfail(strict=True, reason="agents/master.py: failed assistant calls do not make the answer an "
-                   "error; the reader answers from whatever evidence is left; reported")
 def test_failing_assistants_make_the_answer_an_error(home: Path) -> None:
     answer, requests, _ = ask(home, by_role(ok(json.dumps(PLAN)), http_error(500), ok("Kinetica")))
     assert answer.usage.by_role["assistant"].failed_calls >= 1
     assert_clear_error(answer, requests)
 
 
-@pytest.mark.xfail(strict=True, reason="emem/extract/llm_extractor.py swallows LLMError per batch, so consolidation "
-                   "advances its watermark past turns it never read (those facts are never extracted); reported")
 def test_consolidation_with_a_failing_extractor_keeps_its_watermark(tmp_path: Path) -> None:
     from emem.extract.llm_extractor import LLMExtractor
 
