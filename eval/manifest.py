@@ -80,7 +80,9 @@ def code_revision() -> CodeRevision:
         if head.returncode == 0:
             rev = head.stdout.strip()
             status = subprocess.run(
-                ["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=30
+                # a run's own outputs under eval/results do not make the code dirty
+                ["git", "status", "--porcelain", "--", ".", ":(exclude)eval/results"],
+                cwd=root, capture_output=True, text=True, timeout=30,
             )
             dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):
