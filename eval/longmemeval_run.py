@@ -37,7 +37,7 @@ from .harness import JudgeVerdict
 from .longmemeval_data import QUESTION_TYPES, LmeInstance, load_longmemeval
 from .manifest import RunManifest, build_manifest, read_manifest, write_manifest
 from .report import OFFLINE_READER_LINE, REPORT_NAME, _cost_section, _errors_section, _fmt, _table
-from .runlog import LOG_NAME, RunLog
+from .runlog import LOG_NAME, RowBase, RunLog
 from .systems import Shared, build_systems, namespace_for
 from .systems_base import EvalSystem, SystemOutput
 
@@ -279,41 +279,17 @@ def check_judge_covers(instances: Iterable[LmeInstance], templates: JudgeTemplat
 # --------------------------------------------------------------------------------------------
 
 
-class LmeRow(BaseModel):
-    """One (system, question) result. Field names shared with the LoCoMo RunRow (usage,
-    context_tokens, latency_ms, stage_latency_ms, status, error, judge_usage, qid) keep the same
-    meaning, so the LoCoMo report's cost and error sections render these rows too."""
+class LmeRow(RowBase):
+    """One (system, question) result; `qid` is the LongMemEval question_id. The shared fields
+    (RowBase) let the LoCoMo report's cost and error sections render these rows too."""
 
-    qid: str
-    """The LongMemEval question_id."""
-    system: str
     question_type: str
     abstention: bool
-    question: str
-    gold: str
     question_date: str
-    prediction: str
-    judge_correct: bool | None = None
-    """Official yes/no verdict; None when no judge ran (or it failed: see judge_error)."""
-    judge_error: str | None = None
-    judge_usage: Usage | None = None
     judge_raw: str | None = None
     answer_sessions: list[str] = Field(default_factory=list)
-    retrieved_ids: list[str] = Field(default_factory=list)
     ranked_sessions: list[str] = Field(default_factory=list)
     """Sessions of the retrieved turns, in order of first appearance: the ranking recall@k uses."""
-    retrieval: dict[str, float | None] = Field(default_factory=dict)
-    """recall_any@k / recall_all@k; None where excluded (abstention, no evidence, non-retrieving)."""
-    context_tokens: int = 0
-    usage: Usage = Field(default_factory=Usage)
-    latency_ms: float = 0.0
-    stage_latency_ms: dict[str, float] = Field(default_factory=dict)
-    status: str = "ok"
-    error: str | None = None
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.system, self.qid)
 
 
 def read_lme_rows(path: Path) -> list[LmeRow]:

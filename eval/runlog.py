@@ -19,28 +19,23 @@ from emem.llm.usage import Usage
 LOG_NAME = "rows.jsonl"
 
 
-class RunRow(BaseModel):
+class RowBase(BaseModel):
+    """What every benchmark's per-question row records, so reports can share their cost and error
+    sections across benchmarks."""
+
     qid: str
-    """f"{sample_id}#{index}"."""
-    sample_id: str
     system: str
-    category: int
     question: str
     gold: str
     prediction: str
-    score: float
-    """Official LoCoMo score, rounded to 3 decimals."""
-    bleu1: float | None = None
     judge_correct: bool | None = None
-    """LLM-judge verdict (J); None when no judge ran (always for category 5)."""
+    """LLM-judge verdict; None when no judge ran (or it failed: see judge_error)."""
     judge_error: str | None = None
     judge_usage: Usage | None = None
     """What judging cost; kept apart from the system's own usage."""
-    evidence: list[str] = Field(default_factory=list)
     retrieved_ids: list[str] = Field(default_factory=list)
-    retrieved_sessions: list[str] = Field(default_factory=list)
     retrieval: dict[str, float | None] = Field(default_factory=dict)
-    """recall@k, hit@k, recall@all, session_recall (None when the question has no evidence)."""
+    """Retrieval figures; None where a question is excluded (no evidence)."""
     context_tokens: int = 0
     usage: Usage = Field(default_factory=Usage)
     latency_ms: float = 0.0
@@ -51,6 +46,18 @@ class RunRow(BaseModel):
     @property
     def key(self) -> tuple[str, str]:
         return (self.system, self.qid)
+
+
+class RunRow(RowBase):
+    """A LoCoMo row; `qid` is f"{sample_id}#{index}"."""
+
+    sample_id: str
+    category: int
+    score: float
+    """Official LoCoMo score, rounded to 3 decimals."""
+    bleu1: float | None = None
+    evidence: list[str] = Field(default_factory=list)
+    retrieved_sessions: list[str] = Field(default_factory=list)
 
 
 class RunLog:
