@@ -9,7 +9,8 @@ from pathlib import Path
 from emem.llm.base import ChatModel
 from emem.llm.config import LLMSettings, build_chat_model, load_llm_settings
 
-READ_ROLES = ("planner", "assistant", "reader", "summariser")
+READ_ROLES = ("planner", "assistant", "reader", "summariser", "adjudicator")
+"""The roles a Memory uses: the read path's, plus the summariser and adjudicator of consolidation."""
 
 
 @dataclass

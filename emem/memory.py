@@ -198,7 +198,13 @@ class Memory:
         extractor = extractor or OfflineExtractor()
         name = getattr(extractor, "name", "custom")
         turns = self.episodes.turns(namespace, after_seq=self.ledger.get_watermark(namespace, watermark_name(name)))
-        return consolidate(namespace, turns, self.ledger, extractor, extractor_name=name)
+        judge = self._runtime().roles.get("adjudicator")
+        adjudicator = None
+        if judge is not None:
+            from emem.adjudicate import LLMAdjudicator
+
+            adjudicator = LLMAdjudicator(judge)
+        return consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
 
     # -- erasure ---------------------------------------------------------------------------------
 
