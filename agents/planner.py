@@ -8,11 +8,12 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from emem.answer import Operation, Plan
 from emem.extract.dates import find_date_mentions
 from emem.index.text import STOP_WORDS, tokenize
+from emem.ledger.predicates import PREDICATES
 from emem.timeparse import MONTHS
 
 _ARITHMETIC = re.compile(
@@ -66,6 +67,12 @@ class PlanReply(BaseModel):
 
     operation: Operation
     """Required: a reply without it is not a plan (it would silently become FACT)."""
+
+    @field_validator("operation", mode="before")
+    @classmethod
+    def _spelling(cls, v: object) -> object:
+        """Small models write "fact" or "temporal lookup": accept the spelling, not other words."""
+        return v.strip().upper().replace(" ", "_").replace("-", "_") if isinstance(v, str) else v
     entities: list[str] = Field(default_factory=list)
     predicates: list[str] = Field(default_factory=list)
     needs_current: bool = False
@@ -144,13 +151,15 @@ def offline_plan(question: str, known_entities: Sequence[str] = (), anchor: date
 def plan_from_reply(reply: PlanReply, question: str, known: Sequence[str], anchor: datetime | None, model: str) -> Plan:
     """Merge an LLM plan with the deterministic parts (dates are resolved by rules, never guessed)."""
     base = offline_plan(question, known, anchor)
+    # A model may invent predicates ("researched"); only the ledger's vocabulary can be resolved.
+    predicates = [p for p in reply.predicates if p in PREDICATES]
     mentions = find_date_mentions(reply.time_constraint, anchor) if reply.time_constraint and anchor else []
     deep = reply.operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC) or len(reply.entities) >= 2
     return base.model_copy(
         update={
             "operation": reply.operation,
             "entities": reply.entities or base.entities,
-            "predicates": reply.predicates or base.predicates,
+            "predicates": predicates or base.predicates,
             "needs_current": reply.needs_current,
             "keywords": reply.keywords or base.keywords,
             "time_from": min((m.start for m in mentions), default=base.time_from),

@@ -222,3 +222,15 @@ def test_as_of_hides_later_turns(demo: Memory) -> None:
     a = demo.ask("Where does Alice live?", NS, mode="deep", as_of="2023-03-01T00:00:00Z")
     assert a.answer == "Denver"
     assert all(e.time.isoformat() <= "2023-03-01T00:00:00+00:00" for e in a.evidence)
+
+
+def test_llm_plan_spelling_is_tolerated_but_invented_predicates_are_dropped() -> None:
+    from emem.agents.planner import PlanReply, plan_from_reply
+    from emem.llm.jsonparse import parse_into
+
+    reply = parse_into('{"operation": "temporal lookup", "entities": ["Ana"], "predicates": ["researched", "lives_in"]}', PlanReply)
+    assert reply.operation == Operation.TEMPORAL_LOOKUP
+    plan = plan_from_reply(reply, "When did Ana move?", ["Ana"], None, "fake")
+    assert plan.predicates == ["lives_in"]
+    with pytest.raises(ValueError):
+        parse_into('{"operation": "SUMMARY"}', PlanReply)
