@@ -152,7 +152,7 @@ def llm_assistant(segment: Segment, question: str, plan: Plan, chat: ChatModel) 
         },
     ]
     try:
-        result = chat.chat("assistant", messages, schema=ASSISTANT_SCHEMA, max_tokens=400, prompt_hash=prompt.sha256)
+        result = chat.chat("assistant", messages, schema=ASSISTANT_SCHEMA, max_tokens=800, prompt_hash=prompt.sha256)
     except LLMError as exc:
         call = LLMCall(role="assistant", model=getattr(chat, "model", "?"), backend="openai", ok=False, error=str(exc),
                        prompt_tokens=sum(count_tokens(m["content"]) for m in messages), prompt_hash=prompt.sha256)
