@@ -50,22 +50,21 @@ class AssistantReply(BaseModel):
     note: str = ""
 
 
-ASSISTANT_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "relevant": {"type": "boolean"},
-        "evidence": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"turn_id": {"type": "string"}, "quote": {"type": "string"}},
-                "required": ["turn_id", "quote"],
-            },
-        },
-        "note": {"type": "string"},
-    },
-    "required": ["relevant", "evidence"],
-}
+_QUOTE_OBJECT = re.compile(r'\{\s*"turn_id"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"quote"\s*:\s*"((?:[^"\\]|\\.)*)"\s*\}')
+
+
+def parse_assistant_reply(text: str) -> AssistantReply:
+    """Parse the reply; if it is not whole JSON (cut off at max_tokens), keep every complete
+    {"turn_id", "quote"} object it holds. Nothing salvageable is an error, not "irrelevant"."""
+    try:
+        return parse_into(text, AssistantReply)
+    except ValueError as exc:
+        import json
+
+        items = [QuoteReply(turn_id=json.loads(f'"{t}"'), quote=json.loads(f'"{q}"')) for t, q in _QUOTE_OBJECT.findall(text)]
+        if not items:
+            raise exc
+        return AssistantReply(relevant=True, evidence=items, note="reply was cut off; complete quotes kept")
 
 
 def _squash(text: str) -> str:
@@ -152,13 +151,15 @@ def llm_assistant(segment: Segment, question: str, plan: Plan, chat: ChatModel) 
         },
     ]
     try:
-        result = chat.chat("assistant", messages, schema=ASSISTANT_SCHEMA, max_tokens=800, prompt_hash=prompt.sha256)
+        # No schema: the prompt states the format, and the reply is parsed here so that a reply
+        # cut off mid-way still yields its complete quotes (each is verified against the segment).
+        result = chat.chat("assistant", messages, max_tokens=800, prompt_hash=prompt.sha256)
     except LLMError as exc:
         call = LLMCall(role="assistant", model=getattr(chat, "model", "?"), backend="openai", ok=False, error=str(exc),
                        prompt_tokens=sum(count_tokens(m["content"]) for m in messages), prompt_hash=prompt.sha256)
         return AssistantReport(segment_id=segment.segment_id, relevant=False, error=str(exc)), call
     try:
-        reply = parse_into(result.data if result.data is not None else result.text, AssistantReply)
+        reply = parse_assistant_reply(result.text)
     except ValueError as exc:
         bad = result.call.model_copy(update={"ok": False, "error": f"unusable reply: {exc}"})
         return AssistantReport(segment_id=segment.segment_id, relevant=False, error=str(exc)), bad

@@ -234,3 +234,13 @@ def test_llm_plan_spelling_is_tolerated_but_invented_predicates_are_dropped() ->
     assert plan.predicates == ["lives_in"]
     with pytest.raises(ValueError):
         parse_into('{"operation": "SUMMARY"}', PlanReply)
+
+
+def test_a_cut_off_assistant_reply_keeps_its_complete_quotes() -> None:
+    from emem.agents.assistant import parse_assistant_reply
+
+    cut = '{"relevant": true, "evidence": [{"turn_id": "S4:1", "quote": "we finally settled in Austin"}, {"turn_id": "S4:3", "quo'
+    reply = parse_assistant_reply(cut)
+    assert [(q.turn_id, q.quote) for q in reply.evidence] == [("S4:1", "we finally settled in Austin")]
+    with pytest.raises(ValueError):
+        parse_assistant_reply('{"relevant": true, "evidence": [{"turn_id": "S4')
