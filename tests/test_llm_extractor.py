@@ -150,6 +150,8 @@ def test_a_failed_batch_does_not_lose_the_others() -> None:
     facts = ex(turns)
     assert [(f.predicate, f.source_turn_ids) for f in facts] == [("lives_in", ["D1:1"]), ("likes", ["D3:1"])]
     assert ex.failures == 1 and "D2:1" in ex.errors[0]
+    # every call is kept with its tokens, the failed one too
+    assert [c.ok for c in ex.calls] == [True, False, True] and all(c.role == "extractor" for c in ex.calls)
 
 
 def test_unparsable_reply_counts_as_a_failure() -> None:

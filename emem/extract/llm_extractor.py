@@ -24,6 +24,7 @@ from emem.extract.schema import FactCandidate
 from emem.ledger.predicates import PREDICATES
 from emem.llm.base import ChatModel, ChatResult
 from emem.llm.jsonparse import extract_json
+from emem.llm.usage import LLMCall
 from emem.models import Turn
 from emem.timeparse import parse_iso_time
 from emem.tokens import count_tokens
@@ -113,6 +114,8 @@ class LLMExtractor:
         self.errors: list[str] = []
         self.dropped = 0
         """Facts in replies that were unusable (missing field, unknown predicate, bad date...)."""
+        self.calls: list[LLMCall] = []
+        """Every call made, with its tokens; failed ones too (ok=False)."""
 
     def messages(self, batch: Sequence[Turn]) -> list[dict[str, str]]:
         speakers = ", ".join(dict.fromkeys(t.speaker for t in batch))
@@ -133,7 +136,10 @@ class LLMExtractor:
             except LLMError as exc:
                 self.failures += 1
                 self.errors.append(f"turns {batch[0].turn_id}..{batch[-1].turn_id}: {exc}")
+                self.calls.append(LLMCall(role="extractor", model=getattr(self.chat, "model", "?"), backend="openai",
+                                          ok=False, error=str(exc), prompt_hash=self.prompt_hash))
                 continue
+            self.calls.append(result.call)
             out.extend(self.parse(result, batch, resolver))
         return out
 
