@@ -14,7 +14,6 @@ scored, a rerun skips logged rows, and a failure is a logged error row judged WR
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -22,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -37,7 +36,7 @@ from .harness import JudgeVerdict
 from .longmemeval_data import QUESTION_TYPES, LmeInstance, load_longmemeval
 from .manifest import RunManifest, build_manifest, read_manifest, write_manifest
 from .report import OFFLINE_READER_LINE, REPORT_NAME, _cost_section, _errors_section, _fmt, _table
-from .runlog import LOG_NAME, RowBase, RunLog
+from .runlog import LOG_NAME, RowBase, RunLog, read_rows
 from .systems import Shared, build_systems, namespace_for
 from .systems_base import EvalSystem, SystemOutput
 
@@ -292,30 +291,10 @@ class LmeRow(RowBase):
     """Sessions of the retrieved turns, in order of first appearance: the ranking recall@k uses."""
 
 
-def read_lme_rows(path: Path) -> list[LmeRow]:
-    """One row per key, first-logged order, latest content; a corrupt complete line is an error."""
-    if not path.exists():
-        return []
-    latest: dict[tuple[str, str], LmeRow] = {}
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            if not line.endswith("\n"):
-                break  # unfinished final row from a crash
-            try:
-                row = LmeRow.model_validate(json.loads(line))
-            except (json.JSONDecodeError, ValidationError) as exc:
-                raise InputError(f"corrupt log row: {exc}", f"{path}:{lineno}") from None
-            latest[row.key] = row
-    return list(latest.values())
-
-
 class LmeLog(RunLog):
     """The LoCoMo run log (append + fsync, crash-tail repair) holding LongMemEval rows."""
 
-    def rows(self) -> list[LmeRow]:  # type: ignore[override]
-        return read_lme_rows(self.path)
+    row_model = LmeRow
 
 
 # --------------------------------------------------------------------------------------------
@@ -561,7 +540,7 @@ def _retrieval_section(by_system: dict[str, list[LmeRow]]) -> str:
 def build_lme_report(out_dir: Path) -> Path:
     """Write `report.md` from the run's rows and manifest; rebuildable at any time."""
     manifest = read_manifest(out_dir)
-    rows = read_lme_rows(out_dir / LOG_NAME)
+    rows = read_rows(out_dir / LOG_NAME, LmeRow)
     by_system = _group(rows, manifest.systems if manifest is not None else [])
     judged = any(r.judge_correct is not None for r in rows)
     n_questions = len({r.qid for r in rows})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -48,6 +49,9 @@ class RowBase(BaseModel):
         return (self.system, self.qid)
 
 
+R = TypeVar("R", bound=RowBase)
+
+
 class RunRow(RowBase):
     """A LoCoMo row; `qid` is f"{sample_id}#{index}"."""
 
@@ -61,7 +65,9 @@ class RunRow(RowBase):
 
 
 class RunLog:
-    """Append-only JSONL file of `RunRow`s; later rows for the same key supersede earlier ones."""
+    """Append-only JSONL file of rows (`row_model`); later rows for the same key supersede earlier ones."""
+
+    row_model: type[RowBase] = RunRow
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -78,14 +84,14 @@ class RunLog:
             with self.path.open("r+b") as fh:
                 fh.truncate(data.rfind(b"\n") + 1)
 
-    def rows(self) -> list[RunRow]:
+    def rows(self) -> list:
         """One row per key, in first-logged order (the latest content wins)."""
-        return read_rows(self.path)
+        return read_rows(self.path, self.row_model)
 
     def done_keys(self) -> set[tuple[str, str]]:
         return {row.key for row in self.rows()}
 
-    def append(self, row: RunRow) -> None:
+    def append(self, row: RowBase) -> None:
         line = row.model_dump_json() + "\n"
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(line)
@@ -93,12 +99,12 @@ class RunLog:
             os.fsync(fh.fileno())
 
 
-def read_rows(path: str | Path) -> list[RunRow]:
-    """Parse a run log; a corrupt complete line is an error, never silently skipped."""
+def read_rows(path: str | Path, model: type[R] = RunRow) -> list[R]:  # type: ignore[assignment]
+    """Parse a run log of `model` rows; a corrupt complete line is an error, never silently skipped."""
     path = Path(path)
     if not path.exists():
         return []
-    latest: dict[tuple[str, str], RunRow] = {}
+    latest: dict[tuple[str, str], R] = {}
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, start=1):
             if not line.strip():
@@ -106,7 +112,7 @@ def read_rows(path: str | Path) -> list[RunRow]:
             if not line.endswith("\n"):
                 break  # unfinished final row from a crash
             try:
-                row = RunRow.model_validate(json.loads(line))
+                row = model.model_validate(json.loads(line))
             except (json.JSONDecodeError, ValidationError) as exc:
                 raise InputError(f"corrupt log row: {exc}", f"{path}:{lineno}") from None
             latest[row.key] = row  # keeps the key's first position, takes its latest content

@@ -14,6 +14,7 @@ from emem.eval import longmemeval_run as lme
 from emem.eval.longmemeval_data import load_longmemeval
 from emem.eval.manifest import read_manifest, write_manifest
 from emem.eval.report import OFFLINE_READER_LINE
+from emem.eval.runlog import read_rows
 from emem.llm.base import ChatResult
 from emem.llm.usage import LLMCall
 
@@ -109,7 +110,7 @@ def data(tmp_path: Path) -> Path:
 
 
 def _rows(out: Path) -> list[lme.LmeRow]:
-    return lme.read_lme_rows(out / "rows.jsonl")
+    return read_rows(out / "rows.jsonl", lme.LmeRow)
 
 
 def _run(data: Path, out: Path, judge: str = "none", limit: int | None = None) -> Path:
