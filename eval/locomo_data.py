@@ -141,17 +141,23 @@ def _parse_sample(raw: dict[str, Any], where: str) -> LocomoSample:
         raise InputError(f"{first['msg']} at {loc}", where) from None
 
 
-def load_locomo(path: str | Path) -> list[LocomoSample]:
-    """Parse a LoCoMo JSON file (a list of samples) from the path the user gave."""
-    path = Path(path)
+def read_json_list(path: Path, what: str, items: str) -> list[Any]:
+    """Read a benchmark file that must hold a JSON list; errors name the file and the problem."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise InputError(f"cannot read LoCoMo file: {exc.strerror}", str(path)) from None
+        raise InputError(f"cannot read {what} file: {exc.strerror}", str(path)) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno})", str(path)) from None
     if not isinstance(data, list):
-        raise InputError("expected a JSON list of samples", str(path))
+        raise InputError(f"expected a JSON list of {items}", str(path))
+    return data
+
+
+def load_locomo(path: str | Path) -> list[LocomoSample]:
+    """Parse a LoCoMo JSON file (a list of samples) from the path the user gave."""
+    path = Path(path)
+    data = read_json_list(path, "LoCoMo", "samples")
     samples = []
     for i, raw in enumerate(data):
         where = f"{path}[{i}]"

@@ -16,6 +16,8 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 
 from emem.errors import InputError
 
+from .locomo_data import read_json_list
+
 QUESTION_TYPES: tuple[str, ...] = (
     "single-session-user",
     "single-session-assistant",
@@ -81,14 +83,7 @@ class LmeInstance(BaseModel):
 def load_longmemeval(path: str | Path) -> list[LmeInstance]:
     """Parse a LongMemEval file (a JSON list of instances)."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read LongMemEval file: {exc.strerror}", str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg} (line {exc.lineno})", str(path)) from None
-    if not isinstance(data, list):
-        raise InputError("expected a JSON list of instances", str(path))
+    data = read_json_list(path, "LongMemEval", "instances")
     out = []
     for i, raw in enumerate(data):
         where = f"{path}[{i}]"
