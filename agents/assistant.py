@@ -14,12 +14,14 @@ from pydantic import BaseModel, Field
 
 from emem.answer import EvidenceItem, Plan
 from emem.errors import LLMError
+from emem.index.manager import turn_key
 from emem.index.text import tokenize
 from emem.llm.base import ChatModel
 from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall
 from emem.models import StoredTurn
 from emem.prompting import load_prompt, memory_block
+from emem.retrieval.view import NamespaceView
 from emem.segments import Segment
 from emem.tokens import count_tokens
 
@@ -110,6 +112,25 @@ def support_scores(
         mentioned = {e for e in entities if e in turn.render().lower() or e == turn.speaker.lower()}
         out.append(0.6 * float(dense[i]) + 0.4 * overlap + 0.05 * len(mentioned))
     return out
+
+
+def supported_evidence(
+    view: NamespaceView, turns: Sequence[StoredTurn], question: str, plan: Plan, q_vec: np.ndarray, *, keep_all: bool = False
+) -> tuple[list[EvidenceItem], bool]:
+    """Retrieved turns as evidence, scored by support, and whether any turn reaches
+    RELEVANCE_FLOOR. Unless `keep_all` (full context), nothing is kept when none does (so the
+    reader abstains), and turns under CANDIDATE_FLOOR are dropped."""
+    if not turns:
+        return [], False
+    vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
+    scores = support_scores(turns, vectors, question, plan, q_vec)
+    relevant = max(scores) >= RELEVANCE_FLOOR
+    evidence = [
+        evidence_item(t, view.segment_for(t), round(s, 4), t.text)
+        for t, s in zip(turns, scores, strict=True)
+        if keep_all or (relevant and s >= CANDIDATE_FLOOR)
+    ]
+    return evidence, relevant
 
 
 def offline_assistant(

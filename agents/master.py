@@ -20,13 +20,11 @@ from langgraph.types import Send
 
 from emem.agents.aggregate import build_closures, fact_items
 from emem.agents.assistant import (
-    CANDIDATE_FLOOR,
-    RELEVANCE_FLOOR,
     AssistantReport,
     evidence_item,
     llm_assistant,
     offline_assistant,
-    support_scores,
+    supported_evidence,
 )
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
@@ -148,15 +146,7 @@ def build_master_graph(runtime: ReadRuntime):
         q = state["question"]
         as_of = state.get("as_of")
         ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
-        turns = [t for t, _ in ranked]
-        vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]] if turns else np.zeros((0, 1))
-        support = support_scores(turns, vectors, q, state["plan"], runtime.embed(q)) if turns else []
-        relevant = bool(support) and max(support) >= RELEVANCE_FLOOR
-        evidence = [
-            evidence_item(t, view.segment_for(t), round(s, 4), t.text)
-            for t, s in zip(turns, support, strict=True)
-            if relevant and s >= CANDIDATE_FLOOR
-        ]
+        evidence, _ = supported_evidence(view, [t for t, _ in ranked], q, state["plan"], runtime.embed(q))
         return {"evidence": evidence, "facts": [], "activated": [], "timings": _timed("retrieve", start)}
 
     def route(state: MasterState) -> dict[str, Any]:

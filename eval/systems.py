@@ -11,13 +11,12 @@ from pathlib import Path
 import numpy as np
 
 from emem.agents.aggregate import build_closures
-from emem.agents.assistant import CANDIDATE_FLOOR, RELEVANCE_FLOOR, evidence_item, support_scores
+from emem.agents.assistant import supported_evidence
 from emem.agents.master import DEFAULT_BUDGET, ReadRuntime, ask_graph, build_master_graph
 from emem.agents.planner import offline_plan
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
 from emem.answer import Answer
-from emem.index.manager import turn_key
 from emem.llm.usage import Usage
 from emem.memory import Memory
 from emem.models import StoredTurn
@@ -136,30 +135,19 @@ class TurnBaseline:
         t_retrieve = (time.perf_counter() - start) * 1000
         anchor = as_of or (view.turns[-1].time if view.turns else None)
         plan = offline_plan(question, sorted({t.speaker for t in view.turns}), anchor)
-        vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
-        scores = support_scores(turns, vectors, question, plan, rt.embed(question)) if turns else []
-        if self.kind == "full":
-            # The whole conversation, in order, never cut; the offline reader still ranks it.
-            evidence = [evidence_item(t, view.segment_for(t), round(s, 4), t.text) for t, s in zip(turns, scores, strict=True)]
-            budget = 10**9
-        else:
-            relevant = bool(scores) and max(scores) >= RELEVANCE_FLOOR
-            evidence = [
-                evidence_item(t, view.segment_for(t), round(s, 4), t.text)
-                for t, s in zip(turns, scores, strict=True)
-                if relevant and s >= CANDIDATE_FLOOR
-            ]
-            budget = self.shared.budget
+        full = self.kind == "full"
+        # Full context: the whole conversation, in order, never cut; the offline reader still ranks it.
+        evidence, relevant = supported_evidence(view, turns, question, plan, rt.embed(question), keep_all=full)
+        budget = 10**9 if full else self.shared.budget
         packed = pack(build_closures(plan, evidence, [], {}, budget, None, question), budget)
         reader = self.shared.roles.get("reader")
-        if self.kind == "full" and reader is not None and packed.tokens > self.shared.reader_window:
+        if full and reader is not None and packed.tokens > self.shared.reader_window:
             return SystemOutput(prediction="", status="error", context_tokens=packed.tokens,
                                 error=f"conversation is {packed.tokens} tokens, over the reader's {self.shared.reader_window}-token window; not truncated")
-        if self.kind == "full" and reader is None:
-            # Offline reader over everything: drop the floor so it sees the whole conversation ranked.
-            packed = packed.model_copy(update={"closures": sorted(packed.closures, key=lambda c: -c.priority)})
-            if not scores or max(scores) < RELEVANCE_FLOOR:
-                packed = packed.model_copy(update={"closures": []})
+        if full and reader is None:
+            # Offline reader over everything: it sees the whole conversation ranked, or nothing
+            # (it abstains) when no turn is supported enough.
+            packed = packed.model_copy(update={"closures": sorted(packed.closures, key=lambda c: -c.priority) if relevant else []})
         if reader is None:
             text, status = offline_read(question, plan, packed, [])
             calls = [offline_reader_call(question, packed.context(), text)]
@@ -170,7 +158,7 @@ class TurnBaseline:
         latency = (time.perf_counter() - start) * 1000
         return SystemOutput(
             prediction=text,
-            retrieved_ids=[] if self.kind == "full" else [t.turn_id for t in turns],
+            retrieved_ids=[] if full else [t.turn_id for t in turns],
             context_tokens=packed.tokens,
             usage=usage,
             latency_ms=latency,
