@@ -185,20 +185,21 @@ class Memory:
         """System 2: project facts from episodes not yet consolidated, and (when a summariser model
         is configured) write segment summaries. Never runs inside a write."""
         check_namespace(namespace)
-        summariser = self._runtime().roles.get("summariser")
+        summariser = self.roles.get("summariser")
         if summariser is not None:
             from emem.agents.summariser import summarise_segments
 
-            view = self._read_runtime.view(namespace)
+            runtime = self._runtime()
+            view = runtime.view(namespace)
             self.last_summary_report = summarise_segments(self.episodes, namespace, view.segments, summariser)
-            self._read_runtime.forget(namespace)  # rebuild the view with the new summaries
+            runtime.forget(namespace)  # rebuild the view with the new summaries
         from emem.consolidate import consolidate, watermark_name
         from emem.extract.offline import OfflineExtractor
 
         extractor = extractor or OfflineExtractor()
         name = getattr(extractor, "name", "custom")
         turns = self.episodes.turns(namespace, after_seq=self.ledger.get_watermark(namespace, watermark_name(name)))
-        judge = self._runtime().roles.get("adjudicator")
+        judge = self.roles.get("adjudicator")
         adjudicator = None
         if judge is not None:
             from emem.adjudicate import LLMAdjudicator
@@ -242,13 +243,20 @@ class Memory:
 
     # -- the deep read path --------------------------------------------------------------------
 
+    @property
+    def roles(self):  # -> emem.agents.roles.RoleModels
+        """Which model serves each LLM role (offline stand-ins unless configured); read once."""
+        if self._roles is None:
+            from emem.agents.roles import RoleModels
+
+            self._roles = RoleModels.from_home(self.home)
+        return self._roles
+
     def _runtime(self):
         if self._read_runtime is None:
             from emem.agents.master import ReadRuntime, build_master_graph
-            from emem.agents.roles import RoleModels
 
-            roles = self._roles if self._roles is not None else RoleModels.from_home(self.home)
-            self._read_runtime = ReadRuntime(self, roles)
+            self._read_runtime = ReadRuntime(self, self.roles)
             self._graph = build_master_graph(self._read_runtime)
         return self._read_runtime
 
