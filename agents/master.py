@@ -187,7 +187,7 @@ def build_master_graph(runtime: ReadRuntime):
     def assistant(task: AssistantTask) -> dict[str, Any]:
         start = time.perf_counter()
         view = runtime.view(task["namespace"])
-        segment = next(s for s in view.segments if s.segment_id == task["segment_id"])
+        segment = view.segments[view.segment_index[task["segment_id"]]]
         as_of = task.get("as_of")
         visible = [as_of is None or t.time <= as_of for t in segment.turns]
         chat = runtime.roles.get("assistant")

@@ -88,7 +88,7 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
             second[s] = v
     seg_lex = np.zeros(n)
     for key, score in view.segment_bm25.search(question, n):
-        seg_lex[next(i for i, s in enumerate(view.segments) if s.segment_id == key)] = score
+        seg_lex[view.segment_index[key]] = score
     score = _norm(first + 0.5 * second) + 0.5 * _norm(seg_lex)
     reasons = [[] for _ in range(n)]
     for i, row in enumerate(best_turn):
@@ -181,9 +181,8 @@ def paper_route(view: NamespaceView, q_vec: np.ndarray, question: str, mask: np.
     summary = minmax({str(i): float(v) for i, v in enumerate(view.summary_vectors @ q_vec)})
     segment = minmax({str(i): float(v) for i, v in enumerate(view.centroids @ q_vec)})
     lexical_raw = {str(i): 0.0 for i in range(n)}
-    ids = {s.segment_id: i for i, s in enumerate(view.segments)}
     for key, score in view.segment_bm25.search(question, n):
-        lexical_raw[str(ids[key])] = score
+        lexical_raw[str(view.segment_index[key])] = score
     lexical = minmax(lexical_raw)
     alive = [any(mask[view.row_of[turn_key(t)]] for t in s.turns) for s in view.segments]
     total = {i: 0.3 * summary[str(i)] + 0.4 * segment[str(i)] + 0.3 * lexical[str(i)] for i in range(n) if alive[i]}

@@ -32,6 +32,8 @@ class NamespaceView:
     segment_of: dict[str, int] = field(default_factory=dict)
     """turn key -> index in `segments`."""
     by_ref: dict[tuple[str, str], StoredTurn] = field(default_factory=dict)
+    segment_index: dict[str, int] = field(default_factory=dict)
+    """segment id -> index in `segments`."""
 
     def visible(self, as_of: datetime | None) -> np.ndarray:
         """Mask of turns said at or before `as_of` (all turns when None)."""
@@ -73,4 +75,5 @@ def build_view(ns: NamespaceIndexes, summaries: dict[str, str] | None = None) ->
         row_of=row_of,
         segment_of=segment_of,
         by_ref={(t.conversation_id, t.turn_id): t for t in turns},
+        segment_index={s.segment_id: i for i, s in enumerate(segments)},
     )
