@@ -20,12 +20,6 @@ def _ints(text: str | None, what: str) -> list[int] | None:
         raise InputError(f"expected comma-separated integers, got {text!r}", what) from None
 
 
-def _roles(reader: str, home: Path):
-    from emem.agents.roles import RoleModels
-
-    return RoleModels.for_reader(reader, home)
-
-
 def register(app: typer.Typer, open_memory) -> None:
     eval_app = typer.Typer(help="Reproducible benchmarks: LoCoMo, LongMemEval, reports.", no_args_is_help=True)
     app.add_typer(eval_app, name="eval")
@@ -49,13 +43,14 @@ def register(app: typer.Typer, open_memory) -> None:
         reader_window: int = typer.Option(128_000, "--reader-window", help="Reader context window, for full-context."),
     ) -> None:
         """Run every system on the same LoCoMo questions; resumable; writes rows, manifest, report."""
+        from emem.agents.roles import RoleModels
         from emem.eval.harness import chat_judge, run_eval
         from emem.eval.locomo_data import load_locomo
         from emem.eval.systems import Shared, build_systems
         from emem.llm.config import build_chat_model, load_llm_settings
 
         run_home = home or out / "home"
-        roles = _roles(reader, run_home)
+        roles = RoleModels.for_reader(reader, run_home)
         samples = load_locomo(data)
         idx = _ints(conversations, "--conversations")
         if idx is not None:
