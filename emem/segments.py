@@ -92,14 +92,15 @@ def extractive_summary(segment: Segment, n_turns: int = SUMMARY_TURNS) -> str:
         return sum(terms[w] > 1 for w in words) + 0.2 * len(words)
 
     top = sorted(segment.turns, key=lambda t: (-density(t), t.seq))[:n_turns]
+    speakers = segment.speakers()
     names = Counter(
         m.group(0)
         for t in segment.turns
         for m in _CAPITALISED.finditer(t.render())
-        if m.start() > 0 and m.group(0) not in segment.speakers()
+        if m.start() > 0 and m.group(0) not in speakers
     )
     parts = [
-        f"{segment.start:%d %B %Y}: {', '.join(segment.speakers())} talk.",
+        f"{segment.start:%d %B %Y}: {', '.join(speakers)} talk.",
         ("Mentions: " + ", ".join(n for n, _ in names.most_common(8)) + ".") if names else "",
         " ".join(f"{t.speaker}: {t.render()}" for t in sorted(top, key=lambda t: t.seq)),
     ]
