@@ -38,6 +38,9 @@ class AssistantReport(BaseModel):
     evidence: list[EvidenceItem] = Field(default_factory=list)
     note: str = ""
     rejected_quotes: list[str] = Field(default_factory=list)
+    """Quotes not found verbatim in any one turn of the segment: dropped, never paraphrased in."""
+    reattributed_quotes: list[str] = Field(default_factory=list)
+    """"given id -> real id" for verbatim quotes given under a wrong turn id."""
     error: str | None = None
 
 
@@ -77,6 +80,17 @@ def verify_quote(turn: StoredTurn, quote: str) -> bool:
     """True when `quote` is a verbatim span of the turn (whitespace and case aside)."""
     q = _squash(quote.strip().strip('"“”'))
     return bool(q) and (q in _squash(turn.text) or q in _squash(turn.render()))
+
+
+def locate_quote(segment: Segment, by_id: dict[str, StoredTurn], quote: QuoteReply) -> StoredTurn | None:
+    """The turn a quote comes from: the one it names when the quote is verbatim there; otherwise
+    the only turn of the segment that holds it verbatim (small models garble ids, e.g. "2" for
+    "D2:2", while copying the words exactly). A quote found in several turns, or in none, is rejected."""
+    named = by_id.get(quote.turn_id.strip())
+    if named is not None and verify_quote(named, quote.quote):
+        return named
+    holders = [t for t in segment.turns if verify_quote(t, quote.quote)]
+    return holders[0] if len(holders) == 1 else None
 
 
 def evidence_item(turn: StoredTurn, segment: Segment, score: float, quote: str | None = None) -> EvidenceItem:
@@ -163,12 +177,18 @@ def offline_assistant(
 def llm_assistant(segment: Segment, question: str, plan: Plan, chat: ChatModel) -> tuple[AssistantReport, LLMCall]:
     prompt = load_prompt("assistant")
     visible_turns = {t.turn_id: t for t in segment.turns}
+    # The session comes before the question: small models follow the instructions nearest the end,
+    # and a server's prompt cache can reuse the (system + session) prefix for the next question.
     messages = [
         {"role": "system", "content": prompt.text},
         {
             "role": "user",
-            "content": f"Question: {question}\nOperation: {plan.operation.value}\n"
-            f"Session date: {segment.start:%d %B %Y}\n" + memory_block([turn_line(t) for t in segment.turns]),
+            "content": load_prompt("assistant_task").render(
+                session_date=f"{segment.start:%d %B %Y}",
+                memory=memory_block([turn_line(t) for t in segment.turns]),
+                question=question,
+                operation=plan.operation.value,
+            ),
         },
     ]
     try:
@@ -184,18 +204,21 @@ def llm_assistant(segment: Segment, question: str, plan: Plan, chat: ChatModel) 
     except ValueError as exc:
         bad = result.call.model_copy(update={"ok": False, "error": f"unusable reply: {exc}"})
         return AssistantReport(segment_id=segment.segment_id, relevant=False, error=str(exc)), bad
-    evidence, rejected = [], []
+    evidence, rejected, reattributed = [], [], []
     for q in reply.evidence:
-        turn = visible_turns.get(q.turn_id.strip())
-        if turn is not None and verify_quote(turn, q.quote):
-            evidence.append(evidence_item(turn, segment, 1.0, q.quote.strip()))
-        else:
+        turn = locate_quote(segment, visible_turns, q)
+        if turn is None:
             rejected.append(f"{q.turn_id}: {q.quote[:80]}")
+            continue
+        if turn.turn_id != q.turn_id.strip():
+            reattributed.append(f"{q.turn_id} -> {turn.turn_id}")
+        evidence.append(evidence_item(turn, segment, 1.0, q.quote.strip()))
     report = AssistantReport(
         segment_id=segment.segment_id,
         relevant=bool(evidence),
         evidence=evidence,
         note=reply.note or ("nothing relevant" if not evidence else ""),
         rejected_quotes=rejected,
+        reattributed_quotes=reattributed,
     )
     return report, result.call

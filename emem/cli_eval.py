@@ -41,6 +41,7 @@ def register(app: typer.Typer, open_memory) -> None:
         out: Path = typer.Option(Path("eval/results/locomo"), "--out"),
         home: Path | None = typer.Option(None, "--home", help="Memory home for the run (default OUT/home)."),
         reader_window: int = typer.Option(128_000, "--reader-window", help="Reader context window, for full-context."),
+        activate: int = typer.Option(5, "--activate", min=1, help="Segments the deep path activates per question."),
     ) -> None:
         """Run every system on the same LoCoMo questions; resumable; writes rows, manifest, report."""
         from emem.agents.roles import RoleModels
@@ -66,7 +67,7 @@ def register(app: typer.Typer, open_memory) -> None:
             judge_fn = chat_judge(chat)
         elif judge != "none":
             raise InputError(f"unknown judge {judge!r}; use none or openai", "--judge")
-        shared = Shared(run_home, roles, budget=budget, reader_window=reader_window)
+        shared = Shared(run_home, roles, budget=budget, reader_window=reader_window, activate=activate)
         report = run_eval(
             build_systems([s.strip() for s in systems.split(",") if s.strip()], shared),
             samples,
@@ -81,6 +82,7 @@ def register(app: typer.Typer, open_memory) -> None:
                 "seed": 0,
                 "reader_offline": roles.get("reader") is None,
                 "per_category": per_category,
+                "activate": activate,
                 "command": ["emem", *sys.argv[1:]],
             },
             dataset_path=data,

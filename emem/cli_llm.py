@@ -67,6 +67,9 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
         ),
         threads: int = typer.Option(2, "--threads", min=1, help="CPU threads per server."),
         ctx: int = typer.Option(4096, "--ctx", min=256, help="Context window in tokens."),
+        cache_mb: int = typer.Option(
+            1024, "--prompt-cache-mb", min=0, help="RAM per server for reusing evaluated prompt prefixes (0: off)."
+        ),
         write_config: bool = typer.Option(True, "--config/--no-config", help="Write <home>/llm.json."),
         replace_config: bool = typer.Option(
             False, "--replace-config", help="Back up and replace an llm.json that serve did not write."
@@ -87,6 +90,7 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
             port=port,
             threads=threads,
             ctx=ctx,
+            cache_mb=cache_mb,
             write_config=write_config,
             replace_config=replace_config,
             ready_timeout=timeout,

@@ -132,6 +132,8 @@ def _header(by_system: dict[str, list[RunRow]], manifest: RunManifest | None) ->
             f"{manifest.conversations or 'all'}, limit {_or_dash(manifest.limit)}",
             f"- Seed: {_or_dash(manifest.seed)}; budget: {_or_dash(manifest.budget)}",
         ]
+        if manifest.extra:
+            lines.append("- Settings: " + ", ".join(f"{k}: {v}" for k, v in sorted(manifest.extra.items())))
         if manifest.models:
             lines.append("- Models: " + ", ".join(f"{k}: {v}" for k, v in sorted(manifest.models.items())))
     sizes = {name: len(rows) for name, rows in by_system.items()}

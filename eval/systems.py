@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +22,7 @@ from emem.llm.usage import Usage
 from emem.memory import Memory
 from emem.models import StoredTurn
 from emem.packing import pack
+from emem.retrieval.routing import DEFAULT_ACTIVATE
 from emem.timeparse import parse_locomo_time
 
 from .locomo_data import LocomoSample
@@ -69,12 +71,28 @@ def to_output(a: Answer) -> SystemOutput:
 class Shared:
     """One Memory home and its ingested conversations, shared by every system of a run."""
 
-    def __init__(self, home: Path, roles: RoleModels, budget: int = DEFAULT_BUDGET, reader_window: int = 128_000) -> None:
+    def __init__(
+        self,
+        home: Path,
+        roles: RoleModels,
+        budget: int = DEFAULT_BUDGET,
+        reader_window: int = 128_000,
+        activate: int = DEFAULT_ACTIVATE,
+    ) -> None:
         self.memory = Memory(home, roles=roles)
         self.roles = roles
         self.budget = budget
         self.reader_window = reader_window
+        self.activate = activate
         self._prepared: set[str] = set()
+        self._graphs: dict[str, Any] = {}
+
+    def graph(self, router: str) -> Any:
+        """One master graph per router, shared by the modes (so they share its namespace views)."""
+        if router not in self._graphs:
+            runtime = ReadRuntime(self.memory, self.roles, activate=self.activate, router=router)
+            self._graphs[router] = build_master_graph(runtime)
+        return self._graphs[router]
 
     def prepare(self, sample: LocomoSample) -> str:
         ns = namespace_for(sample.sample_id)
@@ -90,17 +108,13 @@ class EmemSystem:
     def __init__(self, shared: Shared, mode: str, router: str = "emem") -> None:
         self.shared, self.mode, self.router = shared, mode, router
         self.name = "emem-routing-paper" if router == "paper" else f"emem-{mode}"
-        self._graph = None
-        if router != "emem":
-            self._graph = build_master_graph(ReadRuntime(shared.memory, shared.roles, router=router))
 
     def prepare(self, sample: LocomoSample) -> None:
         self.shared.prepare(sample)
 
     def answer(self, question: str, sample_id: str, category: int, as_of: datetime | None = None) -> SystemOutput:
         ns = namespace_for(sample_id)
-        graph = self._graph if self._graph is not None else self.shared.memory.graph()
-        return to_output(ask_graph(graph, question, ns, self.mode, as_of, self.shared.budget))
+        return to_output(ask_graph(self.shared.graph(self.router), question, ns, self.mode, as_of, self.shared.budget))
 
 
 class TurnBaseline:

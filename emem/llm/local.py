@@ -44,6 +44,8 @@ REBUILD_LINE = (
 )
 DEFAULT_MODEL = "qwen2.5-0.5b"
 DEFAULT_PORT = 8765
+DEFAULT_CACHE_MB = 1024
+"""RAM for each server's prompt cache: a 1.5B model's state for a 1,300-token prompt is ~40 MB."""
 HOST = "127.0.0.1"
 STATE_FILE = "llm-server.json"
 # What `serve` writes into llm.json besides endpoints: a CPU model is slow (a 3k-token prompt takes
@@ -266,6 +268,8 @@ class ServerRecord(BaseModel):
     pid: int
     threads: int
     ctx: int
+    cache_mb: int = 0
+    """Size of the server's in-RAM prompt cache (0: none; records written before it existed)."""
     cmd: list[str]
     log: str
     started_at: str
@@ -319,11 +323,15 @@ def check_llama_cpp() -> None:
         )
 
 
-def server_command(path: Path, alias: str, port: int, threads: int, ctx: int) -> list[str]:
+def server_command(path: Path, alias: str, port: int, threads: int, ctx: int, cache_mb: int = 0) -> list[str]:
+    """The llama_cpp.server command line. `cache_mb` > 0 keeps evaluated prompts in RAM, keyed by
+    their tokens: a later prompt sharing a long prefix (the same system prompt and session, as an
+    assistant's prompts do across questions) then skips evaluating that prefix again."""
+    cache = ["--cache", "true", "--cache_type", "ram", "--cache_size", str(cache_mb << 20)] if cache_mb > 0 else []
     return [
         sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--model_alias", alias,
         "--host", HOST, "--port", str(port), "--n_ctx", str(ctx),
-        "--n_threads", str(threads), "--n_threads_batch", str(threads),
+        "--n_threads", str(threads), "--n_threads_batch", str(threads), *cache,
     ]  # fmt: skip
 
 
@@ -468,6 +476,7 @@ def start_server(
     *,
     threads: int = 2,
     ctx: int = 4096,
+    cache_mb: int = 0,
     ready_timeout: float = 180.0,
     probe_timeout: float = 120.0,
     command: Sequence[str] | None = None,
@@ -475,7 +484,7 @@ def start_server(
     """Start one detached server on 127.0.0.1:`port`, wait for it, probe it; stop it on failure."""
     if not port_free(port):
         raise LocalLLMError(f"port {port} on {HOST} is already in use; choose another with --port")
-    cmd = list(command) if command is not None else server_command(path, alias, port, threads, ctx)
+    cmd = list(command) if command is not None else server_command(path, alias, port, threads, ctx, cache_mb)
     log = home / "logs" / f"llm-server-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k != "CONFIG_FILE"}  # llama_cpp.server obeys it
@@ -489,7 +498,7 @@ def start_server(
             start_new_session=True,
         )
     record = ServerRecord(
-        model=alias, path=str(path), port=port, pid=proc.pid, threads=threads, ctx=ctx, cmd=cmd,
+        model=alias, path=str(path), port=port, pid=proc.pid, threads=threads, ctx=ctx, cache_mb=cache_mb, cmd=cmd,
         log=str(log), started_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )  # fmt: skip
     try:
@@ -567,8 +576,8 @@ def _config_is_ours(home: Path, state: ServerState) -> bool:
         return False
 
 
-def _settings(record: ServerRecord) -> tuple[str, str, int, int]:
-    return record.path, record.model, record.threads, record.ctx
+def _settings(record: ServerRecord) -> tuple[str, str, int, int, int]:
+    return record.path, record.model, record.threads, record.ctx, record.cache_mb
 
 
 class ServeResult(BaseModel):
@@ -587,6 +596,7 @@ def serve(
     port: int = DEFAULT_PORT,
     threads: int = 2,
     ctx: int = 4096,
+    cache_mb: int = DEFAULT_CACHE_MB,
     write_config: bool = True,
     replace_config: bool = False,
     ready_timeout: float = 180.0,
@@ -619,7 +629,7 @@ def serve(
             want = port + offset
             current = next((s for s in state.servers if s.port == want), None)
             if current is not None:
-                if _settings(current) != (str(path), alias, threads, ctx):
+                if _settings(current) != (str(path), alias, threads, ctx, cache_mb):
                     raise LocalLLMError(
                         f"port {want} already serves {current.model} (pid {current.pid}); "
                         "run `emem llm stop` first or choose another --port"
@@ -628,7 +638,7 @@ def serve(
                 reused.append(alias)
                 continue
             command = command_for(path, alias, want) if command_for else None
-            record = start_server(home, path, alias, want, threads=threads, ctx=ctx,
+            record = start_server(home, path, alias, want, threads=threads, ctx=ctx, cache_mb=cache_mb,
                                   ready_timeout=ready_timeout, command=command)  # fmt: skip
             started.append(record)
             state.servers.append(record)
