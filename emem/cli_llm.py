@@ -68,7 +68,8 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
         threads: int = typer.Option(2, "--threads", min=1, help="CPU threads per server."),
         ctx: int = typer.Option(4096, "--ctx", min=256, help="Context window in tokens."),
         cache_mb: int = typer.Option(
-            1024, "--prompt-cache-mb", min=0, help="RAM per server for reusing evaluated prompt prefixes (0: off)."
+            512, "--prompt-cache-mb", min=0,
+            help="KV state (MB) each server keeps to reuse evaluated prompt prefixes; RAM used is about 3x (0: off).",
         ),
         write_config: bool = typer.Option(True, "--config/--no-config", help="Write <home>/llm.json."),
         replace_config: bool = typer.Option(

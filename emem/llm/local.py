@@ -44,8 +44,10 @@ REBUILD_LINE = (
 )
 DEFAULT_MODEL = "qwen2.5-0.5b"
 DEFAULT_PORT = 8765
-DEFAULT_CACHE_MB = 1024
-"""RAM for each server's prompt cache: a 1.5B model's state for a 1,300-token prompt is ~40 MB."""
+DEFAULT_CACHE_MB = 512
+"""KV bytes each server's prompt cache may hold (a 1.5B model's KV for a 1,300-token prompt is
+~40 MB); real memory is about 3x that, see `server_command`."""
+CACHE_N_BATCH = 128
 HOST = "127.0.0.1"
 STATE_FILE = "llm-server.json"
 # What `serve` writes into llm.json besides endpoints: a CPU model is slow (a 3k-token prompt takes
@@ -324,14 +326,24 @@ def check_llama_cpp() -> None:
 
 
 def server_command(path: Path, alias: str, port: int, threads: int, ctx: int, cache_mb: int = 0) -> list[str]:
-    """The llama_cpp.server command line. `cache_mb` > 0 keeps evaluated prompts in RAM, keyed by
-    their tokens: a later prompt sharing a long prefix (the same system prompt and session, as an
-    assistant's prompts do across questions) then skips evaluating that prefix again."""
-    cache = ["--cache", "true", "--cache_type", "ram", "--cache_size", str(cache_mb << 20)] if cache_mb > 0 else []
+    """The llama_cpp.server command line.
+
+    `--logits_all false`: the server's default keeps an n_ctx x vocabulary float array (2.5 GB for
+    Qwen's 152k tokens at 4k context) that only logprobs need, and copies its used rows into every
+    cached prompt state. `cache_mb` > 0 keeps evaluated prompts in RAM, keyed by their tokens: a
+    later prompt sharing a long prefix (the same system prompt and session, as an assistant's
+    prompts do across questions) skips evaluating it again. llama-cpp-python counts only the KV
+    state against the cache size; each entry also carries n_batch x vocabulary floats, so with the
+    cache on the batch is 128 (78 MB per entry for Qwen instead of 311 MB)."""
+    cache = (
+        ["--cache", "true", "--cache_type", "ram", "--cache_size", str(cache_mb << 20), "--n_batch", str(CACHE_N_BATCH)]
+        if cache_mb > 0
+        else []
+    )
     return [
         sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--model_alias", alias,
         "--host", HOST, "--port", str(port), "--n_ctx", str(ctx),
-        "--n_threads", str(threads), "--n_threads_batch", str(threads), *cache,
+        "--n_threads", str(threads), "--n_threads_batch", str(threads), "--logits_all", "false", *cache,
     ]  # fmt: skip
 
 
