@@ -472,3 +472,23 @@ def test_systems_must_have_unique_names(tmp_path, samples):
     with pytest.raises(InputError):
         _run(samples, tmp_path / "x", [OracleSystem(), OracleSystem()])
     assert isinstance(KeywordSystem(), EvalSystem)
+
+
+def test_activate_option_bounds_the_segments_deep_reads(tmp_path, locomo_path):
+    from typer.testing import CliRunner
+
+    from emem.cli import app
+
+    def run(*extra: str) -> tuple[list[dict], dict]:
+        out = tmp_path / f"run{len(extra)}"
+        args = ["eval", "locomo", "--data", str(locomo_path), "--systems", "emem-deep", "--out", str(out), *extra]
+        result = CliRunner().invoke(app, [*args, "--home", str(tmp_path / "home")])
+        assert result.exit_code == 0, result.output
+        rows = [json.loads(line) for line in (out / LOG_NAME).read_text().splitlines()]
+        return rows, json.loads((out / "manifest.json").read_text())
+
+    rows, manifest = run()
+    assert manifest["extra"]["activate"] == 5 and max(len(r["retrieved_sessions"]) for r in rows) == 2
+    rows, manifest = run("--activate", "1")
+    assert manifest["extra"]["activate"] == 1 and max(len(r["retrieved_sessions"]) for r in rows) == 1
+    assert "activate: 1" in (tmp_path / "run2" / "report.md").read_text()

@@ -296,6 +296,16 @@ def test_server_command_binds_loopback_only(gguf: Path) -> None:
     assert cmd[1:3] == ["-m", "llama_cpp.server"]
     assert cmd[cmd.index("--host") + 1] == "127.0.0.1"
     assert cmd[cmd.index("--n_threads") + 1] == "2" and cmd[cmd.index("--n_ctx") + 1] == "4096"
+    # logprobs are never asked for: without this the server holds (and caches) n_ctx x vocab floats
+    assert cmd[cmd.index("--logits_all") + 1] == "false"
+    assert "--cache" not in cmd
+
+
+def test_server_command_prompt_cache(gguf: Path) -> None:
+    cmd = local.server_command(gguf, "toy", 9000, 2, 4096, cache_mb=256)
+    assert cmd[cmd.index("--cache") + 1] == "true" and cmd[cmd.index("--cache_type") + 1] == "ram"
+    assert cmd[cmd.index("--cache_size") + 1] == str(256 * 1024 * 1024)
+    assert cmd[cmd.index("--n_batch") + 1] == str(local.CACHE_N_BATCH)
 
 
 # --- serve / status / stop against the stand-in server ---------------------------------------

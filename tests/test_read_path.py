@@ -165,6 +165,30 @@ def test_verbatim_quotes_are_enforced(demo: Memory) -> None:
     assert call.backend == "langchain" and call.prompt_tokens > 0 and call.completion_tokens > 0
 
 
+def test_wrong_turn_id_is_corrected_only_for_a_quote_found_in_exactly_one_turn(demo: Memory) -> None:
+    """Small models garble turn ids ("2" for "S4:2") while copying words exactly: the words decide
+    which turn a quote comes from, and a quote that two turns share cannot be placed."""
+    view = demo._runtime().view(NS)
+    segment = next(s for s in build_segments(view.turns) if s.session_id == "S4")
+    first, second = segment.turns[0], segment.turns[1]
+    shared = segment.model_copy(update={"turns": [*segment.turns, second.model_copy(update={"turn_id": "S4:99"})]})
+    unique_words = first.text.split(".")[0]
+    reply = json.dumps(
+        {
+            "relevant": True,
+            "evidence": [
+                {"turn_id": "1", "quote": unique_words},  # right words, garbled id
+                {"turn_id": "2", "quote": second.text},  # words held by two turns now
+            ],
+        }
+    )
+    chat = LangChainChatModel(FakeListChatModel(responses=[reply]), model="fake-assistant")
+    report, _ = llm_assistant(shared, "Where does Alice live?", Plan(), chat)
+    assert [(e.turn_id, e.quote) for e in report.evidence] == [(first.turn_id, unique_words)]
+    assert report.reattributed_quotes == [f"1 -> {first.turn_id}"]
+    assert report.rejected_quotes == [f"2: {second.text[:80]}"]
+
+
 class SegmentAwareFake(SimpleChatModel):
     """Assistants run in parallel, so a scripted list would reach them in any order: reply by
     what the segment holds instead."""
