@@ -14,6 +14,7 @@ import pytest
 from fake_openai_server import (
     FAKE_USAGE,
     FakeOpenAIServer,
+    Reply,
     empty,
     fake_embedding,
     http_error,
@@ -102,6 +103,25 @@ def test_plain_chat_without_schema_sends_no_response_format() -> None:
         result = client(server).chat("assistant", MESSAGES)
     assert result.text == "Hello there." and result.data is None
     assert "response_format" not in server.chat_requests[0]
+
+
+def test_a_reply_cut_off_at_max_tokens_is_flagged() -> None:
+    recorder = UsageRecorder()
+    with FakeOpenAIServer(lambda _req: Reply(content="The answer is Par", finish_reason="length")) as server:
+        result = client(server, recorder).chat("reader", MESSAGES, max_tokens=4)
+    assert result.text == "The answer is Par" and result.call.truncated
+    with FakeOpenAIServer(ok("Paris.")) as server:
+        assert not client(server, recorder).chat("reader", MESSAGES).call.truncated
+    usage = recorder.usage()
+    assert usage.truncated_calls == 1 and usage.by_role["reader"].truncated_calls == 1 and usage.llm_calls == 2
+
+
+def test_langchain_reply_cut_off_is_flagged() -> None:
+    cut = AIMessage(content="The answer is Par", response_metadata={"finish_reason": "length"})
+    fake = GenericFakeChatModel(messages=iter([cut, AIMessage(content="Paris.")]))
+    model = LangChainChatModel(fake, model="fake")
+    assert model.chat("reader", MESSAGES).call.truncated
+    assert not model.chat("reader", MESSAGES).call.truncated
 
 
 def test_tokens_are_counted_locally_when_usage_is_absent() -> None:

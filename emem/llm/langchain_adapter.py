@@ -67,6 +67,7 @@ class LangChainChatModel:
         sent = with_schema_instruction(messages, schema) if schema is not None else messages
         prompt_text = "\n".join(str(m.get("content", "")) for m in sent)
         tokens = [0, 0]
+        cut_off = [False]
 
         def record(ok: bool, error: str | None = None) -> LLMCall:
             call = LLMCall(
@@ -79,6 +80,7 @@ class LangChainChatModel:
                 ok=ok,
                 error=error,
                 prompt_hash=prompt_hash,
+                truncated=cut_off[0],
             )
             return self.recorder.record(call) if self.recorder else call
 
@@ -93,6 +95,8 @@ class LangChainChatModel:
                 record(False, message)
                 raise LLMError(message) from exc
             text = _text(reply)
+            finish = (getattr(reply, "response_metadata", None) or {}).get("finish_reason")
+            cut_off[0] = finish == "length"
             meta = getattr(reply, "usage_metadata", None) or {}
             tokens[0] += meta.get("input_tokens") or count_tokens(prompt_text)
             tokens[1] += meta.get("output_tokens") or count_tokens(text)

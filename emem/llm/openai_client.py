@@ -164,6 +164,7 @@ class OpenAIChatModel:
         start = time.perf_counter()
         tokens = [0, 0]
         answered = False
+        cut_off = [False]
 
         def record(ok: bool, error: str | None = None) -> LLMCall:
             prompt, completion = tokens if answered else (_prompt_tokens(messages), 0)
@@ -177,6 +178,7 @@ class OpenAIChatModel:
                 ok=ok,
                 error=error,
                 prompt_hash=prompt_hash,
+                truncated=cut_off[0],
             )
             return self.recorder.record(call) if self.recorder else call
 
@@ -190,7 +192,7 @@ class OpenAIChatModel:
             attempts += 1
             attempts_in_mode += 1
             try:
-                text, usage = self._request(messages, mode, schema, max_tokens, temperature)
+                text, usage, cut_off[0] = self._request(messages, mode, schema, max_tokens, temperature)
                 answered = True
                 sent = self._messages_for(messages, mode, schema)
                 tokens[0] += prompt_tokens_billed(usage[0] if usage else None, _prompt_tokens(sent))
@@ -233,8 +235,8 @@ class OpenAIChatModel:
         schema: dict[str, Any] | None,
         max_tokens: int,
         temperature: float,
-    ) -> tuple[str, tuple[int, int] | None]:
-        """One HTTP attempt; returns (content, (prompt, completion) tokens or None)."""
+    ) -> tuple[str, tuple[int, int] | None, bool]:
+        """One HTTP attempt; returns (content, (prompt, completion) tokens or None, cut off at max_tokens)."""
         kwargs: dict[str, Any] = {}
         if mode == "json_schema":
             json_schema = {"name": "reply", "schema": schema}
@@ -273,4 +275,5 @@ class OpenAIChatModel:
         text = (choices[0].message.content or "") if choices else ""
         usage = getattr(completion, "usage", None)
         counts = (usage.prompt_tokens or 0, usage.completion_tokens or 0) if usage else None
-        return text, counts
+        cut_off = bool(choices) and getattr(choices[0], "finish_reason", None) == "length"
+        return text, counts, cut_off

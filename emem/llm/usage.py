@@ -24,6 +24,8 @@ class LLMCall(BaseModel):
     error: str | None = None
     prompt_hash: str | None = None
     """Hash of the prompt template used, when one was."""
+    truncated: bool = False
+    """The model stopped at max_tokens (finish_reason "length"): its reply may be cut off."""
 
 
 class RoleUsage(BaseModel):
@@ -31,6 +33,7 @@ class RoleUsage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     failed_calls: int = 0
+    truncated_calls: int = 0
 
 
 class Usage(BaseModel):
@@ -38,6 +41,8 @@ class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     failed_calls: int = 0
+    truncated_calls: int = 0
+    """Calls cut off at max_tokens: an answer read from one may be incomplete."""
     context_tokens: int = 0
     """Tokens of packed memory context handed to the reader."""
     by_role: dict[str, RoleUsage] = Field(default_factory=dict)
@@ -54,6 +59,7 @@ class Usage(BaseModel):
                 target.prompt_tokens += c.prompt_tokens
                 target.completion_tokens += c.completion_tokens
                 target.failed_calls += 0 if c.ok else 1
+                target.truncated_calls += 1 if c.truncated else 0
         return usage
 
 
