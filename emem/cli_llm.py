@@ -67,9 +67,10 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
         ),
         threads: int = typer.Option(2, "--threads", min=1, help="CPU threads per server."),
         ctx: int = typer.Option(4096, "--ctx", min=256, help="Context window in tokens."),
-        cache_mb: int = typer.Option(
-            512, "--prompt-cache-mb", min=0,
-            help="KV state (MB) each server keeps to reuse evaluated prompt prefixes; RAM used is about 3x (0: off).",
+        cache_mb: str = typer.Option(
+            "512", "--prompt-cache-mb",
+            help="KV state (MB) a server keeps to reuse evaluated prompt prefixes (RAM used is about 3x; 0: off): "
+            "one number for every server, or MODEL=MB,... per model.",
         ),
         write_config: bool = typer.Option(True, "--config/--no-config", help="Write <home>/llm.json."),
         replace_config: bool = typer.Option(
@@ -91,7 +92,7 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
             port=port,
             threads=threads,
             ctx=ctx,
-            cache_mb=cache_mb,
+            cache_mb=local.parse_cache_sizes(cache_mb),
             write_config=write_config,
             replace_config=replace_config,
             ready_timeout=timeout,

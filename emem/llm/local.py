@@ -568,6 +568,25 @@ def parse_roles(text: str | None) -> dict[str, str]:
     return roles
 
 
+def parse_cache_sizes(text: str | None) -> int | dict[str, int]:
+    """'512' -> 512 MB for every server; 'qwen2.5-1.5b=1800,qwen2.5-0.5b=0' -> per model (others 0).
+    Per model, because the cache pays only where prompts share long prefixes (assistants re-read
+    the same segment for each question) and each entry costs far more RAM than its KV size."""
+    if text is None or not text.strip():
+        return DEFAULT_CACHE_MB
+    if text.strip().isdigit():
+        return int(text.strip())
+    sizes: dict[str, int] = {}
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        model, sep, size = (s.strip() for s in item.partition("="))
+        if not sep or not model or not size.isdigit():
+            raise ConfigError(f"--prompt-cache-mb entry {item.strip()!r} is not MODEL=MB (MB a whole number)")
+        sizes[model] = int(size)
+    return sizes
+
+
 def llm_config(default: ServerRecord | None, roles: dict[str, ServerRecord]) -> dict[str, Any]:
     """The llm.json that points `default` at every role and `roles` at theirs."""
     config: dict[str, Any] = {}
@@ -608,7 +627,7 @@ def serve(
     port: int = DEFAULT_PORT,
     threads: int = 2,
     ctx: int = 4096,
-    cache_mb: int = DEFAULT_CACHE_MB,
+    cache_mb: int | dict[str, int] = DEFAULT_CACHE_MB,
     write_config: bool = True,
     replace_config: bool = False,
     ready_timeout: float = 180.0,
@@ -617,7 +636,8 @@ def serve(
     """Start (or keep) one server per distinct model on ports `port`, `port+1`, ...; write llm.json.
 
     Without `model` and `roles` every role uses DEFAULT_MODEL. With only `roles`, roles not named
-    stay offline. `command_for(path, alias, port)` replaces the llama_cpp command (tests)."""
+    stay offline. `cache_mb` is one prompt-cache size for every server or {model spec: MB} (models
+    not named get none). `command_for(path, alias, port)` replaces the llama_cpp command (tests)."""
     roles = dict(roles or {})
     if model is None and not roles:
         model = DEFAULT_MODEL
@@ -625,6 +645,10 @@ def serve(
     if command_for is None:
         check_llama_cpp()
     resolved = {spec: resolve_model(spec, home) for spec in specs}
+    if isinstance(cache_mb, dict):
+        served = set(specs) | {alias for alias, _ in resolved.values()}
+        if stray := sorted(set(cache_mb) - served):
+            raise ConfigError(f"--prompt-cache-mb names model(s) not being served: {', '.join(stray)}")
     state = read_state(home)
     state.servers = [s for s in state.servers if is_running(s)]
     if write_config and not replace_config and not _config_is_ours(home, state):
@@ -638,10 +662,11 @@ def serve(
     try:
         for offset, spec in enumerate(specs):
             alias, path = resolved[spec]
+            cache = cache_mb if isinstance(cache_mb, int) else cache_mb.get(spec, cache_mb.get(alias, 0))
             want = port + offset
             current = next((s for s in state.servers if s.port == want), None)
             if current is not None:
-                if _settings(current) != (str(path), alias, threads, ctx, cache_mb):
+                if _settings(current) != (str(path), alias, threads, ctx, cache):
                     raise LocalLLMError(
                         f"port {want} already serves {current.model} (pid {current.pid}); "
                         "run `emem llm stop` first or choose another --port"
@@ -650,7 +675,7 @@ def serve(
                 reused.append(alias)
                 continue
             command = command_for(path, alias, want) if command_for else None
-            record = start_server(home, path, alias, want, threads=threads, ctx=ctx, cache_mb=cache_mb,
+            record = start_server(home, path, alias, want, threads=threads, ctx=ctx, cache_mb=cache,
                                   ready_timeout=ready_timeout, command=command)  # fmt: skip
             started.append(record)
             state.servers.append(record)
