@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from emem.errors import InputError
-from emem.index.manager import DENSE_TURNS
+from emem.index.manager import is_dense_coverage_key
 from emem.ledger.predicates import subject_key
 from emem.locking import IndexLock
 from emem.models import check_namespace
@@ -424,8 +424,9 @@ def _scrub_vectors(
         gone = [i for i in ids if i in keys or i not in live]
         if not gone:
             continue
-        covered = memory.episodes.coverage(namespace).get(DENSE_TURNS, 0)
-        memory.episodes.set_coverage(namespace, DENSE_TURNS, 0)  # a crash mid-rebuild re-embeds
+        covered = {k: v for k, v in memory.episodes.coverage(namespace).items() if is_dense_coverage_key(k)}
+        for key in covered:
+            memory.episodes.set_coverage(namespace, key, 0)  # a crash mid-rebuild re-embeds
         metadata = dict(col.metadata or {})
         client.delete_collection(col.name)
         handle.forget_collection(col.name)
@@ -434,7 +435,8 @@ def _scrub_vectors(
         for start in range(0, len(keep), 1000):
             chunk = keep[start : start + 1000]
             fresh.upsert(ids=[i for i, _ in chunk], embeddings=[list(map(float, v)) for _, v in chunk])
-        memory.episodes.set_coverage(namespace, DENSE_TURNS, covered)
+        for key, seq in covered.items():
+            memory.episodes.set_coverage(namespace, key, seq)
         report.vectors += len(gone)
         report.collections_rebuilt += 1
     handle.reset()  # closes Chroma's own connections before the folder is cleaned

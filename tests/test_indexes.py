@@ -4,6 +4,7 @@ from pathlib import Path
 
 from conftest import small_conversation
 
+from emem.eval.isolation_probes import HashEmbedder
 from emem.index.bm25 import BM25Index
 from emem.index.manager import DENSE_TURNS
 from emem.memory import Memory
@@ -45,6 +46,42 @@ def test_dense_coverage_is_persisted_and_reopened_index_catches_up(home: Path) -
         assert report.new_turns == 12  # BM25 is in memory: refit from the store in a new process
         assert m.stats("ns").index_coverage == {DENSE_TURNS: 12, "bm25_turns": 12}
         assert m.indexes._indexes("ns").dense.count() == 12
+
+
+class OtherHashEmbedder(HashEmbedder):
+    name = "hash-bow-64-other"
+
+
+def test_dense_coverage_is_per_embedder(home: Path) -> None:
+    """Reopening a home with another embedder embeds its turns into that embedder's collection;
+    it does not trust the first embedder's count (which left it with no dense hits at all)."""
+    with Memory(home, embedder=HashEmbedder()) as m:
+        m.add_conversation(small_conversation("c1"), "ns")
+        m.index("ns")
+        assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
+    with Memory(home, embedder=OtherHashEmbedder()) as m:
+        assert m.stats("ns").index_coverage[DENSE_TURNS] == 0
+        m.index("ns")
+        assert m.indexes._indexes("ns").dense.count() == 6
+        assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
+    with Memory(home, embedder=HashEmbedder()) as m:  # the first one's coverage is still its own
+        assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
+
+
+def test_legacy_dense_coverage_is_kept_only_with_its_collection(home: Path) -> None:
+    """Homes written before coverage was per embedder stored one plain count."""
+    with Memory(home, embedder=HashEmbedder()) as m:
+        m.add_conversation(small_conversation("c1"), "ns")
+        m.index("ns")
+        cov = m.episodes.coverage("ns")
+        (key,) = [k for k in cov if k.startswith(DENSE_TURNS)]
+        m.episodes.set_coverage("ns", DENSE_TURNS, cov[key])  # what the old code wrote
+        with m.episodes._write() as conn:
+            conn.execute("DELETE FROM index_state WHERE index_name=?", (key,))
+    with Memory(home, embedder=HashEmbedder()) as m:  # its collection exists: trusted
+        assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
+    with Memory(home, embedder=OtherHashEmbedder()) as m:  # no collection of its own: not trusted
+        assert m.stats("ns").index_coverage[DENSE_TURNS] == 0
 
 
 def test_search_finds_paraphrase_through_dense_vectors(memory: Memory) -> None:

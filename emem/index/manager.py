@@ -25,6 +25,16 @@ from emem.store.episodes import EpisodeStore
 DENSE_TURNS = "dense_turns"
 BM25_TURNS = "bm25_turns"
 
+
+def dense_coverage_key(embedder_name: str) -> str:
+    """Dense coverage is kept per embedder: each embedder has its own collection, so a home
+    reopened with another embedder must embed its turns rather than trust the first one's count."""
+    return f"{DENSE_TURNS}@{embedder_name}"
+
+
+def is_dense_coverage_key(index_name: str) -> bool:
+    return index_name == DENSE_TURNS or index_name.startswith(f"{DENSE_TURNS}@")
+
 Progress = Callable[[int, int], None]
 """progress(done, total) callback for long catch-ups."""
 
@@ -87,14 +97,23 @@ class IndexManager:
             self._by_ns[namespace] = NamespaceIndexes(namespace=namespace, dense=dense)
         return self._by_ns[namespace]
 
+    def _dense_covered(self, namespace: str, dense: DenseIndex) -> int:
+        """Seq this embedder's collection covers. A count stored before coverage was kept per
+        embedder (plain DENSE_TURNS) is trusted only when this embedder's collection exists."""
+        cov = self._store.coverage(namespace)
+        key = dense_coverage_key(dense.embedder.name)
+        if key in cov:
+            return cov[key]
+        legacy = cov.get(DENSE_TURNS, 0)
+        if not legacy:
+            return 0
+        with self._handle.lock.shared():
+            return legacy if dense.collection(create=False) is not None else 0
+
     def is_current(self, namespace: str) -> bool:
         last = self._store.last_seq(namespace)
         ns = self._by_ns.get(namespace)
-        return (
-            bool(ns)
-            and ns.covered_seq >= last
-            and self._store.coverage(namespace).get(DENSE_TURNS, 0) >= last
-        )
+        return bool(ns) and ns.covered_seq >= last and self._dense_covered(namespace, ns.dense) >= last
 
     def current(self, namespace: str, progress: Progress | None = None) -> NamespaceIndexes:
         """Catch every index up to the episode store, then return them."""
@@ -112,15 +131,16 @@ class IndexManager:
                 ns = self._indexes(namespace)
                 new = self._store.turns(namespace, after_seq=ns.covered_seq)
                 last = new[-1].seq if new else ns.covered_seq
-                dense_covered = self._store.coverage(namespace).get(DENSE_TURNS, 0)
+                dense_covered = self._dense_covered(namespace, ns.dense)
             if dense_covered < last:
                 with self._handle.writing():
-                    dense_covered = self._store.coverage(namespace).get(DENSE_TURNS, 0)
+                    dense_covered = self._dense_covered(namespace, ns.dense)
+                    key = dense_coverage_key(ns.dense.embedder.name)
                     todo = [t for t in self._store.turns(namespace, after_seq=dense_covered)]
                     for i in range(0, len(todo), 256):
                         chunk = todo[i : i + 256]
                         ns.dense.upsert([turn_key(t) for t in chunk], [index_text(t) for t in chunk])
-                        self._store.set_coverage(namespace, DENSE_TURNS, chunk[-1].seq)
+                        self._store.set_coverage(namespace, key, chunk[-1].seq)
                         if progress:
                             progress(min(i + 256, len(todo)), len(todo))
             if new:
@@ -130,9 +150,10 @@ class IndexManager:
             return CatchUpReport(namespace, len(new), time.perf_counter() - start, last)
 
     def coverage(self, namespace: str) -> dict[str, int]:
-        cov = dict(self._store.coverage(namespace))
-        ns = self._by_ns.get(namespace)
-        cov[BM25_TURNS] = ns.covered_seq if ns else 0
+        """{DENSE_TURNS: seq covered for this Memory's embedder, BM25_TURNS: seq in memory}."""
+        ns = self._indexes(namespace)
+        cov = {DENSE_TURNS: self._dense_covered(namespace, ns.dense)}
+        cov[BM25_TURNS] = ns.covered_seq
         return cov
 
     def drop(self, namespace: str) -> None:
