@@ -35,7 +35,7 @@ from emem.prompting import load_prompt
 from .harness import JudgeVerdict
 from .longmemeval_data import QUESTION_TYPES, LmeInstance, load_longmemeval
 from .manifest import RunManifest, build_manifest, read_manifest, write_manifest
-from .report import OFFLINE_READER_LINE, REPORT_NAME, _cost_section, _errors_section, _fmt, _table
+from .report import OFFLINE_READER_LINE, REPORT_NAME, cost_section, errors_section, fmt, md_table
 from .runlog import LOG_NAME, RowBase, RunLog, read_rows
 from .systems import Shared, build_systems, namespace_for
 from .systems_base import EvalSystem, SystemOutput
@@ -452,7 +452,7 @@ def _group(rows: Sequence[LmeRow], order: Sequence[str]) -> dict[str, list[LmeRo
 
 
 def _pct(value: float | None) -> str:
-    return "–" if value is None else _fmt(100 * value, 1)
+    return "–" if value is None else fmt(100 * value, 1)
 
 
 def _dataset_status(sha: str | None) -> str:
@@ -516,9 +516,9 @@ def _accuracy_section(by_system: dict[str, list[LmeRow]]) -> str:
         "Percent judged correct. Task-averaged: unweighted mean of the per-type accuracies. "
         "Abstention: `_abs` questions only (also counted in their type). Error rows are WRONG; "
         "unjudged rows (judge failures) are left out until a rerun judges them.\n\n"
-        + _table(["system", "overall", "task-averaged", "abstention", "judged", "unjudged"], head)
+        + md_table(["system", "overall", "task-averaged", "abstention", "judged", "unjudged"], head)
         + "\n\nPer question type:\n\n"
-        + _table(["system", *types], per_type)
+        + md_table(["system", *types], per_type)
     )
 
 
@@ -527,13 +527,13 @@ def _retrieval_section(by_system: dict[str, list[LmeRow]]) -> str:
     rows = []
     for name, rs in by_system.items():
         s = retrieval_summary(rs)
-        rows.append([name, *(_fmt(s[k][0]) for k in keys), str(max(n for _, n in s.values()))])
+        rows.append([name, *(fmt(s[k][0]) for k in keys), str(max(n for _, n in s.values()))])
     return (
         "## Retrieval (session level)\n\n"
         "Sessions of the retrieved turns, ranked by first appearance, against `answer_session_ids`. "
         "Abstention questions and questions without an answer session are excluded (as officially); "
         "full-context retrieves nothing by design (–). Unlike the official retrievers, every turn "
-        "(user and assistant) is indexed.\n\n" + _table(["system", *keys, "n"], rows)
+        "(user and assistant) is indexed.\n\n" + md_table(["system", *keys, "n"], rows)
     )
 
 
@@ -551,7 +551,7 @@ def build_lme_report(out_dir: Path) -> Path:
         if judged:
             sections.append(_accuracy_section(by_system))
         # The LoCoMo cost and error sections read only fields LmeRow shares with RunRow.
-        sections += [_retrieval_section(by_system), _cost_section(by_system), _errors_section(by_system)]
+        sections += [_retrieval_section(by_system), cost_section(by_system), errors_section(by_system)]
     path = out_dir / REPORT_NAME
     path.write_text("\n\n".join(s for s in sections if s).rstrip() + "\n", encoding="utf-8")
     return path

@@ -30,7 +30,7 @@ def _mean(values: Sequence[float]) -> float:
     return float(np.mean(values)) if values else math.nan
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
+def fmt(value: float | None, digits: int = 3) -> str:
     return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
 
 
@@ -38,7 +38,7 @@ def _or_dash(value: object) -> str:
     return "–" if value is None else str(value)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+def md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
@@ -76,7 +76,7 @@ def _per_category(
     cells = []
     for c in cats:
         vals = [v for r in rows if r.category == c and (v := value(r)) is not None]
-        cells.append(_fmt(_mean(vals)) if vals else "–")
+        cells.append(fmt(_mean(vals)) if vals else "–")
     return cells
 
 
@@ -161,8 +161,8 @@ def _official_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> st
             [
                 name,
                 *_per_category(rs, cats, _score),
-                _fmt(_mean([r.score for r in rs])),
-                _fmt(_mean(answerable)) if answerable else "–",
+                fmt(_mean([r.score for r in rs])),
+                fmt(_mean(answerable)) if answerable else "–",
                 str(len(rs)),
             ]
         )
@@ -172,7 +172,7 @@ def _official_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> st
         counts.append(f"{c}: {len(qids)}")
     return (
         "## Official LoCoMo score\n\n"
-        + _table(header, rows)
+        + md_table(header, rows)
         + f"\n\nQuestions per category: {', '.join(counts)}."
         + _mapping_note()
     )
@@ -191,11 +191,11 @@ def _headline_section(by_system: dict[str, list[RunRow]], n_resamples: int, seed
             series.append([float(r.judge_correct) for r in rs if r.judge_correct is not None])
         for values in series:
             ci = bootstrap_ci(values, n_resamples=n_resamples, seed=seed)
-            cells += [_fmt(ci.mean), f"[{_fmt(ci.low)}, {_fmt(ci.high)}]" if values else "–"]
+            cells += [fmt(ci.mean), f"[{fmt(ci.low)}, {fmt(ci.high)}]" if values else "–"]
         rows.append(cells)
     return (
         f"## Headline numbers with 95% bootstrap CIs\n\nPercentile bootstrap, {n_resamples} resamples, "
-        f"seed {seed}.\n\n" + _table(header, rows) + _mapping_note()
+        f"seed {seed}.\n\n" + md_table(header, rows) + _mapping_note()
     )
 
 
@@ -207,11 +207,11 @@ def _bleu_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> str:
     rows = []
     for name, rs in by_system.items():
         vals = [r.bleu1 for r in rs if r.bleu1 is not None]
-        rows.append([name, *_per_category(rs, cats, lambda r: r.bleu1), _fmt(_mean(vals)) if vals else "–"])
+        rows.append([name, *_per_category(rs, cats, lambda r: r.bleu1), fmt(_mean(vals)) if vals else "–"])
     return (
         "## BLEU-1\n\nSentence BLEU-1 on the official normalised, stemmed tokens (clipped unigram "
         "precision × brevity penalty, no smoothing); category 5 has no gold text and is excluded.\n\n"
-        + _table(header, rows)
+        + md_table(header, rows)
         + _mapping_note()
     )
 
@@ -229,7 +229,7 @@ def _judge_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> str:
             [
                 name,
                 *_per_category(rs, cats, _judge),
-                _fmt(_mean(judged)) if judged else "–",
+                fmt(_mean(judged)) if judged else "–",
                 str(len(judged)),
                 str(errors),
             ]
@@ -238,7 +238,7 @@ def _judge_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> str:
         "## LLM judge J\n\nFraction of answers a generous judge (prompts/judge.md, CORRECT/WRONG, "
         "mem0-style) accepts; category 5 is not judged, failed rows count as WRONG, and rows whose "
         "judging failed are left out (counted under judge errors).\n\n"
-        + _table(header, rows)
+        + md_table(header, rows)
         + _mapping_note()
     )
 
@@ -262,7 +262,7 @@ def _retrieval_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> s
         cells = [name]
         for key in keys:
             vals = [v for r in rs if (v := r.retrieval.get(key)) is not None]
-            cells.append(_fmt(_mean(vals)) if vals else "–")
+            cells.append(fmt(_mean(vals)) if vals else "–")
         cells.append(str(sum(1 for r in rs if r.evidence)))
         rows.append(cells)
     per_cat = [
@@ -274,9 +274,9 @@ def _retrieval_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> s
         "without evidence are excluded, unlike the official code which counts them as 1). Session recall: "
         "fraction of evidence ids whose session was retrieved (a retrieved turn counts for its session). "
         "Systems that never returned retrieved ids are omitted.\n\n"
-        + _table(["system", *keys, "n with evidence"], rows)
+        + md_table(["system", *keys, "n with evidence"], rows)
         + "\n\nEvidence-turn recall (all retrieved) per category:\n\n"
-        + _table(["system", *_cat_header(cats)], per_cat)
+        + md_table(["system", *_cat_header(cats)], per_cat)
         + _mapping_note()
     )
 
@@ -285,10 +285,10 @@ def _percentiles(values: Sequence[float]) -> tuple[str, str]:
     if not values:
         return "–", "–"
     p50, p95 = np.percentile(np.asarray(values, dtype=float), [50, 95])
-    return _fmt(float(p50), 1), _fmt(float(p95), 1)
+    return fmt(float(p50), 1), fmt(float(p95), 1)
 
 
-def _cost_section(by_system: dict[str, list[RunRow]]) -> str:
+def cost_section(by_system: dict[str, list[RunRow]]) -> str:
     header = [
         "system",
         "context tok (mean)",
@@ -306,10 +306,10 @@ def _cost_section(by_system: dict[str, list[RunRow]]) -> str:
         rows.append(
             [
                 name,
-                _fmt(_mean([r.context_tokens for r in rs]), 1),
-                _fmt(_mean([r.usage.prompt_tokens for r in rs]), 1),
-                _fmt(_mean([r.usage.completion_tokens for r in rs]), 1),
-                _fmt(_mean([r.usage.llm_calls for r in rs]), 2),
+                fmt(_mean([r.context_tokens for r in rs]), 1),
+                fmt(_mean([r.usage.prompt_tokens for r in rs]), 1),
+                fmt(_mean([r.usage.completion_tokens for r in rs]), 1),
+                fmt(_mean([r.usage.llm_calls for r in rs]), 2),
                 str(sum(r.usage.failed_calls for r in rs)),
                 p50,
                 p95,
@@ -322,9 +322,9 @@ def _cost_section(by_system: dict[str, list[RunRow]]) -> str:
                 [
                     name,
                     role,
-                    _fmt(_mean([u.llm_calls if u else 0 for u in usages]), 2),
-                    _fmt(_mean([u.prompt_tokens if u else 0 for u in usages]), 1),
-                    _fmt(_mean([u.completion_tokens if u else 0 for u in usages]), 1),
+                    fmt(_mean([u.llm_calls if u else 0 for u in usages]), 2),
+                    fmt(_mean([u.prompt_tokens if u else 0 for u in usages]), 1),
+                    fmt(_mean([u.completion_tokens if u else 0 for u in usages]), 1),
                 ]
             )
         for stage in sorted({s for r in rs for s in r.stage_latency_ms}):
@@ -333,14 +333,14 @@ def _cost_section(by_system: dict[str, list[RunRow]]) -> str:
     out = (
         "## Cost\n\nMeans are per question. Context tokens: memory context handed to the reader. "
         "Prompt/completion tokens and LLM calls: every orchestration call the system made "
-        "(judge excluded).\n\n" + _table(header, rows)
+        "(judge excluded).\n\n" + md_table(header, rows)
     )
     if role_rows:
-        out += "\n\nOrchestration tokens by role (mean per question):\n\n" + _table(
+        out += "\n\nOrchestration tokens by role (mean per question):\n\n" + md_table(
             ["system", "role", "calls", "prompt tok", "completion tok"], role_rows
         )
     if stage_rows:
-        out += "\n\nLatency per stage (ms):\n\n" + _table(["system", "stage", "p50", "p95", "n"], stage_rows)
+        out += "\n\nLatency per stage (ms):\n\n" + md_table(["system", "stage", "p50", "p95", "n"], stage_rows)
     judge_rows = []
     for name, rs in by_system.items():
         usages = [r.judge_usage for r in rs if r.judge_usage is not None]
@@ -353,7 +353,7 @@ def _cost_section(by_system: dict[str, list[RunRow]]) -> str:
                 ]
             )
     if judge_rows:
-        out += "\n\nJudge cost (not part of the systems' cost):\n\n" + _table(
+        out += "\n\nJudge cost (not part of the systems' cost):\n\n" + md_table(
             ["system", "judge calls", "judge tokens"], judge_rows
         )
     return out
@@ -369,7 +369,7 @@ def _mcnemar_rows(
         common = sorted(set(oa) & set(ob))
         only_a, only_b = discordant_pairs([oa[q] for q in common], [ob[q] for q in common])
         rows.append(
-            [a, b, str(len(common)), str(only_a), str(only_b), _fmt(mcnemar_exact(only_a, only_b), 4)]
+            [a, b, str(len(common)), str(only_a), str(only_b), fmt(mcnemar_exact(only_a, only_b), 4)]
         )
     return rows
 
@@ -381,16 +381,16 @@ def _significance_section(by_system: dict[str, list[RunRow]], threshold: float) 
     out = (
         f"## Significance\n\nExact two-sided McNemar test on paired correctness over common questions. "
         f"Official score: correct iff score ≥ {threshold}.\n\n"
-        + _table(header, _mcnemar_rows(by_system, lambda r: is_correct(r.score, threshold)))
+        + md_table(header, _mcnemar_rows(by_system, lambda r: is_correct(r.score, threshold)))
     )
     if any(r.judge_correct is not None for rs in by_system.values() for r in rs):
-        out += "\n\nLLM judge J (judged questions only):\n\n" + _table(
+        out += "\n\nLLM judge J (judged questions only):\n\n" + md_table(
             header, _mcnemar_rows(by_system, lambda r: r.judge_correct)
         )
     return out
 
 
-def _errors_section(by_system: dict[str, list[RunRow]], max_examples: int = 3) -> str:
+def errors_section(by_system: dict[str, list[RunRow]], max_examples: int = 3) -> str:
     lines = []
     for name, rs in by_system.items():
         failed = [r for r in rs if r.status == "error"]
@@ -479,9 +479,9 @@ def build_report(
             _bleu_section(by_system, cats),
             _judge_section(by_system, cats),
             _retrieval_section(by_system, cats),
-            _cost_section(by_system),
+            cost_section(by_system),
             _significance_section(by_system, threshold),
-            _errors_section(by_system),
+            errors_section(by_system),
         ]
         if plots:
             images = _plots(by_system, cats, run_dir)
