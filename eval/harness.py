@@ -23,7 +23,7 @@ from emem.errors import ConflictError, InputError, LLMError
 from emem.llm.usage import Usage
 
 from .locomo_data import LocomoQuestion, LocomoSample, iter_questions, samples_sha256
-from .manifest import build_manifest, read_manifest, write_manifest
+from .manifest import build_manifest, mark_finished, read_manifest, write_manifest
 from .metrics import bleu1_for_category, official_score, retrieval_scores
 from .report import build_report
 from .runlog import LOG_NAME, RunLog, RunRow
@@ -282,4 +282,5 @@ def run_eval(
                         row = _apply_judge(row, judge)
                     log.append(row)
                     bar.advance(task)
+    mark_finished(out_dir)
     return build_report(out_dir)

@@ -34,8 +34,16 @@ from emem.prompting import load_prompt
 
 from .harness import JudgeVerdict
 from .longmemeval_data import QUESTION_TYPES, LmeInstance, load_longmemeval
-from .manifest import RunManifest, build_manifest, read_manifest, write_manifest
-from .report import OFFLINE_READER_LINE, REPORT_NAME, cost_section, errors_section, fmt, md_table
+from .manifest import RunManifest, build_manifest, mark_finished, read_manifest, write_manifest
+from .report import (
+    OFFLINE_READER_LINE,
+    REPORT_NAME,
+    cost_section,
+    errors_section,
+    fmt,
+    md_table,
+    run_time_line,
+)
 from .runlog import LOG_NAME, RowBase, RunLog, read_rows
 from .systems import Shared, build_systems, namespace_for
 from .systems_base import EvalSystem, SystemOutput
@@ -498,6 +506,7 @@ def _header(manifest: RunManifest | None, n_questions: int, judged: bool) -> str
             + ", prompt "
             f"`{JUDGE_PROMPT}.md` sha256 `{manifest.prompts.get(JUDGE_PROMPT + '.md', '?')[:16]}…`",
             f"- Questions: {n_questions}; limit: {manifest.limit}",
+            "- " + run_time_line(manifest.invocations),
             f"- Time anchor: {extra.get('time_anchor', '?')}",
         ]
     return "\n".join(lines)
@@ -669,6 +678,7 @@ def run_instances(
             bar.update(task, description=f"longmemeval {inst.question_id}")
             _run_instance(inst, systems, memory, log, logged, judge)
             bar.advance(task)
+    mark_finished(out_dir)
     return build_lme_report(out_dir)
 
 

@@ -33,6 +33,10 @@ class Invocation(BaseModel):
     started_at: str
     code: CodeRevision
     command: list[str]
+    finished_at: str | None = None
+    """Set when this start ran to the end; None for a run stopped or killed midway."""
+    seconds: float | None = None
+    """Wall-clock time of this start, when it finished."""
 
 
 class RunManifest(BaseModel):
@@ -177,6 +181,18 @@ def write_manifest(manifest: RunManifest, run_dir: str | Path) -> Path:
     path = Path(run_dir) / MANIFEST_NAME
     path.write_text(manifest.model_dump_json(indent=2) + "\n", encoding="utf-8")
     return path
+
+
+def mark_finished(run_dir: str | Path) -> None:
+    """Record when the latest start ended and how long it took: a run's cost includes its wall time."""
+    manifest = read_manifest(run_dir)
+    if manifest is None or not manifest.invocations:
+        return
+    last = manifest.invocations[-1]
+    now = datetime.now(UTC)
+    last.finished_at = now.isoformat(timespec="seconds")
+    last.seconds = round((now - datetime.fromisoformat(last.started_at)).total_seconds(), 1)
+    write_manifest(manifest, run_dir)
 
 
 def read_manifest(run_dir: str | Path) -> RunManifest | None:

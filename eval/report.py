@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +37,17 @@ def fmt(value: float | None, digits: int = 3) -> str:
 
 def _or_dash(value: object) -> str:
     return "–" if value is None else str(value)
+
+
+def run_time_line(invocations: Sequence[Any]) -> str:
+    """How long the run took, start by start (a resumed run has several; a killed one has no end)."""
+    done = [i.seconds for i in invocations if i.seconds is not None]
+    text = f"Run time: {len(invocations)} start(s)"
+    if done:
+        text += f", {sum(done) / 60:.1f} min wall-clock over the {len(done)} that finished"
+    if len(done) < len(invocations):
+        text += f"; {len(invocations) - len(done)} stopped before the end (time not recorded)"
+    return text
 
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -132,6 +144,8 @@ def _header(by_system: dict[str, list[RunRow]], manifest: RunManifest | None) ->
             f"{manifest.conversations or 'all'}, limit {_or_dash(manifest.limit)}",
             f"- Seed: {_or_dash(manifest.seed)}; budget: {_or_dash(manifest.budget)}",
         ]
+        if manifest.invocations:
+            lines.append("- " + run_time_line(manifest.invocations))
         if manifest.extra:
             lines.append("- Settings: " + ", ".join(f"{k}: {v}" for k, v in sorted(manifest.extra.items())))
         if manifest.models:

@@ -379,6 +379,9 @@ def test_resume_skips_done_rows(tmp_path, samples):
     first = OracleSystem()
     _run(samples, out, [first], limit=3)
     assert first.calls == 3
+    (start,) = read_manifest(out).invocations
+    assert start.finished_at is not None and start.seconds is not None and start.seconds >= 0
+    assert "Run time: 1 start(s)" in (out / "report.md").read_text()
     second = OracleSystem()
     _run(samples, out, [second])
     assert second.calls == N_QUESTIONS - 3
