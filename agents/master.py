@@ -18,12 +18,13 @@ import numpy as np
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from emem.agents.aggregate import build_closures, fact_items
+from emem.agents.aggregate import build_closures, context_closures, fact_items
 from emem.agents.assistant import (
     AssistantReport,
     evidence_item,
     llm_assistant,
     offline_assistant,
+    support_scores,
     supported_evidence,
 )
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
@@ -57,12 +58,22 @@ PLAN_SCHEMA = PlanReply.model_json_schema()
 class ReadRuntime:
     """What the graph's nodes share: the memory, the role models, and cached namespace views."""
 
-    def __init__(self, memory: Any, roles: RoleModels, activate: int = DEFAULT_ACTIVATE, router: str = "emem") -> None:
+    def __init__(
+        self,
+        memory: Any,
+        roles: RoleModels,
+        activate: int = DEFAULT_ACTIVATE,
+        router: str = "emem",
+        fill_context: bool = False,
+    ) -> None:
         self.memory = memory
         self.roles = roles
         self.activate = activate
         self.router = router
         """'emem' (three pathways) or 'paper' (the E-mem paper's weighted rule, for comparison)."""
+        self.fill_context = fill_context
+        """Deep mode: after the assistants' evidence, fill the budget left with the activated
+        segments' best-supported unquoted turns (role "context"). Off by default: experimental."""
         self._views: dict[str, NamespaceView] = {}
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.RLock()
@@ -96,6 +107,24 @@ class ReadRuntime:
     def known_entities(self, namespace: str, view: NamespaceView) -> list[str]:
         speakers = {t.speaker for t in view.turns}
         return sorted(speakers | set(self.ledger().subjects(namespace)))
+
+
+def _unquoted_turns(runtime: ReadRuntime, state: MasterState) -> list[tuple[EvidenceItem, float]]:
+    """Every visible turn of the activated segments with its support score (as the offline
+    assistant scores them): the candidates for filling the budget."""
+    view = runtime.view(state["namespace"])
+    as_of, q = state.get("as_of"), state["question"]
+    q_vec = runtime.embed(q)
+    out: list[tuple[EvidenceItem, float]] = []
+    for a in state.get("activated", []):
+        segment = view.segments[view.segment_index[a.segment_id]]
+        turns = [t for t in segment.turns if as_of is None or t.time <= as_of]
+        if not turns:
+            continue
+        vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
+        scores = support_scores(turns, vectors, q, state["plan"], q_vec)
+        out += [(evidence_item(t, segment, round(s, 4), t.text), s) for t, s in zip(turns, scores, strict=True)]
+    return out
 
 
 def _timed(name: str, start: float) -> dict[str, float]:
@@ -232,6 +261,9 @@ def build_master_graph(runtime: ReadRuntime):
                         if turn is not None:
                             fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, turn.text)
         closures = build_closures(plan, evidence, facts, by_source, budget, fact_sources, state["question"])
+        if runtime.fill_context and state.get("mode_used") != "fast":
+            taken = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
+            closures += context_closures(_unquoted_turns(runtime, state), taken)
         packed = pack(closures, budget)
         return {"evidence": evidence, "pack": packed, "timings": _timed("aggregate", start)}
 

@@ -18,6 +18,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.eval.metrics import CATEGORY_NAMES, session_number
 from emem.memory import Memory
@@ -55,6 +56,7 @@ def main() -> None:
     rows = []
     t0 = time.perf_counter()
     with Memory(args.home) as m:
+        filled = build_master_graph(ReadRuntime(m, m.roles, fill_context=True))
         for ci in chosen:
             sample = samples[ci]
             ns = f"locomo-{sample.sample_id}"
@@ -88,6 +90,9 @@ def main() -> None:
                         sessions = {session_number(s.session_id) for s in a.activated_segments}
                         row["deep_segments"] = len(a.activated_segments)
                         row["deep_session_recall"] = session_recall(q.evidence, sessions)
+                a = ask_graph(filled, q.question, ns, "deep", None, args.budget)
+                row["deep_fill_turn_recall"] = recall(q.evidence, {e.turn_id for e in a.evidence})
+                row["deep_fill_tokens"] = a.usage.context_tokens
                 rows.append(row)
     elapsed = time.perf_counter() - t0
     if args.out:
@@ -103,6 +108,7 @@ def main() -> None:
         ("deep: evidence-session recall (activated)", "deep_session_recall"),
         ("deep: evidence-turn recall of packed context", "deep_turn_recall"),
         ("fast: evidence-turn recall of packed context", "fast_turn_recall"),
+        ("deep + context fill (experimental): evidence-turn recall of packed context", "deep_fill_turn_recall"),
     ]
     header = "| metric | all | " + " | ".join(f"{c} {CATEGORY_NAMES[c]}" for c in sorted(cats)) + " |"
     print(header)
@@ -117,6 +123,8 @@ def main() -> None:
         print(f"{mode}: packed context tokens mean {mean(toks):.0f} (max {max(toks)}), "
               f"orchestration tokens/question (offline stand-ins) mean {mean(orch):.0f}, "
               f"latency p50 {pct(lat, .5):.0f} ms p95 {pct(lat, .95):.0f} ms")
+    fill = [r["deep_fill_tokens"] for r in rows]
+    print(f"deep + context fill: packed context tokens mean {mean(fill):.0f} (max {max(fill)})")
     print(f"deep: activated segments mean {mean([r['deep_segments'] for r in rows]):.2f}")
 
 

@@ -268,3 +268,38 @@ def test_a_cut_off_assistant_reply_keeps_its_complete_quotes() -> None:
     assert [(q.turn_id, q.quote) for q in reply.evidence] == [("S4:1", "we finally settled in Austin")]
     with pytest.raises(ValueError):
         parse_assistant_reply('{"relevant": true, "evidence": [{"turn_id": "S4')
+
+
+def test_context_fill_only_uses_the_budget_the_evidence_left(demo: Memory) -> None:
+    """Experimental deep option: unquoted turns of the activated segments fill the leftover
+    budget, marked as context, ranked below every evidence unit, never past the budget."""
+    from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
+
+    question = "Where does Alice work now?"
+    plain = demo.ask(question, NS, mode="deep", budget=300)
+    filled_graph = build_master_graph(ReadRuntime(demo, demo.roles, fill_context=True))
+    filled = ask_graph(filled_graph, question, NS, "deep", None, 300)
+    assert plain.answer == filled.answer  # the evidence, and so the offline answer, is the same
+    assert plain.usage.context_tokens < filled.usage.context_tokens <= 300
+    evidence = [e for e in filled.evidence if e.role != "context"]
+    context = [e for e in filled.evidence if e.role == "context"]
+    assert {(e.turn_id, e.role) for e in plain.evidence} <= {(e.turn_id, e.role) for e in evidence}
+    assert context and {e.segment_id for e in context} <= {s.segment_id for s in filled.activated_segments}
+    assert not {e.turn_id for e in context} & {e.turn_id for e in evidence}
+
+
+def test_context_closures_rank_below_evidence() -> None:
+    from datetime import UTC, datetime
+
+    from emem.agents.aggregate import context_closures
+    from emem.answer import EvidenceItem
+
+    def item(tid: str) -> EvidenceItem:
+        return EvidenceItem(turn_id=tid, session_id="S1", conversation_id="c", speaker="A",
+                            time=datetime(2023, 1, 1, tzinfo=UTC), text=f"turn {tid}", segment_id="c/S1")  # fmt: skip
+
+    out = context_closures([(item("S1:1"), 0.2), (item("S1:2"), 0.9), (item("S1:3"), 0.5)], taken={("c", "S1:3")})
+    assert [c.key for c in out] == ["context:c/S1:2", "context:c/S1:1"]
+    assert all(c.priority < 0 and c.evidence[0].role == "context" for c in out)
+    weakest_evidence = Closure(key="turn:c/S1:9", group="turn:c/S1:9", priority=0.0, lines=["x"], tokens=1)
+    assert [c.key for c in pack([*out, weakest_evidence], 100).closures][0] == "turn:c/S1:9"
