@@ -42,6 +42,9 @@ def register(app: typer.Typer, open_memory) -> None:
         home: Path | None = typer.Option(None, "--home", help="Memory home for the run (default OUT/home)."),
         reader_window: int = typer.Option(128_000, "--reader-window", help="Reader context window, for full-context."),
         activate: int = typer.Option(5, "--activate", min=1, help="Segments the deep path activates per question."),
+        fill_context: bool = typer.Option(
+            False, "--fill-context", help="Experimental: deep fills the budget left with unquoted turns of its segments."
+        ),
     ) -> None:
         """Run every system on the same LoCoMo questions; resumable; writes rows, manifest, report."""
         from emem.agents.roles import RoleModels
@@ -67,7 +70,8 @@ def register(app: typer.Typer, open_memory) -> None:
             judge_fn = chat_judge(chat)
         elif judge != "none":
             raise InputError(f"unknown judge {judge!r}; use none or openai", "--judge")
-        shared = Shared(run_home, roles, budget=budget, reader_window=reader_window, activate=activate)
+        shared = Shared(run_home, roles, budget=budget, reader_window=reader_window, activate=activate,
+                        fill_context=fill_context)
         report = run_eval(
             build_systems([s.strip() for s in systems.split(",") if s.strip()], shared),
             samples,
@@ -83,6 +87,7 @@ def register(app: typer.Typer, open_memory) -> None:
                 "reader_offline": roles.get("reader") is None,
                 "per_category": per_category,
                 "activate": activate,
+                "fill_context": fill_context,
                 "command": ["emem", *sys.argv[1:]],
             },
             dataset_path=data,

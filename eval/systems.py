@@ -78,19 +78,23 @@ class Shared:
         budget: int = DEFAULT_BUDGET,
         reader_window: int = 128_000,
         activate: int = DEFAULT_ACTIVATE,
+        fill_context: bool = False,
     ) -> None:
         self.memory = Memory(home, roles=roles)
         self.roles = roles
         self.budget = budget
         self.reader_window = reader_window
         self.activate = activate
+        self.fill_context = fill_context
         self._prepared: set[str] = set()
         self._graphs: dict[str, Any] = {}
 
     def graph(self, router: str) -> Any:
         """One master graph per router, shared by the modes (so they share its namespace views)."""
         if router not in self._graphs:
-            runtime = ReadRuntime(self.memory, self.roles, activate=self.activate, router=router)
+            runtime = ReadRuntime(
+                self.memory, self.roles, activate=self.activate, router=router, fill_context=self.fill_context
+            )
             self._graphs[router] = build_master_graph(runtime)
         return self._graphs[router]
 

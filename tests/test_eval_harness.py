@@ -495,3 +495,7 @@ def test_activate_option_bounds_the_segments_deep_reads(tmp_path, locomo_path):
     rows, manifest = run("--activate", "1")
     assert manifest["extra"]["activate"] == 1 and max(len(r["retrieved_sessions"]) for r in rows) == 1
     assert "activate: 1" in (tmp_path / "run2" / "report.md").read_text()
+    plain = rows
+    rows, manifest = run("--activate", "1", "--fill-context")
+    assert manifest["extra"]["fill_context"] is True
+    assert sum(r["context_tokens"] for r in rows) > sum(r["context_tokens"] for r in plain)
