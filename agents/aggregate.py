@@ -148,17 +148,17 @@ CONTEXT_PRIORITY_OFFSET = 10.0
 """Context closures rank below every evidence unit: they only fill what the evidence left."""
 
 
-def context_closures(candidates: Sequence[tuple[EvidenceItem, float]], taken: set[tuple[str, str]]) -> list[Closure]:
-    """Closures for turns of the activated segments that no assistant quoted, best-supported
+def context_closures(candidates: Sequence[EvidenceItem], taken: set[tuple[str, str]]) -> list[Closure]:
+    """Closures for scored turns of the activated segments that no assistant quoted, best-supported
     first, marked role="context": they fill the budget the evidence left, never displace it."""
     out = []
-    for item, score in sorted(candidates, key=lambda c: -c[1]):
+    for item in sorted(candidates, key=lambda e: -e.score):
         if (item.conversation_id, item.turn_id) in taken:
             continue
-        e = item.model_copy(update={"role": "context", "score": score})
+        e = item.model_copy(update={"role": "context"})
         line = evidence_line(e)
         key = f"context:{e.conversation_id}/{e.turn_id}"
-        out.append(Closure(key=key, group=key, priority=score - CONTEXT_PRIORITY_OFFSET, lines=[line],
+        out.append(Closure(key=key, group=key, priority=e.score - CONTEXT_PRIORITY_OFFSET, lines=[line],
                            tokens=count_tokens(line), evidence=[e]))  # fmt: skip
     return out
 

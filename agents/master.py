@@ -24,7 +24,6 @@ from emem.agents.assistant import (
     evidence_item,
     llm_assistant,
     offline_assistant,
-    support_scores,
     supported_evidence,
 )
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
@@ -109,22 +108,19 @@ class ReadRuntime:
         return sorted(speakers | set(self.ledger().subjects(namespace)))
 
 
-def _unquoted_turns(runtime: ReadRuntime, state: MasterState) -> list[tuple[EvidenceItem, float]]:
-    """Every visible turn of the activated segments with its support score (as the offline
-    assistant scores them): the candidates for filling the budget."""
+def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
+    """Every visible turn of the activated segments, scored for support as the offline assistant
+    scores them: the candidates for filling the budget."""
     view = runtime.view(state["namespace"])
     as_of, q = state.get("as_of"), state["question"]
-    q_vec = runtime.embed(q)
-    out: list[tuple[EvidenceItem, float]] = []
-    for a in state.get("activated", []):
-        segment = view.segments[view.segment_index[a.segment_id]]
-        turns = [t for t in segment.turns if as_of is None or t.time <= as_of]
-        if not turns:
-            continue
-        vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
-        scores = support_scores(turns, vectors, q, state["plan"], q_vec)
-        out += [(evidence_item(t, segment, round(s, 4), t.text), s) for t, s in zip(turns, scores, strict=True)]
-    return out
+    turns = [
+        t
+        for a in state.get("activated", [])
+        for t in view.segments[view.segment_index[a.segment_id]].turns
+        if as_of is None or t.time <= as_of
+    ]
+    scored, _ = supported_evidence(view, turns, q, state["plan"], runtime.embed(q), keep_all=True)
+    return scored
 
 
 def _timed(name: str, start: float) -> dict[str, float]:
@@ -263,7 +259,7 @@ def build_master_graph(runtime: ReadRuntime):
         closures = build_closures(plan, evidence, facts, by_source, budget, fact_sources, state["question"])
         if runtime.fill_context and state.get("mode_used") != "fast":
             taken = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
-            closures += context_closures(_unquoted_turns(runtime, state), taken)
+            closures += context_closures(_segment_turns(runtime, state), taken)
         packed = pack(closures, budget)
         return {"evidence": evidence, "pack": packed, "timings": _timed("aggregate", start)}
 

@@ -10,12 +10,11 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from .locomo_data import OFFICIAL_LOCOMO10_SHA256
-from .manifest import RunManifest, read_manifest
+from .manifest import Invocation, RunManifest, read_manifest
 from .metrics import CATEGORY_NAMES, CATEGORY_ORDER, RECALL_KS, category_mapping_line
 from .runlog import LOG_NAME, RunRow, read_rows
 from .stats import DEFAULT_CORRECT_THRESHOLD, bootstrap_ci, discordant_pairs, is_correct, mcnemar_exact
@@ -39,7 +38,7 @@ def _or_dash(value: object) -> str:
     return "–" if value is None else str(value)
 
 
-def run_time_line(invocations: Sequence[Any]) -> str:
+def run_time_line(invocations: Sequence[Invocation]) -> str:
     """How long the run took, start by start (a resumed run has several; a killed one has no end)."""
     done = [i.seconds for i in invocations if i.seconds is not None]
     text = f"Run time: {len(invocations)} start(s)"

@@ -294,11 +294,11 @@ def test_context_closures_rank_below_evidence() -> None:
     from emem.agents.aggregate import context_closures
     from emem.answer import EvidenceItem
 
-    def item(tid: str) -> EvidenceItem:
-        return EvidenceItem(turn_id=tid, session_id="S1", conversation_id="c", speaker="A",
+    def item(tid: str, score: float) -> EvidenceItem:
+        return EvidenceItem(turn_id=tid, session_id="S1", conversation_id="c", speaker="A", score=score,
                             time=datetime(2023, 1, 1, tzinfo=UTC), text=f"turn {tid}", segment_id="c/S1")  # fmt: skip
 
-    out = context_closures([(item("S1:1"), 0.2), (item("S1:2"), 0.9), (item("S1:3"), 0.5)], taken={("c", "S1:3")})
+    out = context_closures([item("S1:1", 0.2), item("S1:2", 0.9), item("S1:3", 0.5)], taken={("c", "S1:3")})
     assert [c.key for c in out] == ["context:c/S1:2", "context:c/S1:1"]
     assert all(c.priority < 0 and c.evidence[0].role == "context" for c in out)
     weakest_evidence = Closure(key="turn:c/S1:9", group="turn:c/S1:9", priority=0.0, lines=["x"], tokens=1)

@@ -151,10 +151,9 @@ class IndexManager:
 
     def coverage(self, namespace: str) -> dict[str, int]:
         """{DENSE_TURNS: seq covered for this Memory's embedder, BM25_TURNS: seq in memory}."""
-        ns = self._indexes(namespace)
-        cov = {DENSE_TURNS: self._dense_covered(namespace, ns.dense)}
-        cov[BM25_TURNS] = ns.covered_seq
-        return cov
+        with self._lock:  # _indexes creates the namespace's entry: never twice at once
+            ns = self._indexes(namespace)
+        return {DENSE_TURNS: self._dense_covered(namespace, ns.dense), BM25_TURNS: ns.covered_seq}
 
     def drop(self, namespace: str) -> None:
         """Forget the in-memory indexes of a namespace (they are rebuilt on next use)."""
