@@ -41,6 +41,16 @@ def session_recall(evidence: list[str], sessions: set[int]) -> float:
     return sum(session_number(e) in sessions for e in evidence) / len(evidence)
 
 
+def ingest_conversation(memory: Memory, conversation: dict, sample_id: str) -> str:
+    """Write, index and consolidate one LoCoMo conversation into its own namespace (a no-op for
+    what the reused home already holds); returns the namespace."""
+    ns = f"locomo-{sample_id}"
+    memory.add_conversation(conversation, ns)
+    memory.index(ns)
+    memory.consolidate(ns)
+    return ns
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, required=True)
@@ -59,10 +69,7 @@ def main() -> None:
         filled = build_master_graph(ReadRuntime(m, m.roles, fill_context=True))
         for ci in chosen:
             sample = samples[ci]
-            ns = f"locomo-{sample.sample_id}"
-            m.add_conversation(raw[ci], ns)
-            m.index(ns)
-            m.consolidate(ns)
+            ns = ingest_conversation(m, raw[ci], sample.sample_id)
             idx = m.indexes.current(ns)
             qs = [q for q in iter_questions([sample], categories=[1, 2, 3, 4]) if q.evidence][: args.limit]
             for q in qs:
