@@ -38,6 +38,7 @@ from emem.llm.usage import LLMCall, Usage
 from emem.packing import pack
 from emem.prompting import load_prompt, prompt_set_hash
 from emem.retrieval.hybrid import hybrid_turns
+from emem.retrieval.query import topic_query
 from emem.retrieval.routing import (
     DEFAULT_ACTIVATE,
     fuse,
@@ -86,6 +87,12 @@ class ReadRuntime:
             if cached is None or cached.covered_seq != ns.covered_seq or cached.indexes is not ns:
                 cached = self._views[namespace] = build_view(ns, self.memory.segment_summaries(namespace))
             return cached
+
+    def question_vector(self, view: NamespaceView, question: str) -> np.ndarray:
+        """The question's vector for routing segments: without the speakers' names, which every
+        segment shares (retrieval.query). Scoring turns within a segment keeps the question as
+        asked (`embed`): there the name does tell turns apart, by who said them."""
+        return self.embed(topic_query(question, view.indexes.speakers))
 
     def forget(self, namespace: str) -> None:
         with self._lock:
@@ -182,10 +189,10 @@ def build_master_graph(runtime: ReadRuntime):
         mask = view.visible(as_of)
         facts = fact_items(runtime.ledger(), ns, plan, valid_at=as_of, known_at=as_of)
         if runtime.router == "paper":
-            activated = paper_route(view, runtime.embed(q), q, mask, runtime.activate)
+            activated = paper_route(view, runtime.question_vector(view, q), q, mask, runtime.activate)
             return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
         pathways = {
-            "global": global_pathway(view, runtime.embed(q), mask),
+            "global": global_pathway(view, runtime.question_vector(view, q), mask),
             "keyword": keyword_pathway(view, q, plan, mask),
             "ledger": ledger_pathway(view, facts),
         }

@@ -72,7 +72,9 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         f = conflicts[0]
         return f"Conflict: {f.subject}'s {f.predicate} is one of {' or '.join(f.values)}; the ledger cannot order them", "conflict"
     states = [f for f in facts if f.status == "state" and f.values]
-    evidence = sorted((e for c in pack.closures for e in c.evidence), key=lambda e: -e.score)
+    # Context-fill turns (role "context") are what no assistant quoted: a model may read them,
+    # but rules cannot judge them, so they never count, list or answer here.
+    evidence = sorted((e for c in pack.closures for e in c.evidence if e.role != "context"), key=lambda e: -e.score)
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         return ", ".join(v for f in states for v in f.values), "answered"
     if states and plan.operation == Operation.COUNT:

@@ -55,7 +55,8 @@ class EvidenceItem(BaseModel):
     score: float = 0.0
     segment_id: str | None = None
     role: str = "evidence"
-    """evidence | current-value | superseded-value | endpoint | member."""
+    """evidence | current-value | superseded-value | endpoint | member | context (an unquoted turn
+    of an activated segment, packed by the experimental context fill)."""
 
 
 class FactItem(BaseModel):

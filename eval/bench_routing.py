@@ -72,8 +72,12 @@ def _best_two(view: NamespaceView, turn_scores: np.ndarray) -> tuple[np.ndarray,
     return first, second
 
 
-def segment_signals(view: NamespaceView, question: str, q_vec: np.ndarray, pathways: dict[str, Ranked]) -> dict[str, np.ndarray]:
-    """The signals the router has, per segment: the three pathway scores and their raw parts."""
+def segment_signals(
+    view: NamespaceView, question: str, q_vec: np.ndarray, pathways: dict[str, Ranked], asked_vec: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """The signals the router has, per segment: the three pathway scores and their raw parts.
+    `q_vec` embeds the question without speaker names, as the router does; `asked_vec`, when
+    given, embeds it as asked, to show what leaving the names out changes."""
     n = len(view.segments)
     raw = view.indexes.bm25.scores(question)
     bm25 = np.zeros(len(view.turns))
@@ -94,6 +98,8 @@ def segment_signals(view: NamespaceView, question: str, q_vec: np.ndarray, pathw
         "dense centroid": view.centroids @ q_vec,
         "dense summary": view.summary_vectors @ q_vec,
     }
+    if asked_vec is not None:
+        signals["dense best turn, question as asked"] = _best_two(view, view.turn_vectors @ asked_vec)[0]
     signals |= {f"pathway: {p}": _ranked_array(r, n) for p, r in pathways.items()}
     return {name: _normalise(x) for name, x in signals.items()}
 
@@ -174,14 +180,14 @@ def route_questions(memory: Memory, data: Path, chosen: Sequence[int] | None = N
             if not q.evidence:
                 continue
             plan = offline_plan(q.question, known, view.turns[-1].time)
-            q_vec = runtime.embed(q.question)
+            q_vec = runtime.question_vector(view, q.question)
             pathways = {
                 "global": global_pathway(view, q_vec, mask),
                 "keyword": keyword_pathway(view, q.question, plan, mask),
                 "ledger": ledger_pathway(view, fact_items(memory.ledger, ns, plan, valid_at=None, known_at=None)),
             }
             out.append(RoutedQuestion(ci, q.category, [session_number(e) for e in q.evidence], sessions,
-                                      segment_signals(view, q.question, q_vec, pathways), fused_scores(view, pathways)))
+                                      segment_signals(view, q.question, q_vec, pathways, runtime.embed(q.question)), fused_scores(view, pathways)))
     return out
 
 

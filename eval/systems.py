@@ -141,6 +141,7 @@ class TurnBaseline:
             idx = view.indexes
             ranked = [idx.turns[k] for k, _ in idx.bm25.search(question, len(idx.bm25))]
             return [t for t in ranked if as_of is None or t.time <= as_of][:RAG_K]
+        # Plain dense RAG embeds the question as asked (emem's own paths leave speaker names out).
         sims = np.where(seen, view.turn_vectors @ rt.embed(question), -np.inf)
         return [view.turns[i] for i in np.argsort(-sims, kind="stable")[:RAG_K] if seen[i]]
 

@@ -288,6 +288,26 @@ def test_context_fill_only_uses_the_budget_the_evidence_left(demo: Memory) -> No
     assert not {e.turn_id for e in context} & {e.turn_id for e in evidence}
 
 
+def test_offline_reader_never_answers_from_context_fill() -> None:
+    """Context turns are unquoted: with no evidence the offline reader abstains, and a COUNT
+    counts only evidence, however many context turns were packed."""
+    from datetime import UTC, datetime
+
+    from emem.agents.reader import offline_read
+    from emem.answer import EvidenceItem, PackResult
+
+    def unit(tid: str, role: str) -> Closure:
+        e = EvidenceItem(turn_id=tid, session_id="S1", conversation_id="c", speaker="A", score=0.9, role=role,
+                         time=datetime(2023, 1, 1, tzinfo=UTC), text=f"I adopted pet number {tid}.", segment_id="c/S1")  # fmt: skip
+        return Closure(key=f"{role}:{tid}", group=f"{role}:{tid}", priority=1.0, lines=[e.text], tokens=5, evidence=[e])
+
+    plan = offline_plan("How many pets did A adopt?")
+    context_only = PackResult(closures=[unit("S1:1", "context"), unit("S1:2", "context")], tokens=10, budget=100)
+    assert offline_read("How many pets did A adopt?", plan, context_only, [])[1] == "abstained"
+    mixed = PackResult(closures=[unit("S1:1", "evidence"), unit("S1:2", "context"), unit("S1:3", "context")], tokens=15, budget=100)
+    assert offline_read("How many pets did A adopt?", plan, mixed, []) == ("1", "answered")
+
+
 def test_context_closures_rank_below_evidence() -> None:
     from datetime import UTC, datetime
 

@@ -53,6 +53,8 @@ class NamespaceIndexes:
     dense: DenseIndex
     turns: dict[str, StoredTurn] = field(default_factory=dict)
     bm25: BM25Index = field(default_factory=BM25Index)
+    speakers: set[str] = field(default_factory=set)
+    """Everyone who speaks in the namespace: the dense query leaves their names out (retrieval.query)."""
 
     @property
     def covered_seq(self) -> int:
@@ -146,6 +148,7 @@ class IndexManager:
             if new:
                 for t in new:
                     ns.turns[turn_key(t)] = t
+                    ns.speakers.add(t.speaker)
                 ns.bm25.add([(turn_key(t), index_text(t)) for t in new], covered_seq=last)
             return CatchUpReport(namespace, len(new), time.perf_counter() - start, last)
 

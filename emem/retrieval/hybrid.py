@@ -5,6 +5,7 @@ from __future__ import annotations
 from emem.index.manager import NamespaceIndexes
 from emem.models import Hit, StoredTurn
 from emem.retrieval.fusion import rrf
+from emem.retrieval.query import topic_query
 
 CANDIDATES = 50
 
@@ -13,7 +14,7 @@ def hybrid_turns(
     ns: NamespaceIndexes, query: str, k: int, candidates: int = CANDIDATES
 ) -> list[tuple[StoredTurn, float]]:
     lexical = [key for key, _ in ns.bm25.search(query, candidates)]
-    dense = [key for key, _ in ns.dense.search(query, candidates)]
+    dense = [key for key, _ in ns.dense.search(topic_query(query, ns.speakers), candidates)]
     fused = rrf([lexical, dense])[:k]
     return [(ns.turns[key], score) for key, score in fused if key in ns.turns]
 

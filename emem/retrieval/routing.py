@@ -3,7 +3,8 @@
 Each pathway ranks segments and says why (the reasons are shown in the Answer); the fused list is
 a candidate set for the assistants to read, not truth.
 
-- global alignment: the question against segment summaries, segment centroids, and the best turn;
+- global alignment: the question (without speaker names) against each segment's best turn, its
+  summary and its centroid;
 - keyword/symbolic: BM25 over turns and segments, plus entity and date triggers;
 - ledger-validated: segments holding the source turns of the facts the resolver admits.
 """
@@ -25,6 +26,13 @@ PATHWAY_WEIGHTS: dict[Pathway, float] = {"global": 1.0, "keyword": 1.0, "ledger"
 """The ledger pathway is sparse and nearly binary (a segment holds a fact's source or not), so at
 full weight it outvotes the graded pathways; at half weight it breaks ties and surfaces the
 segments that make a value current without displacing strong lexical matches."""
+
+GLOBAL_WEIGHTS = {"best_turn": 0.8, "summary": 0.1, "centroid": 0.1}
+"""Within the global pathway. The segment's best-matching turn carries the signal; the summary and
+the centroid (mean of the turn vectors) break ties: extractive summaries and centroids blur a
+segment's many topics, and alone they route far worse than the best turn (LoCoMo evidence-session
+recall@5, `python -m emem.eval.bench_routing`). Chosen on that benchmark, so in-sample. Whether
+LLM-written summaries deserve more weight is not measured."""
 
 Ranked = list[tuple[int, float, str]]
 """(segment index, score, reason), best first."""
@@ -58,7 +66,8 @@ def global_pathway(view: NamespaceView, q_vec: np.ndarray, mask: np.ndarray) -> 
     alive = np.isfinite(best)
     summary = view.summary_vectors @ q_vec
     centroid = view.centroids @ q_vec
-    score = (_norm(summary) + _norm(centroid) + _norm(np.where(alive, best, 0.0))) / 3
+    w = GLOBAL_WEIGHTS
+    score = w["summary"] * _norm(summary) + w["centroid"] * _norm(centroid) + w["best_turn"] * _norm(np.where(alive, best, 0.0))
     out = []
     for i in np.argsort(-score, kind="stable"):
         if alive[i]:
