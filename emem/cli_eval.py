@@ -37,7 +37,10 @@ def register(app: typer.Typer, open_memory) -> None:
         judge: str = typer.Option("none", "--judge", help="none | openai (EMEM_LLM_JUDGE_* or the global endpoint)."),
         budget: int = typer.Option(2000, "--budget"),
         limit: int | None = typer.Option(None, "--limit", help="Cap on questions (after filtering), in file order."),
-        per_category: int | None = typer.Option(None, "--per-category", help="Keep the first N questions of each category."),
+        per_category: int | None = typer.Option(None, "--per-category", help="Keep N questions of each category."),
+        sample: str = typer.Option(
+            "first", "--sample", help="Which N with --per-category: first (file order) | spread (round-robin over conversations)."
+        ),
         out: Path = typer.Option(Path("eval/results/locomo"), "--out"),
         home: Path | None = typer.Option(None, "--home", help="Memory home for the run (default OUT/home)."),
         reader_window: int = typer.Option(128_000, "--reader-window", help="Reader context window, for full-context."),
@@ -79,6 +82,7 @@ def register(app: typer.Typer, open_memory) -> None:
             categories=_ints(categories, "--categories"),
             limit=limit,
             per_category=per_category,
+            sample=sample,
             judge=judge_fn,
             manifest_extra={
                 "models": roles.describe(),
@@ -86,6 +90,7 @@ def register(app: typer.Typer, open_memory) -> None:
                 "seed": 0,
                 "reader_offline": roles.get("reader") is None,
                 "per_category": per_category,
+                "sample": sample if per_category is not None else None,
                 "activate": activate,
                 "fill_context": fill_context,
                 "command": ["emem", *sys.argv[1:]],

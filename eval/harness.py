@@ -232,6 +232,7 @@ def run_eval(
     dataset_path: str | Path | None = None,
     retry_errors: bool = False,
     per_category: int | None = None,
+    sample: str = "first",
 ) -> Path:
     """Evaluate every system on the same questions, logging to `out_dir/rows.jsonl`; returns the
     path of the written `report.md`.
@@ -246,7 +247,7 @@ def run_eval(
         raise InputError(f"need at least one system and unique names, got {names}", "systems")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    questions = list(iter_questions(samples, conversations, categories, limit, per_category))
+    questions = list(iter_questions(samples, conversations, categories, limit, per_category, sample))
     log = RunLog(out_dir / LOG_NAME)
     _check_resume(log, questions)
     _write_manifest(

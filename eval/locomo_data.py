@@ -176,11 +176,19 @@ def iter_questions(
     categories: Iterable[int] | None = None,
     limit: int | None = None,
     per_category: int | None = None,
+    sample: str = "first",
 ) -> Iterator[LocomoQuestion]:
     """Questions in file order (samples as given, then qa order), filtered by conversation ids and
-    categories; `per_category` keeps the first N of each category (a stratified sample: the file
-    lists adversarial questions last), and `limit` caps the total after filtering. Every system
-    sees exactly this sequence."""
+    categories; `per_category` keeps N of each category (a stratified sample: the file lists
+    adversarial questions last), and `limit` caps the total after filtering. Every system sees
+    exactly this sequence.
+
+    `sample` says which N: "first" takes them in file order, so a small N comes mostly from the
+    first conversation; "spread" deals them round-robin over the conversations (each one's first
+    question of the category, then each one's second, ...), so the sample covers every
+    conversation. Both are deterministic; the questions are still emitted in file order."""
+    if sample not in SAMPLE_RULES:
+        raise InputError(f"sample must be one of {SAMPLE_RULES}, got {sample!r}", "sample")
     known = [s.sample_id for s in samples]
     wanted_conv = None if conversations is None else list(conversations)
     if wanted_conv is not None:
@@ -192,24 +200,26 @@ def iter_questions(
         raise InputError(f"categories must be within 1-5, got {sorted(wanted_cat)}", "categories")
     if limit is not None and limit < 0:
         raise InputError(f"limit must be >= 0, got {limit}", "limit")
+    chosen = [s for s in samples if wanted_conv is None or s.sample_id in wanted_conv]
+    dealt = _spread(chosen, wanted_cat, per_category) if per_category is not None and sample == "spread" else None
     emitted = 0
     taken: dict[int, int] = {}
-    for sample in samples:
-        if wanted_conv is not None and sample.sample_id not in wanted_conv:
-            continue
-        valid = sample.turn_ids()
-        for index, qa in enumerate(sample.qa):
+    for conv in chosen:
+        valid = conv.turn_ids()
+        for index, qa in enumerate(conv.qa):
             if wanted_cat is not None and qa.category not in wanted_cat:
                 continue
-            if per_category is not None and taken.get(qa.category, 0) >= per_category:
+            if dealt is not None and (conv.sample_id, index) not in dealt:
+                continue
+            if dealt is None and per_category is not None and taken.get(qa.category, 0) >= per_category:
                 continue
             if limit is not None and emitted >= limit:
                 return
             emitted += 1
             taken[qa.category] = taken.get(qa.category, 0) + 1
             yield LocomoQuestion(
-                qid=f"{sample.sample_id}#{index}",
-                sample_id=sample.sample_id,
+                qid=f"{conv.sample_id}#{index}",
+                sample_id=conv.sample_id,
                 index=index,
                 question=qa.question,
                 category=qa.category,
@@ -217,6 +227,32 @@ def iter_questions(
                 adversarial_answer=qa.adversarial_answer,
                 evidence=parse_evidence(qa.evidence, valid),
             )
+
+
+SAMPLE_RULES = ("first", "spread")
+
+
+def _spread(samples: Sequence[LocomoSample], categories: set[int] | None, per_category: int) -> set[tuple[str, int]]:
+    """(sample id, qa index) of N questions per category, dealt round-robin over the samples."""
+    queues: dict[int, list[list[int]]] = {}
+    for s in samples:
+        for cat in {qa.category for qa in s.qa}:
+            if categories is None or cat in categories:
+                queues.setdefault(cat, [[] for _ in samples])
+    for si, s in enumerate(samples):
+        for index, qa in enumerate(s.qa):
+            if qa.category in queues:
+                queues[qa.category][si].append(index)
+    dealt: set[tuple[str, int]] = set()
+    for per_sample in queues.values():
+        taken, depth = 0, 0
+        while taken < per_category and any(depth < len(q) for q in per_sample):
+            for si, q in enumerate(per_sample):
+                if depth < len(q) and taken < per_category:
+                    dealt.add((samples[si].sample_id, q[depth]))
+                    taken += 1
+            depth += 1
+    return dealt
 
 
 def dataset_sha256(path: str | Path) -> str:

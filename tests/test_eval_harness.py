@@ -226,6 +226,22 @@ def test_iter_questions_order_filters_and_evidence(samples):
         list(iter_questions(samples, categories=[7]))
 
 
+def test_per_category_first_or_spread_over_conversations(samples):
+    # category 4: conv-a#3, conv-a#5, conv-b#0, conv-b#1; category 5: conv-a#4, conv-b#2
+    first = [q.qid for q in iter_questions(samples, categories=[4, 5], per_category=2)]
+    assert first == ["conv-a#3", "conv-a#4", "conv-a#5", "conv-b#2"]
+    spread = [q.qid for q in iter_questions(samples, categories=[4, 5], per_category=2, sample="spread")]
+    assert spread == ["conv-a#3", "conv-a#4", "conv-b#0", "conv-b#2"]  # one of each per conversation, file order
+    three = [q.qid for q in iter_questions(samples, categories=[4], per_category=3, sample="spread")]
+    assert three == ["conv-a#3", "conv-a#5", "conv-b#0"]  # round two starts again at conv-a
+    more = [q.qid for q in iter_questions(samples, categories=[4], per_category=9, sample="spread")]
+    assert more == ["conv-a#3", "conv-a#5", "conv-b#0", "conv-b#1"]  # asking for more than exist
+    only_b = [q.qid for q in iter_questions(samples, conversations=["conv-b"], per_category=1, sample="spread")]
+    assert only_b == ["conv-b#0", "conv-b#2"]
+    with pytest.raises(InputError, match="sample must be"):
+        list(iter_questions(samples, per_category=1, sample="random"))
+
+
 def test_load_locomo_errors(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
@@ -499,3 +515,20 @@ def test_activate_option_bounds_the_segments_deep_reads(tmp_path, locomo_path):
     rows, manifest = run("--activate", "1", "--fill-context")
     assert manifest["extra"]["fill_context"] is True
     assert sum(r["context_tokens"] for r in rows) > sum(r["context_tokens"] for r in plain)
+
+
+def test_cli_sample_spread_is_used_and_recorded(tmp_path, locomo_path):
+    from typer.testing import CliRunner
+
+    from emem.cli import app
+
+    out = tmp_path / "run"
+    args = ["eval", "locomo", "--data", str(locomo_path), "--systems", "rag-bm25", "--out", str(out),
+            "--categories", "4", "--per-category", "2", "--sample", "spread", "--home", str(tmp_path / "home")]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in (out / LOG_NAME).read_text().splitlines()]
+    assert sorted(r["qid"] for r in rows) == ["conv-a#3", "conv-b#0"]
+    assert json.loads((out / "manifest.json").read_text())["extra"]["sample"] == "spread"
+    bad = CliRunner().invoke(app, [*args[:-4], "--sample", "random", "--out", str(tmp_path / "bad")])
+    assert bad.exit_code != 0 and "sample must be" in bad.output
