@@ -331,10 +331,12 @@ def cost_section(by_system: dict[str, list[RunRow]]) -> str:
         )
         for role in sorted({role for r in rs for role in r.usage.by_role}):
             usages = [r.usage.by_role.get(role) for r in rs]
+            models = list(dict.fromkeys(m for u in usages if u for m in u.models))
             role_rows.append(
                 [
                     name,
                     role,
+                    ", ".join(models) or "–",
                     fmt(_mean([u.llm_calls if u else 0 for u in usages]), 2),
                     fmt(_mean([u.prompt_tokens if u else 0 for u in usages]), 1),
                     fmt(_mean([u.completion_tokens if u else 0 for u in usages]), 1),
@@ -349,8 +351,9 @@ def cost_section(by_system: dict[str, list[RunRow]]) -> str:
         "(judge excluded).\n\n" + md_table(header, rows)
     )
     if role_rows:
-        out += "\n\nOrchestration tokens by role (mean per question):\n\n" + md_table(
-            ["system", "role", "calls", "prompt tok", "completion tok"], role_rows
+        out += ("\n\nOrchestration tokens by role (mean per question). Model `offline-rules` is the offline "
+                "stand-in: its tokens are what an LLM in that role would have read and written.\n\n") + md_table(
+            ["system", "role", "model", "calls", "prompt tok", "completion tok"], role_rows
         )
     if stage_rows:
         out += "\n\nLatency per stage (ms):\n\n" + md_table(["system", "stage", "p50", "p95", "n"], stage_rows)

@@ -385,7 +385,7 @@ def test_end_to_end_rows_report_and_plots(tmp_path, samples):
     assert "| oracle | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 9 |" in text
     retrieval = text[text.index("## Retrieval") : text.index("## Cost")]
     assert "| keyword |" in retrieval and "| oracle |" not in retrieval
-    assert "| keyword | reader |" in text and "| keyword | read |" in text  # tokens by role, stage latency
+    assert "| keyword | reader | offline |" in text and "| keyword | read |" in text  # tokens by role and model, stage latency
     for png in (PLOT_BY_CATEGORY, PLOT_VS_CONTEXT):
         assert (out / png).read_bytes()[:4] == b"\x89PNG"
 

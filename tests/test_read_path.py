@@ -221,6 +221,8 @@ def test_scripted_llm_roles_and_token_accounting(tmp_path) -> None:
     by_role = a.usage.by_role
     assert by_role["planner"].llm_calls == 1 and by_role["reader"].llm_calls == 1
     assert by_role["assistant"].llm_calls == len(a.activated_segments) == 5
+    assert {r: u.models for r, u in by_role.items()} == {
+        "planner": ["fake-planner"], "assistant": ["fake-assistant"], "reader": ["fake-reader"]}
     assert a.usage.llm_calls == sum(r.llm_calls for r in by_role.values())
     assert a.usage.prompt_tokens == sum(r.prompt_tokens for r in by_role.values()) > 0
     assert a.usage.context_tokens > 0 and set(a.prompt_hashes) == {"prompt-set", "planner", "assistant", "reader"}
@@ -230,6 +232,7 @@ def test_scripted_llm_roles_and_token_accounting(tmp_path) -> None:
 def test_fast_mode_has_no_planning_or_assistants(demo: Memory) -> None:
     a = demo.ask("What did Alice make in pottery class?", NS, mode="fast")
     assert a.mode_used == "fast" and not a.activated_segments
+    assert a.usage.by_role["planner"].models == ["offline-rules"]  # labelled, never passed off as a model's
     assert set(a.usage.by_role) == {"planner", "reader"}  # the planner entry is the free offline classifier
     assert a.usage.by_role["planner"].llm_calls == 1 and a.offline
 

@@ -34,6 +34,9 @@ class RoleUsage(BaseModel):
     completion_tokens: int = 0
     failed_calls: int = 0
     truncated_calls: int = 0
+    models: list[str] = Field(default_factory=list)
+    """Who served the role's calls, in order of first use ("offline-rules" for the offline
+    stand-ins, whose token counts are what an LLM would have read and written)."""
 
 
 class Usage(BaseModel):
@@ -54,6 +57,8 @@ class Usage(BaseModel):
         usage = cls(context_tokens=context_tokens, offline=all(c.backend == "offline" for c in calls))
         for c in calls:
             role = usage.by_role.setdefault(c.role, RoleUsage())
+            if c.model not in role.models:
+                role.models.append(c.model)
             for target in (usage, role):
                 target.llm_calls += 1
                 target.prompt_tokens += c.prompt_tokens
