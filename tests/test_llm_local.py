@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 import zipfile
 from importlib.util import find_spec
 from pathlib import Path
@@ -483,3 +484,19 @@ def test_real_server_chat_and_json_schema(home: Path) -> None:
     finally:
         local.stop(home)
     assert not local.is_running(record)
+
+
+def test_a_process_is_gone_only_once_it_has_exited() -> None:
+    """An exiting process reads an empty argv while its sockets are still open: only its state
+    letter (zombie) or its absence counts as gone, or `stop` could return before the port frees."""
+    assert local._state(os.getpid()) in {"R", "S"} and not local._gone(os.getpid())
+    assert local._state(2**22 + 12345) is None
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert not local._gone(proc.pid)
+    finally:
+        proc.kill()
+    deadline = time.monotonic() + 10
+    while not local._gone(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert local._gone(proc.pid)

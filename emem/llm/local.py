@@ -376,8 +376,19 @@ def _cmdline(pid: int) -> list[str] | None:
     return raw.decode(errors="replace").split("\0")[:-1]
 
 
+def _state(pid: int) -> str | None:
+    """The process state letter from /proc/PID/stat ("Z" zombie), or None where there is none."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text(errors="replace")
+    except OSError:
+        return None
+    _, _, rest = raw.rpartition(")")  # the command name may hold spaces and parentheses
+    return rest.split()[0] if rest.split() else None
+
+
 def _gone(pid: int) -> bool:
-    """Exited, or a zombie waiting for its parent (Linux shows a zombie's argv as empty)."""
+    """Exited, or a zombie waiting for its parent. A process still exiting is not gone: its argv
+    already reads empty while its sockets are still open, so the state letter decides."""
     _reap(pid)
     try:
         os.kill(pid, 0)
@@ -385,6 +396,9 @@ def _gone(pid: int) -> bool:
         return True
     except PermissionError:
         return False
+    state = _state(pid)
+    if state is not None:
+        return state in ("Z", "X")
     return _cmdline(pid) == []
 
 
