@@ -211,16 +211,21 @@ def main() -> None:
     ap.add_argument("--data", type=Path, required=True)
     ap.add_argument("--home", type=Path, default=Path(tempfile.gettempdir()) / "emem-bench-locomo")
     ap.add_argument("--k", type=int, default=5, help="segments activated")
+    ap.add_argument("--conversations", default=None, help="comma-separated indexes (default: all; the learned fusion needs two)")
     args = ap.parse_args()
+    chosen = [int(x) for x in args.conversations.split(",")] if args.conversations else None
     t0 = time.perf_counter()
     with Memory(args.home) as m:
-        questions = route_questions(m, args.data)
+        questions = route_questions(m, args.data, chosen)
+        summaries = {n for n in {f"locomo-{s.sample_id}" for s in load_locomo(args.data)} if m.segment_summaries(n)}
     learned, weights = cross_validated_scores(questions)
     rankers: dict[str, Sequence[np.ndarray]] = {name: [q.signals[name] for q in questions] for name in sorted(questions[0].signals)}
     rankers["shipped router (hand-weighted pathway fusion)"] = [q.shipped for q in questions]
     rankers["logistic fusion of all signals (2-fold CV by conversation)"] = learned
     rankers["oracle: the sessions holding most evidence (upper bound)"] = [oracle_scores(q) for q in questions]
-    print(f"emem routing study — LoCoMo categories 1-4, {len(questions)} questions, offline signals; "
+    print(f"emem routing study — LoCoMo categories 1-4, {len(questions)} questions, "
+          f"{len({q.conversation for q in questions})} conversations, offline planner; segment summaries: "
+          f"{'LLM-written in ' + str(len(summaries)) + ' namespace(s)' if summaries else 'extractive (offline)'}; "
           f"{time.perf_counter() - t0:.0f} s")
     print("\n".join(recall_table(questions, rankers, args.k)))
     names = sorted(questions[0].signals)

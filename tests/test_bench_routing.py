@@ -99,6 +99,7 @@ def test_route_questions_matches_the_master_router(tmp_path: Path) -> None:
     with Memory(tmp_path / "home") as m:
         routed = route_questions(m, data)
         assert [q.conversation for q in routed] == [0, 0, 1, 1]
+        assert [q.conversation for q in route_questions(m, data, [1])] == [1, 1]
         graph = build_master_graph(ReadRuntime(m, m.roles, activate=5))
         first = routed[0]
         answer = ask_graph(graph, "What did Ada do with the kayak trip?", "locomo-x", "deep", None, 2000)
