@@ -3,12 +3,37 @@
 from __future__ import annotations
 
 import copy
+import socket
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from emem.memory import Memory
+
+
+def loopback_problem(timeout: float = 2.0) -> str | None:
+    """Why a TCP connection to 127.0.0.1 fails here, or None when it works. The stand-in LLM
+    servers the suite starts listen there; without it their tests would wait out every timeout."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen(1)
+            with socket.create_connection(server.getsockname(), timeout=timeout):
+                pass
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    problem = loopback_problem()
+    if problem is not None:
+        pytest.exit(
+            f"the loopback interface (127.0.0.1) does not accept connections ({problem}); the suite's "
+            "stand-in LLM servers need it. Bring it up (e.g. `ip link set lo up`) and rerun.",
+            returncode=3,
+        )
 
 SMALL_CONVERSATION: dict[str, Any] = {
     "conversation_id": "c1",
