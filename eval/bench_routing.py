@@ -30,9 +30,19 @@ from emem.agents.planner import offline_plan
 from emem.eval.bench_retrieval import ingest_conversation
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.eval.metrics import CATEGORY_NAMES, session_number
+from emem.eval.report import fmt, md_table
 from emem.index.manager import turn_key
 from emem.memory import Memory
-from emem.retrieval.routing import Ranked, fuse, global_pathway, keyword_pathway, ledger_pathway
+from emem.retrieval.fusion import minmax_array
+from emem.retrieval.routing import (
+    Ranked,
+    bm25_turn_scores,
+    fuse,
+    global_pathway,
+    keyword_pathway,
+    ledger_pathway,
+    segment_bm25_scores,
+)
 from emem.retrieval.view import NamespaceView
 
 
@@ -47,11 +57,6 @@ class RoutedQuestion:
     """Per-segment signal arrays, each min-max normalised over the conversation's segments."""
     shipped: np.ndarray
     """The router's own fused score per segment (routing.fuse); -inf where no pathway ranked it."""
-
-
-def _normalise(x: np.ndarray) -> np.ndarray:
-    lo, hi = float(x.min()), float(x.max())
-    return np.ones_like(x) if hi - lo < 1e-12 else (x - lo) / (hi - lo)
 
 
 def _ranked_array(ranked: Ranked, n: int) -> np.ndarray:
@@ -79,20 +84,12 @@ def segment_signals(
     `q_vec` embeds the question without speaker names, as the router does; `asked_vec`, when
     given, embeds it as asked, to show what leaving the names out changes."""
     n = len(view.segments)
-    raw = view.indexes.bm25.scores(question)
-    bm25 = np.zeros(len(view.turns))
-    for pos, key in enumerate(view.indexes.bm25.keys):
-        if key in view.row_of:
-            bm25[view.row_of[key]] = raw[pos]
-    bm_first, bm_second = _best_two(view, bm25)
+    bm_first, bm_second = _best_two(view, bm25_turn_scores(view, question))
     dense_first, dense_second = _best_two(view, view.turn_vectors @ q_vec)
-    seg_bm25 = np.zeros(n)
-    for key, score in view.segment_bm25.search(question, n):
-        seg_bm25[view.segment_index[key]] = score
     signals = {
         "BM25 best turn": bm_first,
         "BM25 second turn": bm_second,
-        "BM25 over segments": seg_bm25,
+        "BM25 over segments": segment_bm25_scores(view, question),
         "dense best turn": dense_first,
         "dense second turn": dense_second,
         "dense centroid": view.centroids @ q_vec,
@@ -101,7 +98,7 @@ def segment_signals(
     if asked_vec is not None:
         signals["dense best turn, question as asked"] = _best_two(view, view.turn_vectors @ asked_vec)[0]
     signals |= {f"pathway: {p}": _ranked_array(r, n) for p, r in pathways.items()}
-    return {name: _normalise(x) for name, x in signals.items()}
+    return {name: minmax_array(x) for name, x in signals.items()}
 
 
 def fused_scores(view: NamespaceView, pathways: dict[str, Ranked]) -> np.ndarray:
@@ -191,19 +188,16 @@ def route_questions(memory: Memory, data: Path, chosen: Sequence[int] | None = N
     return out
 
 
-def recall_table(questions: Sequence[RoutedQuestion], rankers: dict[str, Sequence[np.ndarray]], k: int) -> list[str]:
+def recall_table(questions: Sequence[RoutedQuestion], rankers: dict[str, Sequence[np.ndarray]], k: int) -> str:
     cats = sorted({q.category for q in questions})
-    lines = [
-        f"| ranking (top {k} segments) | all | " + " | ".join(f"{c} {CATEGORY_NAMES[c]}" for c in cats) + " |",
-        "|" + "---|" * (2 + len(cats)),
-    ]
+    rows = []
     for label, scores in rankers.items():
         by_cat: dict[int, list[float]] = defaultdict(list)
         for q, s in zip(questions, scores, strict=True):
             by_cat[q.category].append(session_recall_at(s, q.segment_sessions, q.evidence_sessions, k))
         overall = statistics.fmean(v for vs in by_cat.values() for v in vs)
-        lines.append(f"| {label} | {overall:.3f} | " + " | ".join(f"{statistics.fmean(by_cat[c]):.3f}" for c in cats) + " |")
-    return lines
+        rows.append([label, fmt(overall), *(fmt(statistics.fmean(by_cat[c])) for c in cats)])
+    return md_table([f"ranking (top {k} segments)", "all", *(f"{c} {CATEGORY_NAMES[c]}" for c in cats)], rows)
 
 
 def main() -> None:
@@ -227,7 +221,7 @@ def main() -> None:
           f"{len({q.conversation for q in questions})} conversations, offline planner; segment summaries: "
           f"{'LLM-written in ' + str(len(summaries)) + ' namespace(s)' if summaries else 'extractive (offline)'}; "
           f"{time.perf_counter() - t0:.0f} s")
-    print("\n".join(recall_table(questions, rankers, args.k)))
+    print(recall_table(questions, rankers, args.k))
     names = sorted(questions[0].signals)
     for f, w in enumerate(weights):
         print(f"fold {f} weights: " + ", ".join(f"{n} {v:+.2f}" for n, v in zip([*names, "intercept"], w, strict=True)))

@@ -382,8 +382,8 @@ def _state(pid: int) -> str | None:
         raw = Path(f"/proc/{pid}/stat").read_text(errors="replace")
     except OSError:
         return None
-    _, _, rest = raw.rpartition(")")  # the command name may hold spaces and parentheses
-    return rest.split()[0] if rest.split() else None
+    fields = raw.rpartition(")")[2].split()  # the command name may hold spaces and parentheses
+    return fields[0] if fields else None
 
 
 def _gone(pid: int) -> bool:

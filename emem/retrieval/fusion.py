@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 RRF_K = 60
 
 
@@ -22,6 +24,14 @@ def rrf(
             scores[key] = scores.get(key, 0.0) + w / (k + rank)
             first_seen.setdefault(key, len(first_seen))
     return sorted(scores.items(), key=lambda kv: (-kv[1], first_seen[kv[0]]))
+
+
+def minmax_array(x: np.ndarray) -> np.ndarray:
+    """`minmax` for an array: [0, 1], a constant array maps to 1.0, an empty one stays empty."""
+    if x.size == 0:
+        return x
+    lo, hi = float(x.min()), float(x.max())
+    return np.ones_like(x) if hi - lo < 1e-12 else (x - lo) / (hi - lo)
 
 
 def minmax(scores: dict[str, float]) -> dict[str, float]:

@@ -18,7 +18,7 @@ import numpy as np
 
 from emem.answer import ActivatedSegment, FactItem, Pathway, Plan
 from emem.index.manager import turn_key
-from emem.retrieval.fusion import minmax
+from emem.retrieval.fusion import minmax, minmax_array
 from emem.retrieval.view import NamespaceView
 
 DEFAULT_ACTIVATE = 5
@@ -39,11 +39,23 @@ Ranked = list[tuple[int, float, str]]
 """(segment index, score, reason), best first."""
 
 
-def _norm(x: np.ndarray) -> np.ndarray:
-    if x.size == 0:
-        return x
-    lo, hi = float(x.min()), float(x.max())
-    return np.ones_like(x) if hi - lo < 1e-12 else (x - lo) / (hi - lo)
+def bm25_turn_scores(view: NamespaceView, question: str) -> np.ndarray:
+    """The question's BM25 score for every turn of the view, in view row order."""
+    bm25 = view.indexes.bm25
+    raw = bm25.scores(question)
+    out = np.zeros(len(view.turns))
+    for pos, key in enumerate(bm25.keys):
+        if key in view.row_of:
+            out[view.row_of[key]] = raw[pos]
+    return out
+
+
+def segment_bm25_scores(view: NamespaceView, question: str) -> np.ndarray:
+    """The question's BM25 score for every segment (0 where no term matches), in segment order."""
+    out = np.zeros(len(view.segments))
+    for key, score in view.segment_bm25.search(question, len(view.segments)):
+        out[view.segment_index[key]] = score
+    return out
 
 
 def _segment_max(view: NamespaceView, turn_scores: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, list[int]]:
@@ -68,7 +80,7 @@ def global_pathway(view: NamespaceView, q_vec: np.ndarray, mask: np.ndarray) -> 
     summary = view.summary_vectors @ q_vec
     centroid = view.centroids @ q_vec
     w = GLOBAL_WEIGHTS
-    score = w["summary"] * _norm(summary) + w["centroid"] * _norm(centroid) + w["best_turn"] * _norm(np.where(alive, best, 0.0))
+    score = w["summary"] * minmax_array(summary) + w["centroid"] * minmax_array(centroid) + w["best_turn"] * minmax_array(np.where(alive, best, 0.0))
     out = []
     for i in np.argsort(-score, kind="stable"):
         if alive[i]:
@@ -80,12 +92,7 @@ def global_pathway(view: NamespaceView, q_vec: np.ndarray, mask: np.ndarray) -> 
 def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.ndarray) -> Ranked:
     if not view.segments:
         return []
-    bm25 = view.indexes.bm25
-    raw = bm25.scores(question)
-    turn_scores = np.zeros(len(view.turns))
-    for pos, key in enumerate(bm25.keys):
-        if key in view.row_of:
-            turn_scores[view.row_of[key]] = raw[pos]
+    turn_scores = bm25_turn_scores(view, question)
     turn_scores[~mask] = 0.0
     n = len(view.segments)
     first, second = np.zeros(n), np.zeros(n)
@@ -96,10 +103,8 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
             first[s], second[s], best_turn[s] = v, first[s], row
         elif v > second[s]:
             second[s] = v
-    seg_lex = np.zeros(n)
-    for key, score in view.segment_bm25.search(question, n):
-        seg_lex[view.segment_index[key]] = score
-    score = _norm(first + 0.5 * second) + 0.5 * _norm(seg_lex)
+    seg_lex = segment_bm25_scores(view, question)
+    score = minmax_array(first + 0.5 * second) + 0.5 * minmax_array(seg_lex)
     reasons = [[] for _ in range(n)]
     for i, row in enumerate(best_turn):
         if row >= 0 and first[i] > 0:
@@ -190,10 +195,7 @@ def paper_route(view: NamespaceView, q_vec: np.ndarray, question: str, mask: np.
         return []
     summary = minmax({str(i): float(v) for i, v in enumerate(view.summary_vectors @ q_vec)})
     segment = minmax({str(i): float(v) for i, v in enumerate(view.centroids @ q_vec)})
-    lexical_raw = {str(i): 0.0 for i in range(n)}
-    for key, score in view.segment_bm25.search(question, n):
-        lexical_raw[str(view.segment_index[key])] = score
-    lexical = minmax(lexical_raw)
+    lexical = minmax({str(i): float(v) for i, v in enumerate(segment_bm25_scores(view, question))})
     alive = [any(mask[view.row_of[turn_key(t)]] for t in s.turns) for s in view.segments]
     total = {i: 0.3 * summary[str(i)] + 0.4 * segment[str(i)] + 0.3 * lexical[str(i)] for i in range(n) if alive[i]}
     best = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:top_n]
