@@ -10,18 +10,18 @@ from typing import Any
 
 from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
 from emem.index.text import tokenize
+from emem.ledger.models import Resolution, Revision
 from emem.tokens import count_tokens
 
 FACT_PRIORITY = 10.0
 
 
 def fact_items(ledger: Any, namespace: str, plan: Plan, valid_at: datetime | None, known_at: datetime | None) -> list[FactItem]:
-    """Resolve every (entity, predicate) the plan names that the ledger knows about."""
+    """Resolve every (entity, predicate) the plan names that the ledger knows about, at the given
+    valid and known time (see `currentness.question_time`)."""
     if ledger is None or not plan.entities or not plan.predicates:
         return []
     subjects = {s.lower(): s for s in ledger.subjects(namespace)}
-    if plan.time_from is not None and not plan.needs_current:
-        valid_at = plan.time_from  # "where did she live in February 2023" asks about then
     out = []
     for entity in plan.entities:
         subject = subjects.get(entity.lower())
@@ -87,17 +87,15 @@ def evidence_line(e: EvidenceItem) -> str:
     return f"[{e.turn_id} | {e.time:%d %B %Y} | session {e.session_id}] {e.speaker}: {e.text}{caption}"
 
 
-def stale_notes(e: EvidenceItem, by_source: dict[str, list[dict[str, Any]]], facts: Sequence[FactItem]) -> list[str]:
-    """If this turn is the source of a value the ledger no longer holds current, say so."""
+def stale_notes(stale: Sequence[tuple[Revision, Resolution]]) -> list[str]:
+    """Say, beside a turn, that the value it states no longer holds, and what holds instead."""
     notes = []
-    current = {(f.subject, f.predicate): f for f in facts}
-    for rev in by_source.get(f"{e.conversation_id}/{e.turn_id}", []):
-        fact = current.get((rev["subject"], rev["predicate"]))
-        if fact and fact.status == "state" and rev["id"] not in {r["id"] for r in fact.revisions}:
-            notes.append(
-                f"  note: {rev['subject']} {rev['predicate']} = {rev.get('object_text') or rev['object']} here is history; "
-                f"current value: {', '.join(fact.values)}"
-            )
+    for rev, res in stale:
+        now = ", ".join(res.values) if res.status == "state" and res.values else "none recorded"
+        notes.append(
+            f"  note: {rev.subject} {rev.predicate} = {rev.object_text} here is history, not current; "
+            f"current value: {now}"
+        )
     return notes
 
 
@@ -105,7 +103,7 @@ def build_closures(
     plan: Plan,
     evidence: Sequence[EvidenceItem],
     facts: Sequence[FactItem],
-    by_source: dict[str, list[dict[str, Any]]],
+    stale: dict[str, list[tuple[Revision, Resolution]]],
     budget: int,
     fact_sources: dict[str, EvidenceItem] | None = None,
     question: str = "",
@@ -119,7 +117,7 @@ def build_closures(
     for e in evidence:
         if (e.conversation_id, e.turn_id) in in_facts:
             continue
-        lines = [evidence_line(e), *stale_notes(e, by_source, facts)]
+        lines = [evidence_line(e), *stale_notes(stale.get(f"{e.conversation_id}/{e.turn_id}", []))]
         units.append(
             Closure(
                 key=f"turn:{e.conversation_id}/{e.turn_id}",

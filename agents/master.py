@@ -26,6 +26,7 @@ from emem.agents.assistant import (
     offline_assistant,
     supported_evidence,
 )
+from emem.agents.currentness import asks_state, by_source, question_time, rank_for_state, stale_revisions
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
@@ -33,6 +34,7 @@ from emem.agents.state import AssistantTask, MasterState
 from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
+from emem.ledger.models import Revision
 from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall, Usage
 from emem.packing import pack
@@ -76,6 +78,7 @@ class ReadRuntime:
         segments' best-supported unquoted turns (role "context"). Off by default: experimental."""
         self._views: dict[str, NamespaceView] = {}
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._sources: dict[str, tuple[int, dict[str, list[Revision]]]] = {}
         self._lock = threading.RLock()
 
     def view(self, namespace: str) -> NamespaceView:
@@ -97,6 +100,7 @@ class ReadRuntime:
     def forget(self, namespace: str) -> None:
         with self._lock:
             self._views.pop(namespace, None)
+            self._sources.pop(namespace, None)
             self._vectors.clear()
 
     def embed(self, text: str) -> np.ndarray:
@@ -109,6 +113,16 @@ class ReadRuntime:
 
     def ledger(self) -> Any:
         return self.memory.ledger
+
+    def sources(self, namespace: str) -> dict[str, list[Revision]]:
+        """Turn ref -> assertions projected from it; reloaded only when the ledger grew."""
+        ledger = self.ledger()
+        version = ledger.last_seq(namespace)
+        with self._lock:
+            cached = self._sources.get(namespace)
+            if cached is None or cached[0] != version:
+                cached = self._sources[namespace] = (version, by_source(ledger.revisions(namespace)))
+            return cached[1]
 
     def known_entities(self, namespace: str, view: NamespaceView) -> list[str]:
         speakers = {t.speaker for t in view.turns}
@@ -172,14 +186,17 @@ def build_master_graph(runtime: ReadRuntime):
         return "fast_retrieve" if state["mode_used"] == "fast" else "route"
 
     def fast_retrieve(state: MasterState) -> dict[str, Any]:
-        """System 1: one hybrid retrieval over turns; no planning LLM, no assistants, no ledger."""
+        """System 1: one hybrid retrieval over turns, plus the ledger's resolution of what the
+        plan names (cheap: a few indexed reads); no planning LLM, no assistants."""
         start = time.perf_counter()
         view = runtime.view(state["namespace"])
         q = state["question"]
         as_of = state.get("as_of")
         ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
         evidence, _ = supported_evidence(view, [t for t, _ in ranked], q, state["plan"], runtime.embed(q))
-        return {"evidence": evidence, "facts": [], "activated": [], "timings": _timed("retrieve", start)}
+        valid_at, known_at = question_time(state["plan"], as_of)
+        facts = fact_items(runtime.ledger(), state["namespace"], state["plan"], valid_at=valid_at, known_at=known_at)
+        return {"evidence": evidence, "facts": facts, "activated": [], "timings": _timed("retrieve", start)}
 
     def route(state: MasterState) -> dict[str, Any]:
         start = time.perf_counter()
@@ -187,7 +204,8 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(ns)
         as_of = state.get("as_of")
         mask = view.visible(as_of)
-        facts = fact_items(runtime.ledger(), ns, plan, valid_at=as_of, known_at=as_of)
+        valid_at, known_at = question_time(plan, as_of)
+        facts = fact_items(runtime.ledger(), ns, plan, valid_at=valid_at, known_at=known_at)
         if runtime.router == "paper":
             activated = paper_route(view, runtime.question_vector(view, q), q, mask, runtime.activate)
             return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
@@ -249,21 +267,30 @@ def build_master_graph(runtime: ReadRuntime):
                         seen.add((e.conversation_id, e.turn_id))
                         evidence.append(e)
             evidence.sort(key=lambda e: -e.score)
-        by_source: dict[str, list[dict[str, Any]]] = {}
+        ns, as_of = state["namespace"], state.get("as_of")
+        view = runtime.view(ns)
+        # A fact's source turns travel with it; an assistant's quote of one is kept as quoted.
+        quoted = {f"{e.conversation_id}/{e.turn_id}": e for e in evidence}
         fact_sources: dict[str, EvidenceItem] = {}
-        if state.get("mode_used") != "fast":
-            view = runtime.view(state["namespace"])
-            for rev in runtime.ledger().revisions(state["namespace"]):
-                for ref in rev.sources:
-                    by_source.setdefault(ref, []).append(rev.model_dump(mode="json"))
-            for f in facts:
-                for rev in f.revisions + f.history:
-                    for ref in rev.get("sources", []):
-                        conv, _, tid = ref.partition("/")
-                        turn = view.by_ref.get((conv, tid))
-                        if turn is not None:
-                            fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, turn.text)
-        closures = build_closures(plan, evidence, facts, by_source, budget, fact_sources, state["question"])
+        for f in facts:
+            for rev in f.revisions + f.history:
+                for ref in rev.get("sources", []):
+                    conv, _, tid = ref.partition("/")
+                    turn = view.by_ref.get((conv, tid))
+                    if turn is not None:
+                        quote = quoted[ref].quote if ref in quoted else turn.text
+                        fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
+        stale: dict[str, list[tuple[Revision, Any]]] = {}
+        if asks_state(plan, as_of):
+            valid_at, known_at = question_time(plan, as_of)
+            ledger = runtime.ledger()
+
+            def resolve(subject: str, predicate: str) -> Any:
+                return ledger.resolve(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
+
+            stale = stale_revisions(evidence, runtime.sources(ns), resolve)
+            evidence = rank_for_state(evidence, stale, prefer_latest=plan.needs_current)
+        closures = build_closures(plan, evidence, facts, stale, budget, fact_sources, state["question"])
         if runtime.fill_context and state.get("mode_used") != "fast":
             taken = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
             closures += context_closures(_segment_turns(runtime, state), taken)

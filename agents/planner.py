@@ -37,13 +37,25 @@ _CURRENT = re.compile(
     r"\b(?:now|currently|current|these days|still|at the moment|at present|nowadays|latest|anymore)\b",
     re.IGNORECASE,
 )
+_PRESENT = re.compile(
+    r"\b(?:is|are|am|does|do|has|have)\b|\b(?:what|where|who|which|how)['’]s\b|\b(?:isn't|aren't|doesn't|don't)\b",
+    re.IGNORECASE,
+)
+_PAST = re.compile(
+    r"\b(?:was|were|did|had|used to|wasn't|weren't|didn't|hadn't|ever|last|ago|previous(?:ly)?|before|formerly|"
+    r"originally|at first|first)\b|\b\w+ed\b(?<!\bneed)(?<!\bbased)",
+    re.IGNORECASE,
+)
+_PREVIOUS = re.compile(
+    r"\b(?:before|previous(?:ly)?|used to|formerly|former|prior|originally|at first|old)\b", re.IGNORECASE
+)
 _MULTI_HOP = re.compile(r"\b(?:both|in common|also|each|and|after|before|while|same)\b", re.IGNORECASE)
 
 # Question words that point at a ledger predicate.
 PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "lives_in": ("live", "living", "lives", "moved", "move", "reside", "home", "settled", "city", "relocat"),
+    "job_title": ("job", "profession", "occupation", "career", "role", "position", "title", "do for a living"),
     "works_at": ("work", "works", "working", "job", "employ", "company", "employer"),
-    "job_title": ("job", "profession", "occupation", "career", "role", "position"),
     "relationship_status": ("married", "relationship", "single", "partner", "dating", "engaged", "divorc"),
     "has_pet": ("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "puppy", "kitten"),
     "likes": ("like", "likes", "love", "loves", "enjoy", "enjoys", "favorite", "favourite", "fan"),
@@ -93,8 +105,11 @@ def classify_operation(question: str) -> Operation:
 
 
 def predicate_cues(question: str) -> list[str]:
+    """Predicates the question's words point at, the most-cued first (ties in table order), so a
+    reader answering one value takes the predicate the question names most specifically."""
     q = question.lower()
-    return [p for p, cues in PREDICATE_CUES.items() if any(re.search(rf"\b{re.escape(c)}", q) for c in cues)]
+    hits = {p: sum(bool(re.search(rf"\b{re.escape(c)}", q)) for c in cues) for p, cues in PREDICATE_CUES.items()}
+    return sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
 
 
 def find_entities(question: str, known: Sequence[str]) -> list[str]:
@@ -120,9 +135,16 @@ def offline_plan(question: str, known_entities: Sequence[str] = (), anchor: date
     mentions = find_date_mentions(question, anchor) if anchor is not None else []
     time_from = min((m.start for m in mentions), default=None)
     time_to = max((m.end for m in mentions), default=None)
-    needs_current = bool(_CURRENT.search(question))
+    needs_current = bool(_CURRENT.search(question)) or (
+        not mentions and bool(_PRESENT.search(question)) and not _PAST.search(question)
+    )
+    asks_previous = bool(_PREVIOUS.search(question)) and not _CURRENT.search(question)
     keywords = [w for w in tokenize(question) if w not in STOP_WORDS]
     reasons = [f"operation {operation.value} from the question's form"]
+    if needs_current:
+        reasons.append("asks for the current state: the ledger decides it in either mode")
+    elif asks_previous:
+        reasons.append("asks for an earlier value: the ledger's history answers it")
     deep = operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC)
     if deep:
         reasons.append("sets and temporal arithmetic need whole episodes")
@@ -141,6 +163,7 @@ def offline_plan(question: str, known_entities: Sequence[str] = (), anchor: date
         time_from=time_from,
         time_to=time_to,
         needs_current=needs_current,
+        asks_previous=asks_previous,
         keywords=keywords,
         mode="deep" if deep else "fast",
         reason="; ".join(reasons),

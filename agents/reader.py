@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from emem.answer import ABSTAIN, EvidenceItem, FactItem, Operation, PackResult, Plan, Status
+from emem.agents.spans import NEEDS_SPECIFIC, about, answer_span, answer_type, focus_words, typed_span
+from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
 from emem.index.text import tokenize
@@ -16,15 +17,10 @@ from emem.llm.usage import LLMCall
 from emem.prompting import load_prompt, memory_block
 from emem.tokens import count_tokens
 
-_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
-
-def best_sentence(question: str, text: str) -> str:
-    """The sentence of `text` sharing the most words with the question (verbatim)."""
-    q = set(tokenize(question))
-    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text.strip()]
-    scored = [(len(q & set(tokenize(s))), -i, s) for i, s in enumerate(sentences)]
-    return max(scored)[2]
+def abstention(question: str) -> str:
+    """An honest abstention in plain words, naming what memory does not say."""
+    return f'I don\'t know: nothing in memory answers "{question.strip()}"'
 
 
 _FUTURE = re.compile(r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b", re.IGNORECASE)
@@ -66,34 +62,72 @@ def _duration(a: datetime, b: datetime) -> str:
     return f"{round(days / 365.25)} years"
 
 
+def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str:
+    """The ledger's value for the predicate the question names most specifically (the plan lists
+    the most-cued first); for "before"/"used to" questions, the latest value it replaced."""
+    order = {p: i for i, p in enumerate(plan.predicates)}
+    fact = min(states, key=lambda f: order.get(f.predicate, len(order)))
+    if plan.asks_previous and fact.history:
+        return str(fact.history[-1].get("object_text") or fact.history[-1].get("object"))
+    values = [v for f in states for v in f.values] if plan.operation == Operation.LIST else list(fact.values)
+    # Of several members ("a cat named Mochi", "a dog named Rex"), those the question is about.
+    focus = focus_words(question, set(plan.entities))
+    values = [v for v in values if about(v, focus)] or values
+    kind = answer_type(question)
+    if kind in NEEDS_SPECIFIC:
+        values = [typed_span(kind, v, None, set()) or v for v in values]
+    return ", ".join(values)
+
+
 def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem]) -> tuple[str, Status]:
+    """Answer with a value and its evidence, or abstain. The ledger answers first; then the
+    best-supported turn that still holds, cut to the span the question asks for."""
     conflicts = [f for f in facts if f.status == "conflict"]
     if conflicts:
         f = conflicts[0]
         return f"Conflict: {f.subject}'s {f.predicate} is one of {' or '.join(f.values)}; the ledger cannot order them", "conflict"
     states = [f for f in facts if f.status == "state" and f.values]
     # Context-fill turns (role "context") are what no assistant quoted: a model may read them,
-    # but rules cannot judge them, so they never count, list or answer here.
-    evidence = sorted((e for c in pack.closures for e in c.evidence if e.role != "context"), key=lambda e: -e.score)
+    # but rules cannot judge them, so they never count, list or answer here. Turns stating a value
+    # the ledger no longer holds ("superseded-value") never answer either.
+    evidence = sorted(
+        (e for c in pack.closures for e in c.evidence if e.role not in ("context", "conflicting-value")),
+        key=lambda e: -e.score,
+    )
+    holding = [e for e in evidence if e.role != "superseded-value"]
     if states and plan.operation in (Operation.FACT, Operation.LIST):
-        return ", ".join(v for f in states for v in f.values), "answered"
+        return _fact_answer(question, plan, states), "answered"
     if states and plan.operation == Operation.COUNT:
         return str(sum(len(f.values) for f in states)), "answered"
-    if not evidence:
-        return ABSTAIN, "abstained"
+    if not holding:
+        return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        return event_date(evidence[0])[1], "answered"
+        return event_date(holding[0])[1], "answered"
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
-        pair = arithmetic_endpoints(question, [e for e in evidence if e.role != "superseded-value"])
+        pair = arithmetic_endpoints(question, holding)
         if pair is None:
-            return ABSTAIN, "abstained"
+            return abstention(question), "abstained"
         return _duration(event_date(pair[0])[0], event_date(pair[1])[0]), "answered"
     if plan.operation == Operation.COUNT:
-        return str(len({(e.conversation_id, e.turn_id) for e in evidence})), "answered"
+        return str(len({(e.conversation_id, e.turn_id) for e in holding})), "answered"
+    kind = answer_type(question)
+    exclude = {n.lower() for n in plan.entities} | {e.speaker.lower() for e in holding}
     if plan.operation == Operation.LIST:
-        items = list(dict.fromkeys(best_sentence(question, e.text) for e in evidence))
-        return ", ".join(items[:6]), "answered"
-    return best_sentence(question, evidence[0].text), "answered"
+        items = [answer_span(question, kind, e.text, e.image_caption, exclude).text for e in holding]
+        return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
+    focus = focus_words(question, set(plan.entities))
+    for e in holding[:READ_DEPTH]:
+        if not about(f"{e.text} {e.image_caption or ''}", focus):
+            continue
+        span = answer_span(question, kind, e.text, e.image_caption, exclude)
+        if kind in NEEDS_SPECIFIC and not span.specific:
+            continue
+        return span.text, "answered"
+    return abstention(question), "abstained"
+
+
+READ_DEPTH = 3
+"""The offline reader looks at the three best-supported holding turns for one about the question."""
 
 
 def offline_reader_call(question: str, context: str, answer: str) -> LLMCall:
@@ -124,7 +158,7 @@ def llm_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem],
         return "", "error", call
     text = result.text.strip().strip('"').strip()
     if not text or "no information available" in text.lower():
-        return ABSTAIN, "abstained", result.call
+        return abstention(question), "abstained", result.call
     if any(f.status == "conflict" for f in facts) and "conflict" in text.lower():
         return text, "conflict", result.call
     return text, "answered", result.call

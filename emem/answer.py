@@ -34,6 +34,10 @@ class Plan(BaseModel):
     time_from: datetime | None = None
     time_to: datetime | None = None
     needs_current: bool = False
+    """The question asks what holds now (or at `as_of`): said outright ("now", "currently") or
+    asked in the present tense without a date. The ledger then decides which value is current."""
+    asks_previous: bool = False
+    """The question asks for an earlier value ("before", "used to", "previously")."""
     keywords: list[str] = Field(default_factory=list)
     mode: Literal["fast", "deep"] = "deep"
     reason: str = ""

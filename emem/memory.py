@@ -4,6 +4,7 @@ to the store, index, ledger or read path that owns the job."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -32,8 +33,25 @@ class Memory:
     """
 
     def __init__(
-        self, home: str | Path | None = None, *, embedder: Embedder | None = None, roles: Any = None
+        self,
+        home: str | Path | None = None,
+        *,
+        embedder: Embedder | None = None,
+        roles: Any = None,
+        consolidate_on_read: bool = True,
     ) -> None:
+        """Open (or create) a memory home.
+
+        Args:
+            home: the directory holding every store (default `EMEM_HOME` or `~/.emem`).
+            embedder: the embedding model (default: the bundled offline MiniLM).
+            roles: which model serves each LLM role (default: `<home>/llm.json`, else offline).
+            consolidate_on_read: before a ledger read (`ask`, `resolve`, `facts`, `history`), project
+                the turns written since the offline extractor's watermark, so no answer sees a ledger
+                older than the turns it reads. Off: call `consolidate` yourself (e.g. with an LLM
+                extractor).
+        """
+        self.consolidate_on_read = consolidate_on_read
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.home.mkdir(parents=True, exist_ok=True)
         self.episodes = EpisodeStore(self.home / "episodes.sqlite3")
@@ -162,6 +180,7 @@ class Memory:
         known_at: datetime | str | None = None,
     ):
         check_namespace(namespace)
+        self._settle(namespace)
         return self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
 
     def facts(
@@ -173,12 +192,14 @@ class Memory:
         known_at: datetime | str | None = None,
     ):
         check_namespace(namespace)
+        self._settle(namespace)
         return self.ledger.facts(
             namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
         )
 
     def history(self, namespace: str, subject: str, predicate: str | None = None):
         check_namespace(namespace)
+        self._settle(namespace)
         return self.ledger.history(namespace, subject, predicate=predicate)
 
     def consolidate(self, namespace: str, extractor: Any = None):
@@ -193,6 +214,9 @@ class Memory:
             view = runtime.view(namespace)
             self.last_summary_report = summarise_segments(self.episodes, namespace, view.segments, summariser)
             runtime.forget(namespace)  # rebuild the view with the new summaries
+        return self._project_facts(namespace, extractor)
+
+    def _project_facts(self, namespace: str, extractor: Any = None):
         from emem.consolidate import consolidate, watermark_name
         from emem.extract.offline import OfflineExtractor
 
@@ -206,6 +230,25 @@ class Memory:
 
             adjudicator = LLMAdjudicator(judge)
         return consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
+
+    def _ledger_lags(self, namespace: str) -> bool:
+        """True when turns were written after the offline extractor's watermark."""
+        from emem.consolidate import watermark_name
+        from emem.extract.offline import OfflineExtractor
+
+        mark = self.ledger.get_watermark(namespace, watermark_name(OfflineExtractor.name))
+        return self.episodes.last_seq(namespace) > mark
+
+    def _settle(self, namespace: str) -> float:
+        """Read-through consolidation: the offline rules project what was written since their
+        watermark before a ledger read, so a read never sees facts older than the turns it reads.
+        Writes stay LLM-free and fast; the cost falls on the first read after them (milliseconds
+        for a few turns). Returns the milliseconds spent (0 when nothing was pending)."""
+        if not self.consolidate_on_read or not self._ledger_lags(namespace):
+            return 0.0
+        start = time.perf_counter()
+        self._project_facts(namespace)
+        return (time.perf_counter() - start) * 1000
 
     # -- erasure ---------------------------------------------------------------------------------
 
@@ -287,8 +330,13 @@ class Memory:
         when = parse_iso_time(as_of, "as_of") if as_of is not None else None
         if self.episodes.last_seq(namespace) == 0:
             raise InputError(f"namespace {namespace!r} holds no turns", "namespace")
+        settle_ms = self._settle(namespace)
         self._runtime()
-        return ask_graph(self._graph, question, namespace, mode, when, budget or DEFAULT_BUDGET)
+        answer = ask_graph(self._graph, question, namespace, mode, when, budget or DEFAULT_BUDGET)
+        if settle_ms:
+            stages = {"consolidate": settle_ms, **answer.stage_latency_ms}
+            answer = answer.model_copy(update={"stage_latency_ms": stages, "latency_ms": answer.latency_ms + settle_ms})
+        return answer
 
     def segment_summaries(self, namespace: str) -> dict[str, str]:
         """LLM-written segment summaries, when a summariser has run; offline ones are derived."""

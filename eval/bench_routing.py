@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from emem.agents.aggregate import fact_items
+from emem.agents.currentness import question_time
 from emem.agents.master import ReadRuntime
 from emem.agents.planner import offline_plan
 from emem.eval.bench_retrieval import ingest_conversation
@@ -181,7 +182,7 @@ def route_questions(memory: Memory, data: Path, chosen: Sequence[int] | None = N
             pathways = {
                 "global": global_pathway(view, q_vec, mask),
                 "keyword": keyword_pathway(view, q.question, plan, mask),
-                "ledger": ledger_pathway(view, fact_items(memory.ledger, ns, plan, valid_at=None, known_at=None)),
+                "ledger": ledger_pathway(view, fact_items(memory.ledger, ns, plan, *question_time(plan, None))),
             }
             out.append(RoutedQuestion(ci, q.category, [session_number(e) for e in q.evidence], sessions,
                                       segment_signals(view, q.question, q_vec, pathways, runtime.embed(q.question)), fused_scores(view, pathways)))

@@ -54,9 +54,18 @@ def namespace_for(sample_id: str) -> str:
     return f"eval-{sample_id}"
 
 
+BENCHMARK_ABSTENTION = "No information available"
+"""What LoCoMo's and LongMemEval's scorers read as an abstention. emem's abstentions explain
+themselves in plain words; the harness reports every one (status "abstained") in this phrase."""
+
+
+def prediction(text: str, status: str) -> str:
+    return BENCHMARK_ABSTENTION if status == "abstained" else text
+
+
 def to_output(a: Answer) -> SystemOutput:
     return SystemOutput(
-        prediction=a.answer,
+        prediction=prediction(a.answer, a.status),
         retrieved_ids=[e.turn_id for e in a.evidence],
         retrieved_sessions=list(dict.fromkeys(s.session_id for s in a.activated_segments)),
         context_tokens=a.usage.context_tokens,
@@ -176,7 +185,7 @@ class TurnBaseline:
         usage = Usage.from_calls(calls, context_tokens=packed.tokens)
         latency = (time.perf_counter() - start) * 1000
         return SystemOutput(
-            prediction=text,
+            prediction=prediction(text, status),
             retrieved_ids=[] if full else [t.turn_id for t in turns],
             context_tokens=packed.tokens,
             usage=usage,

@@ -22,7 +22,7 @@ def test_demo_answers_on_the_deep_path(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "deep mode" in out and "offline stand-ins" in out
-    assert "A: Austin" in out and "(superseded-value)" in out and "No information available" in out
+    assert "A: Austin" in out and "(superseded-value)" in out and "I don't know" in out
 
 
 def test_ingest_search_stats_ask(tmp_path: Path) -> None:

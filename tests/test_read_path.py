@@ -107,7 +107,7 @@ def test_conflict_is_reported_not_picked(tmp_path) -> None:
 def test_abstains_on_unanswerable(demo: Memory) -> None:
     for mode in ("fast", "deep"):
         a = demo.ask("What is Ben's favourite football team?", NS, mode=mode)
-        assert a.status == "abstained" and a.answer == "No information available"
+        assert a.status == "abstained" and a.answer.startswith("I don't know")
 
 
 @pytest.mark.parametrize("budget", [60, 120, 300, 2000])
@@ -279,11 +279,11 @@ def test_context_fill_only_uses_the_budget_the_evidence_left(demo: Memory) -> No
     from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
 
     question = "Where does Alice work now?"
-    plain = demo.ask(question, NS, mode="deep", budget=300)
+    plain = demo.ask(question, NS, mode="deep", budget=400)
     filled_graph = build_master_graph(ReadRuntime(demo, demo.roles, fill_context=True))
-    filled = ask_graph(filled_graph, question, NS, "deep", None, 300)
+    filled = ask_graph(filled_graph, question, NS, "deep", None, 400)
     assert plain.answer == filled.answer  # the evidence, and so the offline answer, is the same
-    assert plain.usage.context_tokens < filled.usage.context_tokens <= 300
+    assert plain.usage.context_tokens < filled.usage.context_tokens <= 400
     evidence = [e for e in filled.evidence if e.role != "context"]
     context = [e for e in filled.evidence if e.role == "context"]
     assert {(e.turn_id, e.role) for e in plain.evidence} <= {(e.turn_id, e.role) for e in evidence}

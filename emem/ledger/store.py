@@ -615,6 +615,12 @@ class Ledger:
         check_namespace(namespace)
         return self._load(namespace)[1]
 
+    def last_seq(self, namespace: str) -> int:
+        """The newest row's seq (0 when empty): a change token for caches of ledger rows."""
+        check_namespace(namespace)
+        rows = self._rows("SELECT MAX(seq) AS m FROM revisions WHERE namespace = ?", (namespace,))
+        return int(rows[0]["m"] or 0)
+
     def count(self, namespace: str) -> int:
         """Number of assertion revisions (revocations are not facts)."""
         check_namespace(namespace)

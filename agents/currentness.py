@@ -1,0 +1,94 @@
+"""Currentness: what the ledger knows reaches every answer, in every mode.
+
+Similarity proposes evidence; these pure rules decide which of it still holds. A turn that is the
+source of a value the ledger no longer holds at the question's time (superseded, ended, revoked)
+is marked `superseded-value` and ranked after every turn that is not; where no fact speaks for a
+turn, a question about the current state prefers the latest of comparably supported statements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+
+from emem.answer import EvidenceItem, Operation, Plan
+from emem.ledger.models import Resolution, Revision
+
+Resolve = Callable[[str, str], Resolution]
+"""(subject, predicate) -> the resolution at the question's valid and known time."""
+
+STATE_OPERATIONS = frozenset({Operation.FACT, Operation.LIST, Operation.COUNT})
+"""Operations that ask for a state (a value, a set, a count); lookups and arithmetic ask about events."""
+RECENCY_WEIGHT = 0.06
+"""Largest bonus the latest turn gets for a current-state question: reorders near ties only."""
+STALE_PENALTY = 1.0
+"""Subtracted from a stale turn's score: below any turn that still holds, never removed."""
+
+
+def asks_state(plan: Plan, as_of: datetime | None) -> bool:
+    """True when the answer depends on what holds at one time: now, `as_of`, or the question's date."""
+    timed = plan.needs_current or as_of is not None or plan.time_from is not None
+    return timed and plan.operation in STATE_OPERATIONS
+
+
+def question_time(plan: Plan, as_of: datetime | None) -> tuple[datetime | None, datetime | None]:
+    """(valid_at, known_at) for the resolver. `as_of` fixes both ("what did we believe then");
+    a period named in a question about the past is read at its middle, as known at `as_of`."""
+    valid_at, known_at = as_of, as_of
+    if plan.time_from is not None and not plan.needs_current:
+        end = plan.time_to or plan.time_from
+        valid_at = plan.time_from + (end - plan.time_from) / 2
+    return valid_at, known_at
+
+
+def by_source(revisions: Iterable[Revision]) -> dict[str, list[Revision]]:
+    """Turn ref ("conv/turn") -> the assertions projected from it."""
+    out: dict[str, list[Revision]] = {}
+    for rev in revisions:
+        if rev.kind == "assertion":
+            for ref in rev.sources:
+                out.setdefault(ref, []).append(rev)
+    return out
+
+
+def stale_revisions(
+    evidence: Sequence[EvidenceItem], sources: dict[str, list[Revision]], resolve: Resolve
+) -> dict[str, list[tuple[Revision, Resolution]]]:
+    """For each evidence turn, the revisions it is the source of that do not hold at the
+    question's time, with the resolution that says so (what holds instead)."""
+    cache: dict[tuple[str, str], Resolution] = {}
+    out: dict[str, list[tuple[Revision, Resolution]]] = {}
+    for e in evidence:
+        ref = f"{e.conversation_id}/{e.turn_id}"
+        for rev in sources.get(ref, []):
+            key = (rev.subject_key, rev.predicate)
+            if key not in cache:
+                cache[key] = resolve(rev.subject, rev.predicate)
+            res = cache[key]
+            if rev.id not in {r.id for r in res.revisions} and res.status != "conflict":
+                out.setdefault(ref, []).append((rev, res))
+    return out
+
+
+def rank_for_state(
+    evidence: Sequence[EvidenceItem],
+    stale: dict[str, list[tuple[Revision, Resolution]]],
+    *,
+    prefer_latest: bool,
+) -> list[EvidenceItem]:
+    """Evidence re-ranked for a state question: stale turns marked and moved after the rest; with
+    `prefer_latest`, later turns win near ties (the latest statement is the likeliest current)."""
+    if not evidence:
+        return []
+    order = sorted(range(len(evidence)), key=lambda i: (evidence[i].time, i))
+    rank = {i: r / max(len(evidence) - 1, 1) for r, i in enumerate(order)}
+    out = []
+    for i, e in enumerate(evidence):
+        score = e.score + (RECENCY_WEIGHT * rank[i] if prefer_latest else 0.0)
+        if f"{e.conversation_id}/{e.turn_id}" in stale:
+            out.append(
+                e.model_copy(update={"role": "superseded-value", "score": round(score - STALE_PENALTY, 4)})
+            )
+        else:
+            out.append(e.model_copy(update={"score": round(score, 4)}) if prefer_latest else e)
+    return sorted(out, key=lambda e: -e.score)

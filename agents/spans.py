@@ -1,0 +1,211 @@
+"""Answer spans for the offline reader: what kind of value a question asks for, and the span of a
+turn (or its image caption) that is such a value.
+
+Pure rules over the question's form. A question whose type needs a specific value (a place, a
+name, a brand, a phone number) is answered only by a span of that type; when no evidence holds one
+the reader abstains instead of quoting a sentence that merely shares the topic ("I've been learning
+guitar" does not say which brand the guitar is).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from emem.index.text import STOP_WORDS, tokenize
+
+
+class AnswerType(StrEnum):
+    PLACE = "place"
+    PERSON = "person"
+    NAME = "name"
+    PHONE = "phone"
+    EMAIL = "email"
+    PROPER = "proper"
+    """A brand, make or model: a capitalised name."""
+    COLOUR = "colour"
+    OBJECT = "object"
+    """What someone made, bought, painted: an image caption may be the answer."""
+    YESNO = "yes/no"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Span:
+    text: str
+    specific: bool
+    """True when the span has the type the question asks for; False for a whole sentence."""
+
+
+_TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
+    (
+        AnswerType.PHONE,
+        re.compile(r"\b(?:phone|cell|mobile|telephone)(?: number)?\b|\bnumber to (?:call|text)\b", re.I),
+    ),
+    (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
+    (AnswerType.NAME, re.compile(r"\bname\b|\bnamed\b|\bcalled\b", re.I)),
+    (
+        AnswerType.PROPER,
+        re.compile(r"\bwhat (?:brand|make|model)\b|\bwhich (?:brand|make|model|company)\b", re.I),
+    ),
+    (AnswerType.COLOUR, re.compile(r"\b(?:what|which) colou?r\b", re.I)),
+    (AnswerType.PLACE, re.compile(r"^\s*where\b|\b(?:what|which) (?:city|town|country|state|place)\b", re.I)),
+    (AnswerType.PERSON, re.compile(r"^\s*(?:who|whom)\b|\bwith whom\b", re.I)),
+    (
+        AnswerType.OBJECT,
+        re.compile(
+            r"\bwhat did \w+ (?:make|made|paint|draw|bake|cook|build|buy|bought|create|knit|sew)\b", re.I
+        ),
+    ),
+    (
+        AnswerType.YESNO,
+        re.compile(r"^\s*(?:is|are|am|does|do|did|has|have|was|were|can|could|will|would)\b", re.I),
+    ),
+)
+
+COLOURS = frozenset(
+    "red orange yellow green blue purple violet pink brown black white grey gray silver gold beige teal "
+    "turquoise navy maroon cream".split()
+)
+_PHONE = re.compile(r"(?<![\w+])(?:\+?\d[\d\s().-]{6,}\d)(?!\w)")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_CAP_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z][\w'’&.-]*)*")
+_PLACE_CUE = re.compile(
+    r"\b(?:in|to|from|at|near|around|moved to|live in|living in)\s+((?:the\s+)?[A-Z][\w'’.-]*(?:[\s,]+[A-Z][\w'’.-]*)*)"
+)
+_NAMED = re.compile(r"\b(?:named|called|name is|name's|goes by)\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)")
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_NOT_NAMES = frozenset(
+    "I I'm I've I'll I'd Im Ive OK Ok Okay Yes No Hi Hey Hello Thanks Thank Wow Oh Well So And But Also "
+    "Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July "
+    "August September October November December Today Tomorrow Yesterday The A An My Our Your His Her Their "
+    "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol".split()
+)
+_DEICTIC = re.compile(
+    r"\b(?:this|these|here|look|check (?:it|this) out|what i made|pic|photo|picture)\b", re.I
+)
+_GENERIC = frozenset(
+    "user assistant name named called thing things kind type sort favorite favourite new current currently "
+    "now like likes get got make made take took go went say said tell told know think".split()
+)
+
+
+def answer_type(question: str) -> AnswerType:
+    """The kind of value the question asks for (first matching rule wins)."""
+    for kind, pattern in _TYPES:
+        if pattern.search(question):
+            return kind
+    return AnswerType.OTHER
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text.strip()]
+
+
+def focus_words(question: str, entities: set[str]) -> set[str]:
+    """Content words of the question that are not its entities, generic verbs or question words:
+    what the evidence must be about."""
+    names = {w for e in entities for w in tokenize(e)}
+    return {
+        w
+        for w in tokenize(question)
+        if w not in STOP_WORDS and w not in names and w not in _GENERIC and len(w) > 2
+    }
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def about(text: str, focus: set[str]) -> bool:
+    """True when the text mentions at least one focus word (crude stems both sides)."""
+    if not focus:
+        return True
+    words = {_stem(w) for w in tokenize(text)}
+    return any(_stem(f) in words for f in focus)
+
+
+def _proper_names(sentence: str, exclude: set[str]) -> list[str]:
+    out = []
+    for m in _CAP_RUN.finditer(sentence):
+        name = m.group(0).strip(" .,'’")
+        first = name.split()[0] if name else ""
+        at_start = sentence[: m.start()].strip() == ""
+        if (
+            not name
+            or first in _NOT_NAMES
+            or name.lower() in exclude
+            or (at_start and len(name.split()) == 1)
+        ):
+            continue
+        out.append(name)
+    return out
+
+
+def typed_span(kind: AnswerType, text: str, caption: str | None, exclude: set[str]) -> str | None:
+    """The span of `text` (or its image caption) of the asked type, or None."""
+    if kind is AnswerType.PHONE:
+        m = _PHONE.search(text)
+        return m.group(0).strip() if m else None
+    if kind is AnswerType.EMAIL:
+        m = _EMAIL.search(text)
+        return m.group(0) if m else None
+    if kind is AnswerType.NAME:
+        m = _NAMED.search(text)
+        if m:
+            return m.group(1)
+        names = _proper_names(text, exclude)
+        return names[0] if names else None
+    if kind is AnswerType.COLOUR:
+        found = [w for w in tokenize(text + " " + (caption or "")) if w in COLOURS]
+        return found[0] if found else None
+    if kind is AnswerType.PLACE:
+        for m in _PLACE_CUE.finditer(text):
+            place = m.group(1).strip(" ,.")
+            if place.split()[0] not in _NOT_NAMES and place.lower() not in exclude:
+                return place
+        names = _proper_names(text, exclude)
+        return names[0] if names else None
+    if kind in (AnswerType.PERSON, AnswerType.PROPER):
+        names = _proper_names(text, exclude)
+        return names[0] if names else None
+    if kind is AnswerType.OBJECT and caption and _DEICTIC.search(text):
+        return _caption_object(caption)
+    return None
+
+
+_CAPTION_LEAD = re.compile(r"^(?:a |an )?(?:photo|picture|image|close up|closeup) of\s+", re.I)
+
+
+def _caption_object(caption: str) -> str:
+    """ "a photo of a ceramic bowl on a table" -> "a ceramic bowl on a table"."""
+    return _CAPTION_LEAD.sub("", caption.strip()).strip()
+
+
+def best_sentence(question: str, text: str) -> str:
+    """The sentence of `text` sharing the most words with the question (verbatim)."""
+    q = set(tokenize(question))
+    scored = [(len(q & set(tokenize(s))), -i, s) for i, s in enumerate(sentences(text))]
+    return max(scored)[2]
+
+
+def answer_span(question: str, kind: AnswerType, text: str, caption: str | None, exclude: set[str]) -> Span:
+    """The typed span when the text holds one; else the best sentence, marked not specific."""
+    for sentence in sorted(sentences(text), key=lambda s: s != best_sentence(question, text)):
+        span = typed_span(kind, sentence, caption, exclude)
+        if span:
+            return Span(span, True)
+    if kind is AnswerType.OBJECT and caption:
+        return Span(_caption_object(caption), True)
+    return Span(best_sentence(question, text), False)
+
+
+NEEDS_SPECIFIC = frozenset(
+    {AnswerType.PHONE, AnswerType.EMAIL, AnswerType.NAME, AnswerType.PROPER, AnswerType.COLOUR}
+)
+"""Types answered only by a span of that type: a sentence on the topic is not an answer. Places
+and people may be answered by the sentence when no span is found ("hiking in the mountains")."""
