@@ -124,3 +124,32 @@ def test_the_command_writes_results_and_a_report(tmp_path: Path, capsys) -> None
     report = (tmp_path / "report.md").read_text()
     assert "| overall |" in report and "Failures" in report
     assert "| dimension (dev) | fast |" in capsys.readouterr().out
+
+
+def test_no_question_gives_away_an_expected_or_forbidden_value(suite) -> None:
+    for case in suite.cases:
+        given = [v for v in case.expect + case.forbid if occurs(v, case.question)]
+        assert not given, f"{case.id}: the question already contains {given}, so an echo would score"
+
+
+def test_a_configured_model_answers_when_the_reader_is_local(tmp_path: Path, monkeypatch) -> None:
+    """`--reader local` takes the endpoints from llm.json/the environment (here a scripted
+    stand-in server on 127.0.0.1) and every answer comes from it, not from the offline path."""
+    from fake_openai_server import FakeOpenAIServer, ok
+
+    with FakeOpenAIServer(ok("Portland")) as server:
+        monkeypatch.setenv("EMEM_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("EMEM_LLM_MODEL", "fake-local")
+        args = ["--reader", "local", "--llm-home", str(tmp_path), "--sample", "2", "--modes", "fast"]
+        assert main([*args, "--out", str(tmp_path / "out"), "--quiet"]) == 0
+        assert server.chat_requests
+    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert data["models"]["reader"] == "fake-local"
+    assert [r["offline"] for r in data["results"]] == [False, False]
+
+
+def test_a_local_reader_without_an_endpoint_is_refused(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("EMEM_LLM_BASE_URL", raising=False)
+    monkeypatch.delenv("EMEM_LLM_MODEL", raising=False)
+    assert main(["--reader", "local", "--llm-home", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+    assert not (tmp_path / "out").exists()

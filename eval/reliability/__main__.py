@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         roles = RoleModels.for_reader(args.reader, args.llm_home or default_home())
     except InputError as exc:
-        print(f"--reader: {exc}", file=sys.stderr)
+        print(str(exc), file=sys.stderr)
         return 2
     suite = load_suite()
     cases = suite.select(args.split, args.cases.split(",") if args.cases else None)
@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     for mode in modes:
         results += run_mode(suite, cases, mode, memory_factory=factory, home=args.home, progress=progress)
 
-    splits = ["dev", "test", "all"] if args.split == "all" else [args.split]
+    present = {c.split for c in cases}
+    splits = [s for s in ("dev", "test") if s in present] + (["all"] if args.split == "all" else [])
     args.out.mkdir(parents=True, exist_ok=True)
     header = (
         f"Run {datetime.now(UTC).isoformat(timespec='seconds')}; reader {args.reader} "

@@ -36,6 +36,8 @@ class CaseResult(BaseModel):
     answer: str
     status: str
     mode_used: str | None = None
+    offline: bool | None = None
+    """Whether emem's offline stand-ins produced the answer (False: a configured model did)."""
     passed: bool
     failures: list[str] = Field(default_factory=list)
     latency_ms: float = 0.0
@@ -97,9 +99,10 @@ def ask_case(memory: Any, case: Case, mode: str) -> CaseResult:
     started = time.perf_counter()
     error = None
     mode_used = None
+    offline = None
     try:
         answer = memory.ask(case.question, namespace_for(case.conversation), mode=mode, as_of=case.as_of)
-        text, status, mode_used = answer.answer, answer.status, answer.mode_used
+        text, status, mode_used, offline = answer.answer, answer.status, answer.mode_used, answer.offline
         error = answer.error
     except Exception as exc:  # a crash is a result to report, not a reason to stop the run
         text, status, error = "", "error", f"{type(exc).__name__}: {exc}"
@@ -121,6 +124,7 @@ def ask_case(memory: Any, case: Case, mode: str) -> CaseResult:
         answer=text,
         status=status,
         mode_used=mode_used,
+        offline=offline,
         passed=verdict.passed,
         failures=failures,
         latency_ms=round((time.perf_counter() - started) * 1000, 1),
