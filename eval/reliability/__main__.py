@@ -1,0 +1,115 @@
+"""`python -m emem.eval.reliability`: run the reliability suite and write results + a report.
+
+Examples:
+    python -m emem.eval.reliability --modes auto,deep,fast --split all --out eval/results/reliability
+    python -m emem.eval.reliability --reader local --sample 24 --modes auto
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from emem.eval.reliability.cases import load_suite, sample_cases
+from emem.eval.reliability.report import markdown_report, rate_table
+from emem.eval.reliability.runner import MODES, CaseResult, run_mode
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m emem.eval.reliability", description=__doc__.splitlines()[0])
+    p.add_argument("--modes", default=",".join(MODES), help="comma-separated: auto,deep,fast")
+    p.add_argument("--split", default="all", choices=("dev", "test", "all"))
+    p.add_argument("--out", type=Path, default=Path("eval/results/reliability"))
+    p.add_argument(
+        "--reader", default="offline", help="offline | openai | local (endpoints from llm.json/env)"
+    )
+    p.add_argument(
+        "--llm-home",
+        type=Path,
+        default=None,
+        help="home whose llm.json names the endpoints for --reader local/openai (default: EMEM_HOME or ~/.emem)",
+    )
+    p.add_argument("--sample", type=int, default=None, help="N cases, deterministic, spread over dimensions")
+    p.add_argument("--cases", default=None, help="comma-separated case ids (debugging)")
+    p.add_argument(
+        "--home", type=Path, default=None, help="keep the run's memory homes here (default: temporary)"
+    )
+    p.add_argument("--quiet", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from emem.agents.roles import RoleModels
+    from emem.embedding import default_embedder
+    from emem.errors import InputError
+    from emem.memory import Memory, default_home
+
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    bad = [m for m in modes if m not in MODES]
+    if bad or not modes:
+        print(f"--modes: unknown {bad or modes}; use {','.join(MODES)}", file=sys.stderr)
+        return 2
+    try:
+        roles = RoleModels.for_reader(args.reader, args.llm_home or default_home())
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    suite = load_suite()
+    cases = suite.select(args.split, args.cases.split(",") if args.cases else None)
+    if args.sample is not None:
+        cases = sample_cases(cases, args.sample)
+    if not cases:
+        print("no case selected", file=sys.stderr)
+        return 2
+    embedder = default_embedder()
+
+    def factory(home: Path) -> Memory:
+        return Memory(home, embedder=embedder, roles=roles)
+
+    def progress(r: CaseResult) -> None:
+        if not args.quiet:
+            mark = "ok  " if r.passed else "FAIL"
+            print(
+                f"{mark} {r.mode:4} {r.case_id:28} {r.status:9} {' '.join(r.answer.split())[:90]}", flush=True
+            )
+
+    results: list[CaseResult] = []
+    for mode in modes:
+        results += run_mode(suite, cases, mode, memory_factory=factory, home=args.home, progress=progress)
+
+    present = {c.split for c in cases}
+    splits = [s for s in ("dev", "test") if s in present] + (["all"] if args.split == "all" else [])
+    args.out.mkdir(parents=True, exist_ok=True)
+    header = (
+        f"Run {datetime.now(UTC).isoformat(timespec='seconds')}; reader {args.reader} "
+        f"({json.dumps(roles.describe())}); {len(cases)} cases; modes {','.join(modes)}.\n\n"
+        f"Command: `python -m emem.eval.reliability {' '.join(argv if argv is not None else sys.argv[1:])}`"
+    )
+    (args.out / "results.json").write_text(
+        json.dumps(
+            {
+                "header": header,
+                "reader": args.reader,
+                "models": roles.describe(),
+                "modes": modes,
+                "split": args.split,
+                "sample": args.sample,
+                "results": [r.model_dump() for r in results],
+            },
+            indent=1,
+        ),
+        encoding="utf-8",
+    )
+    (args.out / "report.md").write_text(markdown_report(results, splits, modes, header), encoding="utf-8")
+    for split in splits:
+        print("\n" + rate_table(results, split, modes))
+    print(f"\nwrote {args.out / 'results.json'} and {args.out / 'report.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,155 @@
+"""The reliability suite's data is well formed and fair, and its runner works end to end offline
+through the public API only (no pass-rate threshold here: the figures are reported, not asserted)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from emem.embedding import default_embedder
+from emem.eval.reliability.__main__ import main
+from emem.eval.reliability.cases import DIMENSIONS, load_suite, sample_cases
+from emem.eval.reliability.runner import run_mode
+from emem.eval.reliability.scorer import occurs
+from emem.ingest.loader import parse_object
+from emem.memory import Memory
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return load_suite()
+
+
+def _text(spec) -> str:
+    turns = [t for s in spec.conversation["sessions"] for t in s["turns"]] + spec.append_turns
+    return "\n".join(t["text"] + " " + (t.get("image_caption") or "") for t in turns)
+
+
+def test_the_suite_covers_every_dimension_on_both_splits(suite) -> None:
+    assert len(suite.cases) >= 90
+    per = Counter((c.dimension, c.split) for c in suite.cases)
+    for dim in DIMENSIONS:
+        dev, test = per[(dim, "dev")], per[(dim, "test")]
+        assert dev + test >= 10, dim
+        assert abs(dev - test) <= 2, (dim, dev, test)
+
+
+def test_about_two_thirds_of_the_cases_are_agent_conversations(suite) -> None:
+    agent = sum(suite.conversations[c.conversation].style == "agent" for c in suite.cases)
+    assert 0.55 <= agent / len(suite.cases) <= 0.8
+
+
+def test_every_conversation_is_valid_emem_json(suite) -> None:
+    for spec in suite.conversations.values():
+        parse_object(spec.conversation, "emem", spec.id)
+        ids = {t["turn_id"] for s in spec.conversation["sessions"] for t in s["turns"]}
+        assert all(t["conversation_id"] == spec.conversation["conversation_id"] for t in spec.append_turns)
+        assert not ids & {t["turn_id"] for t in spec.append_turns}
+
+
+def test_expected_values_are_in_the_conversation_or_derived_by_a_stated_rule(suite) -> None:
+    for case in suite.cases:
+        if case.expect and not any(
+            occurs(v, _text(suite.conversations[case.conversation])) for v in case.expect
+        ):
+            assert case.note, f"{case.id}: no expected value is in the conversation and no note says why"
+
+
+def test_forget_cases_forbid_the_secret_and_require_the_request_to_be_mentioned(suite) -> None:
+    forgets = [c for c in suite.cases if c.dimension == "forget_request" and c.status == "abstained"]
+    assert len(forgets) >= 6
+    for case in forgets:
+        assert case.forbid and "forget" in case.mention, case.id
+
+
+def test_the_sample_is_deterministic_and_spread_over_dimensions(suite) -> None:
+    sample = sample_cases(suite.cases, 16)
+    assert sample == sample_cases(suite.cases, 16)
+    assert Counter(c.dimension for c in sample) == Counter({d: 2 for d in DIMENSIONS})
+
+
+class PublicApiOnly:
+    """Exposes only what the runner may call, so a call to consolidate (or any other method)
+    fails the case instead of silently helping it."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+        self.calls: list[str] = []
+
+    def add_conversation(self, conversation: dict[str, Any], namespace: str):
+        self.calls.append("add_conversation")
+        return self._memory.add_conversation(conversation, namespace)
+
+    def add_turns(self, turns: list[dict[str, Any]], namespace: str):
+        self.calls.append("add_turns")
+        return self._memory.add_turns(turns, namespace)
+
+    def ask(self, question: str, namespace: str, mode: str = "auto", as_of: Any = None):
+        self.calls.append("ask")
+        return self._memory.ask(question, namespace, mode=mode, as_of=as_of)
+
+    def close(self) -> None:
+        self._memory.close()
+
+
+def test_the_runner_only_writes_and_asks(suite, tmp_path: Path) -> None:
+    from emem.agents.roles import RoleModels
+
+    cases = [c for c in suite.cases if c.conversation in ("a01", "a06")][:6]
+    proxies: list[PublicApiOnly] = []
+
+    def factory(home: Path) -> PublicApiOnly:
+        proxies.append(
+            PublicApiOnly(
+                Memory(home, embedder=default_embedder(), roles=RoleModels.for_reader("offline", None))
+            )
+        )
+        return proxies[-1]
+
+    results = run_mode(suite, cases, "fast", memory_factory=factory, home=tmp_path)
+    assert [r.case_id for r in results] == [c.id for c in cases]
+    assert all(r.status != "error" for r in results), [r.error for r in results]
+    assert set(proxies[0].calls) == {"add_conversation", "add_turns", "ask"}
+    assert all(r.passed == (not r.failures) for r in results)
+
+
+def test_the_command_writes_results_and_a_report(tmp_path: Path, capsys) -> None:
+    assert main(["--modes", "fast", "--sample", "8", "--out", str(tmp_path), "--quiet"]) == 0
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert len(data["results"]) == 8 and data["reader"] == "offline"
+    report = (tmp_path / "report.md").read_text()
+    assert "| overall |" in report and "Failures" in report
+    assert "| dimension (dev) | fast |" in capsys.readouterr().out
+
+
+def test_no_question_gives_away_an_expected_or_forbidden_value(suite) -> None:
+    for case in suite.cases:
+        given = [v for v in case.expect + case.forbid if occurs(v, case.question)]
+        assert not given, f"{case.id}: the question already contains {given}, so an echo would score"
+
+
+def test_a_configured_model_answers_when_the_reader_is_local(tmp_path: Path, monkeypatch) -> None:
+    """`--reader local` takes the endpoints from llm.json/the environment (here a scripted
+    stand-in server on 127.0.0.1) and every answer comes from it, not from the offline path."""
+    from fake_openai_server import FakeOpenAIServer, ok
+
+    with FakeOpenAIServer(ok("Portland")) as server:
+        monkeypatch.setenv("EMEM_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("EMEM_LLM_MODEL", "fake-local")
+        args = ["--reader", "local", "--llm-home", str(tmp_path), "--sample", "2", "--modes", "fast"]
+        assert main([*args, "--out", str(tmp_path / "out"), "--quiet"]) == 0
+        assert server.chat_requests
+    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert data["models"]["reader"] == "fake-local"
+    assert [r["offline"] for r in data["results"]] == [False, False]
+
+
+def test_a_local_reader_without_an_endpoint_is_refused(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("EMEM_LLM_BASE_URL", raising=False)
+    monkeypatch.delenv("EMEM_LLM_MODEL", raising=False)
+    assert main(["--reader", "local", "--llm-home", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+    assert not (tmp_path / "out").exists()
