@@ -32,8 +32,18 @@ class Memory:
     """
 
     def __init__(
-        self, home: str | Path | None = None, *, embedder: Embedder | None = None, roles: Any = None
+        self,
+        home: str | Path | None = None,
+        *,
+        embedder: Embedder | None = None,
+        roles: Any = None,
+        forget_policy: str | None = None,
     ) -> None:
+        from emem.ledger.withhold import forget_policy as _forget_policy
+
+        self.forget_policy = _forget_policy(forget_policy)
+        """What forget requests said in conversation do: "withhold" (default), "erase" or "ignore"
+        (argument, else EMEM_FORGET_POLICY; see emem.ledger.withhold)."""
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.home.mkdir(parents=True, exist_ok=True)
         self.episodes = EpisodeStore(self.home / "episodes.sqlite3")
@@ -137,10 +147,12 @@ class Memory:
         valid_to: datetime | str | None = None,
         known_at: datetime | str | None = None,
         sources: Sequence[str] = (),
+        cardinality: str | None = None,
     ):
+        """Record a fact; `cardinality` ("single"/"multi") declares an open predicate on first use."""
         check_namespace(namespace)
         return self.ledger.assert_fact(
-            namespace, subject, predicate, object, valid_from, valid_to, known_at, sources
+            namespace, subject, predicate, object, valid_from, valid_to, known_at, sources, cardinality=cardinality
         )
 
     def revoke(
@@ -205,7 +217,12 @@ class Memory:
             from emem.adjudicate import LLMAdjudicator
 
             adjudicator = LLMAdjudicator(judge)
-        return consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
+        report = consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
+        if self.forget_policy == "erase":
+            from emem.consolidate import erase_forgotten
+
+            erase_forgotten(self, namespace, report)
+        return report
 
     # -- erasure ---------------------------------------------------------------------------------
 
