@@ -21,7 +21,9 @@ Role = Literal["user", "agent", "person"]
 
 USER_NAMES = frozenset({"user", "human", "me", "customer", "client", "the user", "you"})
 """Speaker labels that denote the user (matched case- and space-insensitively)."""
-AGENT_NAMES = frozenset({"assistant", "ai", "agent", "bot", "system", "chatbot", "the assistant", "model", "gpt"})
+AGENT_NAMES = frozenset(
+    {"assistant", "ai", "agent", "bot", "system", "chatbot", "the assistant", "model", "gpt"}
+)
 """Speaker labels that denote the agent."""
 
 
@@ -64,11 +66,15 @@ def user_speaker(speakers: Sequence[str], *, agent_names: Iterable[str] = ()) ->
 
 def agent_speaker(speakers: Sequence[str], *, agent_names: Iterable[str] = ()) -> str | None:
     """The agent's speaker name (its subject), or None."""
-    return next((s for s, r in speaker_roles(speakers, agent_names=agent_names).items() if r == "agent"), None)
+    return next(
+        (s for s, r in speaker_roles(speakers, agent_names=agent_names).items() if r == "agent"), None
+    )
 
 
 _USER_WORDS = re.compile(r"\b(?:the\s+user(?:'s)?|I|me|my|mine|myself)\b", re.IGNORECASE)
-_AGENT_WORDS = re.compile(r"\b(?:you|your|yours|yourself)\b|\bthe\s+(?:assistant|agent)(?:'s)?\b", re.IGNORECASE)
+_AGENT_WORDS = re.compile(
+    r"\b(?:you|your|yours|yourself)\b|\bthe\s+(?:assistant|agent)(?:'s)?\b", re.IGNORECASE
+)
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
 
 

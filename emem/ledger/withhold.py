@@ -88,22 +88,41 @@ class Topic(NamedTuple):
 
 TOPICS: tuple[Topic, ...] = (
     Topic(r"\bsocial\s+security\b|\bssn\b", (), r"\bsocial\s+security\b|\bssn\b", (SSN,)),
-    Topic(r"\b(?:phone|cell|mobile|telephone)\b|^(?:my\s+)?number$", ("phone",),
-          r"\b(?:phone|cell\s+number|mobile\s+number|telephone)\b|\bmy\s+number\b", (PHONE,)),
+    Topic(
+        r"\b(?:phone|cell|mobile|telephone)\b|^(?:my\s+)?number$",
+        ("phone",),
+        r"\b(?:phone|cell\s+number|mobile\s+number|telephone)\b|\bmy\s+number\b",
+        (PHONE,),
+    ),
     Topic(r"\be-?mails?\b", ("email",), r"\be-?mail\b", (EMAIL,)),
     Topic(r"\b(?:home\s+)?address\b", ("address",), r"\baddress\b", (STREET,)),
-    Topic(r"\bwhere\s+(?:I|we)\s+live\b", ("lives_in", "address"),
-          r"\b(?:live|living|moved|moving|relocat\w+)\s+(?:in|to|at)\b", (STREET,)),
-    Topic(r"\b(?:medical|health|diagnos\w*|illness|conditions?|medications?)\b", ("health_condition", "allergy"),
-          MEDICAL_WORDS),
+    Topic(
+        r"\bwhere\s+(?:I|we)\s+live\b",
+        ("lives_in", "address"),
+        r"\b(?:live|living|moved|moving|relocat\w+)\s+(?:in|to|at)\b",
+        (STREET,),
+    ),
+    Topic(
+        r"\b(?:medical|health|diagnos\w*|illness|conditions?|medications?)\b",
+        ("health_condition", "allergy"),
+        MEDICAL_WORDS,
+    ),
     Topic(r"\ballerg\w*", ("allergy",), r"\ballerg\w*"),
-    Topic(r"\bdiet\b|\beating\s+habits\b", ("diet",),
-          r"\b(?:diet|vegetarian|vegan|keto|pescatarian|paleo|gluten[- ]free)\b"),
-    Topic(r"\b(?:job|work|employer|career|salary)\b|\bwhere\s+I\s+work\b", ("works_at", "job_title"),
-          r"\b(?:job|employer|salary|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b"),
-    Topic(r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce)\b",
-          ("relationship_status", "has_partner"),
-          r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|engaged)\b"),
+    Topic(
+        r"\bdiet\b|\beating\s+habits\b",
+        ("diet",),
+        r"\b(?:diet|vegetarian|vegan|keto|pescatarian|paleo|gluten[- ]free)\b",
+    ),
+    Topic(
+        r"\b(?:job|work|employer|career|salary)\b|\bwhere\s+I\s+work\b",
+        ("works_at", "job_title"),
+        r"\b(?:job|employer|salary|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b",
+    ),
+    Topic(
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce)\b",
+        ("relationship_status", "has_partner"),
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|engaged)\b",
+    ),
 )
 
 _STOP = frozenset(
@@ -183,8 +202,15 @@ class ForgetRequest(BaseModel):
     ) -> ForgetRequest:
         m = matcher(topic)
         return cls(
-            revision_id=revision_id, subject=subject, topic=topic, source=source, known_from=known_from,
-            predicates=list(m.predicates), names=list(m.names), text_pattern=m.text, value_pattern=m.value,
+            revision_id=revision_id,
+            subject=subject,
+            topic=topic,
+            source=source,
+            known_from=known_from,
+            predicates=list(m.predicates),
+            names=list(m.names),
+            text_pattern=m.text,
+            value_pattern=m.value,
         )
 
     def covers(
@@ -197,8 +223,10 @@ class ForgetRequest(BaseModel):
         """Whether this request withholds the turn text, or the fact subject.predicate = obj."""
         if text is not None and self._text is not None and self._text.search(text):
             return True
-        if predicate is not None and predicate in self.predicates and (
-            subject is None or subject_key(subject) == subject_key(self.subject)
+        if (
+            predicate is not None
+            and predicate in self.predicates
+            and (subject is None or subject_key(subject) == subject_key(self.subject))
         ):
             return True
         if self._value is not None:
@@ -209,7 +237,9 @@ class ForgetRequest(BaseModel):
         return False
 
 
-def active_forget_requests(ledger: Any, namespace: str, known_at: datetime | None = None) -> list[ForgetRequest]:
+def active_forget_requests(
+    ledger: Any, namespace: str, known_at: datetime | None = None
+) -> list[ForgetRequest]:
     """Requests recorded in `namespace`, known at `known_at` (default now) and not revoked by then.
 
     One ledger read; call it once per question and reuse the list for every piece of evidence.
@@ -228,7 +258,10 @@ def active_forget_requests(ledger: Any, namespace: str, known_at: datetime | Non
         for rev in res.revisions:
             out.append(
                 ForgetRequest.for_topic(
-                    rev.object_text, subject=rev.subject, revision_id=rev.id, known_from=rev.known_from,
+                    rev.object_text,
+                    subject=rev.subject,
+                    revision_id=rev.id,
+                    known_from=rev.known_from,
                     source=rev.sources[0] if rev.sources else None,
                 )
             )
