@@ -262,3 +262,43 @@ class TestNamedSpeakers:
             assert at(mem, "allergy", "2024-03-02", "Caroline") == ("state", ["peanuts"])
             assert at(mem, "health_condition", "2024-03-02", "Melanie") == ("state", ["asthma"])
             assert at(mem, "health_condition", "2024-03-02", "Caroline") == ("miss", [])
+
+
+class TestConsolidationOfCandidates:
+    """Consolidation applies what an extractor proposes: open predicates, endings without a past."""
+
+    def _turn(self, text: str) -> Any:
+        from datetime import UTC, datetime
+
+        from emem.models import StoredTurn
+
+        t = datetime(2024, 6, 3, 9, tzinfo=UTC)
+        return StoredTurn(conversation_id="c", session_id="S1", turn_id="S1:1", speaker="user", text=text, time=t,
+                          namespace=NS, seq=1, recorded_at=t, hash="h1")
+
+    def test_open_predicate_candidates_declare_their_cardinality(self, ledger: Ledger) -> None:
+        from emem.consolidate import consolidate
+        from emem.extract.schema import FactCandidate
+
+        turn = self._turn("I speak French.")
+        good = FactCandidate(subject="user", predicate="speaks", object="French", surface="I speak French",
+                             source_turn_ids=["S1:1"], cardinality="multi")
+        bad = FactCandidate(subject="user", predicate="hums", object="jazz", surface="x", source_turn_ids=["S1:1"])
+        report = consolidate(NS, [turn], ledger, lambda turns: [good, bad])
+        assert report.revisions_written == 1 and report.skipped == 1
+        assert "unknown predicate 'hums'" in report.notes[0]
+        assert ledger.cardinality_of("speaks", NS) == Cardinality.MULTI
+
+    def test_an_ending_with_nothing_before_it_records_the_day_before(self, ledger: Ledger) -> None:
+        from datetime import UTC, datetime
+
+        from emem.consolidate import consolidate
+        from emem.extract.offline import OfflineExtractor
+
+        report = consolidate(NS, [self._turn("I quit Acme Corp last Friday.")], ledger, OfflineExtractor())
+        assert report.ended == 1
+        friday = datetime(2024, 5, 31, tzinfo=UTC)
+        assert ledger.resolve(NS, "user", "works_at", valid_at=datetime(2024, 5, 30, 12, tzinfo=UTC)).values == [
+            "Acme Corp"]
+        assert ledger.resolve(NS, "user", "works_at", valid_at=friday).status == "miss"
+        assert ledger.resolve(NS, "user", "works_at", valid_at=datetime(2024, 1, 1, tzinfo=UTC)).status == "miss"
