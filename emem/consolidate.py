@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from itertools import groupby
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from emem.errors import InputError
 from emem.extract.schema import FactCandidate
 from emem.ledger.models import Revision
-from emem.ledger.predicates import canonical_predicate, normalise_object
+from emem.ledger.predicates import normalise_object, predicate_name
 from emem.ledger.resolver import visible
 from emem.ledger.store import Ledger
 from emem.models import StoredTurn, Turn, check_namespace
@@ -37,6 +39,8 @@ class ConsolidationReport(BaseModel):
     candidates: int = 0
     revisions_written: int = 0
     revocations: int = 0
+    ended: int = 0
+    """Facts ended in valid time ("I quit Acme last Friday"): revoked and re-asserted up to the end."""
     conflicts: int = 0
     """Ties recorded as "unresolved" in this run (adjudicated ones included)."""
     adjudicated: int = 0
@@ -127,9 +131,11 @@ def _apply(
     sources = [f"{t.conversation_id}/{t.turn_id}" for t in found]
     by = f"extractor:{extractor_name}"
     try:
-        predicate = canonical_predicate(cand.predicate)
-        if cand.kind == "retract":
-            _retract(namespace, cand, predicate, source, sources, ledger, by, report, where)
+        predicate = predicate_name(cand.predicate)
+        if cand.kind in ("retract", "end"):
+            ledger.cardinality_of(predicate, namespace)  # an unknown predicate has nothing to withdraw
+            step = _retract if cand.kind == "retract" else _end
+            step(namespace, cand, predicate, source, sources, ledger, by, report, where)
             return
         result = ledger.write_assertion(
             namespace,
@@ -143,6 +149,7 @@ def _apply(
             surface=cand.surface,
             confidence=cand.confidence,
             asserted_by=by,
+            cardinality=cand.cardinality,
         )
     except InputError as exc:
         _skip(report, where, str(exc))
@@ -187,11 +194,11 @@ def _retract(
     believed = visible(rows, known)
     wanted = normalise_object(cand.object)
     if wanted:
-        objects = {wanted}
+        targets = _named(believed, wanted)
     else:
         current = ledger.resolve(namespace, cand.subject, predicate, valid_at=known, known_at=known)
         objects = {r.object for r in current.revisions}
-    targets = [r for r in believed if r.object in objects]
+        targets = [r for r in believed if r.object in objects]
     if not targets:
         _skip(report, where, f"nothing to retract for {cand.subject}.{predicate} {cand.object!r}")
         return
@@ -205,3 +212,118 @@ def _retract(
             asserted_by=by,
         )
         report.revocations += 1
+
+
+def _named(believed: Sequence[Revision], wanted: str) -> list[Revision]:
+    """Revisions whose value is `wanted`; failing that, whose value contains all of its words
+    ("Japan" names the plan "go to Japan (June 2023)")."""
+    exact = [r for r in believed if r.object == wanted]
+    if exact:
+        return exact
+    words = wanted.split()
+    return [r for r in believed if _contains(r.object.split(), words)]
+
+
+def _contains(haystack: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return n > 0 and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+_KNOWN_SPAN = timedelta(days=1)
+"""When something ends that the ledger never held ("I quit Acme" with no earlier word of Acme), all
+that is known is that it held up to its end: it is recorded for the day before the end."""
+
+
+def _end(
+    namespace: str,
+    cand: FactCandidate,
+    predicate: str,
+    source: StoredTurn,
+    sources: list[str],
+    ledger: Ledger,
+    by: str,
+    report: ConsolidationReport,
+    where: str,
+) -> None:
+    """End a fact in valid time at `cand.valid_to` (default: the turn's time), keeping its past.
+
+    Revisions are immutable, so the open-ended revision that was running at the end is revoked
+    (from the turn's time) and re-asserted with the same start and valid_to = the end: as-of
+    questions before the end still get the old value, and after it the resolver answers a miss
+    (or a newer value), never the ended one.
+    """
+    known = source.time
+    end_at: datetime = parse_iso_time(cand.valid_to or cand.valid_from or source.time, "valid_to")
+    rows = [e.revision for e in ledger.history(namespace, cand.subject, predicate).entries]
+    believed = visible(rows, known)
+    wanted = normalise_object(cand.object)
+    if wanted:
+        targets = _named(believed, wanted)
+    else:
+        just_before = end_at - timedelta(microseconds=1)
+        current = ledger.resolve(namespace, cand.subject, predicate, valid_at=just_before, known_at=known)
+        targets = list(current.revisions)
+    running = [r for r in targets if r.valid_from < end_at and (r.valid_to is None or r.valid_to > end_at)]
+    if not running:
+        if not wanted or any(r.valid_to is not None and r.valid_to <= end_at for r in targets):
+            _skip(report, where, f"nothing running to end for {cand.subject}.{predicate} {cand.object!r}")
+            return
+        ledger.write_assertion(
+            namespace, cand.subject, predicate, cand.object, end_at - _KNOWN_SPAN, end_at, known, sources,
+            surface=cand.surface, confidence=cand.confidence, asserted_by=by, cardinality=cand.cardinality,
+        )
+        report.revisions_written += 1
+        report.ended += 1
+        return
+    for target in running:
+        ledger.revoke(
+            namespace, target.id, known_at=known, reason=f"ended: {cand.surface}", sources=sources, asserted_by=by
+        )
+        report.revocations += 1
+        result = ledger.write_assertion(
+            namespace,
+            target.subject,
+            predicate,
+            target.object_text,
+            target.valid_from,
+            end_at,
+            known,
+            [*target.sources, *sources],
+            surface=f"{target.surface} [ended: {cand.surface}]",
+            confidence=min(target.confidence, cand.confidence),
+            asserted_by=by,
+        )
+        report.revisions_written += int(result.created)
+        report.ended += 1
+
+
+def erase_forgotten(memory: Any, namespace: str, report: ConsolidationReport | None = None) -> list[str]:
+    """The `erase` forget policy: erase, through the public `Memory.forget`, every turn that an active
+    forget request withholds (the request turns themselves stay, so the request remains auditable).
+
+    Args:
+        memory: the emem.memory.Memory whose stores are erased.
+        namespace: the tenant.
+        report: a consolidation report to note the erasure in.
+
+    Returns:
+        The refs ("conv/turn") of the erased turns.
+    """
+    from emem.ledger.withhold import active_forget_requests, withholding
+
+    requests = active_forget_requests(memory.ledger, namespace)
+    if not requests:
+        return []
+    keep = {r.source for r in requests}
+    by_conv: dict[str, list[str]] = {}
+    for t in memory.episodes.turns(namespace):
+        ref = f"{t.conversation_id}/{t.turn_id}"
+        if ref not in keep and withholding(requests, text=t.render()) is not None:
+            by_conv.setdefault(t.conversation_id, []).append(t.turn_id)
+    erased = []
+    for conv, ids in by_conv.items():
+        memory.forget(namespace, turn_ids=ids, conversation_id=conv, reason="forget request said in conversation")
+        erased += [f"{conv}/{i}" for i in ids]
+    if report is not None and erased:
+        report.notes.append(f"erased {len(erased)} turn(s) named by forget requests")
+    return erased

@@ -39,6 +39,7 @@ class Memory:
         embedder: Embedder | None = None,
         roles: Any = None,
         consolidate_on_read: bool = True,
+        forget_policy: str | None = None,
     ) -> None:
         """Open (or create) a memory home.
 
@@ -50,8 +51,13 @@ class Memory:
                 the turns written since the offline extractor's watermark, so no answer sees a ledger
                 older than the turns it reads. Off: call `consolidate` yourself (e.g. with an LLM
                 extractor).
+            forget_policy: what forget requests said in conversation do: "withhold" (default),
+                "erase" or "ignore" (else EMEM_FORGET_POLICY; see emem.ledger.withhold).
         """
+        from emem.ledger.withhold import forget_policy as _forget_policy
+
         self.consolidate_on_read = consolidate_on_read
+        self.forget_policy = _forget_policy(forget_policy)
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.home.mkdir(parents=True, exist_ok=True)
         self.episodes = EpisodeStore(self.home / "episodes.sqlite3")
@@ -155,10 +161,12 @@ class Memory:
         valid_to: datetime | str | None = None,
         known_at: datetime | str | None = None,
         sources: Sequence[str] = (),
+        cardinality: str | None = None,
     ):
+        """Record a fact; `cardinality` ("single"/"multi") declares an open predicate on first use."""
         check_namespace(namespace)
         return self.ledger.assert_fact(
-            namespace, subject, predicate, object, valid_from, valid_to, known_at, sources
+            namespace, subject, predicate, object, valid_from, valid_to, known_at, sources, cardinality=cardinality
         )
 
     def revoke(
@@ -229,7 +237,12 @@ class Memory:
             from emem.adjudicate import LLMAdjudicator
 
             adjudicator = LLMAdjudicator(judge)
-        return consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
+        report = consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
+        if self.forget_policy == "erase":
+            from emem.consolidate import erase_forgotten
+
+            erase_forgotten(self, namespace, report)
+        return report
 
     def _ledger_lags(self, namespace: str) -> bool:
         """True when turns were written after the offline extractor's watermark."""

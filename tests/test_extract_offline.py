@@ -98,9 +98,9 @@ class TestPositive:
         assert ("Caroline", "job_title", "intern", "assert") in got
 
     def test_every_predicate_is_a_ledger_predicate(self) -> None:
-        from emem.extract.rules import ANY_PREDICATE, RULES
+        from emem.extract.rules import ANY_PREDICATE, FAVOURITE, RULES
 
-        assert {r.predicate for r in RULES} - {ANY_PREDICATE} <= set(PREDICATES)
+        assert {r.predicate for r in RULES} - {ANY_PREDICATE, FAVOURITE} <= set(PREDICATES)
 
 
 class TestDates:
@@ -241,7 +241,8 @@ class TestRetractions:
         assert triples("I never worked there.") == {("Caroline", "works_at", "", "retract")}
 
     def test_quitting_and_moving_out(self) -> None:
-        assert ("Caroline", "works_at", "Acme", "retract") in triples("I quit my job at Acme last week.")
+        # Quitting ends the job in valid time (kind "end"); it does not say it never held.
+        assert ("Caroline", "works_at", "Acme", "end") in triples("I quit my job at Acme last week.")
         assert ("Caroline", "lives_in", "Chicago", "retract") in triples("We moved out of Chicago.")
 
     def test_wrong_about_finds_the_fact_it_names(self) -> None:
@@ -329,6 +330,8 @@ class TestPatternLanguage:
 
 # --- held out ------------------------------------------------------------------------------------
 # Written as people phrase things, after the rules and without changing the rules to fit them.
+# Issue 12 added predicates (has_sibling, allergy): the two rows that state such facts now expect
+# them; no row was changed otherwise. The held-out set for the new vocabulary is heldout_vocabulary.py.
 # Each row: speaker, text, expected (subject, predicate, object key, kind). An object matches when
 # its normalised form contains the key (or the key contains it).
 
@@ -349,7 +352,8 @@ HELD_OUT: list[tuple[str, str, list[tuple[str, str, str, str]]]] = [
     ("Jordan", "Last weekend I went to a pottery workshop downtown.",
      [("Jordan", "attended", "pottery workshop", "assert")]),
     ("Jordan", "I visited Tokyo back in 2018.", [("Jordan", "visited", "Tokyo", "assert")]),
-    ("Jordan", "My brother Liam works at a hospital in Leeds.", [("Liam", "works_at", "hospital", "assert")]),
+    ("Jordan", "My brother Liam works at a hospital in Leeds.", [("Liam", "works_at", "hospital", "assert"),
+                                                                 ("Jordan", "has_sibling", "Liam", "assert")]),
     ("Jordan", "I'm thinking of moving to Berlin.", []),
     ("Jordan", "Would you ever live in Canada?", []),
     ("Jordan", "I don't eat meat anymore.", []),
@@ -385,7 +389,7 @@ HELD_OUT: list[tuple[str, str, list[tuple[str, str, str, str]]]] = [
     ("Jordan", "I'm going to try yoga someday.", []),
     ("Jordan", "I love you guys!", []),
     ("Jordan", "Mark and I broke up in March.", [("Jordan", "relationship_status", "single", "assert")]),
-    ("Jordan", "I'm allergic to cats.", []),
+    ("Jordan", "I'm allergic to cats.", [("Jordan", "allergy", "cats", "assert")]),
     ("Jordan", "We spent two weeks in Portugal last summer.", [("Jordan", "visited", "Portugal", "assert")]),
     ("Jordan", "I started volunteering at the animal shelter in January.",
      [("Jordan", "hobby", "volunteering", "assert")]),

@@ -119,7 +119,7 @@ def test_bad_facts_are_dropped_and_the_rest_kept() -> None:
     del missing["object"]
     chat = FakeChat([facts_json(
         missing,
-        fact(predicate="favourite_colour"),
+        fact(predicate="teleports_to"),  # unknown and no cardinality to declare it
         fact(valid_from="sometime-ish"),
         fact(turn_id="D9:9"),
         fact(kind="maybe"),
@@ -182,3 +182,36 @@ def test_subject_aliases_are_canonicalised() -> None:
 def test_bare_list_reply_is_accepted() -> None:
     facts = LLMExtractor(FakeChat([json.dumps([fact()])]))(TURNS)
     assert len(facts) == 1
+
+
+AGENT_TURNS = [
+    turn("A:1", "user", "I quit Acme Corp last Friday. Please forget my social security number."),
+    turn("A:2", "assistant", "You live in Boston, right?"),
+    turn("A:3", "user", "I speak French and Hindi."),
+]
+
+
+def test_agent_conversations_open_predicates_endings_and_forget_requests() -> None:
+    chat = FakeChat([facts_json(
+        fact("A:1", subject="user", predicate="works_at", object="Acme Corp", kind="end", valid_to="last Friday",
+             quote="I quit Acme Corp last Friday"),
+        fact("A:1", subject="I", predicate="forget_request", object="social security number",
+             quote="Please forget my social security number"),
+        fact("A:2", subject="user", predicate="lives_in", object="Boston", quote="You live in Boston"),
+        fact("A:3", subject="user", predicate="speaks", object="French", cardinality="multi", quote="I speak French"),
+        fact("A:3", subject="user", predicate="speaks_fluently", object="Hindi", quote="Hindi"),  # no cardinality
+        fact("A:3", subject="user", predicate="favorite_language", object="French", quote="French"),
+    )])
+    ex = LLMExtractor(chat)
+    facts = ex(AGENT_TURNS)
+    assert [(f.subject, f.predicate, f.object, f.kind, f.cardinality) for f in facts] == [
+        ("user", "works_at", "Acme Corp", "end", None),
+        ("user", "forget_request", "social security number", "assert", None),
+        ("user", "speaks", "French", "assert", "multi"),
+        ("user", "favourite_language", "French", "assert", None),
+    ]
+    assert facts[0].valid_to == datetime(2023, 5, 5, tzinfo=UTC)  # the Friday before Monday 8 May
+    assert ex.dropped == 2  # the agent's guess and the undeclared open predicate
+    assert chat.calls[0]["schema"]["properties"]["facts"]["items"]["properties"]["kind"]["enum"] == [
+        "assert", "retract", "end"]
+    assert "forget_request" in chat.calls[0]["messages"][0]["content"]

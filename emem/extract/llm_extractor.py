@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,11 +20,12 @@ from emem.errors import InputError, LLMError
 from emem.extract.dates import resolve_relative_date
 from emem.extract.entities import AliasResolver
 from emem.extract.schema import FactCandidate
-from emem.ledger.predicates import PREDICATES
+from emem.ledger.predicates import PREDICATES, builtin_cardinality, predicate_name
 from emem.llm.base import ChatModel, ChatResult
 from emem.llm.jsonparse import extract_json
 from emem.llm.usage import LLMCall
 from emem.models import Turn
+from emem.subjects import speaker_roles
 from emem.timeparse import parse_iso_time
 from emem.tokens import count_tokens
 
@@ -50,18 +50,25 @@ def load_prompt(name: str = PROMPT_FILE) -> PromptTemplate:
     return PromptTemplate(system.replace(_SYSTEM_MARK, "").strip(), user.strip(), hashlib.sha256(raw).hexdigest())
 
 
-def fact_schema(predicates: Sequence[str]) -> dict[str, Any]:
-    """JSON schema of the reply: {"facts": [...]}."""
+def fact_schema(predicates: Sequence[str], *, open_predicates: bool = True) -> dict[str, Any]:
+    """JSON schema of the reply: {"facts": [...]}. With `open_predicates`, a predicate outside the
+    list is a snake_case name proposed with its `cardinality`."""
+    predicate: dict[str, Any] = (
+        {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"} if open_predicates
+        else {"type": "string", "enum": list(predicates)}
+    )
     fact = {
         "type": "object",
         "properties": {
             "subject": {"type": "string"},
-            "predicate": {"type": "string", "enum": list(predicates)},
+            "predicate": predicate,
+            "cardinality": {"type": ["string", "null"], "enum": ["single", "multi", None]},
             "object": {"type": "string"},
             "turn_id": {"type": "string"},
             "quote": {"type": "string"},
             "valid_from": {"type": ["string", "null"]},
-            "kind": {"type": "string", "enum": ["assert", "retract"]},
+            "valid_to": {"type": ["string", "null"]},
+            "kind": {"type": "string", "enum": ["assert", "retract", "end"]},
             "confidence": {"type": "number"},
         },
         "required": ["subject", "predicate", "object", "turn_id", "quote", "kind"],
@@ -100,7 +107,8 @@ class LLMExtractor:
     """Extract facts with `chat` (role "extractor"), one call per batch of turns."""
 
     def __init__(self, chat: ChatModel, name: str | None = None, *, max_batch_tokens: int = 1500,
-                 max_reply_tokens: int = 2048, predicates: Sequence[str] | None = None) -> None:
+                 max_reply_tokens: int = 2048, predicates: Sequence[str] | None = None,
+                 open_predicates: bool = True) -> None:
         self.chat = chat
         self.prompt = load_prompt()
         self.prompt_hash = self.prompt.sha256
@@ -108,7 +116,11 @@ class LLMExtractor:
         self.max_batch_tokens = max_batch_tokens
         self.max_reply_tokens = max_reply_tokens
         self.predicates = tuple(predicates or PREDICATES)
-        self.schema = fact_schema(self.predicates)
+        self.open_predicates = open_predicates
+        """Accept snake_case predicates outside the list when the reply gives their cardinality."""
+        self.schema = fact_schema(self.predicates, open_predicates=open_predicates)
+        self._roles: dict[str, str] = {}
+        """Speaker roles of the turns being read (facts from the agent's turns are dropped)."""
         self.failures = 0
         """Batches whose call failed (cumulative over calls)."""
         self.errors: list[str] = []
@@ -126,6 +138,7 @@ class LLMExtractor:
 
     def __call__(self, turns: Sequence[Turn]) -> list[FactCandidate]:
         resolver = AliasResolver.from_turns(turns)
+        self._roles = speaker_roles([t.speaker for t in turns])
         out: list[FactCandidate] = []
         for batch in batches(turns, self.max_batch_tokens):
             try:
@@ -165,18 +178,21 @@ class LLMExtractor:
         if not isinstance(item, dict):
             return None
         turn = by_id.get(str(item.get("turn_id") or _first(item.get("source_turn_ids")) or ""))
-        predicate = re.sub(r"[\s\-]+", "_", str(item.get("predicate") or "").strip().casefold())
+        predicate, cardinality = self._predicate(item)
         subject, obj = item.get("subject"), item.get("object")
         kind = str(item.get("kind") or "assert").strip().lower()
-        if turn is None or predicate not in self.predicates or kind not in ("assert", "retract"):
+        if turn is None or predicate is None or kind not in ("assert", "retract", "end"):
             return None
+        if self._roles.get(turn.speaker) == "agent":
+            return None  # the agent's own words are not facts about the user
         if not isinstance(subject, str) or not subject.strip() or not isinstance(obj, str | int | float):
             return None
         obj = str(obj).strip()
         if not obj and kind == "assert":
             return None
         valid_from = _when(item.get("valid_from"), turn.time)
-        if valid_from is False:
+        valid_to = _when(item.get("valid_to"), turn.time)
+        if valid_from is False or valid_to is False:
             return None
         subject = turn.speaker if subject.strip().lower() in _FIRST_PERSON else subject
         try:
@@ -186,8 +202,24 @@ class LLMExtractor:
         return FactCandidate(
             subject=resolver.canonical(subject), predicate=predicate, object=obj,
             surface=_surface(item.get("quote") or item.get("surface"), turn.text), valid_from=valid_from or None,
-            source_turn_ids=[turn.turn_id], confidence=confidence, kind=kind,  # type: ignore[arg-type]
+            valid_to=valid_to or None, source_turn_ids=[turn.turn_id], confidence=confidence,
+            kind=kind,  # type: ignore[arg-type]
+            cardinality=cardinality,  # type: ignore[arg-type]
         )
+
+    def _predicate(self, item: dict[str, Any]) -> tuple[str | None, str | None]:
+        """(predicate, cardinality to declare): a listed or built-in predicate, or an open one the
+        reply gives a cardinality for; (None, None) when unusable."""
+        try:
+            name = predicate_name(str(item.get("predicate") or ""))
+        except InputError:
+            return None, None
+        if name in self.predicates or builtin_cardinality(name) is not None:
+            return name, None
+        card = str(item.get("cardinality") or "").strip().lower()
+        if self.open_predicates and card in ("single", "multi"):
+            return name, card
+        return None, None
 
 
 def _first(value: Any) -> Any:

@@ -14,9 +14,11 @@ from datetime import datetime
 
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
-from emem.extract.rules import ANY_PREDICATE, PREVIOUS, RULES, Ctx, Rule
+from emem.extract.rules import ANY_PREDICATE, FAVOURITE, PREVIOUS, RULES, Ctx, Rule, favourite_of
 from emem.extract.schema import FactCandidate
+from emem.ledger.predicates import Cardinality, builtin_cardinality
 from emem.models import Turn
+from emem.subjects import speaker_roles
 
 _ABBREVIATIONS = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt|vs|etc|e\.g|i\.e|approx|No)\.)$")
 _SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"')\]]*|\n|$)")
@@ -56,6 +58,11 @@ _ELLIPSIS = re.compile(
 )
 """Informal speech drops the subject ("Moved to Austin last year!"): such sentences are read as "I ..."."""
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+_GLUED = re.compile(r"\.[\w@]")
+"""A full stop with a word character right after it is inside a token (an email, a number)."""
+_CORRECTING = re.compile(r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather)\b",
+                         re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:now|anymore|no\s+longer|these\s+days|since|switched|started|new)\b", re.IGNORECASE)
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -68,8 +75,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             continue
         if start is None:
             start = m.start()
-        if _ABBREVIATIONS.search(text[start:m.end()]) and m.end() < len(text):
-            continue
+        if m.end() < len(text) and (_ABBREVIATIONS.search(text[start:m.end()]) or _GLUED.match(text, m.end() - 1)):
+            continue  # "Dr. Smith", "priya.k@example.com", "3.5": no sentence ends there
         spans.append((start, m.end()))
         start = None
     if start is not None:
@@ -138,9 +145,12 @@ class OfflineExtractor:
 
     def __call__(self, turns: Sequence[Turn]) -> list[FactCandidate]:
         resolver = self.resolver or AliasResolver.from_turns(turns)
+        roles = speaker_roles([t.speaker for t in turns])
         state = _State()
         out: list[FactCandidate] = []
         for index, turn in enumerate(turns):
+            if roles.get(turn.speaker) == "agent":
+                continue  # what the agent says ("You live in Boston, right?") is not a fact about the user
             out.extend(self._turn(turn, index, resolver, state))
         return out
 
@@ -179,8 +189,9 @@ class OfflineExtractor:
                 if rule.fallback and any(s < m.end() and m.start() < e for s, e in specific):
                     continue
                 out.extend(self._read(rule, m, text, surface, turn, index, resolver, state, earlier + out,
-                                      dates_for(rule.future)))
-        return out
+                                      dates_for(rule.future or rule.starts)))
+        named = {(f.subject, f.predicate, f.object.split(" named ")[0]) for f in out if " named " in f.object}
+        return [f for f in out if (f.subject, f.predicate, f.object) not in named]  # "a kitten" < "a kitten named Mochi"
 
     @staticmethod
     def _readings(sentence: str, turn: Turn) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]]]]:
@@ -209,25 +220,41 @@ class OfflineExtractor:
         objects = rule.post(m, Ctx(sentence, dates))
         if not objects:
             return []
+        predicate = rule.predicate
+        if predicate == FAVOURITE:
+            predicate = favourite_of(m) or ""
+            if not predicate:
+                return []
         when = None
-        if rule.dated or rule.needs_date or rule.future:
-            mention = _pick_date(dates, m.start(), turn.time, rule.future)
+        if rule.dated or rule.needs_date or rule.future or rule.starts:
+            mention = _pick_date(dates, m.start(), turn.time, rule.future or rule.starts)
             if mention is None and rule.needs_date:
                 return []
             if mention is not None and rule.future:
                 objects = [f"{o} ({mention.label()})" for o in objects]
-            elif mention is not None and rule.dated:
+            elif mention is not None and (rule.dated or rule.starts):
                 when = mention.start
         confidence = round(max(0.1, rule.confidence - (0.1 if third else 0.0)), 2)
         if rule.predicate in ("friend_of",):
             objects = [resolver.canonical(o) for o in objects]
+        if rule.kind == "end":  # stopped holding at the date said (default: the turn's time)
+            return [
+                FactCandidate(subject=subject, predicate=predicate, object="" if o == PREVIOUS else o, surface=surface,
+                              valid_to=when, source_turn_ids=[turn.turn_id], confidence=confidence, kind="end")
+                for o in objects
+            ]
         facts = [
-            FactCandidate(subject=subject, predicate=rule.predicate, object=o, surface=surface, valid_from=when,
+            FactCandidate(subject=subject, predicate=predicate, object=o, surface=surface, valid_from=when,
                           source_turn_ids=[turn.turn_id], confidence=confidence, kind=rule.kind)
             for o in objects
         ]
         if rule.kind == "retract":
             return self._resolve_retractions(facts, turn, index, state, earlier)
+        if _is_correction(predicate, sentence):
+            # "sorry, my number is actually ...": the earlier value was wrong, not merely replaced
+            withdraw = FactCandidate(subject=subject, predicate=predicate, object=PREVIOUS, surface=surface,
+                                     source_turn_ids=[turn.turn_id], confidence=confidence, kind="retract")
+            return self._resolve_retractions([withdraw], turn, index, state, earlier) + facts
         return facts
 
     # --- subject and filters ---------------------------------------------------------------------
@@ -349,3 +376,10 @@ def _same_object(known: str, said: str) -> bool:
 def _mentions(fact: FactCandidate, phrase: str) -> bool:
     words = _words(phrase) - {"about", "that", "moving", "living", "working", "being", "having"}
     return bool(words) and bool(words & (_words(fact.object) | _words(fact.surface)))
+
+
+def _is_correction(predicate: str, sentence: str) -> bool:
+    """A single-valued fact said as a correction ("sorry", "actually", "I mean") rather than as a
+    change ("now", "anymore", "since")."""
+    return (builtin_cardinality(predicate) == Cardinality.SINGLE and bool(_CORRECTING.search(sentence))
+            and not _CHANGE.search(sentence))

@@ -96,6 +96,7 @@ IRREGULAR: dict[str, tuple[str, str, str, str]] = {
     "throw": ("throws", "threw", "thrown", "throwing"),
     "hit": ("hits", "hit", "hit", "hitting"),
     "shop": ("shops", "shopped", "shopped", "shopping"),
+    "cancel": ("cancels", "canceled|cancelled", "canceled|cancelled", "canceling|cancelling"),
 }
 
 _VOWELS = set("aeiou")
@@ -260,6 +261,10 @@ PETS = (
     "dog", "puppy", "pup", "cat", "kitten", "kitty", "hamster", "rabbit", "bunny", "parrot", "bird",
     "goldfish", "fish", "turtle", "tortoise", "snake", "lizard", "guinea pig", "horse", "pony", "ferret",
     "gecko", "hedgehog", "budgie", "chinchilla", "iguana", "rat", "mouse", "cockatiel", "canary",
+    # breeds people name their pets by ("our golden retriever Bruno")
+    "golden retriever", "retriever", "labrador", "poodle", "terrier", "beagle", "husky", "corgi",
+    "dachshund", "bulldog", "german shepherd", "spaniel", "pug", "chihuahua", "border collie", "collie",
+    "tabby", "maine coon", "parakeet", "cockatoo", "greyhound", "schnauzer", "dalmatian",
 )
 PET = rf"(?:(?:[a-z]+\s+){{0,2}}?{_alt(PETS)}(?:s|es)?)\b"
 

@@ -18,6 +18,8 @@ from typing import Literal
 from emem.extract.dates import DateMention
 from emem.extract.patterns import PETS, compile_template, gerund, template_keywords
 
+FAVOURITE = "favourite_*"
+"""Predicate of the favourites rules: the category the match names completes it ("favourite_food")."""
 ANY_PREDICATE = "*"
 """Retraction of whichever earlier fact the words point at ("scratch that", "I was wrong about X")."""
 PREVIOUS = "\x00previous"
@@ -55,6 +57,9 @@ class Rule:
     cessation: Literal["any", "required", "stopped", "forbidden"] = "forbidden"
     """Whether "anymore"/"no longer"/"never" must (or must not) be present in the clause;
     "stopped" requires "anymore"/"no longer" ("I never had a X" denies, it withdraws nothing)."""
+    starts: bool = False
+    """Starts at a date that may lie ahead ("moving to Seattle next month", "starting in July"):
+    dates resolve forward and valid_from is the date's start; the object stays as it is."""
     confidence: float = 0.8
     keywords: frozenset[str] | None = None
     """Lowercase words of which one must occur in the sentence for the pattern to match."""
@@ -235,6 +240,11 @@ def org(m: re.Match[str], ctx: Ctx) -> list[str]:
     if not (obj[:1].isupper() or re.match(r"(?:a|an|the|this)\s", low)):
         return []
     return [obj]
+
+
+def org_cap(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """An employer by its capitalised name only ("Globex"; not "the bottom" of "starting at the bottom")."""
+    return [o for o in org(m, ctx) if o[:1].isupper()]
 
 
 def job(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -536,6 +546,181 @@ def previous(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [PREVIOUS]
 
 
+# --- the wider vocabulary: contact details, diet, favourites, media, family, health, forgetting --
+
+EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}"
+PHONE = r"(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}(?![\d-])"
+STREET_ADDRESS = (
+    r"\d{1,5}[A-Za-z]?(?:\s+(?:[A-Z][\w'.-]*|de|la|du|of|the)){1,5}"
+    r"(?:,\s*(?:[A-Z][\w'.-]*|Apt\.?\s*\d+\w*|Unit\s*\d+\w*)(?:\s+[A-Z][\w'.-]*){0,2}){0,2}(?:,?\s+\d{4,6})?"
+)
+DIETS = (
+    r"(?:vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based|"
+    r"carnivore|flexitarian|kosher|halal|low[- ]carb|whole30|lacto[- ]vegetarian|raw[- ]vegan)"
+)
+TITLE = (
+    r"(?P<obj>\"[^\"]{1,80}\"|(?:[A-Z0-9][\w'’:!&-]*)(?:\s+(?:of|the|and|a|an|in|on|to|for|at|with|"
+    r"[A-Z0-9][\w'’:!&-]*))*)"
+)
+"""A work's title: quoted, or capitalised words (small joining words allowed inside)."""
+
+# Conditions said with "I have ..." / "I suffer from ..." (the head word decides; any object after
+# "diagnosed with" is taken as said).
+CONDITIONS = frozenset(
+    """diabetes asthma hypertension cholesterol depression anxiety adhd autism arthritis migraines migraine
+    epilepsy celiac coeliac crohn's crohns ibs lupus cancer sclerosis fibromyalgia apnea insomnia ptsd
+    ocd bipolar eczema psoriasis covid fatigue thyroid hypothyroidism hyperthyroidism anemia anaemia
+    gout tinnitus scoliosis endometriosis pcos osteoporosis dementia parkinson's alzheimer's
+    glaucoma dyslexia tendonitis sciatica hernia concussion pneumonia bronchitis shingles""".split()
+)
+_CONDITION_ADJ = {
+    "diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy", "anemic": "anemia",
+    "anaemic": "anaemia", "celiac": "celiac disease", "coeliac": "coeliac disease", "bipolar": "bipolar disorder",
+    "dyslexic": "dyslexia", "autistic": "autism", "insulin-dependent": "diabetes",
+}
+_KIN = {"mom": "mother", "mum": "mother", "dad": "father", "stepmom": "stepmother", "stepdad": "stepfather",
+        "fiance": "fiancé", "fiancee": "fiancée"}
+_FAV_CATEGORY = {"color": "colour", "flavor": "flavour", "movie": "film", "movies": "film", "tv": "tv_show",
+                 "show": "tv_show", "series": "tv_show"}
+
+
+def value(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A value taken as written (an email address, a phone number), trailing punctuation dropped."""
+    text = (m.group("obj") or "").strip().rstrip(".,;:!?")
+    return [text] if text else []
+
+
+def person_name(m: re.Match[str], ctx: Ctx) -> list[str]:
+    name = (m.group("obj") or "").strip()
+    words = name.split()
+    if not words or words[0].lower() in NOT_PLACES or words[0].lower() in PRONOUN_START:
+        return []
+    if len(words) > 1 and words[1].lower() in NOT_PLACES:
+        name = words[0]
+    return [name]
+
+
+def street(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A street address: a house number and capitalised words, cut before "in <City>"."""
+    text = re.split(r"\s+in\s+(?=[A-Z])", (m.group("obj") or "").strip(), maxsplit=1)[0]
+    text = text.rstrip(".,;:!? ")
+    return [text] if re.match(r"\d", text) and len(text.split()) >= 2 else []
+
+
+def diet(m: re.Match[str], ctx: Ctx) -> list[str]:
+    return [re.sub(r"[\s-]+", "-", (m.group("obj") or "").lower())]
+
+
+def favourite(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """Objects of "my favourite X is Y" / "Y is my favourite X" (the category is read by `favourite_of`)."""
+    text, start = _group(m)
+    if m.groupdict().get("lead"):
+        obj = text.strip().strip('"')
+        return [obj] if obj and len(obj.split()) <= 6 and obj.split()[0].lower() not in PRONOUN_START else []
+    return clean_np(text, start, ctx, max_words=6, split_lists=False)
+
+
+def favourite_of(m: re.Match[str]) -> str | None:
+    """The predicate a favourites match names: "favourite colour" -> favourite_colour."""
+    words = re.findall(r"[a-z]+", (m.groupdict().get("cat") or "").lower())
+    if not words or words[0] in ("thing", "things", "part", "one", "ones", "way", "time", "memory", "moment"):
+        return None
+    words = [_FAV_CATEGORY.get(w, w) for w in words]
+    if words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "ics")) and len(words[-1]) > 3:
+        words[-1] = words[-1][:-1]
+    return "favourite_" + "_".join(dict.fromkeys(words))
+
+
+def title(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A book or show title as said (quotes dropped), at most eight words."""
+    text = _cut_dates(m.group("obj") or "", m.start("obj"), ctx).strip().strip('"').strip()
+    text = re.sub(r"\s+(?:and|of|the|a|an|in|on|to|for|at|with)$", "", text)
+    words = text.split()
+    head = words[1] if len(words) > 1 and words[0].lower() in ("the", "a", "an") else (words or [""])[0]
+    if not words or len(words) > 8 or head.lower() in NOT_PLACES | PRONOUN_START:
+        return []
+    return [text]
+
+
+def learned(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """What someone is learning: a language or skill ("to play guitar" reads "playing guitar")."""
+    text, start = _group(m)
+    inf = re.match(r"(?:how\s+)?to\s+([a-z]+)\b(.*)$", text)
+    if inf:
+        if inf.group(1) in _NON_ACTIVITY or inf.group(1) in ("live", "deal", "cope", "accept", "let", "be"):
+            return []
+        rest = clean_np(f"x{inf.group(2)}", start, ctx, max_words=5, split_lists=False) if inf.group(2).strip() else ["x"]
+        return [f"{gerund(inf.group(1))}{rest[0][1:]}"] if rest else []
+    text = re.split(r"\s+(?:on|with|at|from|in|through|via|using|for|by)\s+", text, maxsplit=1)[0]
+    out = clean_np(text, start, ctx, max_words=4, strip_article=True, split_lists=False)
+    return [o for o in out if o.lower() not in ("lot", "lots", "much", "things", "stuff", "new things")]
+
+
+def kin_named(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """"my sister Ana" -> "a sister named Ana"; "my mom, Linda" -> "a mother named Linda"."""
+    kin = re.sub(r"\s+", " ", (m.group("kin") or "").lower())
+    kin = _KIN.get(kin, kin)
+    name = m.group("name2") or ""
+    if not name or name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
+        return []
+    return [f"{_article(kin)} {kin} named {name}"]
+
+
+def kin_count(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """"I have two brothers" -> "two brothers"; "I have a sister" -> "a sister"."""
+    kin = (m.group("kin") or "").lower()
+    count = (m.group("count") or "").lower()
+    if count in ("a", "an", "one", "another"):
+        return [f"{_article(kin)} {kin.rstrip('s') if kin.endswith('s') and kin != 'siblings' else kin}"]
+    return [f"{count} {kin}"]
+
+
+def condition(lexicon: bool) -> Post:
+    """A health condition; with `lexicon`, only one whose words include a known condition."""
+
+    def post(m: re.Match[str], ctx: Ctx) -> list[str]:
+        text, start = _group(m)
+        out = []
+        for obj in clean_np(text, start, ctx, max_words=5, strip_article=True, split_lists=False):
+            words = {w.strip(".,") for w in obj.lower().split()}
+            if lexicon and not words & CONDITIONS and "back" not in words | {"pain"}:
+                continue
+            if lexicon and "back" in words and not re.search(r"\b(?:bad|chronic)\s+back\b|\bback\s+pain\b", obj):
+                continue
+            out.append(obj)
+        return out
+
+    return post
+
+
+def condition_adj(m: re.Match[str], ctx: Ctx) -> list[str]:
+    return [_CONDITION_ADJ[(m.group("obj") or "").lower()]]
+
+
+def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
+    text, start = _group(m)
+    out = clean_np(text, start, ctx, max_words=4, strip_article=True)
+    return [o for o in out if o.lower() not in ("it", "that", "everything", "something", "stuff")]
+
+
+_TOPIC_TAIL = re.compile(
+    r"(?:\s+(?:anymore|any\s+more|again|ever\s+again|please|for\s+me|from\s+now\s+on|right\s+now|now|"
+    r"altogether|completely|entirely|at\s+all|permanently|forever))+$",
+    re.IGNORECASE,
+)
+
+
+def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """The topic of a forget request: "my social security number" -> "social security number"."""
+    text = (m.group("obj") or "").strip().rstrip(".!,;")
+    text = _TOPIC_TAIL.sub("", text)
+    text = re.sub(r"^(?:(?:all|everything)\s+(?:about\s+)?|about\s+)?(?:my|our|the)\s+", "", text, flags=re.I)
+    words = text.split()
+    if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
+        return []
+    return [text]
+
+
 # --- the table -----------------------------------------------------------------------------------
 
 def R(predicate: str, template: str, post: Post = np(), **opts: object) -> Rule:  # noqa: N802
@@ -570,7 +755,7 @@ RULES: tuple[Rule, ...] = (
       r"\s+in\s+{obj:place}", place, dated=True, confidence=0.6),
     # job and employer
     R("works_at", r"{S}{vg:work:now}\s+(?:at|for)\s+{obj:org}", org, dated=True),
-    R("works_at", r"{S}{vg:get,land,start,accept,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
+    R("works_at", r"{S}{vg:get,land,start,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
       r"(?:(?:new|first|dream|full-time|part-time|summer|great|big)\s+)*(?:job|position|role|gig|internship)"
       r"(?:\s+as\s+(?:a|an)\s+[a-z]+(?:\s+[a-z]+){0,2}?)?\s+(?:at|with)\s+{obj:org}", org, dated=True),
     R("works_at", r"{S}{vg:start,begin:past}\s+(?:working|to\s+work)\s+(?:at|for)\s+{obj:org}", org, dated=True),
@@ -664,7 +849,7 @@ RULES: tuple[Rule, ...] = (
     R("plans_to", r"{S}{BEN}{ADV}\s+(?P<motion>heading|flying|traveling|travelling|driving|moving|relocating)"
       r"\s+(?:back\s+)?to\s+{obj:np}", plan, future=True, needs_date=True),
     R("plans_to", r"{S}(?:'ll|\s+will){ADV}\s+(?:be\s+)?(?!let\b|see\b|try\b|tell\b|keep\b|send\b|talk\b|check\b)"
-      r"{obj:np}", plan, future=True, needs_date=True, confidence=0.6),
+      r"{obj:np}", plan, future=True, needs_date=True, confidence=0.6, fallback=True),
     R("plans_to", r"{S}(?:{vg:sign:past}\s+up|{vg:register,enroll:past})\s+for\s+{obj:np}", np(7, split_lists=False),
       future=True),
     R("plans_to", r"{S}\s+(?:can't|cannot)\s+wait\s+to\s+{obj:np}", plan, future=True, negated=True,
@@ -719,18 +904,136 @@ RULES: tuple[Rule, ...] = (
       r"rode|wrote|gave|taught|spent|met|built|sold|broke|flew|came|took|made|went|bought|saw|began|held|sang|"
       r"drew|threw|hit|dug|caught|brought|kept|did|read|finished|baked|cooked)\b[^.!?;]*)", did,
       dated=True, needs_date=True, fallback=True, confidence=0.7),
+    # name and contact details
+    R("name", r"\b(?:[Mm]y)\s+(?:first\s+|full\s+)?name(?:'s|\s+is)\s+(?P<obj>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b",
+      person_name, confidence=0.9),
+    R("name", r"(?:^|[,;]\s*)(?:[Pp]lease\s+)?(?:[Cc]all\s+me|[Ii]\s+go\s+by)\s+(?P<obj>[A-Z][a-z]+)\b(?!\s+(?:at|on)\b)",
+      person_name),
+    R("name", r"^(?:[Hh]i|[Hh]ello|[Hh]ey)(?:\s+there)?[,!]?\s+(?:I'm|I\s+am)\s+(?P<obj>[A-Z][a-z]+)\b", person_name),
+    R("email", rf"\b(?:[Mm]y)\s+(?:new\s+|work\s+|personal\s+|current\s+)?e-?mail(?:\s+address)?(?:'s|\s+is)"
+      rf"(?:\s+(?:now|actually|still))?\s+(?P<obj>{EMAIL})", value, confidence=0.9),
+    R("email", rf"(?:\b[Rr]each|\b[Ee]-?mail|\b[Cc]ontact)\s+me\s+(?:at|on)\s+(?P<obj>{EMAIL})", value),
+    R("phone", rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
+      rf"(?:number|phone)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})", value, confidence=0.9),
+    R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", value),
+    R("address", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
+      rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})", street, confidence=0.9),
+    R("address", rf"{{S}}{{vg:live:now}}\s+at\s+(?P<obj>{STREET_ADDRESS})", street),
+    # diet
+    R("diet", rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:a|fully|strictly|mostly|now)\s+)*(?P<obj>{DIETS})\b"
+      r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish(?:es)?|friends?|cookbooks?|place|burger|version))",
+      diet),
+    R("diet", rf"{{S}}{{vg:go,become,turn,switch:past}}\s+(?:to\s+(?:a\s+|being\s+)?|fully\s+)?(?P<obj>{DIETS})\b"
+      r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish))", diet, dated=True),
+    R("diet", rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?P<obj>{DIETS})\b", diet, dated=True),
+    R("diet", rf"{{S}}{{BEN}}{{ADV}}\s+on\s+(?:a|the)\s+(?P<obj>{DIETS})\s+diet\b", diet),
+    R("diet", r"{S}{vg:stop,quit,give up:past}\s+eating\s+(?:meat|animal\s+products)\b", const("vegetarian"),
+      dated=True),
+    # favourites (single-valued per category: the category completes the predicate)
+    R(FAVOURITE, r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>[a-z]+"
+      r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink|flavou?r|"
+      r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)\s+(?:is|are|has\s+to\s+be|"
+      r"would\s+(?:have\s+to\s+)?be)\s+{obj:np}", favourite),
+    R(FAVOURITE, r"^(?P<lead>)(?P<obj>\"[^\"]{1,60}\"|[A-Z][\w'&-]*(?:\s+[\w'&-]+){0,4}?)\s+(?:is|are)\s+"
+      r"(?:definitely\s+|probably\s+|still\s+)?(?:my|our)\s+(?:absolute\s+|all-time\s+|new\s+)?favou?rite\s+"
+      r"(?P<cat>[a-z]+(?:\s+(?:show|series|team|game|book|movie|film|band|song|food|dish|drink))?)\b", favourite),
+    # what someone is reading, watching, learning now
+    R("reading", rf"{{S}}{{BEN}}{{ADV}}\s+(?:reading|re-?reading)\s+{TITLE}", title),
+    R("reading", rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?:reading|re-?reading)\s+{TITLE}", title),
+    R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
+    R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
+    R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
+    R("watching", rf"{{S}}{{BEN}}{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)\s+{TITLE}", title),
+    R("watching", rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)"
+      rf"\s+{TITLE}", title),
+    R("watching", rf"{{S}}{{vg:start,begin:past}}\s+(?:watching|binge-?watching)\s+{TITLE}", title, dated=True),
+    R("watching", rf"{{S}}{{vg:finish:past}}\s+watching\s+{TITLE}", title, kind="end", dated=True),
+    R("learning", r"{S}{BEN}{ADV}\s+learning\s+(?!about\b|from\b|that\b|so\b|a\s+lot\b)(?:{obj:np})", learned),
+    R("learning", r"{S}{HAVE}{ADV}\s+been{ADV}\s+learning\s+(?!about\b|from\b|that\b|so\b|a\s+lot\b)(?:{obj:np})",
+      learned),
+    R("learning", r"{S}{vg:start,begin:past}\s+learning\s+(?!about\b|from\b)(?:{obj:np})", learned, dated=True),
+    # pets named after the fact ("we got a kitten and named her Mochi")
+    R("has_pet", rf"{{S}}{{vg:adopt,rescue,get,buy:past}}\s+{_COUNT}\s+{_SPECIES}\s*(?:,\s*|\s+and\s+)(?:we\s+|I\s+)?"
+      rf"(?:named|called)\s+(?:him|her|it|them)\s+{_PETNAME}", pet, dated=True),
+    # family
+    R("has_sibling", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:older|younger|big|little|baby|twin|oldest|youngest|eldest|kid|"
+      rf"half-|step)\s*)?(?P<kin>sister|brother|sibling)(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
+    R("has_sibling", rf"\b(?:[Mm]y|[Oo]ur)\s+(?P<kin>sister|brother)(?:'s)?\s+name\s+is\s+{_PETNAME}", kin_named),
+    R("has_sibling", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:older|younger|little|big|twin)\s+)?"
+      r"(?P<kin>sisters?|brothers?|siblings)\b(?![-\w])", kin_count),
+    R("has_partner", rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend|fianc[ée]e?)"
+      rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
+    R("has_partner", rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend)(?:'s)?\s+name\s+is\s+"
+      rf"{_PETNAME}", kin_named),
+    R("has_parent", rf"\b(?:[Mm]y)\s+(?P<kin>mom|mum|mother|dad|father|stepmom|stepdad|stepmother|stepfather)"
+      rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
+    R("has_parent", rf"\b(?:[Mm]y)\s+(?P<kin>mom|mum|mother|dad|father)(?:'s)?\s+name\s+is\s+{_PETNAME}", kin_named),
+    # health
+    R("health_condition", r"{S}(?:{vg:get:past}|{vg:be:past})\s+(?:officially\s+)?diagnosed\s+with\s+{obj:np}",
+      condition(lexicon=False), dated=True),
+    R("health_condition", r"{S}{vg:have,develop:now+past}\s+(?:(?:mild|severe|chronic|bad|terrible|type\s+[12])\s+)?"
+      r"{obj:np}", condition(lexicon=True)),
+    R("health_condition", r"{S}{vg:suffer:now}\s+from\s+{obj:np}", condition(lexicon=True)),
+    R("health_condition", r"{S}{BEN}{ADV}\s+(?P<obj>diabetic|asthmatic|epileptic|anemic|anaemic|celiac|coeliac|"
+      r"bipolar|dyslexic|insulin-dependent)\b", condition_adj),
+    R("allergy", r"{S}{BEN}{ADV}\s+(?:(?:very|severely|really|deathly|mildly|super|highly)\s+)?allergic\s+to\s+{obj:np}",
+      allergen),
+    R("allergy", r"{S}{vg:have:now}\s+(?:a|an)\s+(?:(?:severe|mild|bad|serious|slight|life-threatening|major)\s+)?"
+      r"(?P<obj>[a-z]+(?:\s+[a-z]+)?)\s+allergy\b", np(2, split_lists=False)),
+    R("allergy", r"\b[Mm]y\s+(?:(?:severe|mild|bad|serious|life-threatening)\s+)?(?P<obj>[a-z]+)\s+allergy\b",
+      np(1, split_lists=False), confidence=0.7),
+    # a new job that starts on a date (possibly ahead): the old one holds until then
+    R("works_at", r"{S}{vg:accept,take:past}\s+(?:an?\s+|the\s+)?(?:(?:job|new|full-time|formal)\s+)*"
+      r"(?:offer|position|job|role)\s+(?:from|at|with)\s+{obj:org}", org_cap, starts=True),
+    R("works_at", r"{S}{BEN}{ADV}\s+(?:starting|joining|beginning)\s+(?:(?:a\s+new\s+job|work)\s+)?(?:at\s+)?{obj:org}",
+      org_cap, starts=True),
+    R("job_title", r"{S}(?:'ll|\s+will){ADV}\s+be\s+(?:a|an|the)\s+{obj:job}(?=\s+(?:there|at|with|for)\b)", job,
+      starts=True),
+    R("job_title", r"{S}{BEN}{ADV}\s+(?:starting|joining)\s+(?:at\s+)?[^,.;!?]{1,40}?\s+as\s+(?:a|an|the)\s+{obj:job}",
+      job, starts=True),
+    R("job_title", r"{S}{vg:accept,take:past}\s+(?:an?\s+|the\s+)?(?:job\s+|new\s+)?(?:offer|position|job|role)\s+"
+      r"as\s+(?:a|an|the)\s+{obj:job}", job, starts=True),
+    # moves with a date, possibly ahead ("we're moving to Seattle next month")
+    R("lives_in", r"{S}{BEN}{ADV}\s+(?:moving|relocating)\s+(?:back\s+)?to\s+{obj:place}", place, starts=True,
+      needs_date=True),
+    R("lives_in", r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+(?:be\s+)?(?:move|moving|relocate|relocating)"
+      r"\s+(?:back\s+)?to\s+{obj:place}", place, starts=True, needs_date=True),
+    # plans called off
+    R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch,scrap:past}\s+(?:the|our|my|this|that)\s+(?:[a-z-]+\s+){0,2}?"
+      r"(?:trip|vacation|holiday|move|plans?|visit|flight|getaway|tour)\s+(?:to|for|in)\s+{obj:place}", place,
+      kind="retract", negated=True),
+    R("lives_in", r"{S}{vg:cancel,call off,scrap:past}\s+(?:the|our|my)\s+(?:planned\s+)?(?:move|relocation)\s+to\s+"
+      r"{obj:place}", place, kind="retract", negated=True),
+    # forget requests said in conversation
+    R("forget_request", r"^(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?)[,]?\s+)*(?:[Ff]orget|[Dd]elete|[Ee]rase|"
+      r"[Rr]emove|[Ww]ipe|[Cc]lear)\s+(?:(?:all|everything)\s+(?:about\s+)?)?(?P<obj>(?:my|our)\s+[^.!?;,]{2,60})",
+      forget_topic, negated=True, cessation="any", confidence=0.9),
+    R("forget_request", r"^(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h)[,]?\s+)*(?:[Ff]orget|[Ii]gnore|[Dd]isregard|[Dd]elete|"
+      r"[Ee]rase)\s+(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned|shared)\s+about\s+"
+      r"(?P<obj>[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any", confidence=0.9),
+    R("forget_request", r"^(?:[Pp]lease\s+)?(?:[Dd]on't|[Dd]o\s+not)\s+(?:remember|keep|store|save|record)\s+"
+      r"(?P<obj>(?:my|our)\s+[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any", confidence=0.9),
+    R("forget_request", r"^(?:[Pp]lease\s+)?[Ss]top\s+(?:remembering|storing|tracking|bringing\s+up)\s+"
+      r"(?P<obj>(?:my|our)\s+[^.!?;,]{2,60}|[A-Z][a-z]+)", forget_topic, negated=True, cessation="any"),
+    R("forget_request", r"{I}\s+(?:don't|do\s+not)\s+want\s+(?:you\s+)?to\s+(?:talk|hear|think|chat)\s+about\s+"
+      r"(?P<obj>[^.!?;,]{2,40}?)(?=\s*(?:[.!?;,]|$|\s+(?:anymore|any\s+more|again|ever\s+again)\b))", forget_topic,
+      negated=True, cessation="any", confidence=0.8),
+    R("forget_request", r"{I}\s+(?:don't|do\s+not)\s+want\s+you\s+to\s+(?:remember|keep|store|know)\s+"
+      r"(?P<obj>(?:my|our|about)\s+[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any"),
     # retractions and corrections
     R("lives_in", r"{S}{NEG}{ADV}\s+{v:live,reside}\s+(?:in\s+{obj:place}|there)", retract_obj(place),
       kind="retract", negated=True, cessation=_CESSATION),
     R("lives_in", r"{S}{vg:move:past}\s+(?:out\s+of|away\s+from)\s+{obj:place}", place, kind="retract", dated=True),
     R("works_at", r"{S}{NEG}{ADV}\s+{v:work}\s+(?:(?:at|for)\s+{obj:org}|there)", retract_obj(org),
       kind="retract", negated=True, cessation=_CESSATION),
+    # leaving a job ends it in valid time (what held before stays true for the past)
     R("works_at", r"{S}{vg:quit,leave,lose:past}\s+(?:my|the|his|her|our)\s+(?:[a-z-]+\s+)?job\b"
-      r"(?:\s+(?:at|with)\s+{obj:org})?", retract_obj(org), kind="retract", dated=True),
+      r"(?:\s+(?:at|with)\s+{obj:org})?", retract_obj(org), kind="end", dated=True),
     R("works_at", r"{S}(?:{vg:get:past}|{BE})\s+(?:fired|laid\s+off|let\s+go)\b(?:\s+(?:from|at|by)\s+{obj:org})?",
-      retract_obj(org), kind="retract", dated=True),
-    R("works_at", r"{S}{vg:resign,retire:past}\b(?:\s+from\s+{obj:org})?", retract_obj(org), kind="retract",
+      retract_obj(org), kind="end", dated=True),
+    R("works_at", r"{S}{vg:resign,retire:past}\b(?:\s+from\s+{obj:org})?", retract_obj(org), kind="end",
       dated=True),
+    R("works_at", r"{S}{vg:quit:past}\s+(?:working\s+(?:at|for)\s+)?{obj:org}", org_cap, kind="end", dated=True),
     R("job_title", r"{S}{NEG}{ADV}\s+(?:a|an)\s+{obj:job}", job, kind="retract", negated=True,
       cessation=_CESSATION),
     R("job_title", r"{S}{vg:quit,leave,lose:past}\s+(?:my|his|her|the)\s+job\s+as\s+(?:a|an)\s+{obj:np}",
@@ -745,11 +1048,11 @@ RULES: tuple[Rule, ...] = (
       kind="retract", dated=True),
     R("hobby", r"{S}{vg:quit,stop,give up:past}\s+(?P<obj>[a-z]+ing)\b", hobby, kind="retract", dated=True),
     R(ANY_PREDICATE, r"{S}{vg:quit,leave:past}\s+(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",
-      place, kind="retract", dated=True),
+      place, kind="retract", dated=True, fallback=True),
     R(ANY_PREDICATE, r"\b(?:I|i)\s+was\s+(?:totally\s+|completely\s+)?wrong\s+about\s+{obj:np}", retract_np,
       kind="retract", negated=True),
     R(ANY_PREDICATE, r"(?i:\bscratch\s+that\b|\b(?:that|it)\s+was\s+(?:just\s+|only\s+)?a\s+joke\b|"
       r"\bI\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\b|\bjust\s+kidding\b|\bI\s+take\s+(?:that|it)\s+back\b|"
-      r"\b(?:ignore|forget|disregard)\s+(?:that|what\s+I\s+(?:just\s+)?said)\b|\bI\s+misspoke\b|"
+      r"\b(?:ignore|forget|disregard)\s+(?:that|what\s+I\s+(?:just\s+)?said)\b(?!\s+about)|\bI\s+misspoke\b|"
       r"\bI\s+lied\b|\bthat\s+was\s+a\s+lie\b)", previous, kind="retract", negated=True),
 )

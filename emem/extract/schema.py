@@ -13,7 +13,8 @@ class FactCandidate(BaseModel):
     subject: str
     """A person, by the name they go by in the conversation (the speaker for first person)."""
     predicate: str
-    """One of the ledger's predicates (emem.ledger.predicates)."""
+    """One of the ledger's predicates (emem.ledger.predicates), or an open snake_case predicate
+    proposed with its `cardinality`."""
     object: str
     """The value, short (e.g. "Austin", "a dog named Max")."""
     surface: str
@@ -23,5 +24,9 @@ class FactCandidate(BaseModel):
     valid_to: datetime | None = None
     source_turn_ids: list[str] = Field(default_factory=list)
     confidence: float = Field(default=0.8, ge=0.0, le=1.0)
-    kind: Literal["assert", "retract"] = "assert"
-    """'retract' withdraws an earlier fact with the same subject/predicate (and object, if given)."""
+    kind: Literal["assert", "retract", "end"] = "assert"
+    """'retract' withdraws an earlier fact with the same subject/predicate (and object, if given):
+    it was never so. 'end' says it stopped holding at `valid_to` (default: the turn's time), as in
+    "I quit Acme last Friday": what held before stays true for the past."""
+    cardinality: Literal["single", "multi"] | None = None
+    """Declares an open predicate on first use; None for built-in or already declared ones."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -203,12 +203,16 @@ def make_assertion(
     asserted_by: str | None = None,
     recorded_at: datetime | None = None,
     seq: int = 0,
+    declared: Mapping[str, Cardinality] | None = None,
 ) -> Revision:
-    """Build a validated assertion with its content id (pure: the store and tests share it)."""
+    """Build a validated assertion with its content id (pure: the store and tests share it).
+
+    `declared` holds the namespace's open predicates (name -> cardinality) besides the built-ins.
+    """
     from emem.errors import InputError
     from emem.ledger.predicates import canonical_predicate, normalise_object
 
-    predicate = canonical_predicate(predicate)
+    predicate = canonical_predicate(predicate, declared)
     subject = " ".join(str(subject).split())
     if not subject:
         raise InputError("subject is empty", "subject")

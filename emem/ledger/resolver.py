@@ -17,7 +17,7 @@ rows' times, so it is the same whether or not those relations were written.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from emem.ledger.models import History, Relation, Resolution, Revision, TimelineEntry
@@ -141,8 +141,12 @@ def facts_at(
     known_at: datetime,
     subject: str | None = None,
     predicate: str | None = None,
+    declared: Mapping[str, Cardinality] | None = None,
 ) -> list[Resolution]:
-    """Current state (conflicts included, misses left out) for every subject/predicate pair."""
+    """Current state (conflicts included, misses left out) for every subject/predicate pair.
+
+    `declared`: the namespace's open predicates (name -> cardinality) besides the built-ins.
+    """
     key = subject_key(subject) if subject is not None else None
     pairs: dict[tuple[str, str], str] = {}
     for r in sorted(revisions, key=lambda r: (r.seq, r.known_from)):
@@ -153,7 +157,7 @@ def facts_at(
         pairs.setdefault((r.subject_key, r.predicate), r.subject)
     out = []
     for (_, pred), name in sorted(pairs.items(), key=lambda kv: kv[0]):
-        res = resolve(revisions, relations, name, pred, cardinality_of(pred), valid_at, known_at)
+        res = resolve(revisions, relations, name, pred, cardinality_of(pred, declared), valid_at, known_at)
         if res.status != "miss":
             out.append(res)
     return out
@@ -165,6 +169,7 @@ def timeline(
     namespace: str,
     subject: str,
     predicate: str | None = None,
+    declared: Mapping[str, Cardinality] | None = None,
 ) -> History:
     """Every row about a subject with derived audit fields, per everything known now.
 
@@ -185,7 +190,7 @@ def timeline(
         if r.id in revs:
             first = min(revs[r.id], key=lambda x: (x.known_from, x.seq))
             entry.known_to, entry.revoked_by, entry.revoke_reason = first.known_from, first.id, first.reason
-        if r.kind == "assertion" and cardinality_of(r.predicate) == Cardinality.SINGLE:
+        if r.kind == "assertion" and cardinality_of(r.predicate, declared) == Cardinality.SINGLE:
             later = [o for o in believed if o.predicate == r.predicate and o.valid_from > r.valid_from]
             nxt = min((o.valid_from for o in later), default=None)
             if nxt is not None and (r.valid_to is None or nxt < r.valid_to):

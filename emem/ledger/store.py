@@ -30,8 +30,14 @@ from emem.ledger.models import (
     relation_id,
     stamp,
 )
-from emem.ledger.predicates import Cardinality, canonical_predicate, subject_key
-from emem.ledger.predicates import cardinality as cardinality_of
+from emem.ledger.predicates import (
+    Cardinality,
+    builtin_cardinality,
+    canonical_predicate,
+    parse_cardinality,
+    predicate_name,
+    subject_key,
+)
 from emem.models import check_namespace
 from emem.timeparse import parse_iso_time, utcnow
 
@@ -90,6 +96,13 @@ CREATE TRIGGER IF NOT EXISTS relations_no_update BEFORE UPDATE ON relations
     BEGIN SELECT RAISE(ABORT, 'ledger relations are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS relations_no_delete BEFORE DELETE ON relations
     BEGIN SELECT RAISE(ABORT, 'ledger relations are append-only'); END;
+CREATE TABLE IF NOT EXISTS predicates (
+    namespace TEXT NOT NULL,
+    name TEXT NOT NULL,
+    cardinality TEXT NOT NULL CHECK (cardinality IN ('single', 'multi')),
+    declared_at TEXT NOT NULL,
+    PRIMARY KEY (namespace, name)
+);
 CREATE TABLE IF NOT EXISTS tombstones (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     id TEXT NOT NULL,
@@ -194,7 +207,9 @@ class Ledger:
         self._conn.execute("PRAGMA busy_timeout = 10000")
         self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.execute("PRAGMA synchronous = FULL")
-        self._conn.executescript(_SCHEMA)  # idempotent: every statement is IF NOT EXISTS
+        # Idempotent (every statement is IF NOT EXISTS), so opening an older home migrates it: the
+        # `predicates` table of open-predicate declarations is created where it is missing.
+        self._conn.executescript(_SCHEMA)
 
     # ----------------------------------------------------------------------------- plumbing
 
@@ -373,6 +388,7 @@ class Ledger:
         surface: str | None = None,
         confidence: float = 1.0,
         asserted_by: str | None = "user",
+        cardinality: Cardinality | str | None = None,
     ) -> WriteResult:
         """`assert_fact` with the details consolidation needs (was it new, which relations it added)."""
         check_namespace(namespace)
@@ -382,6 +398,7 @@ class Ledger:
         vt = None if valid_to is None else _time(valid_to, "valid_to")
         k = _time(known_at, "known_at", utcnow())
         with self.transaction():
+            card = self._declare(namespace, predicate, cardinality)
             rev = make_assertion(
                 namespace=namespace,
                 subject=self._display_subject(namespace, subject),
@@ -394,12 +411,13 @@ class Ledger:
                 surface=surface,
                 confidence=confidence,
                 asserted_by=asserted_by,
+                declared={predicate_name(predicate): card},
             )
             existing = self._find(namespace, rev.id)
             if existing is not None:
                 return WriteResult(revision=existing, created=False)
             rev = self._insert_revision(rev)
-            rels = self._audit_relations(rev) if cardinality_of(rev.predicate) == Cardinality.SINGLE else []
+            rels = self._audit_relations(rev) if card == Cardinality.SINGLE else []
             return WriteResult(revision=rev, created=True, relations=rels)
 
     def assert_fact(
@@ -416,10 +434,19 @@ class Ledger:
         surface: str | None = None,
         confidence: float = 1.0,
         asserted_by: str | None = "user",
+        cardinality: Cardinality | str | None = None,
     ) -> Revision:
         """Record that subject.predicate = object over [valid_from, valid_to), known since known_at.
 
         Idempotent: the same fact from the same evidence returns the existing revision.
+
+        Args:
+            cardinality: "single" or "multi". Required the first time an open (not built-in)
+                predicate is written in this namespace, which declares it; optional afterwards and
+                for built-ins, but refused when it contradicts the predicate's known cardinality.
+
+        Returns:
+            The revision written (or the identical one already stored).
         """
         return self.write_assertion(
             namespace,
@@ -433,7 +460,67 @@ class Ledger:
             surface=surface,
             confidence=confidence,
             asserted_by=asserted_by,
+            cardinality=cardinality,
         ).revision
+
+    # ----------------------------------------------------------------------------- predicates
+
+    def declared_predicates(self, namespace: str) -> dict[str, Cardinality]:
+        """The open predicates declared in this namespace (name -> cardinality); built-ins excluded."""
+        check_namespace(namespace)
+        rows = self._rows("SELECT name, cardinality FROM predicates WHERE namespace = ?", (namespace,))
+        return {r["name"]: Cardinality(r["cardinality"]) for r in rows}
+
+    def cardinality_of(self, predicate: str, namespace: str) -> Cardinality:
+        """The one place that says whether a predicate is single- or multi-valued in a namespace.
+
+        Args:
+            predicate: a built-in predicate, a favourite_<category>, or an open predicate declared
+                in `namespace`.
+            namespace: the tenant whose declarations apply.
+
+        Returns:
+            Its cardinality; InputError naming the predicate when it is unknown there.
+        """
+        name = predicate_name(predicate)
+        card = builtin_cardinality(name)
+        if card is not None:
+            return card
+        check_namespace(namespace)
+        rows = self._rows(
+            "SELECT cardinality FROM predicates WHERE namespace = ? AND name = ?", (namespace, name)
+        )
+        if not rows:
+            canonical_predicate(predicate)  # raises the "unknown predicate" error
+        return Cardinality(rows[0]["cardinality"])
+
+    def _canonical(self, namespace: str, predicate: str) -> tuple[str, Cardinality]:
+        name = predicate_name(predicate)
+        return name, self.cardinality_of(name, namespace)
+
+    def _declare(self, namespace: str, predicate: str, cardinality: Cardinality | str | None) -> Cardinality:
+        """Cardinality of `predicate`, declaring an open predicate on first use (inside a write)."""
+        name = predicate_name(predicate)
+        wanted = None if cardinality is None else parse_cardinality(cardinality)
+        known = builtin_cardinality(name)
+        if known is None:
+            rows = self._rows(
+                "SELECT cardinality FROM predicates WHERE namespace = ? AND name = ?", (namespace, name)
+            )
+            known = Cardinality(rows[0]["cardinality"]) if rows else None
+        if known is None:
+            if wanted is None:
+                canonical_predicate(predicate)  # raises: unknown predicate, no cardinality to declare it
+            self._conn.execute(
+                "INSERT INTO predicates (namespace, name, cardinality, declared_at) VALUES (?, ?, ?, ?)",
+                (namespace, name, str(wanted), stamp(utcnow())),
+            )
+            return wanted  # type: ignore[return-value]
+        if wanted is not None and wanted != known:
+            raise InputError(
+                f"predicate {name!r} is {known}-valued; cardinality {str(wanted)!r} contradicts it", "cardinality"
+            )
+        return known
 
     def _audit_relations(self, new: Revision) -> list[Relation]:
         """Record how a new single-valued revision orders against its neighbours in valid time.
@@ -571,11 +658,11 @@ class Ledger:
     ) -> Resolution:
         """State, miss or conflict for subject.predicate at valid_at, as known at known_at (default now)."""
         check_namespace(namespace)
-        pred = canonical_predicate(predicate)
+        pred, card = self._canonical(namespace, predicate)
         now = utcnow()
         v, k = _time(valid_at, "valid_at", now), _time(known_at, "known_at", now)
         revs, rels = self._load(namespace, subject_key(subject), pred, relations=_RESOLVER_RELATIONS)
-        return resolver.resolve(revs, rels, subject, pred, cardinality_of(pred), v, k)
+        return resolver.resolve(revs, rels, subject, pred, card, v, k)
 
     def facts(
         self,
@@ -587,19 +674,21 @@ class Ledger:
     ) -> list[Resolution]:
         """Current state of every subject/predicate pair (conflicts included, misses left out)."""
         check_namespace(namespace)
-        pred = canonical_predicate(predicate) if predicate is not None else None
+        pred = self._canonical(namespace, predicate)[0] if predicate is not None else None
         now = utcnow()
         v, k = _time(valid_at, "valid_at", now), _time(known_at, "known_at", now)
         key = subject_key(subject) if subject is not None else None
         revs, rels = self._load(namespace, key, pred, relations=_RESOLVER_RELATIONS)
-        return resolver.facts_at(revs, rels, v, k, subject=subject, predicate=pred)
+        return resolver.facts_at(
+            revs, rels, v, k, subject=subject, predicate=pred, declared=self.declared_predicates(namespace)
+        )
 
     def history(self, namespace: str, subject: str, predicate: str | None = None) -> History:
         """Every revision ever written about the subject (revoked and superseded too), with relations."""
         check_namespace(namespace)
-        pred = canonical_predicate(predicate) if predicate is not None else None
+        pred = self._canonical(namespace, predicate)[0] if predicate is not None else None
         revs, rels = self._load(namespace, subject_key(subject), pred)
-        return resolver.timeline(revs, rels, namespace, subject, pred)
+        return resolver.timeline(revs, rels, namespace, subject, pred, declared=self.declared_predicates(namespace))
 
     def get(self, namespace: str, revision_id: str) -> Revision:
         """One revision by id (or unique id prefix of 8+ characters)."""
@@ -675,8 +764,9 @@ class Ledger:
                 self._conn.execute("DELETE FROM relations WHERE namespace = ? AND id = ?", (namespace, rid)).rowcount
                 for rid in rels
             )
-            if drop_watermarks:
+            if drop_watermarks:  # a whole namespace goes: its bookkeeping and declarations too
                 self._conn.execute("DELETE FROM watermarks WHERE namespace = ?", (namespace,))
+                self._conn.execute("DELETE FROM predicates WHERE namespace = ?", (namespace,))
             self._conn.executemany(
                 "INSERT INTO tombstones (id, namespace, kind, content_hash, erasure_id, erased_at, reason) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -1,0 +1,294 @@
+"""Forget requests said in conversation, and what each one withholds (pure; the one place for it).
+
+A user who says "please forget my social security number" has not called `Memory.forget`; the turn
+is stored like any other. Consolidation records the request in the ledger (predicate
+`forget_request`, subject = the user, object = the topic, sources = the turn), so it is auditable
+in `history` and can be revoked like any fact. This module turns those revisions into matchers and
+says, for a turn's text or a fact, which request withholds it.
+
+A topic covers what a small table says it covers: "medical information" the health_condition and
+allergy facts and turns using medical words; "phone number" the phone predicate and phone-shaped
+strings; "social security number" SSN-shaped strings and the words; a person's name every turn and
+fact naming that person. A topic outside the table covers turns holding all its content words.
+
+Policy (`Memory(forget_policy=...)`, else EMEM_FORGET_POLICY): `withhold` (default) - the read path
+withholds matching content from every read from the request's known time on and says the user asked
+to forget it; `erase` - consolidation also erases the matching turns through `Memory.forget`;
+`ignore` - requests are recorded but withhold nothing.
+
+Pass the time of the read (now) as `known_at`, not a question's as-of time: a request also covers
+questions about the past.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple
+
+from pydantic import BaseModel, PrivateAttr
+
+from emem.errors import InputError
+from emem.ledger.predicates import subject_key
+from emem.timeparse import utcnow
+
+ForgetPolicy = Literal["withhold", "erase", "ignore"]
+POLICIES: tuple[ForgetPolicy, ...] = ("withhold", "erase", "ignore")
+POLICY_ENV = "EMEM_FORGET_POLICY"
+PREDICATE = "forget_request"
+
+
+def forget_policy(value: str | None = None) -> ForgetPolicy:
+    """The policy given, else EMEM_FORGET_POLICY, else "withhold"; InputError for anything else."""
+    raw = value if value is not None else os.environ.get(POLICY_ENV) or "withhold"
+    policy = str(raw).strip().lower()
+    if policy not in POLICIES:
+        where = "forget_policy" if value is not None else POLICY_ENV
+        raise InputError(f"forget policy must be one of {', '.join(POLICIES)}, got {raw!r}", where)
+    return policy  # type: ignore[return-value]
+
+
+def policy_withholds(policy: ForgetPolicy) -> bool:
+    """Whether reads withhold what requests name (withhold and erase do; ignore does not)."""
+    return policy != "ignore"
+
+
+# --- value shapes and word lists ----------------------------------------------------------------
+
+SSN = r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)"
+PHONE = r"(?<![\d-])(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}(?![\d-])"
+EMAIL = r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"
+STREET = (  # case-sensitive: "5 miles down the road" is not an address
+    r"(?-i:\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|"
+    r"Court|Ct|Way|Place|Pl|Terrace|Close|Crescent)\b\.?)"
+)
+MEDICAL_WORDS = (
+    r"\b(?:medical|health|doctors?|hospital|clinic|diagnos\w*|prescri\w*|medications?|meds|medicines?|"
+    r"therap(?:y|ies|ist)|surgery|symptoms?|illness|disease|allerg\w*|asthma|diabet\w*|cancer|depression|"
+    r"anxiety|adhd|migraines?|blood\s+pressure|hypertension|arthritis|insulin|chemo\w*|pregnan\w*|"
+    r"infection|covid|psychiatr\w*)\b"
+)
+
+
+class Topic(NamedTuple):
+    """One row of the table: how a request's topic is recognised and what it then covers."""
+
+    cue: str
+    """Regex (case-insensitive) that recognises the topic in the request's words."""
+    predicates: tuple[str, ...]
+    """Facts with these predicates (about the requester) are withheld."""
+    words: str | None
+    """Regex (case-insensitive) for turn text that talks about the topic."""
+    shapes: tuple[str, ...] = ()
+    """Regexes for the values themselves (in turns and in fact objects)."""
+
+
+TOPICS: tuple[Topic, ...] = (
+    Topic(r"\bsocial\s+security\b|\bssn\b", (), r"\bsocial\s+security\b|\bssn\b", (SSN,)),
+    Topic(
+        r"\b(?:phone|cell|mobile|telephone)\b|^(?:my\s+)?number$",
+        ("phone",),
+        r"\b(?:phone|cell\s+number|mobile\s+number|telephone)\b|\bmy\s+number\b",
+        (PHONE,),
+    ),
+    Topic(r"\be-?mails?\b", ("email",), r"\be-?mail\b", (EMAIL,)),
+    Topic(r"\b(?:home\s+)?address\b", ("address",), r"\baddress\b", (STREET,)),
+    Topic(
+        r"\bwhere\s+(?:I|we)\s+live\b",
+        ("lives_in", "address"),
+        r"\b(?:live|living|moved|moving|relocat\w+)\s+(?:in|to|at)\b",
+        (STREET,),
+    ),
+    Topic(
+        r"\b(?:medical|health|diagnos\w*|illness|conditions?|medications?)\b",
+        ("health_condition", "allergy"),
+        MEDICAL_WORDS,
+    ),
+    Topic(r"\ballerg\w*", ("allergy",), r"\ballerg\w*"),
+    Topic(
+        r"\bdiet\b|\beating\s+habits\b",
+        ("diet",),
+        r"\b(?:diet|vegetarian|vegan|keto|pescatarian|paleo|gluten[- ]free)\b",
+    ),
+    Topic(
+        r"\b(?:job|work|employer|career|salary)\b|\bwhere\s+I\s+work\b",
+        ("works_at", "job_title"),
+        r"\b(?:job|employer|salary|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b",
+    ),
+    Topic(
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce)\b",
+        ("relationship_status", "has_partner"),
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|engaged)\b",
+    ),
+)
+
+_STOP = frozenset(
+    """my our me i the a an about what that which said told you your all any of on in to for and or
+    information info details detail data stuff things thing everything anything something personal
+    private history records record""".split()
+)
+_NAME = re.compile(r"^[A-Z][a-z]+(?:[\s-][A-Z][a-z]+)?$")
+
+
+class _Matcher(NamedTuple):
+    predicates: tuple[str, ...]
+    text: str | None
+    """One regex for turn text (words, shapes, names)."""
+    value: str | None
+    """One regex for fact values and subjects (shapes, names)."""
+    names: tuple[str, ...]
+
+
+@lru_cache(maxsize=1024)
+def matcher(topic: str) -> _Matcher:
+    """What a topic covers, derived from the table (cached: requests are rebuilt on every read)."""
+    topic = " ".join(topic.split())
+    rows = [t for t in TOPICS if re.search(t.cue, topic, re.IGNORECASE)]
+    if rows:
+        preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
+        words = [t.words for t in rows if t.words] + [s for t in rows for s in t.shapes]
+        shapes = [s for t in rows for s in t.shapes]
+        return _Matcher(preds, _join(words), _join(shapes), ())
+    bare = re.sub(r"^(?:about\s+)?(?:my|our)\s+", "", topic).strip(" .!?,")
+    if _NAME.match(bare) and bare.casefold() not in _STOP:
+        name = rf"\b{re.escape(bare)}(?:'s)?\b"
+        return _Matcher((), f"(?-i:{name})", f"(?-i:{name})", (bare,))
+    content = [w for w in re.findall(r"[a-z0-9']+", topic.casefold()) if w not in _STOP]
+    if not content:
+        return _Matcher((), None, None, ())
+    every = "".join(rf"(?=.*\b{re.escape(w)}\b)" for w in content)
+    return _Matcher((), f"(?s:^{every})", f"(?s:^{every})", ())
+
+
+def _join(parts: Sequence[str]) -> str | None:
+    return "|".join(f"(?:{p})" for p in parts) if parts else None
+
+
+@lru_cache(maxsize=2048)
+def _compile(pattern: str | None) -> re.Pattern[str] | None:
+    return re.compile(pattern, re.IGNORECASE) if pattern else None
+
+
+class ForgetRequest(BaseModel):
+    """A forget request as recorded in the ledger, with the matcher derived from its topic."""
+
+    revision_id: str
+    subject: str
+    """Who asked (the user's subject)."""
+    topic: str
+    """What they asked to forget, as recorded ("social security number", "Alex")."""
+    source: str | None = None
+    """The turn the request was said in ("conv/turn"), when it came from a conversation."""
+    known_from: datetime
+    predicates: list[str]
+    """Facts (about the requester) with these predicates are withheld."""
+    names: list[str]
+    """People the request is about: facts about them and turns naming them are withheld."""
+    text_pattern: str | None
+    value_pattern: str | None
+    _text: re.Pattern[str] | None = PrivateAttr(default=None)
+    _value: re.Pattern[str] | None = PrivateAttr(default=None)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._text = _compile(self.text_pattern)
+        self._value = _compile(self.value_pattern)
+
+    @classmethod
+    def for_topic(
+        cls, topic: str, *, subject: str, revision_id: str, known_from: datetime, source: str | None = None
+    ) -> ForgetRequest:
+        m = matcher(topic)
+        return cls(
+            revision_id=revision_id,
+            subject=subject,
+            topic=topic,
+            source=source,
+            known_from=known_from,
+            predicates=list(m.predicates),
+            names=list(m.names),
+            text_pattern=m.text,
+            value_pattern=m.value,
+        )
+
+    def covers(
+        self,
+        text: str | None = None,
+        predicate: str | None = None,
+        obj: str | None = None,
+        subject: str | None = None,
+    ) -> bool:
+        """Whether this request withholds the turn text, or the fact subject.predicate = obj."""
+        if text is not None and self._text is not None and self._text.search(text):
+            return True
+        if (
+            predicate is not None
+            and predicate in self.predicates
+            and (subject is None or subject_key(subject) == subject_key(self.subject))
+        ):
+            return True
+        if self._value is not None:
+            if obj is not None and self._value.search(obj):
+                return True
+            if subject is not None and self.names and self._value.search(subject):
+                return True
+        return False
+
+
+def active_forget_requests(
+    ledger: Any, namespace: str, known_at: datetime | None = None
+) -> list[ForgetRequest]:
+    """Requests recorded in `namespace`, known at `known_at` (default now) and not revoked by then.
+
+    One ledger read; call it once per question and reuse the list for every piece of evidence.
+
+    Args:
+        ledger: an emem.ledger.store.Ledger.
+        namespace: the tenant.
+        known_at: the time of the read (now), not the question's as-of time.
+
+    Returns:
+        The requests, oldest first.
+    """
+    when = known_at or utcnow()
+    out = []
+    for res in ledger.facts(namespace, predicate=PREDICATE, valid_at=when, known_at=when):
+        for rev in res.revisions:
+            out.append(
+                ForgetRequest.for_topic(
+                    rev.object_text,
+                    subject=rev.subject,
+                    revision_id=rev.id,
+                    known_from=rev.known_from,
+                    source=rev.sources[0] if rev.sources else None,
+                )
+            )
+    return sorted(out, key=lambda r: (r.known_from, r.revision_id))
+
+
+def withholding(
+    requests: Sequence[ForgetRequest],
+    text: str | None = None,
+    predicate: str | None = None,
+    obj: str | None = None,
+    *,
+    subject: str | None = None,
+) -> ForgetRequest | None:
+    """The request that withholds this turn text or this fact, else None (pure, no I/O).
+
+    Args:
+        requests: from `active_forget_requests`.
+        text: a turn's text (render it with its image caption).
+        predicate, obj: a fact's predicate and value.
+        subject: the fact's subject (a request about a person covers facts about them; a topic's
+            predicates cover only the requester's own facts).
+
+    Returns:
+        The first request that covers it, or None.
+    """
+    for request in requests:
+        if request.covers(text=text, predicate=predicate, obj=obj, subject=subject):
+            return request
+    return None

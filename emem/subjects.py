@@ -1,0 +1,148 @@
+"""Who is the user: speaker roles and the subjects a question is about (pure; the one place for it).
+
+In the dominant real use an agent talks with one user: speakers are "user" and "assistant" (or
+the user's name and the agent's name), and questions say "the user", "I", "my" or "you". What the
+user says about themself is filed under the user's subject, which is the user's speaker name
+("user"); a name the user tells ("my name is Priya") is an alias of that subject, recorded as the
+`name` fact. What the agent says is not a fact about the user. In conversations between named
+people (LoCoMo), everyone is a person and the subject of their own first-person statements.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Literal
+
+from emem.extract.entities import NOT_NAMES, AliasResolver
+from emem.ledger.predicates import subject_key
+
+Role = Literal["user", "agent", "person"]
+
+USER_NAMES = frozenset({"user", "human", "me", "customer", "client", "the user", "you"})
+"""Speaker labels that denote the user (matched case- and space-insensitively)."""
+AGENT_NAMES = frozenset(
+    {"assistant", "ai", "agent", "bot", "system", "chatbot", "the assistant", "model", "gpt"}
+)
+"""Speaker labels that denote the agent."""
+
+
+def _label(speaker: str) -> str:
+    return re.sub(r"[\s_-]+", " ", speaker.strip().casefold())
+
+
+def speaker_roles(speakers: Sequence[str], *, agent_names: Iterable[str] = ()) -> dict[str, Role]:
+    """Role of each speaker: user, agent or person.
+
+    user/human/me/customer/client are the user; assistant/ai/agent/bot/system (and any name in
+    `agent_names`, e.g. an agent that introduced itself as "Nova") are the agent; anyone else is a
+    person. When an agent speaks with exactly one other speaker and nobody is labelled user, that
+    speaker is the user ("Priya" talking with "assistant").
+
+    Args:
+        speakers: the speaker names of a conversation (repeats are fine).
+        agent_names: names the conversation says the agent goes by.
+
+    Returns:
+        speaker name (as given) -> role.
+    """
+    agents = {_label(a) for a in agent_names} | AGENT_NAMES
+    roles: dict[str, Role] = {}
+    for s in speakers:
+        if s in roles:
+            continue
+        label = _label(s)
+        roles[s] = "user" if label in USER_NAMES else "agent" if label in agents else "person"
+    persons = [s for s, r in roles.items() if r == "person"]
+    if "user" not in roles.values() and "agent" in roles.values() and len(persons) == 1:
+        roles[persons[0]] = "user"
+    return roles
+
+
+def user_speaker(speakers: Sequence[str], *, agent_names: Iterable[str] = ()) -> str | None:
+    """The user's speaker name (their subject), or None when no speaker is the user."""
+    return next((s for s, r in speaker_roles(speakers, agent_names=agent_names).items() if r == "user"), None)
+
+
+def agent_speaker(speakers: Sequence[str], *, agent_names: Iterable[str] = ()) -> str | None:
+    """The agent's speaker name (its subject), or None."""
+    return next(
+        (s for s, r in speaker_roles(speakers, agent_names=agent_names).items() if r == "agent"), None
+    )
+
+
+_USER_WORDS = re.compile(r"\b(?:the\s+user(?:'s)?|I|me|my|mine|myself)\b", re.IGNORECASE)
+_AGENT_WORDS = re.compile(
+    r"\b(?:you|your|yours|yourself)\b|\bthe\s+(?:assistant|agent)(?:'s)?\b", re.IGNORECASE
+)
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
+
+
+def question_subjects(
+    question: str,
+    speakers: Sequence[str],
+    known_subjects: Sequence[str],
+    *,
+    aliases: Mapping[str, str] | None = None,
+    agent_names: Iterable[str] = (),
+) -> list[str]:
+    """The subjects a question is about, in order of mention.
+
+    "the user", "I", "my", "me", "mine", "myself" are the user's subject; "you"/"your" the
+    agent's; a named person maps to a speaker or a known subject ("Mel" to "Melanie" when the
+    conversation supports it, as emem.extract.entities decides); an alias (a name the user told,
+    see `name_aliases`) maps to the subject it names.
+
+    Args:
+        question: the question as asked.
+        speakers: the speaker names of the namespace's conversations.
+        known_subjects: subjects the ledger holds facts about.
+        aliases: told name -> subject (e.g. {"Priya": "user"}).
+        agent_names: names the agent goes by.
+
+    Returns:
+        Subject display names, without repeats.
+    """
+    roles = speaker_roles(speakers, agent_names=agent_names)
+    user = next((s for s, r in roles.items() if r == "user"), None)
+    agent = next((s for s, r in roles.items() if r == "agent"), None)
+    alias_of = {subject_key(k): v for k, v in (aliases or {}).items()}
+    resolver = AliasResolver([*speakers, *known_subjects])
+    hits: list[tuple[int, str]] = []
+    if user is not None:
+        hits += [(m.start(), user) for m in _USER_WORDS.finditer(question)]
+    if agent is not None:
+        hits += [(m.start(), agent) for m in _AGENT_WORDS.finditer(question)]
+    for m in _CAPITALISED.finditer(question):
+        word = m.group(0)
+        if word.casefold() in NOT_NAMES or word == "I":
+            continue
+        if subject_key(word) in alias_of:
+            hits.append((m.start(), alias_of[subject_key(word)]))
+            continue
+        name = resolver.canonical(word)
+        if resolver.is_speaker(name) or subject_key(name) in {subject_key(s) for s in known_subjects}:
+            hits.append((m.start(), name))
+    out: list[str] = []
+    for _, subject in sorted(hits, key=lambda h: h[0]):
+        if subject not in out:
+            out.append(subject)
+    return out
+
+
+def name_aliases(ledger: object, namespace: str) -> dict[str, str]:
+    """Told names as aliases: {"Priya": "user"} from the current `name` facts of a namespace.
+
+    Args:
+        ledger: an emem.ledger.store.Ledger.
+        namespace: the tenant.
+
+    Returns:
+        name -> subject it is an alias of (subjects whose name is their own are left out).
+    """
+    out: dict[str, str] = {}
+    for res in ledger.facts(namespace, predicate="name"):  # type: ignore[attr-defined]
+        for value in res.values:
+            if subject_key(value) != subject_key(res.subject):
+                out[value] = res.subject
+    return out
