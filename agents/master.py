@@ -67,6 +67,7 @@ class ReadRuntime:
         activate: int = DEFAULT_ACTIVATE,
         router: str = "emem",
         fill_context: bool = False,
+        currentness: bool = True,
     ) -> None:
         self.memory = memory
         self.roles = roles
@@ -76,6 +77,9 @@ class ReadRuntime:
         self.fill_context = fill_context
         """Deep mode: after the assistants' evidence, fill the budget left with the activated
         segments' best-supported unquoted turns (role "context"). Off by default: experimental."""
+        self.currentness = currentness
+        """Fast mode resolves the plan's facts and both modes rank stale turns last. Off only to
+        measure what it costs (eval.bench_currentness): without it answers may be stale."""
         self._views: dict[str, NamespaceView] = {}
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._sources: dict[str, tuple[int, dict[str, list[Revision]]]] = {}
@@ -194,8 +198,10 @@ def build_master_graph(runtime: ReadRuntime):
         as_of = state.get("as_of")
         ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
         evidence, _ = supported_evidence(view, [t for t, _ in ranked], q, state["plan"], runtime.embed(q))
-        valid_at, known_at = question_time(state["plan"], as_of)
-        facts = fact_items(runtime.ledger(), state["namespace"], state["plan"], valid_at=valid_at, known_at=known_at)
+        facts = []
+        if runtime.currentness:
+            valid_at, known_at = question_time(state["plan"], as_of)
+            facts = fact_items(runtime.ledger(), state["namespace"], state["plan"], valid_at=valid_at, known_at=known_at)
         return {"evidence": evidence, "facts": facts, "activated": [], "timings": _timed("retrieve", start)}
 
     def route(state: MasterState) -> dict[str, Any]:
@@ -281,7 +287,7 @@ def build_master_graph(runtime: ReadRuntime):
                         quote = quoted[ref].quote if ref in quoted else turn.text
                         fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
         stale: dict[str, list[tuple[Revision, Any]]] = {}
-        if asks_state(plan, as_of):
+        if runtime.currentness and asks_state(plan, as_of):
             valid_at, known_at = question_time(plan, as_of)
             ledger = runtime.ledger()
 

@@ -183,7 +183,9 @@ def plan_from_reply(reply: PlanReply, question: str, known: Sequence[str], ancho
             "operation": reply.operation,
             "entities": reply.entities or base.entities,
             "predicates": predicates or base.predicates,
-            "needs_current": reply.needs_current,
+            # A current-state question the rules see (present tense) stays one: a small model's
+            # "false" must not let a superseded value through.
+            "needs_current": reply.needs_current or base.needs_current,
             "keywords": reply.keywords or base.keywords,
             "time_from": min((m.start for m in mentions), default=base.time_from),
             "time_to": max((m.end for m in mentions), default=base.time_to),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from emem.agents.spans import NEEDS_SPECIFIC, about, answer_span, answer_type, focus_words, typed_span
+from emem.agents.spans import NEEDS_SPECIFIC, AnswerType, about, answer_span, answer_type, focus_words, typed_span
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
@@ -74,6 +74,9 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str:
     focus = focus_words(question, set(plan.entities))
     values = [v for v in values if about(v, focus)] or values
     kind = answer_type(question)
+    if kind is AnswerType.YESNO and focus:
+        held = [v for v in list(fact.values) if about(v, focus)]
+        return f"Yes: {', '.join(held)}" if held else f"No: {', '.join(fact.values)}"
     if kind in NEEDS_SPECIFIC:
         values = [typed_span(kind, v, None, set()) or v for v in values]
     return ", ".join(values)
