@@ -7,7 +7,15 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from emem.agents.spans import NEEDS_SPECIFIC, AnswerType, about, answer_span, answer_type, focus_words, typed_span
+from emem.agents.spans import (
+    NEEDS_SPECIFIC,
+    AnswerType,
+    about,
+    answer_span,
+    answer_type,
+    focus_words,
+    typed_span,
+)
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
