@@ -31,10 +31,12 @@ from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
 from emem.agents.state import AssistantTask, MasterState
+from emem.agents.withheld import apply_forget_requests, withheld_answer, withholding_ok
 from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
 from emem.ledger.models import Revision
+from emem.ledger.withhold import ForgetRequest, active_forget_requests, policy_withholds
 from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall, Usage
 from emem.packing import pack
@@ -50,6 +52,7 @@ from emem.retrieval.routing import (
     paper_route,
 )
 from emem.retrieval.view import NamespaceView, build_view
+from emem.subjects import name_aliases, question_subjects
 from emem.tokens import count_tokens
 
 DEFAULT_BUDGET = 2000
@@ -132,6 +135,21 @@ class ReadRuntime:
         speakers = {t.speaker for t in view.turns}
         return sorted(speakers | set(self.ledger().subjects(namespace)))
 
+    def question_subjects(self, namespace: str, view: NamespaceView, question: str) -> list[str]:
+        """Who the question is about: "I"/"my"/"the user" -> the user's subject, "you" -> the
+        agent's, told names -> the subject they alias (emem.subjects, the one place for it)."""
+        speakers = sorted({t.speaker for t in view.turns})
+        ledger = self.ledger()
+        return question_subjects(
+            question, speakers, ledger.subjects(namespace), aliases=name_aliases(ledger, namespace)
+        )
+
+    def forget_requests(self, namespace: str) -> list[ForgetRequest]:
+        """Forget requests in force now (none when the policy ignores them)."""
+        if not policy_withholds(getattr(self.memory, "forget_policy", "withhold")):
+            return []
+        return active_forget_requests(self.ledger(), namespace)
+
 
 def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
     """Every visible turn of the activated segments, scored for support as the offline assistant
@@ -160,7 +178,8 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(state["namespace"])
         known = runtime.known_entities(state["namespace"], view)
         anchor = state.get("as_of") or (view.turns[-1].time if view.turns else None)
-        plan = offline_plan(state["question"], known, anchor)
+        subjects = runtime.question_subjects(state["namespace"], view, state["question"])
+        plan = offline_plan(state["question"], known, anchor, subjects=subjects)
         calls: list[LLMCall] = [
             LLMCall(role="planner", model="offline-rules", backend="offline",
                     prompt_tokens=count_tokens(state["question"]), completion_tokens=count_tokens(plan.model_dump_json()))
@@ -175,7 +194,7 @@ def build_master_graph(runtime: ReadRuntime):
                 result = chat.chat("planner", messages, schema=PLAN_SCHEMA, max_tokens=200, prompt_hash=prompt.sha256)
                 calls.append(result.call)
                 reply = parse_into(result.data if result.data is not None else result.text, PlanReply)
-                plan = plan_from_reply(reply, state["question"], known, anchor, chat.model)
+                plan = plan_from_reply(reply, state["question"], known, anchor, chat.model, subjects=subjects)
             except (LLMError, ValueError) as exc:
                 calls.append(LLMCall(role="planner", model=chat.model, backend="openai", ok=False, error=str(exc),
                                      prompt_tokens=count_tokens(prompt.text + state["question"])))
@@ -295,13 +314,17 @@ def build_master_graph(runtime: ReadRuntime):
                 return ledger.resolve(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
 
             stale = stale_revisions(evidence, runtime.sources(ns), resolve)
-            evidence = rank_for_state(evidence, stale, prefer_latest=plan.needs_current)
+            evidence = rank_for_state(evidence, stale, prefer_latest=plan.prefers_latest)
+        withheld = apply_forget_requests(state["question"], evidence, facts, runtime.forget_requests(ns))
+        evidence, facts = withheld.evidence, withheld.facts
+        fact_sources = {ref: e for ref, e in fact_sources.items() if withholding_ok(ref, withheld.dropped)}
         closures = build_closures(plan, evidence, facts, stale, budget, fact_sources, state["question"])
         if runtime.fill_context and state.get("mode_used") != "fast":
             taken = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
             closures += context_closures(_segment_turns(runtime, state), taken)
         packed = pack(closures, budget)
-        return {"evidence": evidence, "pack": packed, "timings": _timed("aggregate", start)}
+        return {"evidence": evidence, "facts": facts, "pack": packed, "withheld_by": withheld.about,
+                "timings": _timed("aggregate", start)}
 
     def read(state: MasterState) -> dict[str, Any]:
         start = time.perf_counter()
@@ -313,8 +336,11 @@ def build_master_graph(runtime: ReadRuntime):
         failed = [r for r in state.get("reports", []) if r.error]
         if failed and not error:
             error = f"{len(failed)} assistant call(s) failed; first: {failed[0].error}"
+        withheld_by = state.get("withheld_by")
         if error or packed is None:
             answer, status = "", "error"
+        elif withheld_by is not None:
+            answer, status = withheld_answer(withheld_by), "abstained"
         else:
             chat = runtime.roles.get("reader")
             if chat is None:
@@ -378,6 +404,7 @@ def _answer(state: MasterState, text: str, status: str, error: str | None, calls
         prompt_hashes=hashes,
         offline=usage.offline,
         error=error,
+        withheld_by=state["withheld_by"].revision_id if state.get("withheld_by") else None,
     )
 
 

@@ -12,12 +12,13 @@ from pydantic import BaseModel, Field, field_validator
 
 from emem.answer import Operation, Plan
 from emem.extract.dates import find_date_mentions
+from emem.extract.rules import favourite_of
 from emem.index.text import STOP_WORDS, tokenize
 from emem.ledger.predicates import PREDICATES
 from emem.timeparse import MONTHS
 
 _ARITHMETIC = re.compile(
-    r"\bhow (?:long|many (?:days|weeks|months|years|hours|minutes)|much time|old)\b"
+    r"\bhow (?:long|many (?:days|weeks|months|years|hours|minutes)|much time)\b"
     r"|\b(?:days|weeks|months|years) (?:after|before|between|since|passed|elapsed)\b",
     re.IGNORECASE,
 )
@@ -58,16 +59,31 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "works_at": ("work", "works", "working", "job", "employ", "company", "employer"),
     "relationship_status": ("married", "relationship", "single", "partner", "dating", "engaged", "divorc"),
     "has_pet": ("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "puppy", "kitten"),
-    "likes": ("like", "likes", "love", "loves", "enjoy", "enjoys", "favorite", "favourite", "fan"),
+    "likes": ("like", "likes", "love", "loves", "enjoy", "enjoys", "fan"),
     "dislikes": ("dislike", "hate", "hates", "can't stand"),
     "visited": ("visit", "visited", "trip", "travel", "traveled", "travelled", "been to", "went to"),
     "plans_to": ("plan", "plans", "planning", "going to", "intend", "want to"),
     "hobby": ("hobby", "hobbies", "pastime", "free time", "activities"),
-    "has_child": ("kid", "kids", "child", "children", "son", "daughter"),
-    "studies": ("study", "studies", "degree", "school", "university", "course", "class"),
+    "has_child": ("kid", "kids", "child", "children", "son", "sons", "daughter", "daughters"),
+    "studies": ("study", "studies", "studying", "degree", "major", "university", "course"),
     "owns": ("own", "owns", "bought", "buy"),
     "age": ("age", "how old"),
+    "name": ("name", "called"),
+    "email": ("email", "e-mail"),
+    "phone": ("phone", "cell", "mobile", "number to call", "telephone"),
+    "address": ("address",),
+    "diet": ("diet", "vegetarian", "vegan", "pescatarian", "eat meat", "keto"),
+    "reading": ("reading", "book"),
+    "watching": ("watching", "show", "series", "tv"),
+    "learning": ("learning", "learn"),
+    "has_partner": ("partner", "husband", "wife", "boyfriend", "girlfriend", "spouse", "fiance"),
+    "has_sibling": ("sibling", "brother", "sister"),
+    "has_parent": ("parent", "mother", "father", "mom", "mum", "dad"),
+    "health_condition": ("health", "condition", "diagnos", "medical", "illness"),
+    "allergy": ("allerg",),
 }
+"""Question words that point at a ledger predicate (the vocabulary: emem.ledger.predicates)."""
+_FAVOURITE = re.compile(r"\bfavou?rite (?P<cat>[a-z]+)", re.IGNORECASE)
 _QUESTION_WORDS = {"what", "when", "where", "who", "whom", "which", "why", "how", "did", "does", "do", "is",
                    "was", "were", "are", "has", "have", "would", "could", "can", "will", "should", "in", "on"}
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'’-]+")
@@ -109,7 +125,10 @@ def predicate_cues(question: str) -> list[str]:
     reader answering one value takes the predicate the question names most specifically."""
     q = question.lower()
     hits = {p: sum(bool(re.search(rf"\b{re.escape(c)}", q)) for c in cues) for p, cues in PREDICATE_CUES.items()}
-    return sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
+    found = sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
+    fav = _FAVOURITE.search(q)
+    category = favourite_of(fav) if fav else None
+    return list(dict.fromkeys([category, *found, "likes"])) if category else found
 
 
 def find_entities(question: str, known: Sequence[str]) -> list[str]:
@@ -129,9 +148,13 @@ def find_entities(question: str, known: Sequence[str]) -> list[str]:
     return found
 
 
-def offline_plan(question: str, known_entities: Sequence[str] = (), anchor: datetime | None = None) -> Plan:
+def offline_plan(
+    question: str, known_entities: Sequence[str] = (), anchor: datetime | None = None, *, subjects: Sequence[str] = ()
+) -> Plan:
+    """Plan a question by rules. `subjects` are who it is about as `emem.subjects` resolved them
+    ("my" -> the user); other named people are found here."""
     operation = classify_operation(question)
-    entities = find_entities(question, known_entities)
+    entities = list(dict.fromkeys([*subjects, *find_entities(question, known_entities)]))
     mentions = find_date_mentions(question, anchor) if anchor is not None else []
     time_from = min((m.start for m in mentions), default=None)
     time_to = max((m.end for m in mentions), default=None)
@@ -139,6 +162,7 @@ def offline_plan(question: str, known_entities: Sequence[str] = (), anchor: date
         not mentions and bool(_PRESENT.search(question)) and not _PAST.search(question)
     )
     asks_previous = bool(_PREVIOUS.search(question)) and not _CURRENT.search(question)
+    prefers_latest = needs_current or not _PAST.search(question)
     keywords = [w for w in tokenize(question) if w not in STOP_WORDS]
     reasons = [f"operation {operation.value} from the question's form"]
     if needs_current:
@@ -164,6 +188,7 @@ def offline_plan(question: str, known_entities: Sequence[str] = (), anchor: date
         time_to=time_to,
         needs_current=needs_current,
         asks_previous=asks_previous,
+        prefers_latest=prefers_latest,
         keywords=keywords,
         mode="deep" if deep else "fast",
         reason="; ".join(reasons),
@@ -171,9 +196,18 @@ def offline_plan(question: str, known_entities: Sequence[str] = (), anchor: date
     )
 
 
-def plan_from_reply(reply: PlanReply, question: str, known: Sequence[str], anchor: datetime | None, model: str) -> Plan:
-    """Merge an LLM plan with the deterministic parts (dates are resolved by rules, never guessed)."""
-    base = offline_plan(question, known, anchor)
+def plan_from_reply(
+    reply: PlanReply,
+    question: str,
+    known: Sequence[str],
+    anchor: datetime | None,
+    model: str,
+    *,
+    subjects: Sequence[str] = (),
+) -> Plan:
+    """Merge an LLM plan with the deterministic parts (dates are resolved by rules, never guessed;
+    the subjects "I"/"the user" stand for are resolved by emem.subjects and come first)."""
+    base = offline_plan(question, known, anchor, subjects=subjects)
     # A model may invent predicates ("researched"); only the ledger's vocabulary can be resolved.
     predicates = [p for p in reply.predicates if p in PREDICATES]
     mentions = find_date_mentions(reply.time_constraint, anchor) if reply.time_constraint and anchor else []
@@ -181,7 +215,7 @@ def plan_from_reply(reply: PlanReply, question: str, known: Sequence[str], ancho
     return base.model_copy(
         update={
             "operation": reply.operation,
-            "entities": reply.entities or base.entities,
+            "entities": list(dict.fromkeys([*subjects, *reply.entities])) or base.entities,
             "predicates": predicates or base.predicates,
             # A current-state question the rules see (present tense) stays one: a small model's
             # "false" must not let a superseded value through.

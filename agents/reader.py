@@ -14,6 +14,7 @@ from emem.agents.spans import (
     answer_span,
     answer_type,
     focus_words,
+    stated_quantity,
     typed_span,
 )
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
@@ -31,7 +32,9 @@ def abstention(question: str) -> str:
     return f'I don\'t know: nothing in memory answers "{question.strip()}"'
 
 
-_FUTURE = re.compile(r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b", re.IGNORECASE)
+_FUTURE = re.compile(
+    r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b", re.IGNORECASE
+)
 
 
 def event_date(e: EvidenceItem) -> tuple[datetime, str]:
@@ -43,7 +46,9 @@ def event_date(e: EvidenceItem) -> tuple[datetime, str]:
     return e.time, f"{e.time.day} {e.time:%B %Y}"
 
 
-def arithmetic_endpoints(question: str, evidence: list[EvidenceItem]) -> tuple[EvidenceItem, EvidenceItem] | None:
+def arithmetic_endpoints(
+    question: str, evidence: list[EvidenceItem]
+) -> tuple[EvidenceItem, EvidenceItem] | None:
     """The evidence for each of the two events the question relates, dated differently."""
     from emem.agents.aggregate import question_sides
 
@@ -55,7 +60,11 @@ def arithmetic_endpoints(question: str, evidence: list[EvidenceItem]) -> tuple[E
             second = max(rest, key=lambda e: (len(sides[1] & set(tokenize(e.text))), e.score), default=None)
             if second is not None:
                 return first, second
-    dated = [e for e in evidence if event_date(e)[0].date() != event_date(evidence[0])[0].date()] if evidence else []
+    dated = (
+        [e for e in evidence if event_date(e)[0].date() != event_date(evidence[0])[0].date()]
+        if evidence
+        else []
+    )
     return (evidence[0], dated[0]) if dated else None
 
 
@@ -70,13 +79,16 @@ def _duration(a: datetime, b: datetime) -> str:
     return f"{round(days / 365.25)} years"
 
 
-def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str:
+def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | None:
     """The ledger's value for the predicate the question names most specifically (the plan lists
-    the most-cued first); for "before"/"used to" questions, the latest value it replaced."""
+    the most-cued first); for "before"/"used to" questions, the latest value it replaced. None when
+    the question asks for a kind of value (a colour, a name) that no resolved value holds."""
     order = {p: i for i, p in enumerate(plan.predicates)}
     fact = min(states, key=lambda f: order.get(f.predicate, len(order)))
-    if plan.asks_previous and fact.history:
-        return str(fact.history[-1].get("object_text") or fact.history[-1].get("object"))
+    current = {str(r.get("object")) for r in fact.revisions}
+    earlier = [r for r in fact.history if str(r.get("object")) not in current]
+    if plan.asks_previous and earlier:
+        return str(earlier[-1].get("object_text") or earlier[-1].get("object"))
     values = [v for f in states for v in f.values] if plan.operation == Operation.LIST else list(fact.values)
     # Of several members ("a cat named Mochi", "a dog named Rex"), those the question is about.
     focus = focus_words(question, set(plan.entities))
@@ -85,9 +97,55 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str:
     if kind is AnswerType.YESNO and focus:
         held = [v for v in list(fact.values) if about(v, focus)]
         return f"Yes: {', '.join(held)}" if held else f"No: {', '.join(fact.values)}"
+    if kind is AnswerType.AGE:
+        ages = [m.group(0) for v in values if (m := re.search(r"\d+", v))]
+        return ", ".join(ages) if ages else None
     if kind in NEEDS_SPECIFIC:
-        values = [typed_span(kind, v, None, set()) or v for v in values]
+        spans = [
+            typed_span(kind, v, None, set()) or (v if fact.predicate == PREDICATE_FOR.get(kind) else None)
+            for v in values
+        ]
+        typed = [x for x in spans if x]
+        return ", ".join(typed) if typed else None
     return ", ".join(values)
+
+
+PREDICATE_FOR = {AnswerType.PHONE: "phone", AnswerType.EMAIL: "email", AnswerType.NAME: "name"}
+"""A value of this predicate is of the asked type as it stands (a phone number as written)."""
+
+READ_DEPTH = 3
+"""The offline reader looks at the three best-supported holding turns for one about the question."""
+LATEST_MARGIN = 0.15
+"""For a question not about the past, a later turn this close to the best one's support wins."""
+
+
+def _candidates(question: str, plan: Plan, holding: list[EvidenceItem]) -> list[EvidenceItem]:
+    """The best-supported holding turns about the question, the one to answer from first: the
+    latest of those near the top when the question is not about the past."""
+    focus = focus_words(question, set(plan.entities))
+    about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
+    if plan.prefers_latest and about_it:
+        top = about_it[0].score
+        near = [e for e in about_it if e.score >= top - LATEST_MARGIN]
+        latest = max(near, key=lambda e: e.time)
+        about_it = [latest, *[e for e in about_it if e is not latest]]
+    return about_it
+
+
+def _count(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str:
+    """A count: the ledger's members the question is about; else a number a turn states about
+    it ("I go 4 times a week"), the latest such when not asked about the past; else the turns."""
+    focus = focus_words(question, set(plan.entities))
+    members = [v for f in states for v in f.values if about(v, focus)] or [
+        v for f in states for v in f.values
+    ]
+    if members:
+        return str(len(members))
+    stated = [(e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, focus)) is not None]
+    if stated:
+        e, n = max(stated, key=lambda x: x[0].time) if plan.prefers_latest else stated[0]
+        return str(n)
+    return str(len({(e.conversation_id, e.turn_id) for e in holding}))
 
 
 def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem]) -> tuple[str, Status]:
@@ -96,7 +154,10 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     conflicts = [f for f in facts if f.status == "conflict"]
     if conflicts:
         f = conflicts[0]
-        return f"Conflict: {f.subject}'s {f.predicate} is one of {' or '.join(f.values)}; the ledger cannot order them", "conflict"
+        return (
+            f"Conflict: {f.subject}'s {f.predicate} is one of {' or '.join(f.values)}; the ledger cannot order them",
+            "conflict",
+        )
     states = [f for f in facts if f.status == "state" and f.values]
     # Context-fill turns (role "context") are what no assistant quoted: a model may read them,
     # but rules cannot judge them, so they never count, list or answer here. Turns stating a value
@@ -107,38 +168,32 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     )
     holding = [e for e in evidence if e.role != "superseded-value"]
     if states and plan.operation in (Operation.FACT, Operation.LIST):
-        return _fact_answer(question, plan, states), "answered"
-    if states and plan.operation == Operation.COUNT:
-        return str(sum(len(f.values) for f in states)), "answered"
+        value = _fact_answer(question, plan, states)
+        if value is not None:
+            return value, "answered"
+    if plan.operation == Operation.COUNT and (states or holding):
+        return _count(question, plan, states, holding), "answered"
     if not holding:
         return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        return event_date(holding[0])[1], "answered"
+        first = (_candidates(question, plan, holding) or holding)[0]
+        return event_date(first)[1], "answered"
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         pair = arithmetic_endpoints(question, holding)
         if pair is None:
             return abstention(question), "abstained"
         return _duration(event_date(pair[0])[0], event_date(pair[1])[0]), "answered"
-    if plan.operation == Operation.COUNT:
-        return str(len({(e.conversation_id, e.turn_id) for e in holding})), "answered"
     kind = answer_type(question)
     exclude = {n.lower() for n in plan.entities} | {e.speaker.lower() for e in holding}
     if plan.operation == Operation.LIST:
         items = [answer_span(question, kind, e.text, e.image_caption, exclude).text for e in holding]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
-    focus = focus_words(question, set(plan.entities))
-    for e in holding[:READ_DEPTH]:
-        if not about(f"{e.text} {e.image_caption or ''}", focus):
-            continue
+    for e in _candidates(question, plan, holding):
         span = answer_span(question, kind, e.text, e.image_caption, exclude)
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
         return span.text, "answered"
     return abstention(question), "abstained"
-
-
-READ_DEPTH = 3
-"""The offline reader looks at the three best-supported holding turns for one about the question."""
 
 
 def offline_reader_call(question: str, context: str, answer: str) -> LLMCall:
@@ -151,7 +206,9 @@ def offline_reader_call(question: str, context: str, answer: str) -> LLMCall:
     )
 
 
-def llm_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem], chat: ChatModel) -> tuple[str, Status, LLMCall]:
+def llm_read(
+    question: str, plan: Plan, pack: PackResult, facts: list[FactItem], chat: ChatModel
+) -> tuple[str, Status, LLMCall]:
     prompt = load_prompt("reader")
     messages = [
         {"role": "system", "content": prompt.text},
@@ -164,8 +221,15 @@ def llm_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem],
     try:
         result = chat.chat("reader", messages, max_tokens=64, prompt_hash=prompt.sha256)
     except LLMError as exc:
-        call = LLMCall(role="reader", model=getattr(chat, "model", "?"), backend="openai", ok=False, error=str(exc),
-                       prompt_tokens=sum(count_tokens(m["content"]) for m in messages), prompt_hash=prompt.sha256)
+        call = LLMCall(
+            role="reader",
+            model=getattr(chat, "model", "?"),
+            backend="openai",
+            ok=False,
+            error=str(exc),
+            prompt_tokens=sum(count_tokens(m["content"]) for m in messages),
+            prompt_hash=prompt.sha256,
+        )
         return "", "error", call
     text = result.text.strip().strip('"').strip()
     if not text or "no information available" in text.lower():

@@ -28,6 +28,7 @@ class AnswerType(StrEnum):
     OBJECT = "object"
     """What someone made, bought, painted: an image caption may be the answer."""
     YESNO = "yes/no"
+    AGE = "age"
     OTHER = "other"
 
 
@@ -44,10 +45,15 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
         re.compile(r"\b(?:phone|cell|mobile|telephone)(?: number)?\b|\bnumber to (?:call|text)\b", re.I),
     ),
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
+    (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
     (AnswerType.NAME, re.compile(r"\bname\b|\bnamed\b|\bcalled\b", re.I)),
     (
         AnswerType.PROPER,
-        re.compile(r"\bwhat (?:brand|make|model)\b|\bwhich (?:brand|make|model|company)\b", re.I),
+        re.compile(
+            r"\b(?:what|which) (?:brand|make|model|company|book|novel|movie|film|show|series|song|album|band|"
+            r"podcast|game|restaurant|cafe)\b",
+            re.I,
+        ),
     ),
     (AnswerType.COLOUR, re.compile(r"\b(?:what|which) colou?r\b", re.I)),
     (AnswerType.PLACE, re.compile(r"^\s*where\b|\b(?:what|which) (?:city|town|country|state|place)\b", re.I)),
@@ -146,19 +152,89 @@ def _proper_names(sentence: str, exclude: set[str]) -> list[str]:
     return out
 
 
-def typed_span(kind: AnswerType, text: str, caption: str | None, exclude: set[str]) -> str | None:
-    """The span of `text` (or its image caption) of the asked type, or None."""
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "a dozen": 12,
+    "once": 1,
+    "twice": 2,
+}
+_NUMBER = r"\d+|" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
+_AGE = re.compile(
+    rf"\b(?:is|turned|turns|turning|be|was|aged?|age of)\s+(?:now\s+|just\s+|only\s+)?({_NUMBER})\b(?!\s*(?:%|percent|am|pm|:))"
+    rf"|\b({_NUMBER})[\s-]+(?:years?|yrs?)[\s-]+old\b|\b({_NUMBER})(?:st|nd|rd|th)\s+birthday\b",
+    re.I,
+)
+
+
+def number_value(word: str) -> int | None:
+    """ "4" -> 4, "four" -> 4, "twice" -> 2; None for anything else."""
+    w = word.strip().lower()
+    return int(w) if w.isdigit() else NUMBER_WORDS.get(w)
+
+
+def stated_quantity(text: str, focus: set[str]) -> int | None:
+    """A number the text states about one of the focus words ("4 times a week", "three kids",
+    "down to one job"), or None: a count said outright, not counted from turns."""
+    stems = {_stem(f) for f in focus}
+    for m in re.finditer(rf"\b({_NUMBER})\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
+        following = [_stem(w) for w in re.findall(r"[a-z]+", m.group(2).lower())]
+        if any(w in stems for w in following):
+            return number_value(m.group(1))
+    return None
+
+
+def head_noun(question: str) -> str | None:
+    """What a name question names: "the name of the school" / "her cat's name" / "what is X called"."""
+    m = re.search(r"\bname of (?:the |his |her |their |my |your |\w+'s )?(\w+)", question, re.I) or re.search(
+        r"(\w+)(?:'s|s')? name\b", question, re.I
+    )
+    if m and m.group(1).lower() not in ("the", "a", "an", "what", "is", "whose", "first", "last", "full"):
+        return m.group(1).lower()
+    return None
+
+
+def typed_span(
+    kind: AnswerType, text: str, caption: str | None, exclude: set[str], head: str | None = None
+) -> str | None:
+    """The span of `text` (or its image caption) of the asked type, or None. A name question with
+    a head noun ("the school's name") takes only a name said of that noun."""
     if kind is AnswerType.PHONE:
         m = _PHONE.search(text)
         return m.group(0).strip() if m else None
     if kind is AnswerType.EMAIL:
         m = _EMAIL.search(text)
         return m.group(0) if m else None
+    if kind is AnswerType.AGE:
+        m = _AGE.search(text)
+        return next((g for g in m.groups() if g), None) if m else None
     if kind is AnswerType.NAME:
+        if head is not None and not about(text, {head}):
+            return None
         m = _NAMED.search(text)
         if m:
             return m.group(1)
         names = _proper_names(text, exclude)
+        if head is not None:
+            # "Oakwood School", "my brother Jonas": a name right beside the noun it names.
+            noun = rf"(?i:{re.escape(head)})"
+            near = re.search(
+                rf"\b{noun}s?,?\s+(?:is\s+|was\s+)?([A-Z][\w'’-]+)|\b([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)\s+{noun}\b",
+                text,
+            )
+            found = next((g for g in near.groups() if g), None) if near else None
+            return found if found and found.split()[0] not in _NOT_NAMES else None
         return names[0] if names else None
     if kind is AnswerType.COLOUR:
         found = [w for w in tokenize(text + " " + (caption or "")) if w in COLOURS]
@@ -195,8 +271,9 @@ def best_sentence(question: str, text: str) -> str:
 
 def answer_span(question: str, kind: AnswerType, text: str, caption: str | None, exclude: set[str]) -> Span:
     """The typed span when the text holds one; else the best sentence, marked not specific."""
+    head = head_noun(question) if kind is AnswerType.NAME else None
     for sentence in sorted(sentences(text), key=lambda s: s != best_sentence(question, text)):
-        span = typed_span(kind, sentence, caption, exclude)
+        span = typed_span(kind, sentence, caption, exclude, head)
         if span:
             return Span(span, True)
     if kind is AnswerType.OBJECT and caption:
@@ -205,7 +282,14 @@ def answer_span(question: str, kind: AnswerType, text: str, caption: str | None,
 
 
 NEEDS_SPECIFIC = frozenset(
-    {AnswerType.PHONE, AnswerType.EMAIL, AnswerType.NAME, AnswerType.PROPER, AnswerType.COLOUR}
+    {
+        AnswerType.PHONE,
+        AnswerType.EMAIL,
+        AnswerType.NAME,
+        AnswerType.PROPER,
+        AnswerType.COLOUR,
+        AnswerType.AGE,
+    }
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places
 and people may be answered by the sentence when no span is found ("hiking in the mountains")."""

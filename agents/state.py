@@ -36,6 +36,8 @@ class MasterState(TypedDict, total=False):
     calls: Annotated[list[LLMCall], operator.add]
     timings: Annotated[dict[str, float], merge_max]
     error: str | None
+    withheld_by: Any
+    """The forget request (emem.ledger.withhold.ForgetRequest) the question is about, if any."""
 
 
 class AssistantTask(TypedDict):

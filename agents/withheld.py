@@ -1,0 +1,74 @@
+"""Forget requests on the read path: what the user asked memory to forget never reaches an answer.
+
+The matchers live in `emem.ledger.withhold` (one place); this module applies them to what one
+question gathered (pure). A question is *about* withheld content when the question itself, one of
+the facts it resolves, or its best evidence is covered by a request: the answer then says that the
+user asked to forget it, and gives no value. Otherwise covered turns and facts are dropped silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from emem.answer import EvidenceItem, FactItem
+from emem.ledger.withhold import ForgetRequest, withholding
+
+
+@dataclass(frozen=True)
+class Withheld:
+    evidence: list[EvidenceItem]
+    """What may be used: the evidence no request covers."""
+    facts: list[FactItem]
+    """The facts (and fact values) no request covers."""
+    about: ForgetRequest | None = None
+    """The request the question is about, when it is about withheld content."""
+    dropped: list[str] = field(default_factory=list)
+    """Turn refs and facts left out, for the audit trail."""
+
+
+def _turn_text(e: EvidenceItem) -> str:
+    return f"{e.text} {e.image_caption or ''}"
+
+
+def apply_forget_requests(
+    question: str, evidence: Sequence[EvidenceItem], facts: Sequence[FactItem], requests: Sequence[ForgetRequest]
+) -> Withheld:
+    """Drop what the requests cover, and say whether the question is about it."""
+    if not requests:
+        return Withheld(list(evidence), list(facts))
+    about = withholding(requests, text=question)
+    dropped: list[str] = []
+    kept_facts: list[FactItem] = []
+    for f in facts:
+        covering = [withholding(requests, predicate=f.predicate, obj=v, subject=f.subject) for v in f.values]
+        hit = next((r for r in covering if r is not None), None)
+        if hit is None:
+            kept_facts.append(f)
+            continue
+        about = about or hit
+        dropped.append(f"fact:{f.subject}:{f.predicate}")
+    ranked = sorted(evidence, key=lambda e: -e.score)
+    kept: list[EvidenceItem] = []
+    for i, e in enumerate(ranked):
+        hit = withholding(requests, text=_turn_text(e))
+        if hit is None:
+            kept.append(e)
+            continue
+        dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
+        if i == 0:
+            about = about or hit
+    kept_ids = {id(e) for e in kept}
+    return Withheld([e for e in evidence if id(e) in kept_ids], kept_facts, about, dropped)
+
+
+def withheld_answer(request: ForgetRequest) -> str:
+    """The answer to a question about forgotten content: that it was asked to be forgotten, never the value."""
+    when = f" on {request.known_from:%d %B %Y}" if request.known_from else ""
+    where = f" ({request.source.partition('/')[2] or request.source})" if request.source else ""
+    return f"I can't answer that: the user asked me to forget it{when}{where}."
+
+
+def withholding_ok(ref: str, dropped: Sequence[str]) -> bool:
+    """False for a fact source turn the requests dropped ("turn:conv/id" in `dropped`)."""
+    return f"turn:{ref}" not in dropped
