@@ -153,3 +153,10 @@ def test_a_local_reader_without_an_endpoint_is_refused(tmp_path: Path, monkeypat
     monkeypatch.delenv("EMEM_LLM_MODEL", raising=False)
     assert main(["--reader", "local", "--llm-home", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
     assert not (tmp_path / "out").exists()
+
+
+def test_hallucination_traps_are_judged_by_abstention_alone(suite) -> None:
+    """An honest abstention may name the near miss ("Noor has a cat, Saffron, but no dog"), so a
+    trap forbids nothing: answering at all is the failure."""
+    traps = [c for c in suite.cases if c.dimension == "hallucination_trap"]
+    assert all(c.status == "abstained" and not c.forbid and not c.expect for c in traps)
