@@ -153,3 +153,24 @@ def test_a_local_reader_without_an_endpoint_is_refused(tmp_path: Path, monkeypat
     monkeypatch.delenv("EMEM_LLM_MODEL", raising=False)
     assert main(["--reader", "local", "--llm-home", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
     assert not (tmp_path / "out").exists()
+
+
+def test_hallucination_traps_are_judged_by_abstention_alone(suite) -> None:
+    """An honest abstention may name the near miss ("Noor has a cat, Saffron, but no dog"), so a
+    trap forbids nothing: answering at all is the failure."""
+    traps = [c for c in suite.cases if c.dimension == "hallucination_trap"]
+    assert all(c.status == "abstained" and not c.forbid and not c.expect for c in traps)
+
+
+def test_every_case_can_be_passed_by_a_plain_value_answer(suite) -> None:
+    """Each acceptable value, given alone with the right status, passes: no case expects and
+    forbids the same thing, and a forget case is met by saying the user asked to forget it."""
+    from emem.eval.reliability.scorer import score
+
+    for case in suite.cases:
+        if case.status == "answered":
+            for value in case.expect:
+                assert score(case.expectation(), value, "answered").passed, (case.id, value)
+        else:
+            text = "I don't know: the user asked me to forget that." if case.mention else "I don't know."
+            assert score(case.expectation(), text, case.status).passed, case.id

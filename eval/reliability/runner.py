@@ -8,6 +8,7 @@ no ledger write, no index warm-up, so the suite measures what a caller gets.
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
 from collections.abc import Callable
@@ -71,27 +72,25 @@ def run_mode(
     Returns:
         One result per case, in the cases' order.
     """
-    with tempfile.TemporaryDirectory(prefix=f"emem-reliability-{mode}-") as tmp:
-        root = home / mode if home is not None else Path(tmp)
-        root.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        if home is None:
+            root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"emem-reliability-{mode}-")))
+        else:
+            root = home / mode
+            root.mkdir(parents=True, exist_ok=True)
         memory = memory_factory(root)
-        try:
-            needed = list(dict.fromkeys(c.conversation for c in cases))
-            for conv_id in needed:
-                spec = suite.conversations[conv_id]
-                ns = namespace_for(conv_id)
-                memory.add_conversation(spec.conversation, namespace=ns)
-                if spec.append_turns:
-                    memory.add_turns(spec.append_turns, namespace=ns)
-            results = []
-            for case in cases:
-                result = ask_case(memory, case, mode)
-                results.append(result)
-                if progress is not None:
-                    progress(result)
-            return results
-        finally:
-            memory.close()
+        stack.callback(memory.close)
+        for conv_id in dict.fromkeys(c.conversation for c in cases):
+            spec = suite.conversations[conv_id]
+            memory.add_conversation(spec.conversation, namespace=namespace_for(conv_id))
+            if spec.append_turns:
+                memory.add_turns(spec.append_turns, namespace=namespace_for(conv_id))
+        results = []
+        for case in cases:
+            results.append(ask_case(memory, case, mode))
+            if progress is not None:
+                progress(results[-1])
+        return results
 
 
 def ask_case(memory: Any, case: Case, mode: str) -> CaseResult:

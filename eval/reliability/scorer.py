@@ -52,6 +52,9 @@ _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+),?\s+(\d{4})$")
 _MONTH_DAY_YEAR = re.compile(r"^([a-z]+)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$")
 _MONTH_YEAR = re.compile(r"^([a-z]+)\s+(\d{4})$")
+_DAY_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)$")
+_MONTH_DAY = re.compile(r"^([a-z]+)\s+(\d{1,2})(?:st|nd|rd|th)?$")
+_DAY_OF_MONTH = re.compile(rf"\b(\d{{1,2}}) of ({'|'.join(MONTHS)}|{'|'.join(m[:3] for m in MONTHS)})\b")
 _ISO_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 
 
@@ -86,13 +89,15 @@ def normalise(text: str) -> str:
     text = re.sub(r"[^\w]+", " ", text).replace("_", " ")
     text = _fold_number_words(text)
     text = _ORDINAL.sub(r"\1", text)
+    text = _DAY_OF_MONTH.sub(r"\1 \2", text)
     text = re.sub(r"\b0(\d)\b", r"\1", text)
     return " ".join(text.split())
 
 
 def date_variants(value: str) -> set[str] | None:
-    """The written forms of a date value ("2024-06-03", "3 June 2024", "June 3, 2024", or a month
-    "June 2024" / "2024-06"), normalised; None when the value is not a date.
+    """The written forms of a date value ("2024-06-03", "3 June 2024", "June 3, 2024", a month
+    "June 2024" / "2024-06", or a day without a year "March 21" / "21 March"), normalised; None
+    when the value is not a date.
 
     Args:
         value: an expected value from a case.
@@ -112,10 +117,16 @@ def date_variants(value: str) -> set[str] | None:
         month, year = _MONTH_INDEX[m.group(1)], int(m.group(2))
     elif m := _ISO_MONTH.match(raw):
         year, month = int(m.group(1)), int(m.group(2))
-    if month is None or year is None or not 1 <= month <= 12:
+    elif (m := _DAY_MONTH.match(raw)) and m.group(2) in _MONTH_INDEX:
+        day, month = int(m.group(1)), _MONTH_INDEX[m.group(2)]
+    elif (m := _MONTH_DAY.match(raw)) and m.group(1) in _MONTH_INDEX:
+        month, day = _MONTH_INDEX[m.group(1)], int(m.group(2))
+    if month is None or not 1 <= month <= 12 or (year is None and day is None):
         return None
     names = (MONTHS[month - 1], MONTHS[month - 1][:3])
-    if day is None:
+    if year is None:
+        forms = {f"{day} {n}" for n in names} | {f"{n} {day}" for n in names}
+    elif day is None:
         forms = {f"{n} {year}" for n in names} | {f"{year}-{month:02d}"}
     else:
         forms = {f"{day} {n} {year}" for n in names} | {f"{n} {day} {year}" for n in names}
