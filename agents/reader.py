@@ -11,6 +11,7 @@ from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
     about,
+    after_correction,
     answer_span,
     answer_type,
     focus_words,
@@ -41,6 +42,10 @@ def event_date(e: EvidenceItem) -> tuple[datetime, str]:
     """When the evidence says the event happened: a date it mentions (read forwards when the turn
     talks about plans), else when it was said."""
     mentions = find_date_mentions(e.text, e.time, "future" if _FUTURE.search(e.text) else "past")
+    corrected = after_correction(e.text)
+    if corrected and mentions:  # "I said December 8, but it's actually December 6"
+        cut = len(e.text) - len(corrected)
+        mentions = [m for m in mentions if m.span[0] >= cut] or mentions
     if mentions:
         return mentions[0].start, mentions[0].label()
     return e.time, f"{e.time.day} {e.time:%B %Y}"
@@ -100,18 +105,38 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     if kind is AnswerType.AGE:
         ages = [m.group(0) for v in values if (m := re.search(r"\d+", v))]
         return ", ".join(ages) if ages else None
+    if kind in PREDICATES_FOR and fact.predicate not in PREDICATES_FOR[kind]:
+        # "Where does my sister live?" is not answered by has_sibling = "a sister named Hannah".
+        typed = [x for v in values if (x := typed_span(kind, v, None, set()))]
+        return ", ".join(typed) if typed else None
     if kind in NEEDS_SPECIFIC:
-        spans = [
-            typed_span(kind, v, None, set()) or (v if fact.predicate == PREDICATE_FOR.get(kind) else None)
-            for v in values
+        typed = [
+            x for v in values if (x := typed_span(kind, v, None, set()) or _as_is(kind, fact.predicate, v))
         ]
-        typed = [x for x in spans if x]
         return ", ".join(typed) if typed else None
     return ", ".join(values)
 
 
-PREDICATE_FOR = {AnswerType.PHONE: "phone", AnswerType.EMAIL: "email", AnswerType.NAME: "name"}
-"""A value of this predicate is of the asked type as it stands (a phone number as written)."""
+PREDICATES_FOR: dict[AnswerType, frozenset[str]] = {
+    AnswerType.PHONE: frozenset({"phone"}),
+    AnswerType.EMAIL: frozenset({"email"}),
+    AnswerType.ADDRESS: frozenset({"address"}),
+    AnswerType.PLACE: frozenset(
+        {"lives_in", "hometown", "visited", "address", "works_at", "studies", "plans_to"}
+    ),
+    AnswerType.AGE: frozenset({"age"}),
+}
+"""Predicates whose values are of the asked type as they stand (a phone number as written); a
+value of another predicate answers only through a typed span it holds."""
+
+
+def _as_is(kind: AnswerType, predicate: str, value: str) -> str | None:
+    return (
+        value
+        if predicate in PREDICATES_FOR.get(kind, ()) or (kind is AnswerType.NAME and predicate == "name")
+        else None
+    )
+
 
 READ_DEPTH = 3
 """The offline reader looks at the three best-supported holding turns for one about the question."""

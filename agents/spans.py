@@ -29,6 +29,7 @@ class AnswerType(StrEnum):
     """What someone made, bought, painted: an image caption may be the answer."""
     YESNO = "yes/no"
     AGE = "age"
+    ADDRESS = "address"
     OTHER = "other"
 
 
@@ -46,6 +47,7 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     ),
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
     (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
+    (AnswerType.ADDRESS, re.compile(r"\baddress\b", re.I)),
     (AnswerType.NAME, re.compile(r"\bname\b|\bnamed\b|\bcalled\b", re.I)),
     (
         AnswerType.PROPER,
@@ -81,7 +83,10 @@ _PLACE_CUE = re.compile(
     r"\b(?:in|to|from|at|near|around|moved to|live in|living in)\s+((?:the\s+)?[A-Z][\w'’.-]*(?:[\s,]+[A-Z][\w'’.-]*)*)"
 )
 _NAMED = re.compile(r"\b(?:named|called|name is|name's|goes by)\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)")
-_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_STREET = re.compile(
+    r"\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|"
+    r"Way|Place|Pl|Terrace|Close|Crescent)\b\.?"
+)
 _NOT_NAMES = frozenset(
     "I I'm I've I'll I'd Im Ive OK Ok Okay Yes No Hi Hey Hello Thanks Thank Wow Oh Well So And But Also "
     "Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July "
@@ -105,8 +110,33 @@ def answer_type(question: str) -> AnswerType:
     return AnswerType.OTHER
 
 
+_BREAK = re.compile(r"(?<=[.!?])\s+(?=[\"“'(A-Z0-9])")
+_ABBREVIATION = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|St|Jr|Sr|Prof|vs|etc|e\.g|i\.e|No|Mt|[A-Z])\.$")
+
+
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text.strip()]
+    """Sentences of a turn: split after . ! ? before a capital, never inside an email or a number
+    and never after an abbreviation ("Dr. Patel", "Fontaines D.C.")."""
+    out: list[str] = []
+    for piece in _BREAK.split(text.strip()):
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        elif piece.strip():
+            out.append(piece.strip())
+    return out or [text.strip()]
+
+
+CORRECTION = re.compile(
+    r"\b(?:sorry|I meant|I mean|actually|correction|scratch that|rather|not \w+ but|no wait|wait)\b", re.I
+)
+"""Words after which a speaker corrects what they just said in the same turn."""
+
+
+def after_correction(text: str) -> str | None:
+    """What follows the last correction cue of a turn ("March 12. Sorry, I meant March 21" ->
+    "I meant March 21"), or None when the turn corrects nothing."""
+    cues = list(CORRECTION.finditer(text))
+    return text[cues[-1].start() :] if cues else None
 
 
 def focus_words(question: str, entities: set[str]) -> set[str]:
@@ -178,6 +208,16 @@ _AGE = re.compile(
 )
 
 
+ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
+"""'a third shift' is three shifts now."""
+_ORDINALS = "|".join(ORDINALS)
+_TOTAL = re.compile(
+    rf"\b({_NUMBER})\s+(?:\w+\s+)?(?:in total|total|altogether|in all)\b|\b(?:that's|so that's|so)\s+({_NUMBER})\b",
+    re.I,
+)
+"""A total said outright ("So five in total", "that's three animals") outranks the parts."""
+
+
 def number_value(word: str) -> int | None:
     """ "4" -> 4, "four" -> 4, "twice" -> 2; None for anything else."""
     w = word.strip().lower()
@@ -188,11 +228,18 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     """A number the text states about one of the focus words ("4 times a week", "three kids",
     "down to one job"), or None: a count said outright, not counted from turns."""
     stems = {_stem(f) for f in focus}
-    for m in re.finditer(rf"\b({_NUMBER})\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
+    total = _TOTAL.search(text)
+    if total and about(text, focus):
+        return number_value(next(g for g in total.groups() if g))
+    found = None
+    for m in re.finditer(rf"\b({_NUMBER}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
         following = [_stem(w) for w in re.findall(r"[a-z]+", m.group(2).lower())]
-        if any(w in stems for w in following):
-            return number_value(m.group(1))
-    return None
+        if any(w in stems for w in following[:3]):
+            word = m.group(1).lower().removeprefix("a ")
+            found = number_value(word) or ORDINALS.get(word)
+            if not after_correction(text[: m.start()]):
+                break
+    return found
 
 
 def head_noun(question: str) -> str | None:
@@ -216,6 +263,9 @@ def typed_span(
     if kind is AnswerType.EMAIL:
         m = _EMAIL.search(text)
         return m.group(0) if m else None
+    if kind is AnswerType.ADDRESS:
+        m = _STREET.search(text)
+        return m.group(0).rstrip(".,") if m else None
     if kind is AnswerType.AGE:
         m = _AGE.search(text)
         return next((g for g in m.groups() if g), None) if m else None
@@ -272,6 +322,11 @@ def best_sentence(question: str, text: str) -> str:
 def answer_span(question: str, kind: AnswerType, text: str, caption: str | None, exclude: set[str]) -> Span:
     """The typed span when the text holds one; else the best sentence, marked not specific."""
     head = head_noun(question) if kind is AnswerType.NAME else None
+    corrected = after_correction(text)
+    if corrected:  # "14 Oak Lane. Sorry, 41 Oak Lane": the corrected value wins
+        span = typed_span(kind, corrected, caption, exclude, head)
+        if span:
+            return Span(span, True)
     for sentence in sorted(sentences(text), key=lambda s: s != best_sentence(question, text)):
         span = typed_span(kind, sentence, caption, exclude, head)
         if span:
@@ -289,6 +344,7 @@ NEEDS_SPECIFIC = frozenset(
         AnswerType.PROPER,
         AnswerType.COLOUR,
         AnswerType.AGE,
+        AnswerType.ADDRESS,
     }
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places

@@ -38,6 +38,9 @@ class Plan(BaseModel):
     asked in the present tense without a date. The ledger then decides which value is current."""
     asks_previous: bool = False
     """The question asks for an earlier value ("before", "used to", "previously")."""
+    prefers_latest: bool = False
+    """Not asked in the past tense: of comparably supported statements, the latest one is likelier
+    to hold (a correction, a changed plan)."""
     keywords: list[str] = Field(default_factory=list)
     mode: Literal["fast", "deep"] = "deep"
     reason: str = ""
@@ -131,3 +134,6 @@ class Answer(BaseModel):
     offline: bool = True
     """True when the answer came from emem's deterministic stand-ins, not an LLM."""
     error: str | None = None
+    withheld_by: str | None = None
+    """The ledger revision of the forget request this question ran into: the answer says the user
+    asked to forget it and gives no value (see emem.ledger.withhold)."""
