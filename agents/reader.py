@@ -5,8 +5,10 @@ counts, and does date arithmetic, but it does not paraphrase."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 
+from emem.agents.planner import PREDICATE_CUES
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
@@ -22,6 +24,7 @@ from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Sta
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
 from emem.index.text import tokenize
+from emem.ledger.predicates import named_value
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
 from emem.prompting import load_prompt, memory_block
@@ -84,6 +87,26 @@ def _duration(a: datetime, b: datetime) -> str:
     return f"{round(days / 365.25)} years"
 
 
+def cued(word: str, predicate: str) -> bool:
+    """True when a question word is one of the words that point at the predicate ("live" ->
+    lives_in): such a word asks for the predicate itself, not for something about its value."""
+    cues = [*PREDICATE_CUES.get(predicate, ()), *predicate.split("_")]
+    return any(word.startswith(c) or c.startswith(word[:4]) for c in cues if " " not in c)
+
+
+_WHAT_HEAD = re.compile(
+    r"^\s*(?:what|which)\s+(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?"
+    r"(?!(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should)\b)([a-z]+)",
+    re.IGNORECASE,
+)
+
+
+def what_head(question: str) -> str | None:
+    """The noun a what/which question asks for ("What activity ..." -> "activity")."""
+    m = _WHAT_HEAD.match(question)
+    return m.group(1).lower() if m else None
+
+
 def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | None:
     """The ledger's value for the predicate the question names most specifically (the plan lists
     the most-cued first); for "before"/"used to" questions, the latest value it replaced. None when
@@ -97,7 +120,13 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     values = [v for f in states for v in f.values] if plan.operation == Operation.LIST else list(fact.values)
     # Of several members ("a cat named Mochi", "a dog named Rex"), those the question is about.
     focus = focus_words(question, set(plan.entities))
-    values = [v for v in values if about(v, focus)] or values
+    about_it = [v for v in values if about(v, focus)]
+    head = what_head(question)
+    if head and not cued(head, fact.predicate) and not about_it and plan.operation == Operation.FACT:
+        # "What activity do the user's kids do on Saturdays?" names has_child ("kids") but asks
+        # about something else: the children's names are not the answer.
+        return None
+    values = about_it or values
     kind = answer_type(question)
     if kind is AnswerType.YESNO and focus:
         held = [v for v in list(fact.values) if about(v, focus)]
@@ -144,17 +173,34 @@ LATEST_MARGIN = 0.15
 """For a question not about the past, a later turn this close to the best one's support wins."""
 
 
-def _candidates(question: str, plan: Plan, holding: list[EvidenceItem]) -> list[EvidenceItem]:
+def _candidates(
+    question: str, plan: Plan, holding: list[EvidenceItem], names: frozenset[str] = frozenset()
+) -> list[EvidenceItem]:
     """The best-supported holding turns about the question, the one to answer from first: the
-    latest of those near the top when the question is not about the past."""
-    focus = focus_words(question, set(plan.entities))
+    latest of those near the top when the question is not about the past. `names` are what the
+    ledger calls the things asked about ("Nina's cat" is Luna): turns naming them are about it."""
+    focus = focus_words(question, set(plan.entities)) | {n.lower() for n in names}
     about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
+    # Turns said by or naming the people the question is about come first ("Nina's cat", not Omar's).
+    about_it.sort(key=lambda e: not _involves(e, plan.entities))
     if plan.prefers_latest and about_it:
         top = about_it[0].score
-        near = [e for e in about_it if e.score >= top - LATEST_MARGIN]
+        first = _involves(about_it[0], plan.entities)
+        near = [e for e in about_it if e.score >= top - LATEST_MARGIN and _involves(e, plan.entities) == first]
         latest = max(near, key=lambda e: e.time)
         about_it = [latest, *[e for e in about_it if e is not latest]]
     return about_it
+
+
+def _involves(e: EvidenceItem, entities: Sequence[str]) -> bool:
+    return not entities or any(
+        n.lower() == e.speaker.lower() or re.search(rf"\b{re.escape(n)}\b", e.text, re.I) for n in entities
+    )
+
+
+def _others(e: EvidenceItem, entities: Sequence[str]) -> list[str]:
+    """The question's people other than the turn's speaker: whose clauses of the turn to read."""
+    return [n for n in entities if n.lower() != e.speaker.lower()]
 
 
 def _count(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str:
@@ -211,10 +257,11 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     kind = answer_type(question)
     exclude = {n.lower() for n in plan.entities} | {e.speaker.lower() for e in holding}
     if plan.operation == Operation.LIST:
-        items = [answer_span(question, kind, e.text, e.image_caption, exclude).text for e in holding]
+        items = [answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text for e in holding]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
-    for e in _candidates(question, plan, holding):
-        span = answer_span(question, kind, e.text, e.image_caption, exclude)
+    names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
+    for e in _candidates(question, plan, holding, names):
+        span = answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities))
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
         return span.text, "answered"

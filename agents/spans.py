@@ -10,6 +10,7 @@ guitar" does not say which brand the guitar is).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -97,7 +98,7 @@ _DEICTIC = re.compile(
     r"\b(?:this|these|here|look|check (?:it|this) out|what i made|pic|photo|picture)\b", re.I
 )
 _GENERIC = frozenset(
-    "user assistant name named called thing things kind type sort favorite favourite new current currently "
+    "user assistant name named called thing things kind type sort favorite favourite new current currently number "
     "now like likes get got make made take took go went say said tell told know think".split()
 )
 
@@ -319,8 +320,25 @@ def best_sentence(question: str, text: str) -> str:
     return max(scored)[2]
 
 
-def answer_span(question: str, kind: AnswerType, text: str, caption: str | None, exclude: set[str]) -> Span:
-    """The typed span when the text holds one; else the best sentence, marked not specific."""
+_CLAUSE = re.compile(r"[;,]\s+|\s+(?:and|but|while|whereas)\s+|(?<=[.!?])\s+")
+
+
+def about_entity(text: str, entities: Sequence[str]) -> str:
+    """The clauses of `text` that name one of `entities`, when some do and others do not ("Emma
+    has violin on Mondays and Leo has soccer" -> "Leo has soccer" for Leo); else the text."""
+    if not entities:
+        return text
+    parts = [p for p in _CLAUSE.split(text) if p.strip()]
+    named = [p for p in parts if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities)]
+    return ", ".join(named) if named and len(named) < len(parts) else text
+
+
+def answer_span(
+    question: str, kind: AnswerType, text: str, caption: str | None, exclude: set[str], entities: Sequence[str] = ()
+) -> Span:
+    """The typed span when the text holds one; else the best sentence, marked not specific. With
+    `entities` (people the question names who did not say the turn), only the clauses naming them."""
+    text = about_entity(text, entities)
     head = head_noun(question) if kind is AnswerType.NAME else None
     corrected = after_correction(text)
     if corrected:  # "14 Oak Lane. Sorry, 41 Oak Lane": the corrected value wins
