@@ -626,8 +626,13 @@ def favourite_of(m: re.Match[str]) -> str | None:
     if not words or words[0] in ("thing", "things", "part", "one", "ones", "way", "time", "memory", "moment"):
         return None
     words = [_FAV_CATEGORY.get(w, w) for w in words]
-    if words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "ics")) and len(words[-1]) > 3:
-        words[-1] = words[-1][:-1]
+    last = words[-1]
+    if last.endswith(("shes", "ches", "xes", "sses")):
+        words[-1] = last[:-2]  # dishes -> dish
+    elif last.endswith("ies") and len(last) > 4:
+        words[-1] = last[:-3] + "y"  # hobbies -> hobby
+    elif last.endswith("s") and not last.endswith(("ss", "us", "ics")) and len(last) > 3:
+        words[-1] = last[:-1]
     return "favourite_" + "_".join(dict.fromkeys(words))
 
 
@@ -930,7 +935,7 @@ RULES: tuple[Rule, ...] = (
     R("diet", r"{S}{vg:stop,quit,give up:past}\s+eating\s+(?:meat|animal\s+products)\b", const("vegetarian"),
       dated=True),
     # favourites (single-valued per category: the category completes the predicate)
-    R(FAVOURITE, r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>[a-z]+"
+    R(FAVOURITE, r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>(?:[a-z]+|TV)"
       r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink|flavou?r|"
       r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)\s+(?:is|are|has\s+to\s+be|"
       r"would\s+(?:have\s+to\s+)?be)\s+{obj:np}", favourite),
