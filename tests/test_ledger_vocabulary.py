@@ -302,3 +302,12 @@ class TestConsolidationOfCandidates:
             "Acme Corp"]
         assert ledger.resolve(NS, "user", "works_at", valid_at=friday).status == "miss"
         assert ledger.resolve(NS, "user", "works_at", valid_at=datetime(2024, 1, 1, tzinfo=UTC)).status == "miss"
+
+
+def test_dropping_a_namespace_drops_its_declarations(tmp_path: Path) -> None:
+    with Memory(tmp_path / "h") as mem:
+        mem.add_turns([{"conversation_id": "c", "session_id": "s", "turn_id": "1", "speaker": "user",
+                        "text": "hello", "time": "2024-01-01T00:00:00+00:00"}], NS)
+        mem.assert_fact(NS, "user", "speaks", "French", "2024-01-01T00:00:00+00:00", cardinality="multi")
+        mem.drop_namespace(NS)
+        assert mem.ledger.declared_predicates(NS) == {}
