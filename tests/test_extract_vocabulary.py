@@ -135,3 +135,22 @@ def test_held_out_precision_and_recall() -> None:
     print(f"held-out (vocabulary) precision={precision:.3f} recall={recall:.3f}", *misses, sep="\n")
     assert precision >= 0.9, misses
     assert recall >= 0.8, misses
+
+
+class TestConfirmations:
+    def test_the_user_confirming_the_agent_s_guess_makes_it_a_fact(self) -> None:
+        got = extract(("assistant", "Welcome back! You live in Boston, right?"), ("user", "Yes, that's right."))
+        assert [(f.subject, f.predicate, f.object, f.source_turn_ids) for f in got] == [
+            ("user", "lives_in", "Boston", ["D1:1", "D1:2"])]
+        assert "You live in Boston" in got[0].surface and "that's right" in got[0].surface
+
+    @pytest.mark.parametrize("reply", ["No, Denver.", "Yes, but not for long.", "What do you mean?"])
+    def test_anything_else_is_not(self, reply: str) -> None:
+        got = extract(("assistant", "You live in Boston, right?"), ("user", reply))
+        assert [f for f in got if f.object == "Boston"] == []
+
+
+def test_a_forget_request_can_be_taken_back() -> None:
+    got = extract(("user", "Forget my address."), ("user", "Actually, you can remember my address again."))
+    assert [(f.predicate, f.object, f.kind) for f in got] == [
+        ("forget_request", "address", "assert"), ("forget_request", "address", "retract")]

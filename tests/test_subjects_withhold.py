@@ -169,6 +169,17 @@ class TestForgetRequestsThroughConsolidation:
             mem.revoke(NS, first.revision_id, reason="user changed their mind")
             assert first.revision_id not in {r.revision_id for r in active_forget_requests(mem.ledger, NS)}
 
+    def test_a_request_taken_back_in_conversation_stops_withholding(self, tmp_path: Path) -> None:
+        conv = chat(("2024-03-01T10:00:00+00:00", "user", "Forget my address."),
+                    ("2024-03-05T10:00:00+00:00", "user", "Actually, you can remember my address again."))
+        with Memory(tmp_path / "h") as mem:
+            mem.add_conversation(conv, NS)
+            mem.consolidate(NS)
+            assert [r.topic for r in active_forget_requests(mem.ledger, NS, datetime(2024, 3, 2, tzinfo=UTC))] == [
+                "address"]
+            assert active_forget_requests(mem.ledger, NS) == []
+            assert len(mem.history(NS, "user", "forget_request").entries) == 2  # the request and its revocation
+
     def test_erase_policy_erases_the_matching_turns_through_forget(self, tmp_path: Path) -> None:
         with Memory(tmp_path / "h", forget_policy="erase") as mem:
             mem.add_conversation(CONV, NS)

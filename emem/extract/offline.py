@@ -149,10 +149,30 @@ class OfflineExtractor:
         state = _State()
         out: list[FactCandidate] = []
         for index, turn in enumerate(turns):
-            if roles.get(turn.speaker) == "agent":
-                continue  # what the agent says ("You live in Boston, right?") is not a fact about the user
-            out.extend(self._turn(turn, index, resolver, state))
+            if roles.get(turn.speaker) != "agent":
+                out.extend(self._turn(turn, index, resolver, state))
+                continue
+            # What the agent says ("You live in Boston, right?") is not a fact about the user,
+            # unless the user's next turn confirms it ("Yes, ...").
+            reply = turns[index + 1] if index + 1 < len(turns) else None
+            if reply is not None and roles.get(reply.speaker) == "user" and _AFFIRM.match(reply.text):
+                out.extend(self._confirmed(turn, reply, index, resolver, state))
         return out
+
+    def _confirmed(self, said: Turn, reply: Turn, index: int, resolver: AliasResolver,
+                   state: _State) -> list[FactCandidate]:
+        """Facts of the agent's guess as the user's own statement, sourced to both turns and known
+        from the confirmation."""
+        spans = [said.text[s:e] for s, e in split_sentences(said.text)]
+        guess = next((x for x in reversed(spans) if _SECOND_PERSON.search(x) and x.rstrip().endswith("?")), None)
+        statement = first_person(guess) if guess else None
+        if statement is None:
+            return []
+        proxy = reply.model_copy(update={"text": statement})
+        answer = reply.text[slice(*split_sentences(reply.text)[0])] if split_sentences(reply.text) else reply.text
+        surface = f"{said.speaker}: {guess} {reply.speaker}: {answer}"
+        return [f.model_copy(update={"surface": surface, "source_turn_ids": [said.turn_id, reply.turn_id]})
+                for f in self._turn(proxy, index + 1, resolver, state) if f.kind == "assert"]
 
     # --- one turn --------------------------------------------------------------------------------
 
@@ -376,6 +396,37 @@ def _same_object(known: str, said: str) -> bool:
 def _mentions(fact: FactCandidate, phrase: str) -> bool:
     words = _words(phrase) - {"about", "that", "moving", "living", "working", "being", "having"}
     return bool(words) and bool(words & (_words(fact.object) | _words(fact.surface)))
+
+
+_AFFIRM = re.compile(
+    r"^\W*(?:yes|yep|yeah|yup|correct|exactly|indeed|that's\s+(?:right|correct|true)|right|sure\s+(?:am|do)|"
+    r"I\s+(?:do|am|have))\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+_SECOND_PERSON = re.compile(r"\byou(?:'re|'ve|'ll)?\b|\byour\b", re.IGNORECASE)
+_TAG = re.compile(
+    r"\s*,?\s*(?:right|correct|is\s+that\s+(?:right|correct)|isn't\s+it|don't\s+you|aren't\s+you|haven't\s+you|"
+    r"didn't\s+you|no|yes|yeah)?\s*\?+\s*$", re.IGNORECASE)
+_TO_FIRST = (
+    (re.compile(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:are\s+you|you\s+are|you're)\b", re.I), "I am"),
+    (re.compile(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:have\s+you|you\s+have|you've)\b", re.I), "I have"),
+    (re.compile(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:do\s+you|you)\b", re.I), "I"),
+    (re.compile(r"\byou're\b", re.I), "I'm"),
+    (re.compile(r"\byou've\b", re.I), "I've"),
+    (re.compile(r"\byourself\b", re.I), "myself"),
+    (re.compile(r"\byours\b", re.I), "mine"),
+    (re.compile(r"\byour\b", re.I), "my"),
+    (re.compile(r"\byou\b", re.I), "me"),
+)
+
+
+def first_person(guess: str) -> str | None:
+    """The agent's second-person question as the user's statement: "You live in Boston, right?" ->
+    "I live in Boston." (None when it does not read as a guess about the user)."""
+    text = _TAG.sub("", guess.translate(_APOSTROPHES)).strip()
+    if not re.match(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:are\s+you|have\s+you|do\s+you|you|your)\b", text, re.I):
+        return None
+    for pattern, repl in _TO_FIRST:
+        text = pattern.sub(repl, text, count=1) if pattern.pattern.startswith("^") else pattern.sub(repl, text)
+    return text[:1].upper() + text[1:] + "."
 
 
 def _is_correction(predicate: str, sentence: str) -> bool:

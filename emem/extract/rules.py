@@ -1023,6 +1023,9 @@ RULES: tuple[Rule, ...] = (
     R("forget_request", r"{I}\s+(?:don't|do\s+not)\s+want\s+(?:you\s+)?to\s+(?:talk|hear|think|chat)\s+about\s+"
       r"(?P<obj>[^.!?;,]{2,40}?)(?=\s*(?:[.!?;,]|$|\s+(?:anymore|any\s+more|again|ever\s+again)\b))", forget_topic,
       negated=True, cessation="any", confidence=0.8),
+    R("forget_request", r"^(?:(?:[Aa]ctually|[Oo]k(?:ay)?|[Oo]n\s+second\s+thought)[,]?\s+)*(?:[Yy]ou\s+can|"
+      r"[Ii]t's\s+(?:ok|okay|fine)\s+to|[Pp]lease)\s+(?:remember|keep|store)\s+(?P<obj>(?:my|our)\s+[^.!?;,:]{2,60}?)"
+      r"(?:\s+again)?(?=\s*[.!?;,:]|$)", forget_topic, kind="retract", negated=True, cessation="any"),
     R("forget_request", r"{I}\s+(?:don't|do\s+not)\s+want\s+you\s+to\s+(?:remember|keep|store|know)\s+"
       r"(?P<obj>(?:my|our|about)\s+[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any"),
     # retractions and corrections
