@@ -154,3 +154,23 @@ def test_a_forget_request_can_be_taken_back() -> None:
     got = extract(("user", "Forget my address."), ("user", "Actually, you can remember my address again."))
     assert [(f.predicate, f.object, f.kind) for f in got] == [
         ("forget_request", "address", "assert"), ("forget_request", "address", "retract")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We moved from Boston to Seattle last month.", ("lives_in", "Seattle", "assert")),
+        ("I was promoted to senior engineer.", ("job_title", "senior engineer", "assert")),
+        ("I'm unemployed at the moment.", ("works_at", "", "end")),
+        ("I'm not vegetarian anymore.", ("diet", "vegetarian", "end")),
+        ("I started eating meat again.", ("diet", "", "end")),
+        ("Our dog Max died last week.", ("has_pet", "a dog named Max", "end")),
+        ("We had a baby girl named Zoe in March.", ("has_child", "a baby girl named Zoe", "assert")),
+        ("I got married to Tom last year.", ("has_partner", "a spouse named Tom", "assert")),
+        ("I recovered from covid last month.", ("health_condition", "covid", "end")),
+        ("I prefer tea over coffee.", ("likes", "tea", "assert")),
+        ("My cell is 555-010-2030.", ("phone", "555-010-2030", "assert")),
+    ],
+)
+def test_more_ways_of_saying_it(text: str, expected: tuple[str, str, str]) -> None:
+    assert expected in {(f.predicate, f.object, f.kind) for f in extract(("user", text))}

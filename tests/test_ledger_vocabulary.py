@@ -311,3 +311,18 @@ def test_dropping_a_namespace_drops_its_declarations(tmp_path: Path) -> None:
         mem.assert_fact(NS, "user", "speaks", "French", "2024-01-01T00:00:00+00:00", cardinality="multi")
         mem.drop_namespace(NS)
         assert mem.ledger.declared_predicates(NS) == {}
+
+
+def test_anymore_ends_a_fact_and_keeps_its_past(tmp_path: Path) -> None:
+    conv = agent_conversation(
+        ("2024-01-10T10:00:00+00:00", [("user", "I live in Austin."), ("user", "I'm vegetarian.")]),
+        ("2024-05-10T10:00:00+00:00", [("user", "I don't live in Austin anymore."),
+                                       ("user", "I started eating meat again.")]),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, NS)
+        mem.consolidate(NS)
+        assert at(mem, "lives_in", "2024-03-01") == ("state", ["Austin"])
+        assert at(mem, "lives_in", "2024-06-01") == ("miss", [])
+        assert at(mem, "diet", "2024-03-01") == ("state", ["vegetarian"])
+        assert at(mem, "diet", "2024-06-01") == ("miss", [])

@@ -257,7 +257,11 @@ class OfflineExtractor:
         confidence = round(max(0.1, rule.confidence - (0.1 if third else 0.0)), 2)
         if rule.predicate in ("friend_of",):
             objects = [resolver.canonical(o) for o in objects]
-        if rule.kind == "end":  # stopped holding at the date said (default: the turn's time)
+        kind = rule.kind
+        if kind == "retract" and predicate != ANY_PREDICATE and (
+                _STOPPED.search(sentence[m.start():]) or _STOPPED.search(clause_prefix(sentence, m.start()))):
+            kind = "end"  # "I don't live in Austin anymore": it held, and stopped (the past stays true)
+        if kind == "end":  # stopped holding at the date said (default: the turn's time)
             return [
                 FactCandidate(subject=subject, predicate=predicate, object="" if o == PREVIOUS else o, surface=surface,
                               valid_to=when, source_turn_ids=[turn.turn_id], confidence=confidence, kind="end")

@@ -363,6 +363,10 @@ _NON_ACTIVITY = frozenset(
 def liked(m: re.Match[str], ctx: Ctx) -> list[str]:
     """Likes/dislikes objects; "to paint" reads as "painting"."""
     text, start = _group(m)
+    return liked_text(text, start, ctx)
+
+
+def liked_text(text: str, start: int, ctx: Ctx) -> list[str]:
     inf = re.match(r"to\s+([a-z]+)\b", text)
     if inf:
         if inf.group(1) in _NON_ACTIVITY:
@@ -671,6 +675,18 @@ def kin_named(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [f"{_article(kin)} {kin} named {name}"]
 
 
+def const_partner(m: re.Match[str], ctx: Ctx) -> list[str]:
+    name = m.group("name2") or ""
+    return [] if name.lower() in NOT_PLACES else [f"a spouse named {name}"]
+
+
+def preferred(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """"I prefer tea over coffee" -> "tea" (what is preferred, not what it is preferred to)."""
+    text, start = _group(m)
+    text = re.split(r"\s+(?:over|to|rather\s+than|instead\s+of)\s+", text, maxsplit=1)[0]
+    return liked_text(text, start, ctx)
+
+
 def kin_count(m: re.Match[str], ctx: Ctx) -> list[str]:
     """"I have two brothers" -> "two brothers"; "I have a sister" -> "a sister"."""
     kin = (m.group("kin") or "").lower()
@@ -746,7 +762,8 @@ _CESSATION = "required"
 
 RULES: tuple[Rule, ...] = (
     # where someone lives
-    R("lives_in", r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?\s+to\s+{obj:place}",
+    R("lives_in", r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?"
+      r"(?:\s+from\s+(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})?\s+to\s+{obj:place}",
       place, dated=True),
     R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
@@ -776,6 +793,7 @@ RULES: tuple[Rule, ...] = (
     R("job_title", r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
       np(4, strip_article=True, split_lists=False)),
     R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
+    R("job_title", r"{S}{BE}{ADV}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{vg:become,qualify:past}\s+(?:as\s+)?(?:a|an)\s+{obj:job}", job, dated=True),
     R("job_title", r"(?<![Ll]ost\s)(?<![Qq]uit\s)(?<![Ll]eft\s)\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
     R("works_at", r"{S}{vg:join:past}\s+{obj:org}\s+as\s+(?:a|an)\s+", org, dated=True),
@@ -821,8 +839,9 @@ RULES: tuple[Rule, ...] = (
       rf"{_CHILD}(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", child),
     R("has_child", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:young|little|grown|small|adult|wonderful|amazing|"
       r"beautiful)\s+)?(?P<kin>kids|children|sons|daughters|kid|child|son|daughter)\b(?![-\w])", child),
-    R("has_child", r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby|son|daughter|baby\s+boy|baby\s+girl)"
-      r"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))", child, dated=True),
+    R("has_child", r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby\s+boy|baby\s+girl|baby|son|daughter)"
+      rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+      child, dated=True),
     R("has_child", r"{S}{BEN}{ADV}\s+(?:a\s+)?(?:proud\s+|busy\s+|single\s+)?(?:mom|mum|mother|dad|father|parent)\s+"
       r"(?:of|to)\s+(?P<count>two|three|four|five|six|\d)\b(?!\s*(?:years|months|weeks|days))", const_kids),
     R("has_child", r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|two|three|four)\s+)?"
@@ -919,7 +938,7 @@ RULES: tuple[Rule, ...] = (
       rf"(?:\s+(?:now|actually|still))?\s+(?P<obj>{EMAIL})", value, confidence=0.9),
     R("email", rf"(?:\b[Rr]each|\b[Ee]-?mail|\b[Cc]ontact)\s+me\s+(?:at|on)\s+(?P<obj>{EMAIL})", value),
     R("phone", rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
-      rf"(?:number|phone)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})", value, confidence=0.9),
+      rf"(?:number|phone|cell|mobile)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})", value, confidence=0.9),
     R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", value),
     R("address", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
       rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})", street, confidence=0.9),
@@ -1003,6 +1022,19 @@ RULES: tuple[Rule, ...] = (
       needs_date=True),
     R("lives_in", r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+(?:be\s+)?(?:move|moving|relocate|relocating)"
       r"\s+(?:back\s+)?to\s+{obj:place}", place, starts=True, needs_date=True),
+    # more ways facts stop holding
+    R("works_at", r"{S}{BEN}{ADV}\s+(?:unemployed|between\s+jobs|out\s+of\s+work|jobless|retired)\b", previous,
+      kind="end"),
+    R("diet", rf"{{S}}{{NEG}}{{ADV}}\s+(?:a\s+)?(?P<obj>{DIETS})\b", diet, kind="retract", negated=True,
+      cessation=_CESSATION),
+    R("diet", r"{S}{vg:start:past}\s+eating\s+(?:meat|fish|animal\s+products)\s+again\b", previous, kind="end",
+      dated=True),
+    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:,\s*|\s+)(?:{_PETNAME},?\s+)?(?:died|passed\s+away|passed)\b",
+      pet, kind="end", dated=True),
+    R("health_condition", r"{S}{vg:recover:past}\s+(?:fully\s+)?from\s+{obj:np}", condition(lexicon=False),
+      kind="end", dated=True),
+    R("has_partner", rf"{{S}}(?:{{vg:get:past}}|{{BEN}})\s+married\s+to\s+{_PETNAME}", const_partner, dated=True),
+    R("likes", r"{S}{vg:prefer:now}\s+{obj:np}", preferred),
     # plans called off
     R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch,scrap:past}\s+(?:the|our|my|this|that)\s+(?:[a-z-]+\s+){0,2}?"
       r"(?:trip|vacation|holiday|move|plans?|visit|flight|getaway|tour)\s+(?:to|for|in)\s+{obj:place}", place,
