@@ -170,7 +170,22 @@ def test_a_forget_request_can_be_taken_back() -> None:
         ("I recovered from covid last month.", ("health_condition", "covid", "end")),
         ("I prefer tea over coffee.", ("likes", "tea", "assert")),
         ("My cell is 555-010-2030.", ("phone", "555-010-2030", "assert")),
+        ("I work as a barista at Blue Bottle.", ("works_at", "Blue Bottle", "assert")),
+        ("I don't eat meat anymore, I'm vegetarian.", ("diet", "vegetarian", "assert")),
+        ("My phone number changed, it's now 555-222-3333.", ("phone", "555-222-3333", "assert")),
+        ("I'm watching The Bear on Hulu.", ("watching", "The Bear", "assert")),
+        ("My daughter's name is Emma.", ("has_child", "a daughter named Emma", "assert")),
+        ("I have a brother named Carlos.", ("has_sibling", "a brother named Carlos", "assert")),
+        ("I'm lactose intolerant.", ("health_condition", "lactose intolerance", "assert")),
+        ("We're planning a trip to Japan in October.", ("plans_to", "go to Japan (October 2023)", "assert")),
+        ("We're not going to Japan anymore.", ("plans_to", "Japan", "end")),
     ],
 )
 def test_more_ways_of_saying_it(text: str, expected: tuple[str, str, str]) -> None:
     assert expected in {(f.predicate, f.object, f.kind) for f in extract(("user", text))}
+
+
+@pytest.mark.parametrize("text", ["If I get the job, I'm a teacher.", "If it works out, I'm vegan.",
+                                  "Our cat Luna passed away."])
+def test_no_assertion(text: str) -> None:
+    assert [f for f in extract(("user", text)) if f.kind == "assert"] == []

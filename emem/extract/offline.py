@@ -36,8 +36,9 @@ _EMBEDDED = re.compile(r"\b(?:why|how|what|whether)\s*$", re.IGNORECASE)
 """A clause opened by why/how/what is talked about, not asserted ("... why I'm passionate about X")."""
 _NEGATION = re.compile(r"\b(?:not|never|no\s+longer|nobody|no\s+one|neither|nor|hardly|barely)\b|n't\b",
                        re.IGNORECASE)
-_CLAUSE_RESET = re.compile(r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b)",
-                           re.IGNORECASE)
+_CLAUSE_RESET = re.compile(r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b|"
+                           r",\s*(?=(?:I|we|I'm|we're|I've|we've)\s))", re.IGNORECASE)
+_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|suppose|supposing|imagine|assuming)\b", re.IGNORECASE)
 _CESSATION = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer|never)\b", re.IGNORECASE)
 _STOPPED = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer)\b", re.IGNORECASE)
 _CORRECTION = re.compile(r"\b(?:actually|in\s+fact|correction|to\s+be\s+clear|for\s+the\s+record)\b",
@@ -100,7 +101,11 @@ def clause_prefix(sentence: str, start: int) -> str:
     """The part of the clause before `start`: what could negate or hypothesise the match."""
     prefix = sentence[:start]
     cut = 0
-    for m in _CLAUSE_RESET.finditer(prefix):
+    for m in _CLAUSE_RESET.finditer(sentence):  # the whole sentence: some resets look ahead (", I'm")
+        if m.end() > start:
+            break
+        if m.group(0).strip() == "," and _CONDITION.search(sentence[cut:m.start()]):
+            continue  # "If I get the job, I'm ...": the condition still governs the main clause
         cut = m.end()
     return prefix[cut:]
 
@@ -211,7 +216,10 @@ class OfflineExtractor:
                 out.extend(self._read(rule, m, text, surface, turn, index, resolver, state, earlier + out,
                                       dates_for(rule.future or rule.starts)))
         named = {(f.subject, f.predicate, f.object.split(" named ")[0]) for f in out if " named " in f.object}
-        return [f for f in out if (f.subject, f.predicate, f.object) not in named]  # "a kitten" < "a kitten named Mochi"
+        ended = {(f.subject, f.predicate, f.object) for f in out if f.kind != "assert"}
+        # "a kitten" gives way to "a kitten named Mochi"; "our cat Luna passed away" only ends Luna
+        return [f for f in out if (f.subject, f.predicate, f.object) not in named
+                and (f.kind != "assert" or (f.subject, f.predicate, f.object) not in ended)]
 
     @staticmethod
     def _readings(sentence: str, turn: Turn) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]]]]:

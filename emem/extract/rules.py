@@ -581,6 +581,7 @@ _CONDITION_ADJ = {
     "diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy", "anemic": "anemia",
     "anaemic": "anaemia", "celiac": "celiac disease", "coeliac": "coeliac disease", "bipolar": "bipolar disorder",
     "dyslexic": "dyslexia", "autistic": "autism", "insulin-dependent": "diabetes",
+    "lactose intolerant": "lactose intolerance", "gluten intolerant": "gluten intolerance",
 }
 _KIN = {"mom": "mother", "mum": "mother", "dad": "father", "stepmom": "stepmother", "stepdad": "stepfather",
         "fiance": "fiancé", "fiancee": "fiancée"}
@@ -643,6 +644,8 @@ def favourite_of(m: re.Match[str]) -> str | None:
 def title(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A book or show title as said (quotes dropped), at most eight words."""
     text = _cut_dates(m.group("obj") or "", m.start("obj"), ctx).strip().strip('"').strip()
+    text = re.split(r"\s+on\s+(?:Netflix|Hulu|HBO|Max|Disney\+?|Prime|Apple\s+TV\+?|YouTube|Kindle|Audible|Peacock|"
+                    r"Paramount\+?|Crunchyroll)\b", text, maxsplit=1)[0]
     text = re.sub(r"\s+(?:and|of|the|a|an|in|on|to|for|at|with)$", "", text)
     words = text.split()
     head = words[1] if len(words) > 1 and words[0].lower() in ("the", "a", "an") else (words or [""])[0]
@@ -691,6 +694,8 @@ def kin_count(m: re.Match[str], ctx: Ctx) -> list[str]:
     """"I have two brothers" -> "two brothers"; "I have a sister" -> "a sister"."""
     kin = (m.group("kin") or "").lower()
     count = (m.group("count") or "").lower()
+    if m.groupdict().get("name2") and count in ("a", "an", "one", "another") and not kin.endswith("s"):
+        return kin_named(m, ctx)
     if count in ("a", "an", "one", "another"):
         return [f"{_article(kin)} {kin.rstrip('s') if kin.endswith('s') and kin != 'siblings' else kin}"]
     return [f"{count} {kin}"]
@@ -715,7 +720,7 @@ def condition(lexicon: bool) -> Post:
 
 
 def condition_adj(m: re.Match[str], ctx: Ctx) -> list[str]:
-    return [_CONDITION_ADJ[(m.group("obj") or "").lower()]]
+    return [_CONDITION_ADJ[re.sub(r"\s+", " ", (m.group("obj") or "").lower())]]
 
 
 def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -790,6 +795,8 @@ RULES: tuple[Rule, ...] = (
     R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{HAVE}{ADV}\s+been\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
+    R("works_at", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for|with)\s+{obj:org}",
+      org),
     R("job_title", r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
       np(4, strip_article=True, split_lists=False)),
     R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
@@ -838,7 +845,10 @@ RULES: tuple[Rule, ...] = (
     R("has_child", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|\d+-year-old)\s+)?"
       rf"{_CHILD}(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", child),
     R("has_child", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:young|little|grown|small|adult|wonderful|amazing|"
-      r"beautiful)\s+)?(?P<kin>kids|children|sons|daughters|kid|child|son|daughter)\b(?![-\w])", child),
+      r"beautiful)\s+)?(?P<kin>kids|children|sons|daughters|kid|child|son|daughter)\b(?![-\w])"
+      rf"(?:,?\s+(?:named|called)\s+{_PETNAME})?", child),
+    R("has_child", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger)\s+)?"
+      rf"(?P<kin>son|daughter|kid|child)(?:'s)?\s+name\s+is\s+{_PETNAME}", child),
     R("has_child", r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby\s+boy|baby\s+girl|baby|son|daughter)"
       rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:,?\s+(?:named|called)\s+{_PETNAME})?",
       child, dated=True),
@@ -940,6 +950,8 @@ RULES: tuple[Rule, ...] = (
     R("phone", rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
       rf"(?:number|phone|cell|mobile)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})", value, confidence=0.9),
     R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", value),
+    R("phone", rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell)\s+(?:has\s+)?changed\b[^.!?]{{0,20}}?"
+      rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})", value),
     R("address", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
       rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})", street, confidence=0.9),
     R("address", rf"{{S}}{{vg:live:now}}\s+at\s+(?P<obj>{STREET_ADDRESS})", street),
@@ -984,7 +996,7 @@ RULES: tuple[Rule, ...] = (
       rf"half-|step)\s*)?(?P<kin>sister|brother|sibling)(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
     R("has_sibling", rf"\b(?:[Mm]y|[Oo]ur)\s+(?P<kin>sister|brother)(?:'s)?\s+name\s+is\s+{_PETNAME}", kin_named),
     R("has_sibling", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:older|younger|little|big|twin)\s+)?"
-      r"(?P<kin>sisters?|brothers?|siblings)\b(?![-\w])", kin_count),
+      rf"(?P<kin>sisters?|brothers?|siblings)\b(?![-\w])(?:,?\s+(?:named|called)\s+{_PETNAME})?", kin_count),
     R("has_partner", rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend|fianc[ée]e?)"
       rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
     R("has_partner", rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend)(?:'s)?\s+name\s+is\s+"
@@ -999,7 +1011,7 @@ RULES: tuple[Rule, ...] = (
       r"{obj:np}", condition(lexicon=True)),
     R("health_condition", r"{S}{vg:suffer:now}\s+from\s+{obj:np}", condition(lexicon=True)),
     R("health_condition", r"{S}{BEN}{ADV}\s+(?P<obj>diabetic|asthmatic|epileptic|anemic|anaemic|celiac|coeliac|"
-      r"bipolar|dyslexic|insulin-dependent)\b", condition_adj),
+      r"bipolar|dyslexic|insulin-dependent|lactose\s+intolerant|gluten\s+intolerant)\b", condition_adj),
     R("allergy", r"{S}{BEN}{ADV}\s+(?:(?:very|severely|really|deathly|mildly|super|highly)\s+)?allergic\s+to\s+{obj:np}",
       allergen),
     R("allergy", r"{S}{vg:have:now}\s+(?:a|an)\s+(?:(?:severe|mild|bad|serious|slight|life-threatening|major)\s+)?"
@@ -1035,6 +1047,10 @@ RULES: tuple[Rule, ...] = (
       kind="end", dated=True),
     R("has_partner", rf"{{S}}(?:{{vg:get:past}}|{{BEN}})\s+married\s+to\s+{_PETNAME}", const_partner, dated=True),
     R("likes", r"{S}{vg:prefer:now}\s+{obj:np}", preferred),
+    R("plans_to", r"{S}{BEN}{ADV}\s+planning\s+(?:a|an|our|my)\s+(?:[a-z-]+\s+){0,2}?(?:trip|vacation|holiday|visit|getaway)"
+      r"\s+to\s+{obj:place}", plan, future=True),
+    R("plans_to", r"{S}{NEG}{ADV}\s+(?:going|heading|traveling|travelling|flying)\s+to\s+{obj:place}", place,
+      kind="retract", negated=True, cessation=_CESSATION),
     # plans called off
     R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch,scrap:past}\s+(?:the|our|my|this|that)\s+(?:[a-z-]+\s+){0,2}?"
       r"(?:trip|vacation|holiday|move|plans?|visit|flight|getaway|tour)\s+(?:to|for|in)\s+{obj:place}", place,

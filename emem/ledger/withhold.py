@@ -119,9 +119,9 @@ TOPICS: tuple[Topic, ...] = (
         r"\b(?:job|employer|salary|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b",
     ),
     Topic(
-        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce)\b",
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce|ex)\b",
         ("relationship_status", "has_partner"),
-        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|engaged)\b",
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|engaged|ex(?:-\w+)?)\b",
     ),
 )
 
