@@ -311,12 +311,20 @@ def erase_forgotten(memory: Any, namespace: str, report: ConsolidationReport | N
     """
     from emem.ledger.withhold import active_forget_requests, withholding
 
+    if report is not None and report.turns_processed == 0:
+        return []  # nothing new: what earlier runs had to erase is already gone
     requests = active_forget_requests(memory.ledger, namespace)
     if not requests:
         return []
     keep = {r.source for r in requests}
+    after = 0
+    if report is not None:
+        fresh = {f"{t.conversation_id}/{t.turn_id}" for t in memory.episodes.turns(
+            namespace, after_seq=report.watermark_before, upto_seq=report.watermark)}
+        # A request said in this run reaches back over every turn; otherwise only new turns can match.
+        after = 0 if keep & fresh else report.watermark_before
     by_conv: dict[str, list[str]] = {}
-    for t in memory.episodes.turns(namespace):
+    for t in memory.episodes.turns(namespace, after_seq=after):
         ref = f"{t.conversation_id}/{t.turn_id}"
         if ref not in keep and withholding(requests, text=t.render()) is not None:
             by_conv.setdefault(t.conversation_id, []).append(t.turn_id)

@@ -208,3 +208,17 @@ class TestForgetRequestsThroughConsolidation:
             mem.add_conversation(conv, NS)
             mem.consolidate(NS)
             assert name_aliases(mem.ledger, NS) == {"Priya": "user"}
+
+
+def test_erase_policy_also_erases_later_turns_that_match(tmp_path: Path) -> None:
+    with Memory(tmp_path / "h", forget_policy="erase") as mem:
+        mem.add_conversation(CONV, NS)
+        mem.consolidate(NS)
+        mem.add_turns([{"conversation_id": "chat", "session_id": "S3", "turn_id": "S3:1", "speaker": "user",
+                        "text": "My new SSN is 987-65-4321.", "time": "2024-05-01T10:00:00+00:00"},
+                       {"conversation_id": "chat", "session_id": "S3", "turn_id": "S3:2", "speaker": "user",
+                        "text": "I adopted a cat.", "time": "2024-05-01T10:01:00+00:00"}], NS)
+        mem.consolidate(NS)
+        texts = [t.text for t in mem.episodes.turns(NS)]
+        assert "My new SSN is 987-65-4321." not in texts and "I adopted a cat." in texts
+        assert mem.consolidate(NS).turns_processed == 0
