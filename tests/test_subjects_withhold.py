@@ -222,3 +222,21 @@ def test_erase_policy_also_erases_later_turns_that_match(tmp_path: Path) -> None
         texts = [t.text for t in mem.episodes.turns(NS)]
         assert "My new SSN is 987-65-4321." not in texts and "I adopted a cat." in texts
         assert mem.consolidate(NS).turns_processed == 0
+
+
+def test_relatives_map_my_sister_and_my_dog_to_their_names(tmp_path: Path) -> None:
+    from emem.subjects import relatives_of
+
+    conv = chat(("2024-03-01T10:00:00+00:00", "user", "My sister Ana lives in Madrid."),
+                ("2024-03-01T10:00:00+00:00", "user", "My dog's name is Pepper."),
+                ("2024-03-01T10:00:00+00:00", "user", "My husband Tom is a chef."))
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, NS)
+        mem.consolidate(NS)
+        rel = relatives_of(mem.ledger, NS, "user")
+        assert rel["sister"] == ["Ana"] and rel["sibling"] == ["Ana"] and rel["dog"] == ["Pepper"]
+        sp = ["user", "assistant"]
+        assert question_subjects("Where does my sister live?", sp, ["user", "Ana"], relatives=rel) == ["user", "Ana"]
+        assert question_subjects("What does my husband do?", sp, [], relatives=rel) == ["user", "Tom"]
+        assert question_subjects("What is my dog called?", sp, [], relatives=rel) == ["user", "Pepper"]
+        assert question_subjects("Where does my brother live?", sp, [], relatives=rel) == ["user"]
