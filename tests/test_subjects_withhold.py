@@ -101,7 +101,7 @@ class TestWithholding:
         # The topic's predicates cover the requester's own facts, not another person's.
         assert withholding(reqs, predicate="health_condition", obj="a cold", subject="Sam") is None
 
-    def test_policy(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def test_policy(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv("EMEM_FORGET_POLICY", raising=False)
         assert forget_policy() == "withhold"
         monkeypatch.setenv("EMEM_FORGET_POLICY", "ERASE")
@@ -111,7 +111,7 @@ class TestWithholding:
             forget_policy("shred")
         monkeypatch.setenv("EMEM_FORGET_POLICY", "nonsense")
         with pytest.raises(InputError, match="EMEM_FORGET_POLICY"):
-            Memory(Path("/nonexistent-never-created"))
+            Memory(tmp_path / "h")
 
 
 def chat(*turns: tuple[str, str, str]) -> dict:
