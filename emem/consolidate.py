@@ -231,7 +231,9 @@ def _contains(haystack: list[str], needle: list[str]) -> bool:
 
 _KNOWN_SPAN = timedelta(days=1)
 """When something ends that the ledger never held ("I quit Acme" with no earlier word of Acme), all
-that is known is that it held up to its end: it is recorded for the day before the end."""
+that is known is that it held up to its end: it is recorded for the day before the end (unless the
+ending's confidence is below 0.7: such endings, e.g. "I finished Dune" read as a book, only end a
+value that is running)."""
 
 
 def _end(
@@ -265,7 +267,7 @@ def _end(
         targets = list(current.revisions)
     running = [r for r in targets if r.valid_from < end_at and (r.valid_to is None or r.valid_to > end_at)]
     if not running:
-        if not wanted or any(r.valid_to is not None and r.valid_to <= end_at for r in targets):
+        if not wanted or cand.confidence < 0.7 or any(r.valid_to is not None and r.valid_to <= end_at for r in targets):
             _skip(report, where, f"nothing running to end for {cand.subject}.{predicate} {cand.object!r}")
             return
         ledger.write_assertion(

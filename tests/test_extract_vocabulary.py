@@ -179,6 +179,15 @@ def test_a_forget_request_can_be_taken_back() -> None:
         ("I'm lactose intolerant.", ("health_condition", "lactose intolerance", "assert")),
         ("We're planning a trip to Japan in October.", ("plans_to", "go to Japan (October 2023)", "assert")),
         ("We're not going to Japan anymore.", ("plans_to", "Japan", "end")),
+        ("Got a new number, it's 555-301-2222.", ("phone", "555-301-2222", "assert")),
+        ("I have a new cell number: 555 301 2222.", ("phone", "555 301 2222", "assert")),
+        ("Our Lisbon trip is off.", ("plans_to", "Lisbon", "retract")),
+        ("We cancelled Rome, sadly.", ("plans_to", "Rome", "retract")),
+        ("Finished Dune last night.", ("reading", "Dune", "end")),
+        ("My new flat is at 3 Elm Row, Leeds.", ("address", "3 Elm Row, Leeds", "assert")),
+        ("My new flat is at 3 Elm Row, Leeds.", ("lives_in", "Leeds", "assert")),
+        ("Okay, now please forget my email address.", ("forget_request", "email address", "assert")),
+        ("Also, please forget the old Birch Lane address.", ("forget_request", "old Birch Lane address", "assert")),
     ],
 )
 def test_more_ways_of_saying_it(text: str, expected: tuple[str, str, str]) -> None:

@@ -326,3 +326,17 @@ def test_anymore_ends_a_fact_and_keeps_its_past(tmp_path: Path) -> None:
         assert at(mem, "lives_in", "2024-06-01") == ("miss", [])
         assert at(mem, "diet", "2024-03-01") == ("state", ["vegetarian"])
         assert at(mem, "diet", "2024-06-01") == ("miss", [])
+
+
+def test_a_doubtful_ending_only_ends_what_is_running(tmp_path: Path) -> None:
+    conv = agent_conversation(
+        ("2024-03-01T10:00:00+00:00", [("user", "I'm reading Dune right now.")]),
+        ("2024-03-20T10:00:00+00:00", [("user", "Finished Dune yesterday."), ("user", "Finished Severance too.")]),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, NS)
+        mem.consolidate(NS)
+        assert at(mem, "reading", "2024-03-10") == ("state", ["Dune"])
+        assert at(mem, "reading", "2024-03-25") == ("miss", [])
+        # Nothing says Severance was being read or watched: nothing is recorded for it.
+        assert not [r for r in mem.ledger.revisions(NS) if "severance" in r.object]

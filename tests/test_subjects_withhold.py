@@ -89,6 +89,14 @@ class TestWithholding:
         for text in not_covered:
             assert withholding(reqs, text=text) is None, (topic, text)
 
+    def test_a_named_thing_narrows_the_topic(self) -> None:
+        reqs = [request("old Birch Lane address")]
+        assert withholding(reqs, text="We lived at 12 Birch Lane.") is reqs[0]
+        assert withholding(reqs, text="The new place is 3 Elm Row, Leeds.") is None
+        assert withholding(reqs, predicate="address", obj="3 Elm Row, Leeds", subject="user") is None
+        assert withholding(reqs, predicate="address", obj="12 Birch Lane", subject="user") is reqs[0]
+        assert withholding([request("SSN")], text="My SSN is 078-05-1120.") is not None  # a cue, not a name
+
     def test_facts(self) -> None:
         reqs = [request("medical information", "m"), request("phone number", "p"), request("Alex", "a")]
         assert withholding(reqs, predicate="health_condition", obj="asthma", subject="user").revision_id == "m"

@@ -764,6 +764,11 @@ _LIVE_NOUN = r"(?:place|apartment|flat|house|home|condo|neighbou?rhood|town|city
 _JOB_ANY = r"(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
 _EVT = r"(?:to|at)\s+"
 _CESSATION = "required"
+_ONLY_RUNNING = 0.6
+"""Confidence of endings that may not be about this predicate ("I finished Dune": a book or a show?):
+consolidation ends a running value with them but records nothing when none is running."""
+_ASIDE = r"(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ctually|[Oo]ne\s+more\s+thing)[,:]?\s+)*"
+"""Words that may open a request before its verb ("And now please forget ...")."""
 
 RULES: tuple[Rule, ...] = (
     # where someone lives
@@ -950,11 +955,17 @@ RULES: tuple[Rule, ...] = (
     R("phone", rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
       rf"(?:number|phone|cell|mobile)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})", value, confidence=0.9),
     R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", value),
+    R("phone", rf"{{S}}{{vg:get,have:past+now}}\s+a\s+new\s+(?:phone|cell|mobile)?\s*(?:number|phone)\s*[:,-]?\s*"
+      rf"(?:(?:it's|it\s+is)\s+)?(?P<obj>{PHONE})", value),
     R("phone", rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell)\s+(?:has\s+)?changed\b[^.!?]{{0,20}}?"
       rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})", value),
     R("address", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
       rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})", street, confidence=0.9),
     R("address", rf"{{S}}{{vg:live:now}}\s+at\s+(?P<obj>{STREET_ADDRESS})", street),
+    R("address", rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+is\s+(?:at\s+|on\s+)?(?P<obj>{STREET_ADDRESS})",
+      street),
+    R("lives_in", rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:new\s+{_LIVE_NOUN}|(?:new\s+|home\s+)?address)\s+is\s+(?:now\s+)?"
+      r"(?:at\s+|on\s+)?\d{1,5}[A-Za-z]?(?:\s+[A-Z][\w'.-]*){1,4},\s+{obj:place}", place, confidence=0.7),
     # diet
     R("diet", rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:a|fully|strictly|mostly|now)\s+)*(?P<obj>{DIETS})\b"
       r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish(?:es)?|friends?|cookbooks?|place|burger|version))",
@@ -979,6 +990,8 @@ RULES: tuple[Rule, ...] = (
     R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
     R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
+    R("reading", rf"{{S}}{{vg:finish:past}}\s+{TITLE}", title, kind="end", dated=True, confidence=_ONLY_RUNNING),
+    R("watching", rf"{{S}}{{vg:finish:past}}\s+{TITLE}", title, kind="end", dated=True, confidence=_ONLY_RUNNING),
     R("watching", rf"{{S}}{{BEN}}{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)\s+{TITLE}", title),
     R("watching", rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)"
       rf"\s+{TITLE}", title),
@@ -1052,16 +1065,22 @@ RULES: tuple[Rule, ...] = (
     R("plans_to", r"{S}{NEG}{ADV}\s+(?:going|heading|traveling|travelling|flying)\s+to\s+{obj:place}", place,
       kind="retract", negated=True, cessation=_CESSATION),
     # plans called off
+    R("plans_to", r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|trip|vacation|holiday|"
+      r"visit|plan|plans)\s+(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b", person(), kind="retract",
+      negated=True),
+    R("lives_in", r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|relocation)\s+"
+      r"(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b", person(), kind="retract", negated=True),
+    R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch:past}\s+{obj:place}", place, kind="retract", negated=True),
     R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch,scrap:past}\s+(?:the|our|my|this|that)\s+(?:[a-z-]+\s+){0,2}?"
       r"(?:trip|vacation|holiday|move|plans?|visit|flight|getaway|tour)\s+(?:to|for|in)\s+{obj:place}", place,
       kind="retract", negated=True),
     R("lives_in", r"{S}{vg:cancel,call off,scrap:past}\s+(?:the|our|my)\s+(?:planned\s+)?(?:move|relocation)\s+to\s+"
       r"{obj:place}", place, kind="retract", negated=True),
     # forget requests said in conversation
-    R("forget_request", r"^(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?)[,]?\s+)*(?:[Ff]orget|[Dd]elete|[Ee]rase|"
-      r"[Rr]emove|[Ww]ipe|[Cc]lear)\s+(?:(?:all|everything)\s+(?:about\s+)?)?(?P<obj>(?:my|our)\s+[^.!?;,]{2,60})",
+    R("forget_request", rf"^{_ASIDE}(?:[Ff]orget|[Dd]elete|[Ee]rase|"
+      r"[Rr]emove|[Ww]ipe|[Cc]lear)\s+(?:(?:all|everything)\s+(?:about\s+)?)?(?P<obj>(?:my|our|the)\s+[^.!?;,]{2,60})",
       forget_topic, negated=True, cessation="any", confidence=0.9),
-    R("forget_request", r"^(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h)[,]?\s+)*(?:[Ff]orget|[Ii]gnore|[Dd]isregard|[Dd]elete|"
+    R("forget_request", rf"^{_ASIDE}(?:[Ff]orget|[Ii]gnore|[Dd]isregard|[Dd]elete|"
       r"[Ee]rase)\s+(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned|shared)\s+about\s+"
       r"(?P<obj>[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any", confidence=0.9),
     R("forget_request", r"^(?:[Pp]lease\s+)?(?:[Dd]on't|[Dd]o\s+not)\s+(?:remember|keep|store|save|record)\s+"

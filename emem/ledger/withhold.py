@@ -130,6 +130,8 @@ _STOP = frozenset(
     information info details detail data stuff things thing everything anything something personal
     private history records record""".split()
 )
+_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
+"""Capitalised words in a topic name one thing ("Alder Road"), which narrows what the topic covers."""
 _NAME = re.compile(r"^[A-Z][a-z]+(?:[\s-][A-Z][a-z]+)?$")
 
 
@@ -148,6 +150,13 @@ def matcher(topic: str) -> _Matcher:
     """What a topic covers, derived from the table (cached: requests are rebuilt on every read)."""
     topic = " ".join(topic.split())
     rows = [t for t in TOPICS if re.search(t.cue, topic, re.IGNORECASE)]
+    proper = [
+        n for n in _PROPER.findall(topic) if not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
+    ]
+    if rows and proper:
+        # "the old Alder Road address": only what names Alder Road, not every address
+        names = "|".join(rf"\b{re.escape(n)}\b" for n in proper)
+        return _Matcher((), None, None, names)
     if rows:
         preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
         words = [t.words for t in rows if t.words]
