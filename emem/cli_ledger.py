@@ -187,13 +187,17 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         ),
         known_at: str | None = typer.Option(None, "--known-at", help="ISO-8601: when it was learned (now)."),
         source: list[str] | None = typer.Option(None, "--source", help="Turn reference (repeatable)."),
+        cardinality: str | None = typer.Option(
+            None, "--cardinality", help="single or multi: declares a new (open) predicate on first use."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
         home: Path | None = typer.Option(None, "--home", envvar="EMEM_HOME", help=_HOME_HELP),
     ) -> None:
         """Assert a fact by hand (recorded as asserted by the user)."""
         with _user_errors():
             rev = open_memory(home).assert_fact(
-                namespace, subject, predicate, object, valid_from, valid_to, known_at, tuple(source or ())
+                namespace, subject, predicate, object, valid_from, valid_to, known_at, tuple(source or ()),
+                cardinality=cardinality,
             )
         if as_json:
             _echo_json(rev)

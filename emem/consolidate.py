@@ -231,7 +231,9 @@ def _contains(haystack: list[str], needle: list[str]) -> bool:
 
 _KNOWN_SPAN = timedelta(days=1)
 """When something ends that the ledger never held ("I quit Acme" with no earlier word of Acme), all
-that is known is that it held up to its end: it is recorded for the day before the end."""
+that is known is that it held up to its end: it is recorded for the day before the end (unless the
+ending's confidence is below 0.7: such endings, e.g. "I finished Dune" read as a book, only end a
+value that is running)."""
 
 
 def _end(
@@ -265,7 +267,7 @@ def _end(
         targets = list(current.revisions)
     running = [r for r in targets if r.valid_from < end_at and (r.valid_to is None or r.valid_to > end_at)]
     if not running:
-        if not wanted or any(r.valid_to is not None and r.valid_to <= end_at for r in targets):
+        if not wanted or cand.confidence < 0.7 or any(r.valid_to is not None and r.valid_to <= end_at for r in targets):
             _skip(report, where, f"nothing running to end for {cand.subject}.{predicate} {cand.object!r}")
             return
         ledger.write_assertion(
@@ -311,12 +313,20 @@ def erase_forgotten(memory: Any, namespace: str, report: ConsolidationReport | N
     """
     from emem.ledger.withhold import active_forget_requests, withholding
 
+    if report is not None and report.turns_processed == 0:
+        return []  # nothing new: what earlier runs had to erase is already gone
     requests = active_forget_requests(memory.ledger, namespace)
     if not requests:
         return []
     keep = {r.source for r in requests}
+    after = 0
+    if report is not None:
+        fresh = {f"{t.conversation_id}/{t.turn_id}" for t in memory.episodes.turns(
+            namespace, after_seq=report.watermark_before, upto_seq=report.watermark)}
+        # A request said in this run reaches back over every turn; otherwise only new turns can match.
+        after = 0 if keep & fresh else report.watermark_before
     by_conv: dict[str, list[str]] = {}
-    for t in memory.episodes.turns(namespace):
+    for t in memory.episodes.turns(namespace, after_seq=after):
         ref = f"{t.conversation_id}/{t.turn_id}"
         if ref not in keep and withholding(requests, text=t.render()) is not None:
             by_conv.setdefault(t.conversation_id, []).append(t.turn_id)

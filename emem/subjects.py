@@ -85,6 +85,7 @@ def question_subjects(
     *,
     aliases: Mapping[str, str] | None = None,
     agent_names: Iterable[str] = (),
+    relatives: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
     """The subjects a question is about, in order of mention.
 
@@ -99,6 +100,8 @@ def question_subjects(
         known_subjects: subjects the ledger holds facts about.
         aliases: told name -> subject (e.g. {"Priya": "user"}).
         agent_names: names the agent goes by.
+        relatives: the user's named relatives and pets by kind (`relatives_of`), so that "my sister"
+            also maps to "Ana" and "my dog" to "Max".
 
     Returns:
         Subject display names, without repeats.
@@ -111,6 +114,9 @@ def question_subjects(
     hits: list[tuple[int, str]] = []
     if user is not None:
         hits += [(m.start(), user) for m in _USER_WORDS.finditer(question)]
+        for m in _MY_KIN.finditer(question):
+            kin = _KIN_WORDS.get(m.group("kin").casefold(), m.group("kin").casefold())
+            hits += [(m.start("kin"), name) for name in (relatives or {}).get(kin, ())]
     if agent is not None:
         hits += [(m.start(), agent) for m in _AGENT_WORDS.finditer(question)]
     for m in _CAPITALISED.finditer(question):
@@ -145,4 +151,71 @@ def name_aliases(ledger: object, namespace: str) -> dict[str, str]:
         for value in res.values:
             if subject_key(value) != subject_key(res.subject):
                 out[value] = res.subject
+    return out
+
+
+_KIN_WORDS = {
+    "mom": "mother",
+    "mum": "mother",
+    "mommy": "mother",
+    "dad": "father",
+    "daddy": "father",
+    "kid": "child",
+    "kids": "child",
+    "children": "child",
+    "sons": "son",
+    "daughters": "daughter",
+    "sisters": "sister",
+    "brothers": "brother",
+    "siblings": "sibling",
+    "puppy": "dog",
+    "kitten": "cat",
+    "pets": "pet",
+    "parents": "parent",
+    "spouse": "partner",
+}
+_MY_KIN = re.compile(
+    r"\b(?:my|the\s+user's)\s+(?:(?:older|younger|little|big|baby|twin|oldest|youngest|eldest)\s+)?"
+    r"(?P<kin>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_KIN_PREDICATES = ("has_partner", "has_child", "has_sibling", "has_parent", "has_pet")
+_GENERAL = {
+    "has_partner": "partner",
+    "has_child": "child",
+    "has_sibling": "sibling",
+    "has_parent": "parent",
+    "has_pet": "pet",
+}
+
+
+def relatives_of(ledger: object, namespace: str, subject: str) -> dict[str, list[str]]:
+    """The subject's named relatives and pets by kind, from the ledger's current facts:
+    {"sister": ["Ana"], "sibling": ["Ana"], "dog": ["Max"], "pet": ["Max"], "husband": ["Tom"], ...}.
+
+    Args:
+        ledger: an emem.ledger.store.Ledger.
+        namespace: the tenant.
+        subject: whose relatives (the user's subject).
+
+    Returns:
+        kind -> names, for `question_subjects(..., relatives=...)`.
+    """
+    from emem.ledger.predicates import named_value
+
+    out: dict[str, list[str]] = {}
+    for res in ledger.facts(namespace, subject=subject):  # type: ignore[attr-defined]
+        if res.predicate not in _KIN_PREDICATES:
+            continue
+        for value in res.values:
+            name = named_value(value)
+            if name is None:
+                continue
+            kind = re.sub(r"^(?:an?|the)\s+", "", value.split(" named ")[0].strip().casefold())
+            for key in dict.fromkeys(
+                (kind, kind.split()[-1], _KIN_WORDS.get(kind, kind), _GENERAL[res.predicate])
+            ):
+                out.setdefault(key, [])
+                if name not in out[key]:
+                    out[key].append(name)
     return out

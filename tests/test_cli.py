@@ -59,3 +59,14 @@ def test_user_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
         assert result.exit_code == 2, (args, result.output)
         assert "Traceback" not in result.output
         assert result.output.strip().startswith("error:") and len(result.output.strip().splitlines()) <= 2, result.output
+
+
+def test_facts_add_declares_an_open_predicate(tmp_path: Path) -> None:
+    home = str(tmp_path / "h")
+    base = ("--valid-from", "2023-01-01", "--namespace", "ns", "--home", home)
+    assert run("facts", "add", "Alice", "speaks", "French", "--cardinality", "multi", *base).exit_code == 0
+    assert run("facts", "add", "Alice", "speaks", "Hindi", *base).exit_code == 0
+    bad = run("facts", "add", "Alice", "speaks", "Urdu", "--cardinality", "single", *base)
+    assert bad.exit_code == 2 and "multi-valued" in bad.output
+    out = run("resolve", "Alice", "speaks", "--namespace", "ns", "--home", home)
+    assert out.exit_code == 0 and "French" in out.output and "Hindi" in out.output

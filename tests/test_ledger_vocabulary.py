@@ -302,3 +302,41 @@ class TestConsolidationOfCandidates:
             "Acme Corp"]
         assert ledger.resolve(NS, "user", "works_at", valid_at=friday).status == "miss"
         assert ledger.resolve(NS, "user", "works_at", valid_at=datetime(2024, 1, 1, tzinfo=UTC)).status == "miss"
+
+
+def test_dropping_a_namespace_drops_its_declarations(tmp_path: Path) -> None:
+    with Memory(tmp_path / "h") as mem:
+        mem.add_turns([{"conversation_id": "c", "session_id": "s", "turn_id": "1", "speaker": "user",
+                        "text": "hello", "time": "2024-01-01T00:00:00+00:00"}], NS)
+        mem.assert_fact(NS, "user", "speaks", "French", "2024-01-01T00:00:00+00:00", cardinality="multi")
+        mem.drop_namespace(NS)
+        assert mem.ledger.declared_predicates(NS) == {}
+
+
+def test_anymore_ends_a_fact_and_keeps_its_past(tmp_path: Path) -> None:
+    conv = agent_conversation(
+        ("2024-01-10T10:00:00+00:00", [("user", "I live in Austin."), ("user", "I'm vegetarian.")]),
+        ("2024-05-10T10:00:00+00:00", [("user", "I don't live in Austin anymore."),
+                                       ("user", "I started eating meat again.")]),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, NS)
+        mem.consolidate(NS)
+        assert at(mem, "lives_in", "2024-03-01") == ("state", ["Austin"])
+        assert at(mem, "lives_in", "2024-06-01") == ("miss", [])
+        assert at(mem, "diet", "2024-03-01") == ("state", ["vegetarian"])
+        assert at(mem, "diet", "2024-06-01") == ("miss", [])
+
+
+def test_a_doubtful_ending_only_ends_what_is_running(tmp_path: Path) -> None:
+    conv = agent_conversation(
+        ("2024-03-01T10:00:00+00:00", [("user", "I'm reading Dune right now.")]),
+        ("2024-03-20T10:00:00+00:00", [("user", "Finished Dune yesterday."), ("user", "Finished Severance too.")]),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, NS)
+        mem.consolidate(NS)
+        assert at(mem, "reading", "2024-03-10") == ("state", ["Dune"])
+        assert at(mem, "reading", "2024-03-25") == ("miss", [])
+        # Nothing says Severance was being read or watched: nothing is recorded for it.
+        assert not [r for r in mem.ledger.revisions(NS) if "severance" in r.object]

@@ -89,6 +89,14 @@ class TestWithholding:
         for text in not_covered:
             assert withholding(reqs, text=text) is None, (topic, text)
 
+    def test_a_named_thing_narrows_the_topic(self) -> None:
+        reqs = [request("old Birch Lane address")]
+        assert withholding(reqs, text="We lived at 12 Birch Lane.") is reqs[0]
+        assert withholding(reqs, text="The new place is 3 Elm Row, Leeds.") is None
+        assert withholding(reqs, predicate="address", obj="3 Elm Row, Leeds", subject="user") is None
+        assert withholding(reqs, predicate="address", obj="12 Birch Lane", subject="user") is reqs[0]
+        assert withholding([request("SSN")], text="My SSN is 078-05-1120.") is not None  # a cue, not a name
+
     def test_facts(self) -> None:
         reqs = [request("medical information", "m"), request("phone number", "p"), request("Alex", "a")]
         assert withholding(reqs, predicate="health_condition", obj="asthma", subject="user").revision_id == "m"
@@ -101,7 +109,7 @@ class TestWithholding:
         # The topic's predicates cover the requester's own facts, not another person's.
         assert withholding(reqs, predicate="health_condition", obj="a cold", subject="Sam") is None
 
-    def test_policy(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def test_policy(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv("EMEM_FORGET_POLICY", raising=False)
         assert forget_policy() == "withhold"
         monkeypatch.setenv("EMEM_FORGET_POLICY", "ERASE")
@@ -111,7 +119,7 @@ class TestWithholding:
             forget_policy("shred")
         monkeypatch.setenv("EMEM_FORGET_POLICY", "nonsense")
         with pytest.raises(InputError, match="EMEM_FORGET_POLICY"):
-            Memory(Path("/nonexistent-never-created"))
+            Memory(tmp_path / "h")
 
 
 def chat(*turns: tuple[str, str, str]) -> dict:
@@ -169,6 +177,17 @@ class TestForgetRequestsThroughConsolidation:
             mem.revoke(NS, first.revision_id, reason="user changed their mind")
             assert first.revision_id not in {r.revision_id for r in active_forget_requests(mem.ledger, NS)}
 
+    def test_a_request_taken_back_in_conversation_stops_withholding(self, tmp_path: Path) -> None:
+        conv = chat(("2024-03-01T10:00:00+00:00", "user", "Forget my address."),
+                    ("2024-03-05T10:00:00+00:00", "user", "Actually, you can remember my address again."))
+        with Memory(tmp_path / "h") as mem:
+            mem.add_conversation(conv, NS)
+            mem.consolidate(NS)
+            assert [r.topic for r in active_forget_requests(mem.ledger, NS, datetime(2024, 3, 2, tzinfo=UTC))] == [
+                "address"]
+            assert active_forget_requests(mem.ledger, NS) == []
+            assert len(mem.history(NS, "user", "forget_request").entries) == 2  # the request and its revocation
+
     def test_erase_policy_erases_the_matching_turns_through_forget(self, tmp_path: Path) -> None:
         with Memory(tmp_path / "h", forget_policy="erase") as mem:
             mem.add_conversation(CONV, NS)
@@ -197,3 +216,35 @@ class TestForgetRequestsThroughConsolidation:
             mem.add_conversation(conv, NS)
             mem.consolidate(NS)
             assert name_aliases(mem.ledger, NS) == {"Priya": "user"}
+
+
+def test_erase_policy_also_erases_later_turns_that_match(tmp_path: Path) -> None:
+    with Memory(tmp_path / "h", forget_policy="erase") as mem:
+        mem.add_conversation(CONV, NS)
+        mem.consolidate(NS)
+        mem.add_turns([{"conversation_id": "chat", "session_id": "S3", "turn_id": "S3:1", "speaker": "user",
+                        "text": "My new SSN is 987-65-4321.", "time": "2024-05-01T10:00:00+00:00"},
+                       {"conversation_id": "chat", "session_id": "S3", "turn_id": "S3:2", "speaker": "user",
+                        "text": "I adopted a cat.", "time": "2024-05-01T10:01:00+00:00"}], NS)
+        mem.consolidate(NS)
+        texts = [t.text for t in mem.episodes.turns(NS)]
+        assert "My new SSN is 987-65-4321." not in texts and "I adopted a cat." in texts
+        assert mem.consolidate(NS).turns_processed == 0
+
+
+def test_relatives_map_my_sister_and_my_dog_to_their_names(tmp_path: Path) -> None:
+    from emem.subjects import relatives_of
+
+    conv = chat(("2024-03-01T10:00:00+00:00", "user", "My sister Ana lives in Madrid."),
+                ("2024-03-01T10:00:00+00:00", "user", "My dog's name is Pepper."),
+                ("2024-03-01T10:00:00+00:00", "user", "My husband Tom is a chef."))
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, NS)
+        mem.consolidate(NS)
+        rel = relatives_of(mem.ledger, NS, "user")
+        assert rel["sister"] == ["Ana"] and rel["sibling"] == ["Ana"] and rel["dog"] == ["Pepper"]
+        sp = ["user", "assistant"]
+        assert question_subjects("Where does my sister live?", sp, ["user", "Ana"], relatives=rel) == ["user", "Ana"]
+        assert question_subjects("What does my husband do?", sp, [], relatives=rel) == ["user", "Tom"]
+        assert question_subjects("What is my dog called?", sp, [], relatives=rel) == ["user", "Pepper"]
+        assert question_subjects("Where does my brother live?", sp, [], relatives=rel) == ["user"]

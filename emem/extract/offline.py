@@ -36,8 +36,9 @@ _EMBEDDED = re.compile(r"\b(?:why|how|what|whether)\s*$", re.IGNORECASE)
 """A clause opened by why/how/what is talked about, not asserted ("... why I'm passionate about X")."""
 _NEGATION = re.compile(r"\b(?:not|never|no\s+longer|nobody|no\s+one|neither|nor|hardly|barely)\b|n't\b",
                        re.IGNORECASE)
-_CLAUSE_RESET = re.compile(r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b)",
-                           re.IGNORECASE)
+_CLAUSE_RESET = re.compile(r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b|"
+                           r",\s*(?=(?:I|we|I'm|we're|I've|we've)\s))", re.IGNORECASE)
+_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|suppose|supposing|imagine|assuming)\b", re.IGNORECASE)
 _CESSATION = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer|never)\b", re.IGNORECASE)
 _STOPPED = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer)\b", re.IGNORECASE)
 _CORRECTION = re.compile(r"\b(?:actually|in\s+fact|correction|to\s+be\s+clear|for\s+the\s+record)\b",
@@ -100,7 +101,11 @@ def clause_prefix(sentence: str, start: int) -> str:
     """The part of the clause before `start`: what could negate or hypothesise the match."""
     prefix = sentence[:start]
     cut = 0
-    for m in _CLAUSE_RESET.finditer(prefix):
+    for m in _CLAUSE_RESET.finditer(sentence):  # the whole sentence: some resets look ahead (", I'm")
+        if m.end() > start:
+            break
+        if m.group(0).strip() == "," and _CONDITION.search(sentence[cut:m.start()]):
+            continue  # "If I get the job, I'm ...": the condition still governs the main clause
         cut = m.end()
     return prefix[cut:]
 
@@ -149,10 +154,30 @@ class OfflineExtractor:
         state = _State()
         out: list[FactCandidate] = []
         for index, turn in enumerate(turns):
-            if roles.get(turn.speaker) == "agent":
-                continue  # what the agent says ("You live in Boston, right?") is not a fact about the user
-            out.extend(self._turn(turn, index, resolver, state))
+            if roles.get(turn.speaker) != "agent":
+                out.extend(self._turn(turn, index, resolver, state))
+                continue
+            # What the agent says ("You live in Boston, right?") is not a fact about the user,
+            # unless the user's next turn confirms it ("Yes, ...").
+            reply = turns[index + 1] if index + 1 < len(turns) else None
+            if reply is not None and roles.get(reply.speaker) == "user" and _AFFIRM.match(reply.text):
+                out.extend(self._confirmed(turn, reply, index, resolver, state))
         return out
+
+    def _confirmed(self, said: Turn, reply: Turn, index: int, resolver: AliasResolver,
+                   state: _State) -> list[FactCandidate]:
+        """Facts of the agent's guess as the user's own statement, sourced to both turns and known
+        from the confirmation."""
+        spans = [said.text[s:e] for s, e in split_sentences(said.text)]
+        guess = next((x for x in reversed(spans) if _SECOND_PERSON.search(x) and x.rstrip().endswith("?")), None)
+        statement = first_person(guess) if guess else None
+        if statement is None:
+            return []
+        proxy = reply.model_copy(update={"text": statement})
+        answer = reply.text[slice(*split_sentences(reply.text)[0])] if split_sentences(reply.text) else reply.text
+        surface = f"{said.speaker}: {guess} {reply.speaker}: {answer}"
+        return [f.model_copy(update={"surface": surface, "source_turn_ids": [said.turn_id, reply.turn_id]})
+                for f in self._turn(proxy, index + 1, resolver, state) if f.kind == "assert"]
 
     # --- one turn --------------------------------------------------------------------------------
 
@@ -191,7 +216,10 @@ class OfflineExtractor:
                 out.extend(self._read(rule, m, text, surface, turn, index, resolver, state, earlier + out,
                                       dates_for(rule.future or rule.starts)))
         named = {(f.subject, f.predicate, f.object.split(" named ")[0]) for f in out if " named " in f.object}
-        return [f for f in out if (f.subject, f.predicate, f.object) not in named]  # "a kitten" < "a kitten named Mochi"
+        ended = {(f.subject, f.predicate, f.object) for f in out if f.kind != "assert"}
+        # "a kitten" gives way to "a kitten named Mochi"; "our cat Luna passed away" only ends Luna
+        return [f for f in out if (f.subject, f.predicate, f.object) not in named
+                and (f.kind != "assert" or (f.subject, f.predicate, f.object) not in ended)]
 
     @staticmethod
     def _readings(sentence: str, turn: Turn) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]]]]:
@@ -237,7 +265,11 @@ class OfflineExtractor:
         confidence = round(max(0.1, rule.confidence - (0.1 if third else 0.0)), 2)
         if rule.predicate in ("friend_of",):
             objects = [resolver.canonical(o) for o in objects]
-        if rule.kind == "end":  # stopped holding at the date said (default: the turn's time)
+        kind = rule.kind
+        if kind == "retract" and predicate != ANY_PREDICATE and (
+                _STOPPED.search(sentence[m.start():]) or _STOPPED.search(clause_prefix(sentence, m.start()))):
+            kind = "end"  # "I don't live in Austin anymore": it held, and stopped (the past stays true)
+        if kind == "end":  # stopped holding at the date said (default: the turn's time)
             return [
                 FactCandidate(subject=subject, predicate=predicate, object="" if o == PREVIOUS else o, surface=surface,
                               valid_to=when, source_turn_ids=[turn.turn_id], confidence=confidence, kind="end")
@@ -376,6 +408,37 @@ def _same_object(known: str, said: str) -> bool:
 def _mentions(fact: FactCandidate, phrase: str) -> bool:
     words = _words(phrase) - {"about", "that", "moving", "living", "working", "being", "having"}
     return bool(words) and bool(words & (_words(fact.object) | _words(fact.surface)))
+
+
+_AFFIRM = re.compile(
+    r"^\W*(?:yes|yep|yeah|yup|correct|exactly|indeed|that's\s+(?:right|correct|true)|right|sure\s+(?:am|do)|"
+    r"I\s+(?:do|am|have))\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+_SECOND_PERSON = re.compile(r"\byou(?:'re|'ve|'ll)?\b|\byour\b", re.IGNORECASE)
+_TAG = re.compile(
+    r"\s*,?\s*(?:right|correct|is\s+that\s+(?:right|correct)|isn't\s+it|don't\s+you|aren't\s+you|haven't\s+you|"
+    r"didn't\s+you|no|yes|yeah)?\s*\?+\s*$", re.IGNORECASE)
+_TO_FIRST = (
+    (re.compile(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:are\s+you|you\s+are|you're)\b", re.I), "I am"),
+    (re.compile(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:have\s+you|you\s+have|you've)\b", re.I), "I have"),
+    (re.compile(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:do\s+you|you)\b", re.I), "I"),
+    (re.compile(r"\byou're\b", re.I), "I'm"),
+    (re.compile(r"\byou've\b", re.I), "I've"),
+    (re.compile(r"\byourself\b", re.I), "myself"),
+    (re.compile(r"\byours\b", re.I), "mine"),
+    (re.compile(r"\byour\b", re.I), "my"),
+    (re.compile(r"\byou\b", re.I), "me"),
+)
+
+
+def first_person(guess: str) -> str | None:
+    """The agent's second-person question as the user's statement: "You live in Boston, right?" ->
+    "I live in Boston." (None when it does not read as a guess about the user)."""
+    text = _TAG.sub("", guess.translate(_APOSTROPHES)).strip()
+    if not re.match(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:are\s+you|have\s+you|do\s+you|you|your)\b", text, re.I):
+        return None
+    for pattern, repl in _TO_FIRST:
+        text = pattern.sub(repl, text, count=1) if pattern.pattern.startswith("^") else pattern.sub(repl, text)
+    return text[:1].upper() + text[1:] + "."
 
 
 def _is_correction(predicate: str, sentence: str) -> bool:

@@ -96,6 +96,7 @@ IRREGULAR: dict[str, tuple[str, str, str, str]] = {
     "throw": ("throws", "threw", "thrown", "throwing"),
     "hit": ("hits", "hit", "hit", "hitting"),
     "shop": ("shops", "shopped", "shopped", "shopping"),
+    "prefer": ("prefers", "preferred", "preferred", "preferring"),
     "cancel": ("cancels", "canceled|cancelled", "canceled|cancelled", "canceling|cancelling"),
 }
 

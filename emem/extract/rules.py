@@ -363,6 +363,10 @@ _NON_ACTIVITY = frozenset(
 def liked(m: re.Match[str], ctx: Ctx) -> list[str]:
     """Likes/dislikes objects; "to paint" reads as "painting"."""
     text, start = _group(m)
+    return liked_text(text, start, ctx)
+
+
+def liked_text(text: str, start: int, ctx: Ctx) -> list[str]:
     inf = re.match(r"to\s+([a-z]+)\b", text)
     if inf:
         if inf.group(1) in _NON_ACTIVITY:
@@ -577,6 +581,7 @@ _CONDITION_ADJ = {
     "diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy", "anemic": "anemia",
     "anaemic": "anaemia", "celiac": "celiac disease", "coeliac": "coeliac disease", "bipolar": "bipolar disorder",
     "dyslexic": "dyslexia", "autistic": "autism", "insulin-dependent": "diabetes",
+    "lactose intolerant": "lactose intolerance", "gluten intolerant": "gluten intolerance",
 }
 _KIN = {"mom": "mother", "mum": "mother", "dad": "father", "stepmom": "stepmother", "stepdad": "stepfather",
         "fiance": "fiancé", "fiancee": "fiancée"}
@@ -626,14 +631,21 @@ def favourite_of(m: re.Match[str]) -> str | None:
     if not words or words[0] in ("thing", "things", "part", "one", "ones", "way", "time", "memory", "moment"):
         return None
     words = [_FAV_CATEGORY.get(w, w) for w in words]
-    if words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "ics")) and len(words[-1]) > 3:
-        words[-1] = words[-1][:-1]
+    last = words[-1]
+    if last.endswith(("shes", "ches", "xes", "sses")):
+        words[-1] = last[:-2]  # dishes -> dish
+    elif last.endswith("ies") and len(last) > 4:
+        words[-1] = last[:-3] + "y"  # hobbies -> hobby
+    elif last.endswith("s") and not last.endswith(("ss", "us", "ics")) and len(last) > 3:
+        words[-1] = last[:-1]
     return "favourite_" + "_".join(dict.fromkeys(words))
 
 
 def title(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A book or show title as said (quotes dropped), at most eight words."""
     text = _cut_dates(m.group("obj") or "", m.start("obj"), ctx).strip().strip('"').strip()
+    text = re.split(r"\s+on\s+(?:Netflix|Hulu|HBO|Max|Disney\+?|Prime|Apple\s+TV\+?|YouTube|Kindle|Audible|Peacock|"
+                    r"Paramount\+?|Crunchyroll)\b", text, maxsplit=1)[0]
     text = re.sub(r"\s+(?:and|of|the|a|an|in|on|to|for|at|with)$", "", text)
     words = text.split()
     head = words[1] if len(words) > 1 and words[0].lower() in ("the", "a", "an") else (words or [""])[0]
@@ -666,10 +678,24 @@ def kin_named(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [f"{_article(kin)} {kin} named {name}"]
 
 
+def const_partner(m: re.Match[str], ctx: Ctx) -> list[str]:
+    name = m.group("name2") or ""
+    return [] if name.lower() in NOT_PLACES else [f"a spouse named {name}"]
+
+
+def preferred(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """"I prefer tea over coffee" -> "tea" (what is preferred, not what it is preferred to)."""
+    text, start = _group(m)
+    text = re.split(r"\s+(?:over|to|rather\s+than|instead\s+of)\s+", text, maxsplit=1)[0]
+    return liked_text(text, start, ctx)
+
+
 def kin_count(m: re.Match[str], ctx: Ctx) -> list[str]:
     """"I have two brothers" -> "two brothers"; "I have a sister" -> "a sister"."""
     kin = (m.group("kin") or "").lower()
     count = (m.group("count") or "").lower()
+    if m.groupdict().get("name2") and count in ("a", "an", "one", "another") and not kin.endswith("s"):
+        return kin_named(m, ctx)
     if count in ("a", "an", "one", "another"):
         return [f"{_article(kin)} {kin.rstrip('s') if kin.endswith('s') and kin != 'siblings' else kin}"]
     return [f"{count} {kin}"]
@@ -694,7 +720,7 @@ def condition(lexicon: bool) -> Post:
 
 
 def condition_adj(m: re.Match[str], ctx: Ctx) -> list[str]:
-    return [_CONDITION_ADJ[(m.group("obj") or "").lower()]]
+    return [_CONDITION_ADJ[re.sub(r"\s+", " ", (m.group("obj") or "").lower())]]
 
 
 def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -738,10 +764,16 @@ _LIVE_NOUN = r"(?:place|apartment|flat|house|home|condo|neighbou?rhood|town|city
 _JOB_ANY = r"(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
 _EVT = r"(?:to|at)\s+"
 _CESSATION = "required"
+_ONLY_RUNNING = 0.6
+"""Confidence of endings that may not be about this predicate ("I finished Dune": a book or a show?):
+consolidation ends a running value with them but records nothing when none is running."""
+_ASIDE = r"(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ctually|[Oo]ne\s+more\s+thing)[,:]?\s+)*"
+"""Words that may open a request before its verb ("And now please forget ...")."""
 
 RULES: tuple[Rule, ...] = (
     # where someone lives
-    R("lives_in", r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?\s+to\s+{obj:place}",
+    R("lives_in", r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?"
+      r"(?:\s+from\s+(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})?\s+to\s+{obj:place}",
       place, dated=True),
     R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
@@ -768,9 +800,12 @@ RULES: tuple[Rule, ...] = (
     R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{HAVE}{ADV}\s+been\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
+    R("works_at", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for|with)\s+{obj:org}",
+      org),
     R("job_title", r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
       np(4, strip_article=True, split_lists=False)),
     R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
+    R("job_title", r"{S}{BE}{ADV}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{vg:become,qualify:past}\s+(?:as\s+)?(?:a|an)\s+{obj:job}", job, dated=True),
     R("job_title", r"(?<![Ll]ost\s)(?<![Qq]uit\s)(?<![Ll]eft\s)\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
     R("works_at", r"{S}{vg:join:past}\s+{obj:org}\s+as\s+(?:a|an)\s+", org, dated=True),
@@ -815,9 +850,13 @@ RULES: tuple[Rule, ...] = (
     R("has_child", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|\d+-year-old)\s+)?"
       rf"{_CHILD}(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", child),
     R("has_child", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:young|little|grown|small|adult|wonderful|amazing|"
-      r"beautiful)\s+)?(?P<kin>kids|children|sons|daughters|kid|child|son|daughter)\b(?![-\w])", child),
-    R("has_child", r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby|son|daughter|baby\s+boy|baby\s+girl)"
-      r"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))", child, dated=True),
+      r"beautiful)\s+)?(?P<kin>kids|children|sons|daughters|kid|child|son|daughter)\b(?![-\w])"
+      rf"(?:,?\s+(?:named|called)\s+{_PETNAME})?", child),
+    R("has_child", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger)\s+)?"
+      rf"(?P<kin>son|daughter|kid|child)(?:'s)?\s+name\s+is\s+{_PETNAME}", child),
+    R("has_child", r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby\s+boy|baby\s+girl|baby|son|daughter)"
+      rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+      child, dated=True),
     R("has_child", r"{S}{BEN}{ADV}\s+(?:a\s+)?(?:proud\s+|busy\s+|single\s+)?(?:mom|mum|mother|dad|father|parent)\s+"
       r"(?:of|to)\s+(?P<count>two|three|four|five|six|\d)\b(?!\s*(?:years|months|weeks|days))", const_kids),
     R("has_child", r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|two|three|four)\s+)?"
@@ -914,11 +953,19 @@ RULES: tuple[Rule, ...] = (
       rf"(?:\s+(?:now|actually|still))?\s+(?P<obj>{EMAIL})", value, confidence=0.9),
     R("email", rf"(?:\b[Rr]each|\b[Ee]-?mail|\b[Cc]ontact)\s+me\s+(?:at|on)\s+(?P<obj>{EMAIL})", value),
     R("phone", rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
-      rf"(?:number|phone)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})", value, confidence=0.9),
+      rf"(?:number|phone|cell|mobile)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})", value, confidence=0.9),
     R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", value),
+    R("phone", rf"{{S}}{{vg:get,have:past+now}}\s+a\s+new\s+(?:phone|cell|mobile)?\s*(?:number|phone)\s*[:,-]?\s*"
+      rf"(?:(?:it's|it\s+is)\s+)?(?P<obj>{PHONE})", value),
+    R("phone", rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell)\s+(?:has\s+)?changed\b[^.!?]{{0,20}}?"
+      rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})", value),
     R("address", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
       rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})", street, confidence=0.9),
     R("address", rf"{{S}}{{vg:live:now}}\s+at\s+(?P<obj>{STREET_ADDRESS})", street),
+    R("address", rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+is\s+(?:at\s+|on\s+)?(?P<obj>{STREET_ADDRESS})",
+      street),
+    R("lives_in", rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:new\s+{_LIVE_NOUN}|(?:new\s+|home\s+)?address)\s+is\s+(?:now\s+)?"
+      r"(?:at\s+|on\s+)?\d{1,5}[A-Za-z]?(?:\s+[A-Z][\w'.-]*){1,4},\s+{obj:place}", place, confidence=0.7),
     # diet
     R("diet", rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:a|fully|strictly|mostly|now)\s+)*(?P<obj>{DIETS})\b"
       r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish(?:es)?|friends?|cookbooks?|place|burger|version))",
@@ -930,7 +977,7 @@ RULES: tuple[Rule, ...] = (
     R("diet", r"{S}{vg:stop,quit,give up:past}\s+eating\s+(?:meat|animal\s+products)\b", const("vegetarian"),
       dated=True),
     # favourites (single-valued per category: the category completes the predicate)
-    R(FAVOURITE, r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>[a-z]+"
+    R(FAVOURITE, r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>(?:[a-z]+|TV)"
       r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink|flavou?r|"
       r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)\s+(?:is|are|has\s+to\s+be|"
       r"would\s+(?:have\s+to\s+)?be)\s+{obj:np}", favourite),
@@ -943,6 +990,8 @@ RULES: tuple[Rule, ...] = (
     R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
     R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
+    R("reading", rf"{{S}}{{vg:finish:past}}\s+{TITLE}", title, kind="end", dated=True, confidence=_ONLY_RUNNING),
+    R("watching", rf"{{S}}{{vg:finish:past}}\s+{TITLE}", title, kind="end", dated=True, confidence=_ONLY_RUNNING),
     R("watching", rf"{{S}}{{BEN}}{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)\s+{TITLE}", title),
     R("watching", rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)"
       rf"\s+{TITLE}", title),
@@ -960,7 +1009,7 @@ RULES: tuple[Rule, ...] = (
       rf"half-|step)\s*)?(?P<kin>sister|brother|sibling)(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
     R("has_sibling", rf"\b(?:[Mm]y|[Oo]ur)\s+(?P<kin>sister|brother)(?:'s)?\s+name\s+is\s+{_PETNAME}", kin_named),
     R("has_sibling", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:older|younger|little|big|twin)\s+)?"
-      r"(?P<kin>sisters?|brothers?|siblings)\b(?![-\w])", kin_count),
+      rf"(?P<kin>sisters?|brothers?|siblings)\b(?![-\w])(?:,?\s+(?:named|called)\s+{_PETNAME})?", kin_count),
     R("has_partner", rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend|fianc[ée]e?)"
       rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
     R("has_partner", rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend)(?:'s)?\s+name\s+is\s+"
@@ -975,7 +1024,7 @@ RULES: tuple[Rule, ...] = (
       r"{obj:np}", condition(lexicon=True)),
     R("health_condition", r"{S}{vg:suffer:now}\s+from\s+{obj:np}", condition(lexicon=True)),
     R("health_condition", r"{S}{BEN}{ADV}\s+(?P<obj>diabetic|asthmatic|epileptic|anemic|anaemic|celiac|coeliac|"
-      r"bipolar|dyslexic|insulin-dependent)\b", condition_adj),
+      r"bipolar|dyslexic|insulin-dependent|lactose\s+intolerant|gluten\s+intolerant)\b", condition_adj),
     R("allergy", r"{S}{BEN}{ADV}\s+(?:(?:very|severely|really|deathly|mildly|super|highly)\s+)?allergic\s+to\s+{obj:np}",
       allergen),
     R("allergy", r"{S}{vg:have:now}\s+(?:a|an)\s+(?:(?:severe|mild|bad|serious|slight|life-threatening|major)\s+)?"
@@ -998,17 +1047,40 @@ RULES: tuple[Rule, ...] = (
       needs_date=True),
     R("lives_in", r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+(?:be\s+)?(?:move|moving|relocate|relocating)"
       r"\s+(?:back\s+)?to\s+{obj:place}", place, starts=True, needs_date=True),
+    # more ways facts stop holding
+    R("works_at", r"{S}{BEN}{ADV}\s+(?:unemployed|between\s+jobs|out\s+of\s+work|jobless|retired)\b", previous,
+      kind="end"),
+    R("diet", rf"{{S}}{{NEG}}{{ADV}}\s+(?:a\s+)?(?P<obj>{DIETS})\b", diet, kind="retract", negated=True,
+      cessation=_CESSATION),
+    R("diet", r"{S}{vg:start:past}\s+eating\s+(?:meat|fish|animal\s+products)\s+again\b", previous, kind="end",
+      dated=True),
+    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:,\s*|\s+)(?:{_PETNAME},?\s+)?(?:died|passed\s+away|passed)\b",
+      pet, kind="end", dated=True),
+    R("health_condition", r"{S}{vg:recover:past}\s+(?:fully\s+)?from\s+{obj:np}", condition(lexicon=False),
+      kind="end", dated=True),
+    R("has_partner", rf"{{S}}(?:{{vg:get:past}}|{{BEN}})\s+married\s+to\s+{_PETNAME}", const_partner, dated=True),
+    R("likes", r"{S}{vg:prefer:now}\s+{obj:np}", preferred),
+    R("plans_to", r"{S}{BEN}{ADV}\s+planning\s+(?:a|an|our|my)\s+(?:[a-z-]+\s+){0,2}?(?:trip|vacation|holiday|visit|getaway)"
+      r"\s+to\s+{obj:place}", plan, future=True),
+    R("plans_to", r"{S}{NEG}{ADV}\s+(?:going|heading|traveling|travelling|flying)\s+to\s+{obj:place}", place,
+      kind="retract", negated=True, cessation=_CESSATION),
     # plans called off
+    R("plans_to", r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|trip|vacation|holiday|"
+      r"visit|plan|plans)\s+(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b", person(), kind="retract",
+      negated=True),
+    R("lives_in", r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|relocation)\s+"
+      r"(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b", person(), kind="retract", negated=True),
+    R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch:past}\s+{obj:place}", place, kind="retract", negated=True),
     R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch,scrap:past}\s+(?:the|our|my|this|that)\s+(?:[a-z-]+\s+){0,2}?"
       r"(?:trip|vacation|holiday|move|plans?|visit|flight|getaway|tour)\s+(?:to|for|in)\s+{obj:place}", place,
       kind="retract", negated=True),
     R("lives_in", r"{S}{vg:cancel,call off,scrap:past}\s+(?:the|our|my)\s+(?:planned\s+)?(?:move|relocation)\s+to\s+"
       r"{obj:place}", place, kind="retract", negated=True),
     # forget requests said in conversation
-    R("forget_request", r"^(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?)[,]?\s+)*(?:[Ff]orget|[Dd]elete|[Ee]rase|"
-      r"[Rr]emove|[Ww]ipe|[Cc]lear)\s+(?:(?:all|everything)\s+(?:about\s+)?)?(?P<obj>(?:my|our)\s+[^.!?;,]{2,60})",
+    R("forget_request", rf"^{_ASIDE}(?:[Ff]orget|[Dd]elete|[Ee]rase|"
+      r"[Rr]emove|[Ww]ipe|[Cc]lear)\s+(?:(?:all|everything)\s+(?:about\s+)?)?(?P<obj>(?:my|our|the)\s+[^.!?;,]{2,60})",
       forget_topic, negated=True, cessation="any", confidence=0.9),
-    R("forget_request", r"^(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h)[,]?\s+)*(?:[Ff]orget|[Ii]gnore|[Dd]isregard|[Dd]elete|"
+    R("forget_request", rf"^{_ASIDE}(?:[Ff]orget|[Ii]gnore|[Dd]isregard|[Dd]elete|"
       r"[Ee]rase)\s+(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned|shared)\s+about\s+"
       r"(?P<obj>[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any", confidence=0.9),
     R("forget_request", r"^(?:[Pp]lease\s+)?(?:[Dd]on't|[Dd]o\s+not)\s+(?:remember|keep|store|save|record)\s+"
@@ -1018,6 +1090,9 @@ RULES: tuple[Rule, ...] = (
     R("forget_request", r"{I}\s+(?:don't|do\s+not)\s+want\s+(?:you\s+)?to\s+(?:talk|hear|think|chat)\s+about\s+"
       r"(?P<obj>[^.!?;,]{2,40}?)(?=\s*(?:[.!?;,]|$|\s+(?:anymore|any\s+more|again|ever\s+again)\b))", forget_topic,
       negated=True, cessation="any", confidence=0.8),
+    R("forget_request", r"^(?:(?:[Aa]ctually|[Oo]k(?:ay)?|[Oo]n\s+second\s+thought)[,]?\s+)*(?:[Yy]ou\s+can|"
+      r"[Ii]t's\s+(?:ok|okay|fine)\s+to|[Pp]lease)\s+(?:remember|keep|store)\s+(?P<obj>(?:my|our)\s+[^.!?;,:]{2,60}?)"
+      r"(?:\s+again)?(?=\s*[.!?;,:]|$)", forget_topic, kind="retract", negated=True, cessation="any"),
     R("forget_request", r"{I}\s+(?:don't|do\s+not)\s+want\s+you\s+to\s+(?:remember|keep|store|know)\s+"
       r"(?P<obj>(?:my|our|about)\s+[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any"),
     # retractions and corrections

@@ -29,7 +29,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, PrivateAttr
+from pydantic import BaseModel
 
 from emem.errors import InputError
 from emem.ledger.predicates import subject_key
@@ -62,7 +62,7 @@ SSN = r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)"
 PHONE = r"(?<![\d-])(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}(?![\d-])"
 EMAIL = r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"
 STREET = (  # case-sensitive: "5 miles down the road" is not an address
-    r"(?-i:\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|"
+    r"(?:\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|"
     r"Court|Ct|Way|Place|Pl|Terrace|Close|Crescent)\b\.?)"
 )
 MEDICAL_WORDS = (
@@ -119,9 +119,9 @@ TOPICS: tuple[Topic, ...] = (
         r"\b(?:job|employer|salary|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b",
     ),
     Topic(
-        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce)\b",
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce|ex)\b",
         ("relationship_status", "has_partner"),
-        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|engaged)\b",
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|engaged|ex(?:-\w+)?)\b",
     ),
 )
 
@@ -130,16 +130,19 @@ _STOP = frozenset(
     information info details detail data stuff things thing everything anything something personal
     private history records record""".split()
 )
+_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
+"""Capitalised words in a topic name one thing ("Alder Road"), which narrows what the topic covers."""
 _NAME = re.compile(r"^[A-Z][a-z]+(?:[\s-][A-Z][a-z]+)?$")
 
 
 class _Matcher(NamedTuple):
     predicates: tuple[str, ...]
-    text: str | None
-    """One regex for turn text (words, shapes, names)."""
-    value: str | None
-    """One regex for fact values and subjects (shapes, names)."""
-    names: tuple[str, ...]
+    words: str | None
+    """Regex over the lowercased turn text (the topic's words); written in lowercase."""
+    shapes: str | None
+    """Regex over the text as written and over fact values (SSN, phone, email, street shapes)."""
+    names: str | None
+    """Case-sensitive regex for the people a request is about (turns, values and subjects)."""
 
 
 @lru_cache(maxsize=1024)
@@ -147,20 +150,26 @@ def matcher(topic: str) -> _Matcher:
     """What a topic covers, derived from the table (cached: requests are rebuilt on every read)."""
     topic = " ".join(topic.split())
     rows = [t for t in TOPICS if re.search(t.cue, topic, re.IGNORECASE)]
+    proper = [
+        n for n in _PROPER.findall(topic) if not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
+    ]
+    if rows and proper:
+        # "the old Alder Road address": only what names Alder Road, not every address
+        names = "|".join(rf"\b{re.escape(n)}\b" for n in proper)
+        return _Matcher((), None, None, names)
     if rows:
         preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
-        words = [t.words for t in rows if t.words] + [s for t in rows for s in t.shapes]
-        shapes = [s for t in rows for s in t.shapes]
-        return _Matcher(preds, _join(words), _join(shapes), ())
+        words = [t.words for t in rows if t.words]
+        shapes = list(dict.fromkeys(s for t in rows for s in t.shapes))
+        return _Matcher(preds, _join(words), _join(shapes), None)
     bare = re.sub(r"^(?:about\s+)?(?:my|our)\s+", "", topic).strip(" .!?,")
     if _NAME.match(bare) and bare.casefold() not in _STOP:
-        name = rf"\b{re.escape(bare)}(?:'s)?\b"
-        return _Matcher((), f"(?-i:{name})", f"(?-i:{name})", (bare,))
+        return _Matcher((), None, None, rf"\b{re.escape(bare)}(?:'s)?\b")
     content = [w for w in re.findall(r"[a-z0-9']+", topic.casefold()) if w not in _STOP]
     if not content:
-        return _Matcher((), None, None, ())
+        return _Matcher((), None, None, None)
     every = "".join(rf"(?=.*\b{re.escape(w)}\b)" for w in content)
-    return _Matcher((), f"(?s:^{every})", f"(?s:^{every})", ())
+    return _Matcher((), f"(?s:^{every})", None, None)
 
 
 def _join(parts: Sequence[str]) -> str | None:
@@ -168,8 +177,14 @@ def _join(parts: Sequence[str]) -> str | None:
 
 
 @lru_cache(maxsize=2048)
-def _compile(pattern: str | None) -> re.Pattern[str] | None:
-    return re.compile(pattern, re.IGNORECASE) if pattern else None
+def _compile(pattern: str) -> re.Pattern[str]:
+    """Compiled once per distinct pattern and shared by every request (no flags: the word patterns
+    run on lowercased text, which is about three times faster than IGNORECASE)."""
+    return re.compile(pattern)
+
+
+_SHAPE_CHARS = re.compile(r"[\d@]")
+"""Shapes (numbers, emails) need a digit or an @: without one their regex is not run."""
 
 
 class ForgetRequest(BaseModel):
@@ -185,16 +200,12 @@ class ForgetRequest(BaseModel):
     known_from: datetime
     predicates: list[str]
     """Facts (about the requester) with these predicates are withheld."""
-    names: list[str]
-    """People the request is about: facts about them and turns naming them are withheld."""
-    text_pattern: str | None
-    value_pattern: str | None
-    _text: re.Pattern[str] | None = PrivateAttr(default=None)
-    _value: re.Pattern[str] | None = PrivateAttr(default=None)
-
-    def model_post_init(self, context: Any, /) -> None:
-        self._text = _compile(self.text_pattern)
-        self._value = _compile(self.value_pattern)
+    words_pattern: str | None = None
+    """Regex over lowercased turn text for the topic's words."""
+    shapes_pattern: str | None = None
+    """Regex for value shapes (SSN, phone, email, street address) in turns and fact values."""
+    names_pattern: str | None = None
+    """Case-sensitive regex for the person the request is about, in turns, values and subjects."""
 
     @classmethod
     def for_topic(
@@ -208,9 +219,9 @@ class ForgetRequest(BaseModel):
             source=source,
             known_from=known_from,
             predicates=list(m.predicates),
-            names=list(m.names),
-            text_pattern=m.text,
-            value_pattern=m.value,
+            words_pattern=m.words,
+            shapes_pattern=m.shapes,
+            names_pattern=m.names,
         )
 
     def covers(
@@ -221,7 +232,7 @@ class ForgetRequest(BaseModel):
         subject: str | None = None,
     ) -> bool:
         """Whether this request withholds the turn text, or the fact subject.predicate = obj."""
-        if text is not None and self._text is not None and self._text.search(text):
+        if text is not None and self._covers_text(text, text.lower(), bool(_SHAPE_CHARS.search(text))):
             return True
         if (
             predicate is not None
@@ -229,12 +240,23 @@ class ForgetRequest(BaseModel):
             and (subject is None or subject_key(subject) == subject_key(self.subject))
         ):
             return True
-        if self._value is not None:
-            if obj is not None and self._value.search(obj):
+        for value in (obj, subject):
+            if value is None:
+                continue
+            if self.names_pattern is not None and _compile(self.names_pattern).search(value):
                 return True
-            if subject is not None and self.names and self._value.search(subject):
+            if value is obj and self.shapes_pattern is not None and _compile(self.shapes_pattern).search(value):
+                return True
+            if value is obj and self.words_pattern is not None and _compile(self.words_pattern).search(value.lower()):
                 return True
         return False
+
+    def _covers_text(self, text: str, lowered: str, shaped: bool) -> bool:
+        return bool(
+            (self.words_pattern is not None and _compile(self.words_pattern).search(lowered))
+            or (shaped and self.shapes_pattern is not None and _compile(self.shapes_pattern).search(text))
+            or (self.names_pattern is not None and _compile(self.names_pattern).search(text))
+        )
 
 
 def active_forget_requests(
@@ -288,7 +310,16 @@ def withholding(
     Returns:
         The first request that covers it, or None.
     """
+    if not requests:
+        return None
+    if text is not None:
+        lowered, shaped = text.lower(), bool(_SHAPE_CHARS.search(text))
+        for request in requests:
+            if request._covers_text(text, lowered, shaped):
+                return request
+    if predicate is None and obj is None and subject is None:
+        return None
     for request in requests:
-        if request.covers(text=text, predicate=predicate, obj=obj, subject=subject):
+        if request.covers(predicate=predicate, obj=obj, subject=subject):
             return request
     return None
