@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from emem.answer import EvidenceItem, FactItem
 from emem.ledger.withhold import ForgetRequest, withholding
@@ -31,35 +32,60 @@ def _turn_text(e: EvidenceItem) -> str:
     return f"{e.text} {e.image_caption or ''}"
 
 
+def _covering(requests: Sequence[ForgetRequest], said: datetime, **what: str | None) -> ForgetRequest | None:
+    """The request that covers this content, among those made when or after it was said: what the
+    user tells again after asking to forget is new information, not what they asked to forget."""
+    return next((r for r in requests if r.known_from >= said and r.covers(**what)), None)
+
+
 def apply_forget_requests(
     question: str, evidence: Sequence[EvidenceItem], facts: Sequence[FactItem], requests: Sequence[ForgetRequest]
 ) -> Withheld:
     """Drop what the requests cover, and say whether the question is about it."""
     if not requests:
         return Withheld(list(evidence), list(facts))
-    about = withholding(requests, text=question)
+    about: ForgetRequest | None = None
     dropped: list[str] = []
     kept_facts: list[FactItem] = []
     for f in facts:
-        covering = [withholding(requests, predicate=f.predicate, obj=v, subject=f.subject) for v in f.values]
-        hit = next((r for r in covering if r is not None), None)
-        if hit is None:
-            kept_facts.append(f)
-            continue
-        about = about or hit
-        dropped.append(f"fact:{f.subject}:{f.predicate}")
+        known = {str(r.get("object_text")): r.get("known_from") for r in f.revisions}
+        values, hit = [], None
+        for v in f.values:
+            said = _time(known.get(v))
+            found = _covering(requests, said, predicate=f.predicate, obj=v, subject=f.subject)
+            hit = hit or found
+            if found is None:
+                values.append(v)
+        if values:
+            kept_facts.append(f if len(values) == len(f.values) else f.model_copy(update={"values": values}))
+        else:
+            about = about or hit
+            dropped.append(f"fact:{f.subject}:{f.predicate}")
     ranked = sorted(evidence, key=lambda e: -e.score)
     kept: list[EvidenceItem] = []
     for i, e in enumerate(ranked):
-        hit = withholding(requests, text=_turn_text(e))
+        hit = _covering(requests, e.time, text=_turn_text(e))
         if hit is None:
             kept.append(e)
             continue
         dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
         if i == 0:
             about = about or hit
+    asked = withholding(requests, text=question)
+    newer = kept and asked is not None and max(kept, key=lambda e: e.score).time > asked.known_from
+    if asked is not None and not kept_facts and not newer:
+        about = about or asked
     kept_ids = {id(e) for e in kept}
     return Withheld([e for e in evidence if id(e) in kept_ids], kept_facts, about, dropped)
+
+
+def _time(value: object) -> datetime:
+    """A revision's known time as the resolver dumped it (ISO text), or the earliest time."""
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        return datetime.fromisoformat(value)
+    return datetime.min.replace(tzinfo=UTC)
 
 
 def withheld_answer(request: ForgetRequest) -> str:
