@@ -85,6 +85,9 @@ def search(
     home: Path | None = HomeOption,
 ) -> None:
     """Hybrid (BM25 + dense) search over a namespace's turns."""
+    from emem.validation import check_text
+
+    check_text(query, "query")  # before indexing: refused input changes nothing
     with open_memory(home) as memory:
         if not memory.indexes.is_current(namespace) and not as_json:
             catch_up_with_progress(memory, namespace)

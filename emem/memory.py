@@ -328,8 +328,7 @@ class Memory:
         from emem.agents.master import DEFAULT_BUDGET, ask_graph
 
         check_namespace(namespace)
-        if not isinstance(question, str) or not question.strip():
-            raise InputError("question is empty", "question")
+        check_text(question, "question")
         if mode not in ("fast", "deep", "auto"):
             raise InputError(f"unknown mode {mode!r}; use fast, deep or auto", "mode")
         if budget is not None and (not isinstance(budget, int) or budget < 50):

@@ -33,9 +33,14 @@ from emem.ledger.models import (
 from emem.ledger.predicates import Cardinality, canonical_predicate, subject_key
 from emem.ledger.predicates import cardinality as cardinality_of
 from emem.models import check_namespace
+from emem.store.sqlite import store_errors
 from emem.timeparse import parse_iso_time, utcnow
+from emem.validation import check_optional_text, check_text, check_text_list
 
 TimeLike = datetime | str
+MAX_SUBJECT_CHARS = 1000
+MAX_OBJECT_CHARS = 10_000
+"""A fact's value is a short phrase; anything longer is a pasted document or an attack."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS revisions (
@@ -132,6 +137,13 @@ class WriteResult(BaseModel):
     relations: list[Relation] = Field(default_factory=list)
 
 
+def _as_list(value: object) -> object:
+    """Sets and generators of sources become lists; a bare string stays one, to be refused."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        return value
+    return list(value)
+
+
 def _time(value: TimeLike | None, where: str, default: datetime | None = None) -> datetime:
     if value is None:
         if default is None:
@@ -189,12 +201,14 @@ class Ledger:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._depth = 0
-        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA busy_timeout = 10000")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = FULL")
-        self._conn.executescript(_SCHEMA)  # idempotent: every statement is IF NOT EXISTS
+        with store_errors(self.path):
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn.row_factory = sqlite3.Row
+            self._conn.execute("PRAGMA busy_timeout = 10000")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = FULL")
+            self._conn.executescript(_SCHEMA)  # idempotent: every statement is IF NOT EXISTS
+            self._conn.execute("SELECT COUNT(*) FROM revisions").fetchone()
 
     # ----------------------------------------------------------------------------- plumbing
 
@@ -376,6 +390,13 @@ class Ledger:
     ) -> WriteResult:
         """`assert_fact` with the details consolidation needs (was it new, which relations it added)."""
         check_namespace(namespace)
+        check_text(subject, "subject", max_chars=MAX_SUBJECT_CHARS)
+        check_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
+        check_text(object, "object", max_chars=MAX_OBJECT_CHARS)
+        sources = check_text_list(_as_list(sources), "sources")
+        check_optional_text(surface, "surface", max_chars=MAX_OBJECT_CHARS)
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+            raise InputError(f"confidence must be a number, got {type(confidence).__name__}", "confidence")
         if not 0.0 <= confidence <= 1.0:
             raise InputError(f"confidence must be within 0..1, got {confidence}", "confidence")
         vf = _time(valid_from, "valid_from")
@@ -501,6 +522,9 @@ class Ledger:
         Revoking something already revoked by then returns that earlier revocation.
         """
         check_namespace(namespace)
+        check_text(revision_id, "revision_id", max_chars=200)
+        if reason is not None:
+            check_text(reason, "reason", max_chars=1000, allow_blank=True)
         k = _time(known_at, "known_at", utcnow())
         with self.transaction():
             target = self._find_prefix(namespace, revision_id)
@@ -571,6 +595,8 @@ class Ledger:
     ) -> Resolution:
         """State, miss or conflict for subject.predicate at valid_at, as known at known_at (default now)."""
         check_namespace(namespace)
+        check_text(subject, "subject", max_chars=MAX_SUBJECT_CHARS)
+        check_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
         pred = canonical_predicate(predicate)
         now = utcnow()
         v, k = _time(valid_at, "valid_at", now), _time(known_at, "known_at", now)
@@ -587,6 +613,8 @@ class Ledger:
     ) -> list[Resolution]:
         """Current state of every subject/predicate pair (conflicts included, misses left out)."""
         check_namespace(namespace)
+        check_optional_text(subject, "subject", max_chars=MAX_SUBJECT_CHARS)
+        check_optional_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
         pred = canonical_predicate(predicate) if predicate is not None else None
         now = utcnow()
         v, k = _time(valid_at, "valid_at", now), _time(known_at, "known_at", now)
@@ -597,6 +625,8 @@ class Ledger:
     def history(self, namespace: str, subject: str, predicate: str | None = None) -> History:
         """Every revision ever written about the subject (revoked and superseded too), with relations."""
         check_namespace(namespace)
+        check_text(subject, "subject", max_chars=MAX_SUBJECT_CHARS)
+        check_optional_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
         pred = canonical_predicate(predicate) if predicate is not None else None
         revs, rels = self._load(namespace, subject_key(subject), pred)
         return resolver.timeline(revs, rels, namespace, subject, pred)

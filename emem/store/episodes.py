@@ -16,7 +16,7 @@ from pathlib import Path
 
 from emem.errors import ConflictError
 from emem.models import IngestReport, StoredTurn, Turn, check_namespace
-from emem.store.sqlite import connect
+from emem.store.sqlite import connect, store_errors
 from emem.timeparse import iso, parse_iso_time, utcnow
 
 SCHEMA = """
@@ -106,7 +106,9 @@ class EpisodeStore:
         self.path = path
         self._conn = connect(path)
         self._lock = threading.RLock()
-        self._conn.executescript(SCHEMA)
+        with store_errors(path):
+            self._conn.executescript(SCHEMA)
+            self._conn.execute("SELECT COUNT(*) FROM turns").fetchone()
 
     def close(self) -> None:
         self._conn.close()
