@@ -255,7 +255,18 @@ class Memory:
             from emem.adjudicate import LLMAdjudicator
 
             adjudicator = LLMAdjudicator(judge)
-        return consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
+        report = consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
+        summaries = self.last_summary_report
+        if summaries is not None:
+            report.summaries_written = summaries.written
+            report.summaries_failed = summaries.failed
+            errors = [c.error for c in summaries.calls if not c.ok and c.error]
+            if summaries.failed:
+                first = f" (first error: {errors[0]})" if errors else ""
+                report.failures.append(
+                    f"{summaries.failed} of {summaries.failed + summaries.written} segment summaries failed{first}"
+                )
+        return report
 
     # -- erasure ---------------------------------------------------------------------------------
 
