@@ -11,6 +11,7 @@ from emem.answer import ABSTAIN, EvidenceItem, FactItem, Operation, PackResult, 
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
 from emem.index.text import tokenize
+from emem.instructions import looks_like_instruction
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
 from emem.prompting import load_prompt, memory_block
@@ -75,6 +76,7 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     # Context-fill turns (role "context") are what no assistant quoted: a model may read them,
     # but rules cannot judge them, so they never count, list or answer here.
     evidence = sorted((e for c in pack.closures for e in c.evidence if e.role != "context"), key=lambda e: -e.score)
+    evidence = [e for e in evidence if not looks_like_instruction(e.text)]  # orders are data, never answers
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         return ", ".join(v for f in states for v in f.values), "answered"
     if states and plan.operation == Operation.COUNT:
@@ -112,7 +114,7 @@ def llm_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem],
         {"role": "system", "content": prompt.text},
         {
             "role": "user",
-            "content": memory_block(pack.context().splitlines())
+            "content": memory_block([line for c in pack.closures for line in c.lines])
             + f"\nOperation: {plan.operation.value}\nQuestion: {question}\nAnswer:",
         },
     ]
