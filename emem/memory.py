@@ -353,4 +353,5 @@ class Memory:
 
     def segment_summaries(self, namespace: str) -> dict[str, str]:
         """LLM-written segment summaries, when a summariser has run; offline ones are derived."""
+        check_namespace(namespace)
         return self.episodes.segment_summaries(namespace)
