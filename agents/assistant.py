@@ -20,7 +20,7 @@ from emem.llm.base import ChatModel
 from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall
 from emem.models import StoredTurn
-from emem.prompting import load_prompt, memory_block
+from emem.prompting import data_text, load_prompt, memory_block
 from emem.retrieval.view import NamespaceView
 from emem.segments import Segment
 from emem.tokens import count_tokens
@@ -79,7 +79,7 @@ def _squash(text: str) -> str:
 def verify_quote(turn: StoredTurn, quote: str) -> bool:
     """True when `quote` is a verbatim span of the turn (whitespace and case aside)."""
     q = _squash(quote.strip().strip('"“”'))
-    return bool(q) and (q in _squash(turn.text) or q in _squash(turn.render()))
+    return bool(q) and any(q in _squash(t) for t in (turn.text, turn.render(), data_text(turn.render())))
 
 
 def locate_quote(segment: Segment, by_id: dict[str, StoredTurn], quote: QuoteReply) -> StoredTurn | None:

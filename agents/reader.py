@@ -24,6 +24,7 @@ from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Sta
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
 from emem.index.text import tokenize
+from emem.instructions import looks_like_instruction
 from emem.ledger.predicates import named_value
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
@@ -237,6 +238,7 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         (e for c in pack.closures for e in c.evidence if e.role not in ("context", "conflicting-value")),
         key=lambda e: -e.score,
     )
+    evidence = [e for e in evidence if not looks_like_instruction(e.text)]  # orders are data, never answers
     holding = [e for e in evidence if e.role != "superseded-value"]
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
@@ -286,7 +288,7 @@ def llm_read(
         {"role": "system", "content": prompt.text},
         {
             "role": "user",
-            "content": memory_block(pack.context().splitlines())
+            "content": memory_block([line for c in pack.closures for line in c.lines])
             + f"\nOperation: {plan.operation.value}\nQuestion: {question}\nAnswer:",
         },
     ]

@@ -55,6 +55,7 @@ def ingest(
     namespace: str = NamespaceOption,
     format: str = typer.Option("auto", "--format", help="auto | locomo | emem | jsonl"),  # noqa: A002
     index: bool = typer.Option(True, "--index/--no-index", help="Catch the search indexes up afterwards."),
+    restore: bool = typer.Option(False, "--restore", help="Store again turns that were erased by forget."),
     home: Path | None = HomeOption,
 ) -> None:
     """Store conversation turns durably (atomic: all of the file or none of it)."""
@@ -66,7 +67,7 @@ def ingest(
         raise InputError(f"unknown format {format!r}; use auto, locomo, emem or jsonl", "--format")
     fmt: Format = format  # type: ignore[assignment]
     with open_memory(home) as memory:
-        report = memory.ingest_file(path, namespace, fmt)
+        report = memory.ingest_file(path, namespace, fmt, restore=restore)
         console.print(
             f"stored {report.added} new turns ({report.unchanged} already present) in namespace {namespace!r}"
         )
@@ -84,6 +85,9 @@ def search(
     home: Path | None = HomeOption,
 ) -> None:
     """Hybrid (BM25 + dense) search over a namespace's turns."""
+    from emem.validation import check_text
+
+    check_text(query, "query")  # before indexing: refused input changes nothing
     with open_memory(home) as memory:
         if not memory.indexes.is_current(namespace) and not as_json:
             catch_up_with_progress(memory, namespace)

@@ -46,6 +46,10 @@ def user_errors(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            if isinstance(kwargs.get("namespace"), str):  # before anything uses it (e.g. an index check)
+                from emem.models import check_namespace
+
+                check_namespace(kwargs["namespace"])
             return func(*args, **kwargs)
         except EmemError as exc:
             fail(str(exc))

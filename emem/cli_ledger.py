@@ -144,6 +144,19 @@ def _print_history(console: Console, hist: Any) -> None:
         )
 
 
+def _exit_if_incomplete(report: Any) -> None:
+    """A partial consolidation says so on stderr and exits 1 (a script can rerun it)."""
+    failures = list(getattr(report, "failures", []) or [])
+    if getattr(report, "stopped", False):
+        failures.append("extraction stopped early")
+    if not failures:
+        return
+    err = Console(stderr=True, highlight=False)
+    for line in failures:
+        err.print(f"[yellow]incomplete:[/yellow] {escape(line)}; run the command again", soft_wrap=True)
+    raise typer.Exit(1)
+
+
 def register(app: typer.Typer, open_memory: OpenMemory) -> None:
     """Add the ledger commands to `app`."""
     facts_app = typer.Typer(help="List current facts, or add / revoke one.")
@@ -275,6 +288,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
             report = open_memory(home).consolidate(namespace)
         if as_json:
             _echo_json(report)
+            _exit_if_incomplete(report)
             return
         data = _dump(report)
         if isinstance(data, dict):
@@ -284,6 +298,8 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
                 "revisions_written",
                 "revocations",
                 "conflicts",
+                "summaries_written",
+                "summaries_failed",
                 "seconds",
             )
             Console().print(
@@ -292,3 +308,4 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
             )
         else:
             Console().print(escape(str(data)))
+        _exit_if_incomplete(report)

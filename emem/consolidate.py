@@ -52,6 +52,16 @@ class ConsolidationReport(BaseModel):
     watermark_before: int = 0
     watermark: int = 0
     seconds: float = 0.0
+    summaries_written: int = 0
+    summaries_failed: int = 0
+    """Segment summaries the summariser model could not write (endpoint down, empty reply)."""
+    failures: list[str] = Field(default_factory=list)
+    """One line per failed step (the first error of each kind), so a partial run is never silent."""
+
+    @property
+    def complete(self) -> bool:
+        """False when any part failed or stopped early: the caller should rerun."""
+        return not self.stopped and not self.summaries_failed and not self.failures
 
 
 def watermark_name(extractor_name: str) -> str:

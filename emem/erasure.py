@@ -31,6 +31,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import sqlite3
 import uuid
 from collections.abc import Iterable, Sequence
@@ -46,6 +47,7 @@ from emem.ledger.predicates import subject_key
 from emem.locking import IndexLock
 from emem.models import check_namespace
 from emem.store.sqlite import connect
+from emem.validation import check_text
 
 MAX_REASON_CHARS = 1000
 _UUID_DIR = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -74,6 +76,8 @@ class ErasureReport(BaseModel):
     tombstones: int = 0
     log_rows_redacted: int = 0
     files_compacted: list[str] = Field(default_factory=list)
+    resumed: list[str] = Field(default_factory=list)
+    """Ids of earlier, interrupted erasures this call finished first (their counts are not here)."""
     warnings: list[str] = Field(default_factory=list)
     """Steps that could not finish (e.g. a reader held the WAL); rerun to complete them."""
 
@@ -99,6 +103,18 @@ class _TurnRow:
 
 # -- public API -----------------------------------------------------------------------------------
 
+KILL_ENV = "EMEM_ERASURE_KILL_AT"
+"""Test hook: SIGKILL this process at the named step boundary (tests and the crash loop)."""
+STEPS = ("selected", "logs_redacted", "deleted", "ledger_purged", "vectors_scrubbed", "compacted", "done")
+"""Step boundaries of an erasure, in order. Before "deleted" nothing is recorded (the caller was not
+answered: rerun it); from "deleted" on, the intent and tombstones are durable and any process that
+opens the home finishes the job before serving a read."""
+
+
+def _step(name: str) -> None:
+    if os.environ.get(KILL_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
 
 def forget(
     memory: Any,
@@ -119,6 +135,10 @@ def forget(
     narrowed, or the call is refused). Then every revision citing a selected turn goes too, with
     the revocations of erased revisions and every relation touching them. Turns that merely
     mention the subject but produced no fact stay: find them with search and name them.
+
+    Every argument is checked before anything changes. The turns' deletion, the erasure's intent
+    (what else must go, by id) and the turn tombstones commit in one transaction; the rest is
+    finished from that record, here or by the next process to open the home after a crash.
     """
     check_namespace(namespace)
     ids = _check_args(turn_ids, session_id, subject, conversation_id, reason)
@@ -126,6 +146,7 @@ def forget(
     lock = IndexLock.for_home(memory.home)
     with lock.exclusive():
         lock.bump("write", "erase", notify_local=True)
+        report.resumed = [r.erasure_id for r in _complete_pending(memory)]
         ledger = _ledger(memory)
         turns = _select_turns(memory, namespace, ids, session_id, conversation_id, report)
         seed: list[dict[str, Any]] = []
@@ -142,17 +163,15 @@ def forget(
             whole = subject if conversation_id is None else None  # all its relations too
         refs = {t.ref for t in turns}
         revs, rels = _doomed(ledger, namespace, seed, refs, whole)
-        # Logs first: once the turns are deleted, a rerun after a crash could not find their text.
-        _redact_logs(memory.home, _needles(turns, revs, subject), report)
-        _purge(ledger, namespace, revs, rels, report)
-        _delete_turns(memory, namespace, turns, report)
-        # Second pass: a consolidation running elsewhere may have projected the turns meanwhile.
-        _purge(ledger, namespace, *_doomed(ledger, namespace, [], refs, None), report)
-        tombs = [(f"turn:{t.ref}", "turn", t.hash) for t in turns]
-        ledger.purge(namespace, tombstones=tombs, erasure_id=report.erasure_id, reason=reason)
-        report.tombstones += len(tombs)
-        _scrub_vectors(memory, namespace, {str(t.seq) for t in turns}, drop_all=False, report=report)
-        _compact(memory, report)
+        _step("selected")
+        if not turns and not revs and not rels:
+            return report
+        # Logs first, while the erased text can still be read (the intent keeps no content).
+        _redact_logs(memory, namespace, _needles(turns, revs), report)
+        _step("logs_redacted")
+        _record_and_delete(memory, namespace, "forget", turns, revs, rels, report)
+        _step("deleted")
+        _finish(memory, namespace, report.erasure_id, report)
     _invalidate(memory, namespace)  # after the lock: invalidation takes the index manager's lock
     return report
 
@@ -160,28 +179,112 @@ def forget(
 def drop_namespace(memory: Any, namespace: str, reason: str | None = None) -> ErasureReport:
     """Remove a whole tenant: its turns, sessions, summaries, coverage rows, every ledger row and
     watermark, and its Chroma collections. The ledger keeps one tombstone per erased row plus a
-    'namespace' tombstone."""
+    'namespace' tombstone. Recorded and resumed like `forget`."""
     check_namespace(namespace)
     _check_args(None, None, None, None, reason, require_selector=False)
     report = ErasureReport(namespace=namespace, erasure_id=uuid.uuid4().hex, reason=reason)
     lock = IndexLock.for_home(memory.home)
     with lock.exclusive():
         lock.bump("write", "erase", notify_local=True)
+        report.resumed = [r.erasure_id for r in _complete_pending(memory)]
         turns = _all_turns(memory, namespace)
         ledger = _ledger(memory)
         rows = [dict(r) for r in ledger._rows("SELECT * FROM revisions WHERE namespace = ?", (namespace,))]
         revs, rels = _doomed(ledger, namespace, rows, set(), None, all_relations=True)
-        _redact_logs(memory.home, _needles(turns, revs, None), report)
-        _purge(ledger, namespace, revs, rels, report)
-        _delete_turns(memory, namespace, turns, report, whole_namespace=True)
-        tombs = [(f"turn:{t.ref}", "turn", t.hash) for t in turns]
-        tombs.append((f"namespace:{namespace}", "namespace", _digest([t.hash for t in turns])))
-        ledger.purge(namespace, tombstones=tombs, erasure_id=report.erasure_id, reason=reason, drop_watermarks=True)
-        report.tombstones += len(tombs)
-        _scrub_vectors(memory, namespace, set(), drop_all=True, report=report)
-        _compact(memory, report)
+        _step("selected")
+        _redact_logs(memory, namespace, _needles(turns, revs), report)
+        _step("logs_redacted")
+        _record_and_delete(memory, namespace, "drop", turns, revs, rels, report, whole_namespace=True)
+        _step("deleted")
+        _finish(memory, namespace, report.erasure_id, report)
     _invalidate(memory, namespace)
     return report
+
+
+def complete_pending(memory: Any) -> list[ErasureReport]:
+    """Finish every erasure whose delete committed but whose cleanup was interrupted (a crash, a
+    kill). Cheap when there is none; `Memory` calls it on open and before reads."""
+    if not memory.episodes.pending_erasures():
+        return []
+    lock = IndexLock.for_home(memory.home)
+    with lock.exclusive():
+        reports = _complete_pending(memory)
+    for r in reports:
+        _invalidate(memory, r.namespace)
+    return reports
+
+
+def _complete_pending(memory: Any) -> list[ErasureReport]:
+    """Caller holds the exclusive home lock."""
+    out = []
+    for row in memory.episodes.pending_erasures():
+        report = ErasureReport(namespace=row["namespace"], erasure_id=row["erasure_id"], reason=row["reason"])
+        _finish(memory, row["namespace"], row["erasure_id"], report)
+        out.append(report)
+    return out
+
+
+def _record_and_delete(
+    memory: Any,
+    namespace: str,
+    kind: str,
+    turns: list[_TurnRow],
+    revs: list[dict[str, Any]],
+    rels: list[dict[str, Any]],
+    report: ErasureReport,
+    whole_namespace: bool = False,
+) -> None:
+    """The one commit that makes the erasure happen: intent, turn tombstones and delete together."""
+    plan = {
+        "revisions": [[r["id"], _row_hash(r)] for r in revs],
+        "relations": [[r["id"], _row_hash(r)] for r in rels],
+    }
+    rows = [(t.seq, t.conversation_id, t.session_id, t.turn_id, t.hash) for t in turns]
+    counts = memory.episodes.erase(
+        namespace, report.erasure_id, kind, report.reason, json.dumps(plan), rows, whole_namespace=whole_namespace
+    )
+    report.turns += counts["turns"]
+    report.sessions += counts["sessions"]
+    report.segment_summaries += counts["segment_summaries"]
+    report.turn_refs = sorted({*report.turn_refs, *(t.ref for t in turns)})
+
+
+def _finish(memory: Any, namespace: str, erasure_id: str, report: ErasureReport) -> None:
+    """Idempotent cleanup from the recorded intent: ledger rows and tombstones, vectors, files.
+    Caller holds the exclusive home lock."""
+    row = next((r for r in memory.episodes.pending_erasures() if r["erasure_id"] == erasure_id), None)
+    if row is None:
+        return
+    plan = json.loads(str(row["plan"]))
+    erased = memory.episodes.erased_turns(erasure_id)
+    ledger = _ledger(memory)
+    done = {str(t["id"]) for t in ledger.tombstones(namespace) if t["erasure_id"] == erasure_id}
+    refs = {f"{conv}/{tid}" for _, conv, tid, _ in erased}
+    # A consolidation elsewhere may have projected the turns again meanwhile: those go too.
+    extra_revs, extra_rels = _doomed(ledger, namespace, [], refs, None)
+    revs = {rid: digest for rid, digest in plan["revisions"]} | {r["id"]: _row_hash(r) for r in extra_revs}
+    rels = {rid: digest for rid, digest in plan["relations"]} | {r["id"]: _row_hash(r) for r in extra_rels}
+    tombs = [(rid, "revision", d) for rid, d in revs.items()] + [(rid, "relation", d) for rid, d in rels.items()]
+    tombs += [(f"turn:{conv}/{tid}", "turn", h) for _, conv, tid, h in erased]
+    whole = row["kind"] == "drop"
+    if whole:
+        tombs.append((f"namespace:{namespace}", "namespace", _digest([h for *_, h in erased])))
+    new_tombs = [t for t in tombs if t[0] not in done]
+    n_rev, n_rel = ledger.purge(
+        namespace, list(revs), list(rels), new_tombs, erasure_id=erasure_id, reason=row["reason"],
+        drop_watermarks=whole,
+    )
+    report.revisions += n_rev
+    report.relations += n_rel
+    report.tombstones += len(new_tombs)
+    _step("ledger_purged")
+    _scrub_vectors(memory, namespace, {str(seq) for seq, *_ in erased}, drop_all=whole, report=report)
+    _step("vectors_scrubbed")
+    _compact(memory, report)
+    _step("compacted")
+    if report.complete:
+        memory.episodes.finish_erasure(erasure_id)
+        _step("done")
 
 
 # -- selection ------------------------------------------------------------------------------------
@@ -195,6 +298,7 @@ def _check_args(
     reason: object,
     require_selector: bool = True,
 ) -> list[str]:
+    """Refuse bad arguments before anything changes: an error half-way would leave a half-erasure."""
     if turn_ids is not None and (isinstance(turn_ids, (str, bytes)) or not isinstance(turn_ids, Sequence)):
         raise InputError("turn_ids must be a list of turn ids", "turn_ids")
     ids = list(turn_ids or [])
@@ -202,10 +306,10 @@ def _check_args(
                         ("conversation_id", conversation_id)):
         items = value if isinstance(value, list) else [value]
         for item in items:
-            if item is not None and (not isinstance(item, str) or not item.strip()):
-                raise InputError(f"expected a non-empty string, got {item!r}", name)
-    if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON_CHARS):
-        raise InputError(f"reason must be a string of at most {MAX_REASON_CHARS} characters", "reason")
+            if item is not None:
+                check_text(item, name, max_chars=1000)
+    if reason is not None:
+        check_text(reason, "reason", max_chars=MAX_REASON_CHARS, allow_blank=True)
     if require_selector and not (ids or session_id or subject or conversation_id):
         raise InputError("nothing to forget: give turn ids, a session, a subject or a conversation")
     return ids
@@ -322,21 +426,6 @@ def _doomed(
     return list(doomed.values()), gone
 
 
-def _purge(
-    ledger: Any, namespace: str, revs: list[dict[str, Any]], rels: list[dict[str, Any]], report: ErasureReport
-) -> None:
-    if not revs and not rels:
-        return
-    tombs = [(r["id"], "revision", _row_hash(r)) for r in revs] + [(r["id"], "relation", _row_hash(r)) for r in rels]
-    n_rev, n_rel = ledger.purge(
-        namespace, [r["id"] for r in revs], [r["id"] for r in rels], tombs,
-        erasure_id=report.erasure_id, reason=report.reason,
-    )
-    report.revisions += n_rev
-    report.relations += n_rel
-    report.tombstones += len(tombs)
-
-
 def _row_hash(row: dict[str, Any]) -> str:
     return _digest({k: v for k, v in row.items() if k != "seq"})
 
@@ -344,45 +433,6 @@ def _row_hash(row: dict[str, Any]) -> str:
 def _digest(obj: object) -> str:
     payload = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-# -- episode store --------------------------------------------------------------------------------
-
-
-def _delete_turns(
-    memory: Any, namespace: str, turns: list[_TurnRow], report: ErasureReport, whole_namespace: bool = False
-) -> None:
-    store = memory.episodes
-    sessions = sorted({(t.conversation_id, t.session_id) for t in turns})
-    with store._write() as conn:
-        conn.execute("PRAGMA secure_delete=ON")
-        if whole_namespace:
-            report.turns += conn.execute("DELETE FROM turns WHERE namespace=?", (namespace,)).rowcount
-            report.sessions += conn.execute("DELETE FROM sessions WHERE namespace=?", (namespace,)).rowcount
-            report.segment_summaries += conn.execute(
-                "DELETE FROM segment_summaries WHERE namespace=?", (namespace,)
-            ).rowcount
-            conn.execute("DELETE FROM index_state WHERE namespace=?", (namespace,))
-        else:
-            for t in turns:
-                report.turns += conn.execute("DELETE FROM turns WHERE seq=?", (t.seq,)).rowcount
-            for conv, sid in sessions:
-                segment = f"{conv}/{sid}"
-                report.segment_summaries += conn.execute(
-                    "DELETE FROM segment_summaries WHERE namespace=? AND (segment_id=? OR "
-                    "substr(segment_id, 1, ?)=?)",
-                    (namespace, segment, len(segment) + 1, segment + "#"),
-                ).rowcount
-                left = conn.execute(
-                    "SELECT 1 FROM turns WHERE namespace=? AND conversation_id=? AND session_id=? LIMIT 1",
-                    (namespace, conv, sid),
-                ).fetchone()
-                if left is None:
-                    report.sessions += conn.execute(
-                        "DELETE FROM sessions WHERE namespace=? AND conversation_id=? AND session_id=?",
-                        (namespace, conv, sid),
-                    ).rowcount
-    report.turn_refs = sorted({*report.turn_refs, *(t.ref for t in turns)})
 
 
 # -- vectors --------------------------------------------------------------------------------------
@@ -501,27 +551,43 @@ def _vacuum(path: Path, report: ErasureReport, *, wal: bool) -> None:
     report.files_compacted.append(path.name)
 
 
-def _needles(turns: list[_TurnRow], revisions: list[dict[str, Any]], subject: str | None) -> set[str]:
+def _needles(turns: list[_TurnRow], revisions: list[dict[str, Any]]) -> set[str]:
+    """What a log row must quote to be removed: an erased text, one of its sentences, a fact's
+    surface or value, each at least MIN_NEEDLE_CHARS long. Never the subject's bare name (it
+    would match every row that mentions the person, erased or not)."""
     texts = [t.text for t in turns] + [t.image_caption or "" for t in turns]
     texts += [r.get(k) or "" for r in revisions for k in ("surface", "object_text")]
     out = {s.strip() for text in texts for s in [text, *_SENTENCE.findall(text)]}
-    if subject is not None:
-        out.add(subject.strip())
-    return {s for s in out if len(s) >= MIN_NEEDLE_CHARS or s == (subject or "").strip()} - {""}
+    return {s for s in out if len(s) >= MIN_NEEDLE_CHARS}
 
 
-def _redact_logs(home: Path, needles: set[str], report: ErasureReport) -> None:
-    """Rewrite every JSONL file under the home without the rows that quote erased text: a row
-    goes when one of its string values contains a needle (an erased text, one of its sentences,
-    a fact's surface or value, the subject) or is itself part of an erased text."""
+def _redact_logs(memory: Any, namespace: str, needles: set[str], report: ErasureReport) -> None:
+    """Rewrite the JSONL files under the home without the rows of this namespace that quote
+    erased text. A row that names a namespace (a "namespace" field at any depth) is in scope only
+    if it names this one. A row that names none (e.g. an eval run log) is in scope, but is matched
+    only on text no other namespace of the home holds: another tenant's rows are never touched,
+    even when they quote the same sentence."""
     if not needles:
         return
     texts = [n.casefold() for n in needles]
-    for path in sorted(home.rglob("*.jsonl")):
-        if not path.is_file() or "chroma" in path.relative_to(home).parts:
+    shared: str | None = None
+    for path in sorted(memory.home.rglob("*.jsonl")):
+        if not path.is_file() or "chroma" in path.relative_to(memory.home).parts:
             continue
         lines = path.read_bytes().splitlines(keepends=True)
-        kept = [line for line in lines if not _tainted(line, texts)]
+        kept = []
+        for line in lines:
+            owners, values = _row_parts(line)
+            if owners and namespace not in owners:
+                kept.append(line)
+                continue
+            hits = _tainted(values, texts)
+            if hits and not owners:
+                if shared is None:
+                    shared = _other_tenants_text(memory, namespace)
+                hits = [h for h in hits if h not in shared]
+            if not hits:
+                kept.append(line)
         if len(kept) == len(lines):
             continue
         tmp = path.with_name(path.name + ".erasure.tmp")
@@ -533,20 +599,43 @@ def _redact_logs(home: Path, needles: set[str], report: ErasureReport) -> None:
         report.log_rows_redacted += len(lines) - len(kept)
 
 
-def _tainted(line: bytes, needles: list[str]) -> bool:
+def _other_tenants_text(memory: Any, namespace: str) -> str:
+    """Every other namespace's turn text, casefolded and joined (read once, only when needed)."""
+    rows = _rows(memory, "SELECT text, image_caption FROM turns WHERE namespace != ?", (namespace,))
+    return "\x00".join(f"{r[0]}\x00{r[1] or ''}".casefold() for r in rows)
+
+
+def _row_parts(line: bytes) -> tuple[set[str], list[str]]:
+    """(namespaces the row names, its string values)."""
     try:
-        values = list(_strings(json.loads(line)))
-    except (ValueError, UnicodeDecodeError):
-        values = [line.decode("utf-8", "replace")]
+        obj = json.loads(line)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return set(), [line.decode("utf-8", "replace")]
+    return set(_namespaces(obj)), list(_strings(obj))
+
+
+def _namespaces(obj: object) -> Iterable[str]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k == "namespace" and isinstance(v, str):
+                yield v
+            yield from _namespaces(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _namespaces(v)
+
+
+def _tainted(values: list[str], needles: list[str]) -> list[str]:
+    """The erased texts (casefolded) this row's values quote, or are a long enough part of."""
+    hits = []
     for value in values:
         v = value.casefold().strip()
         if not v:
             continue
-        if any(n in v for n in needles):
-            return True
+        hits += [n for n in needles if n in v]
         if len(v) >= MIN_NEEDLE_CHARS and any(v in n for n in needles):
-            return True
-    return False
+            hits.append(v)
+    return hits
 
 
 def _strings(obj: object) -> Iterable[str]:

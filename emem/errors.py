@@ -34,5 +34,9 @@ class ConfigError(EmemError):
     """Configuration that cannot work (missing endpoint, bad asset hash)."""
 
 
+class StoreError(EmemError):
+    """A store file that cannot be used (damaged, not a database, unreadable): name it and say what to do."""
+
+
 class LLMError(EmemError):
     """An LLM call failed after its retries; never replaced silently by the offline path."""

@@ -19,6 +19,26 @@ from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_name
 from emem.retrieval.hybrid import hybrid_turns, to_hit
 from emem.store.episodes import EpisodeStore
 from emem.timeparse import parse_iso_time
+from emem.validation import check_text, check_text_list
+
+
+def _ref(source: str) -> tuple[str, str]:
+    conv, _, tid = source.partition("/")
+    return conv, tid
+
+
+def open_home(home: str | Path) -> Path:
+    """The home directory, created if missing; InputError (not a traceback) when it cannot be."""
+    if not isinstance(home, (str, Path)):
+        raise InputError(f"expected a directory path, got {type(home).__name__}", "home")
+    path = Path(check_text(str(home), "home", max_chars=4096)).expanduser()
+    if path.exists() and not path.is_dir():
+        raise InputError("is not a directory (emem keeps its store in a directory)", f"home {path}")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the store directory: {exc.strerror}", f"home {path}") from None
+    return path
 
 
 def default_home() -> Path:
@@ -58,8 +78,7 @@ class Memory:
 
         self.consolidate_on_read = consolidate_on_read
         self.forget_policy = _forget_policy(forget_policy)
-        self.home = Path(home).expanduser() if home is not None else default_home()
-        self.home.mkdir(parents=True, exist_ok=True)
+        self.home = open_home(home if home is not None else default_home())
         self.episodes = EpisodeStore(self.home / "episodes.sqlite3")
         self._embedder = embedder
         self.indexes = IndexManager(self.episodes, self.home, self._get_embedder)
@@ -68,6 +87,13 @@ class Memory:
         self._read_runtime = None
         self._graph = None
         self.last_summary_report = None
+        self._finish_erasures()
+
+    def _finish_erasures(self) -> None:
+        """Finish any erasure a crash interrupted before this process serves a read from the home."""
+        from emem.erasure import complete_pending
+
+        complete_pending(self)
 
     def _get_embedder(self) -> Embedder:
         if self._embedder is None:
@@ -93,34 +119,46 @@ class Memory:
 
     # -- write path (System 1) ----------------------------------------------------------------
 
-    def add_conversation(self, conversation: dict[str, Any] | Conversation, namespace: str) -> IngestReport:
-        """Store a conversation given in emem's or LoCoMo's JSON shape (or the pydantic model)."""
+    def add_conversation(
+        self, conversation: dict[str, Any] | Conversation, namespace: str, *, restore: bool = False
+    ) -> IngestReport:
+        """Store a conversation given in emem's or LoCoMo's JSON shape (or the pydantic model).
+        A turn erased by `forget` is refused unless `restore=True` (the same for every write)."""
         check_namespace(namespace)
-        return self._append(namespace, parse_object(conversation, "auto", "conversation"), "conversation")
+        return self._append(namespace, parse_object(conversation, "auto", "conversation"), "conversation", restore)
 
-    def add_turns(self, turns: Sequence[dict[str, Any] | Turn], namespace: str) -> IngestReport:
+    def add_turns(
+        self, turns: Sequence[dict[str, Any] | Turn], namespace: str, *, restore: bool = False
+    ) -> IngestReport:
         """Store individual turns (each names its conversation and session)."""
         check_namespace(namespace)
-        if isinstance(turns, (str, bytes, dict)):
-            raise InputError("turns must be a list of turn objects", "turns")
+        if isinstance(turns, (str, bytes, dict)) or not isinstance(turns, Sequence):
+            raise InputError(f"turns must be a list of turn objects, got {type(turns).__name__}", "turns")
         events = [t.model_dump() if isinstance(t, Turn) else t for t in turns]
-        return self._append(namespace, parse_object(events, "jsonl", "turns"), "turns")
+        return self._append(namespace, parse_object(events, "jsonl", "turns"), "turns", restore)
 
-    def ingest_file(self, path: str | Path, namespace: str, fmt: Format = "auto") -> IngestReport:
+    def ingest_file(
+        self, path: str | Path, namespace: str, fmt: Format = "auto", *, restore: bool = False
+    ) -> IngestReport:
         check_namespace(namespace)
-        path = Path(path)
-        return self._append(namespace, read_path(path, fmt), str(path))
+        if not isinstance(path, (str, Path)):
+            raise InputError(f"expected a file path, got {type(path).__name__}", "path")
+        path = Path(check_text(str(path), "path", max_chars=4096))
+        return self._append(namespace, read_path(path, fmt), str(path), restore)
 
-    def _append(self, namespace: str, batch: Batch, source: str) -> IngestReport:
+    def _append(self, namespace: str, batch: Batch, source: str, restore: bool = False) -> IngestReport:
         if not batch.turns:
             raise InputError("no turns to store", source)
-        return self.episodes.append(namespace, batch.turns, batch.sessions, source=source)
+        if not isinstance(restore, bool):
+            raise InputError("restore must be True or False", "restore")
+        return self.episodes.append(namespace, batch.turns, batch.sessions, source=source, restore=restore)
 
     # -- derived indexes ------------------------------------------------------------------------
 
     def index(self, namespace: str, progress: Progress | None = None) -> CatchUpReport:
         """Catch the derived indexes up with the episode store (search does this on demand)."""
         check_namespace(namespace)
+        self._finish_erasures()
         return self.indexes.catch_up(namespace, progress)
 
     # -- read path -----------------------------------------------------------------------------
@@ -128,15 +166,16 @@ class Memory:
     def search(self, query: str, namespace: str, k: int = 10) -> list[Hit]:
         """Hybrid (BM25 + dense, RRF-fused) search over this namespace's turns."""
         check_namespace(namespace)
-        if not isinstance(query, str) or not query.strip():
-            raise InputError("query is empty", "query")
-        if not isinstance(k, int) or k < 1:
+        check_text(query, "query")
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise InputError(f"k must be a positive integer, got {k!r}", "k")
+        self._finish_erasures()
         ns = self.indexes.current(namespace)
         return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
 
     def stats(self, namespace: str) -> Stats:
         check_namespace(namespace)
+        self._finish_erasures()
         conversations, sessions, turns = self.episodes.counts(namespace)
         facts = self.ledger.count(namespace) if (self.home / "ledger.sqlite3").exists() else 0
         return Stats(
@@ -165,8 +204,16 @@ class Memory:
     ):
         """Record a fact; `cardinality` ("single"/"multi") declares an open predicate on first use."""
         check_namespace(namespace)
+        refs = check_text_list(sources, "sources")
+        stored = {f"{t.conversation_id}/{t.turn_id}" for t in self.episodes.get_turns(namespace, map(_ref, refs))}
+        missing = [r for r in refs if r not in stored]
+        if missing:
+            raise InputError(
+                f"no stored turn {missing[0]!r} in namespace {namespace!r} (a source is 'conversation_id/turn_id')",
+                "sources",
+            )
         return self.ledger.assert_fact(
-            namespace, subject, predicate, object, valid_from, valid_to, known_at, sources, cardinality=cardinality
+            namespace, subject, predicate, object, valid_from, valid_to, known_at, refs, cardinality=cardinality
         )
 
     def revoke(
@@ -188,7 +235,8 @@ class Memory:
         known_at: datetime | str | None = None,
     ):
         check_namespace(namespace)
-        self._settle(namespace)
+        self._finish_erasures()
+        self._catch_up_ledger(namespace)
         return self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
 
     def facts(
@@ -200,14 +248,16 @@ class Memory:
         known_at: datetime | str | None = None,
     ):
         check_namespace(namespace)
-        self._settle(namespace)
+        self._finish_erasures()
+        self._catch_up_ledger(namespace)
         return self.ledger.facts(
             namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
         )
 
     def history(self, namespace: str, subject: str, predicate: str | None = None):
         check_namespace(namespace)
-        self._settle(namespace)
+        self._finish_erasures()
+        self._catch_up_ledger(namespace)
         return self.ledger.history(namespace, subject, predicate=predicate)
 
     def consolidate(self, namespace: str, extractor: Any = None):
@@ -222,7 +272,18 @@ class Memory:
             view = runtime.view(namespace)
             self.last_summary_report = summarise_segments(self.episodes, namespace, view.segments, summariser)
             runtime.forget(namespace)  # rebuild the view with the new summaries
-        return self._project_facts(namespace, extractor)
+        report = self._project_facts(namespace, extractor)
+        summaries = self.last_summary_report if summariser is not None else None
+        if summaries is not None:
+            report.summaries_written = summaries.written
+            report.summaries_failed = summaries.failed
+            errors = [c.error for c in summaries.calls if not c.ok and c.error]
+            if summaries.failed:
+                first = f" (first error: {errors[0]})" if errors else ""
+                report.failures.append(
+                    f"{summaries.failed} of {summaries.failed + summaries.written} segment summaries failed{first}"
+                )
+        return report
 
     def _project_facts(self, namespace: str, extractor: Any = None):
         from emem.consolidate import consolidate, watermark_name
@@ -252,7 +313,7 @@ class Memory:
         mark = self.ledger.get_watermark(namespace, watermark_name(OfflineExtractor.name))
         return self.episodes.last_seq(namespace) > mark
 
-    def _settle(self, namespace: str) -> float:
+    def _catch_up_ledger(self, namespace: str) -> float:
         """Read-through consolidation: the offline rules project what was written since their
         watermark before a ledger read, so a read never sees facts older than the turns it reads.
         Writes stay LLM-free and fast; the cost falls on the first read after them (milliseconds
@@ -283,13 +344,13 @@ class Memory:
         return forget(self, namespace, turn_ids=turn_ids, session_id=session_id, subject=subject,
                       conversation_id=conversation_id, reason=reason)
 
-    def drop_namespace(self, namespace: str):
+    def drop_namespace(self, namespace: str, *, reason: str | None = None):
         """Remove a whole tenant from every store."""
         from emem.erasure import drop_namespace
 
         check_namespace(namespace)
         self._invalidate(namespace)
-        return drop_namespace(self, namespace)
+        return drop_namespace(self, namespace, reason=reason)
 
     def _invalidate(self, namespace: str) -> None:
         """Drop in-memory derived state so nothing erased is served from a cache."""
@@ -334,16 +395,16 @@ class Memory:
         from emem.agents.master import DEFAULT_BUDGET, ask_graph
 
         check_namespace(namespace)
-        if not isinstance(question, str) or not question.strip():
-            raise InputError("question is empty", "question")
+        check_text(question, "question")
         if mode not in ("fast", "deep", "auto"):
             raise InputError(f"unknown mode {mode!r}; use fast, deep or auto", "mode")
         if budget is not None and (not isinstance(budget, int) or budget < 50):
             raise InputError(f"budget must be an integer of at least 50 tokens, got {budget!r}", "budget")
         when = parse_iso_time(as_of, "as_of") if as_of is not None else None
+        self._finish_erasures()
         if self.episodes.last_seq(namespace) == 0:
             raise InputError(f"namespace {namespace!r} holds no turns", "namespace")
-        settle_ms = self._settle(namespace)
+        settle_ms = self._catch_up_ledger(namespace)
         self._runtime()
         answer = ask_graph(self._graph, question, namespace, mode, when, budget or DEFAULT_BUDGET)
         if settle_ms:
@@ -353,4 +414,5 @@ class Memory:
 
     def segment_summaries(self, namespace: str) -> dict[str, str]:
         """LLM-written segment summaries, when a summariser has run; offline ones are derived."""
+        check_namespace(namespace)
         return self.episodes.segment_summaries(namespace)

@@ -56,19 +56,27 @@ class Turn(BaseModel):
     @classmethod
     def _clean_name(cls, v: str) -> str:
         """Ids and names end up in file names, logs and prompts: no control characters."""
+        from emem.validation import text_problem
+
         if any(ord(c) < 32 or ord(c) == 127 for c in v):
             raise ValueError("contains a control character")
-        if not v.strip():
-            raise ValueError("is blank")
+        problem = text_problem(v, max_chars=256)
+        if problem:
+            raise ValueError(problem)
         return v
 
-    @field_validator("text")
+    @field_validator("text", "image_caption")
     @classmethod
-    def _clean_text(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("text is empty")
-        if "\x00" in v:
-            raise ValueError("text contains a NUL character")
+    def _clean_text(cls, v: str | None) -> str | None:
+        """One rule with every other entry point (emem.validation): no NUL, no lone surrogate, and
+        not blank once zero-width characters are removed."""
+        from emem.validation import text_problem
+
+        if v is None:
+            return v
+        problem = text_problem(v, max_chars=MAX_TURN_CHARS)
+        if problem:
+            raise ValueError(problem)
         return v
 
     def content_hash(self) -> str:

@@ -4,6 +4,8 @@ sha256 so every answer can say exactly which prompt version produced it."""
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib.resources import files
 from string import Template
@@ -35,10 +37,44 @@ def load_prompt(name: str) -> Prompt:
     return Prompt(name=name, text=text, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
-def memory_block(lines: list[str]) -> str:
-    """Memory content is data: delimit it so a prompt can tell the model never to obey it."""
-    body = "\n".join(line.replace("</memory>", "</ memory>").replace("<memory>", "< memory>") for line in lines)
-    return f"<memory>\n{body}\n</memory>"
+_LINE_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+LINE_BREAK_MARK = " \u23ce "
+"""What a line break inside memory content becomes (⏎): visible to the model, never a new line."""
+OPEN_TAG, CLOSE_TAG = "<memory>", "</memory>"
+
+
+def data_text(value: object) -> str:
+    """Memory content (turn text, caption, speaker, id, fact, summary) as it may appear in a
+    prompt: on one line (a line break becomes ⏎, so content can never start a line of its own,
+    e.g. a forged LEDGER line) and with no angle brackets (< > become ‹ ›, so no tag in any
+    spelling, "</MEMORY >" or "</memory\n>" included, can open or close a block). The one
+    escaping layer every prompt builder uses for every field that came from memory."""
+    text = _LINE_BREAKS.sub(LINE_BREAK_MARK, str(value))
+    text = _CONTROL.sub(" ", text)
+    return text.replace("<", "\u2039").replace(">", "\u203a")
+
+
+def memory_block(lines: Sequence[str]) -> str:
+    """Memory content is data: each element of `lines` is one record and becomes exactly one line
+    of the block (encoded with `data_text`), between emem's own delimiters, which no record can
+    produce. Records are built by emem (a "[id | date] speaker: text" or "LEDGER ..." line)."""
+    body = "\n".join(data_text(line) for line in lines)
+    return f"{OPEN_TAG}\n{body}\n{CLOSE_TAG}"
+
+
+_SLOT = re.compile(r"\{\{(\w+)\}\}")
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """Replace every {{name}} in one pass: text inserted for one slot is never scanned again, so a
+    speaker called "{{memory}}" cannot pull another slot's content out of its place."""
+    def value(m: re.Match[str]) -> str:
+        if m.group(1) not in values:
+            raise ConfigError(f"prompt needs a value for {{{{{m.group(1)}}}}}")
+        return values[m.group(1)]
+
+    return _SLOT.sub(value, template)
 
 
 @lru_cache(maxsize=1)

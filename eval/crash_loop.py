@@ -2,7 +2,8 @@
 
     python -m emem.eval.crash_loop --kills 50        # or: python -m eval.crash_loop --kills 50
 
-Two kinds of victim, alternating (every third kill is a consolidation):
+Three kinds of victim, in turn (of every four kills, two hit ingestion, one a consolidation and one
+an erasure):
 
 * ingest: a child process appends random batches of 1-5 turns to one home, printing `ACK <batch>`
   only after `add_turns` returned (committed), and catches the indexes up every few batches, so
@@ -15,6 +16,12 @@ Two kinds of victim, alternating (every third kill is a consolidation):
 * consolidate: a child consolidates a fixed set of sessions with a deliberately slow (but
   otherwise identical) offline extractor and is killed midway; rerunning consolidation must give
   exactly the ledger of an uninterrupted run (revision and relation rows, watermark).
+* erase: a child erases one session (`forget`) or the whole namespace (`drop_namespace`) and is
+  killed either at a chosen step boundary (emem.erasure.STEPS, via EMEM_ERASURE_KILL_AT) or at a
+  random moment. After reopening: no erasure is left pending; if the erasure had committed, no
+  byte of an erased turn's unique token is left in any file of the home and every erased turn has
+  exactly one tombstone; if it had not, every turn is still there and a rerun completes it; the
+  other turns are untouched and the dense index holds exactly one vector per stored turn.
 
 Prints one line per kill and a summary; exits 1 if any check failed. The test suite runs a few
 kills through `run_loop`.
@@ -266,6 +273,110 @@ def check_ingest(home: Path, run: str, child: int, acked: set[int], rng: random.
     return problems, unacked
 
 
+# -- erasure ------------------------------------------------------------------------------------
+
+ERASE_CHILD = 1000
+"""Child number whose batches fill an erasure home (their turns carry unique tokens)."""
+
+
+def child_erase(home: str, victim: str) -> None:
+    """Erase `victim` ("session:<id>" or "namespace"); the kill comes from outside or from
+    EMEM_ERASURE_KILL_AT."""
+    from emem.memory import Memory
+
+    memory = Memory(home)
+    print("READY", flush=True)
+    if victim == "namespace":
+        memory.drop_namespace(NS, reason="crash loop")
+    else:
+        memory.forget(NS, session_id=victim.split(":", 1)[1], conversation_id=f"conv-{ERASE_CHILD}",
+                      reason="crash loop")
+    print("DONE", flush=True)
+
+
+def _files_holding(home: Path, needles: list[bytes]) -> list[str]:
+    hits = []
+    for path in home.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            hits += [f"{path.relative_to(home)}" for n in needles if n in data]
+    return sorted(set(hits))
+
+
+def erase_kill(root: Path, run: str, n: int, rng: random.Random, summary: Summary,
+               step: str | None = None, victim: str | None = None) -> str:
+    """One erasure killed at `step` (a step of emem.erasure.STEPS or "random"; drawn when None)."""
+    from emem.erasure import KILL_ENV, STEPS
+    from emem.memory import Memory
+
+    home = root / f"erase-{n}"
+    batches = 8
+    with Memory(home) as memory:
+        for b in range(batches):
+            memory.add_turns(batch_turns(run, ERASE_CHILD, b), NS)
+        memory.consolidate(NS)
+        memory.index(NS)
+    victim = victim or ("namespace" if rng.random() < 0.25 else f"session:b{rng.randrange(batches)}")
+    doomed = [t for b in range(batches) for t in batch_turns(run, ERASE_CHILD, b)
+              if victim == "namespace" or t["session_id"] == victim.split(":", 1)[1]]
+    kept = [t for b in range(batches) for t in batch_turns(run, ERASE_CHILD, b) if t not in doomed]
+    step = step or rng.choice([*STEPS, "random"])
+    env = {**os.environ, KILL_ENV: "" if step == "random" else step}
+    code = "import sys; from eval.crash_loop import _child_main; _child_main(sys.argv[1:])"
+    proc = subprocess.Popen([sys.executable, "-c", code, "erase", str(home), victim], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if step == "random":
+        _wait_ready(proc)
+        time.sleep(rng.uniform(0.0, 1.5))
+        _, err = _kill(proc)
+    else:
+        _, err = proc.communicate(timeout=300)
+    problems: list[str] = []
+    if step != "random" and proc.returncode != -signal.SIGKILL:
+        problems.append(f"erase child exited {proc.returncode} instead of dying at {step}: {err[-300:]}")
+    tokens = [t["text"].split()[0].encode() for t in doomed]
+    for name in ("episodes.sqlite3", "ledger.sqlite3", "chroma/chroma.sqlite3"):
+        if (home / name).exists() and (verdict := integrity(home / name)) != "ok":
+            problems.append(f"{name}: integrity_check says {verdict}")
+    with Memory(home) as memory:  # opening finishes an erasure that had committed
+        if memory.episodes.pending_erasures():
+            problems.append("an erasure is still pending after reopen")
+        stored = {t.turn_id for t in memory.episodes.turns(NS)}
+        recorded = not any(t["turn_id"] in stored for t in doomed)
+        if not recorded:
+            if not all(t["turn_id"] in stored for t in doomed):
+                problems.append("an unrecorded erasure deleted some turns")
+    if not recorded:  # killed before the commit: nothing happened; a rerun must finish it
+        rerun = subprocess.run([sys.executable, "-c", code, "erase", str(home), victim], cwd=REPO,
+                               env={**os.environ, KILL_ENV: ""}, capture_output=True, text=True, timeout=300)
+        if rerun.returncode != 0:
+            problems.append(f"rerun of the erasure failed: {rerun.stderr[-300:]}")
+    with Memory(home) as memory:
+        tombs = [t["id"] for t in memory.ledger.tombstones(NS) if t["kind"] == "turn"]
+        stored = {t.turn_id for t in memory.episodes.turns(NS)}
+        if any(t["turn_id"] in stored for t in doomed):
+            problems.append("erased turns still stored")
+        if not all(t["turn_id"] in stored for t in kept):
+            problems.append("a turn that was not erased is gone")
+        missing = [t["turn_id"] for t in doomed if f"turn:conv-{ERASE_CHILD}/{t['turn_id']}" not in tombs]
+        if missing or len(tombs) != len(set(tombs)):
+            problems.append(f"tombstones: {len(missing)} missing, {len(tombs) - len(set(tombs))} duplicated")
+        memory.index(NS)
+        count = memory.indexes.current(NS).dense.count()
+        if count != len(stored):
+            problems.append(f"dense index holds {count} vectors for {len(stored)} turns")
+    left = _files_holding(home, tokens)
+    if left:
+        problems.append(f"erased tokens left in {left}")
+    summary.kills += 1
+    summary.erase_kills += 1
+    summary.erase_recorded += int(recorded)
+    summary.problems += [f"kill {summary.kills}: {p}" for p in problems]
+    return (f"kill {summary.kills:3d} erase ({victim}): killed at {step}, "
+            f"{'committed, finished on reopen' if recorded else 'not committed, rerun finished it'}"
+            + (f" {problems}" if problems else " OK"))
+
+
 # -- the loop ----------------------------------------------------------------------------------
 
 
@@ -275,6 +386,9 @@ class Summary:
     ingest_kills: int = 0
     consolidate_kills: int = 0
     consolidate_mid_run: int = 0
+    erase_kills: int = 0
+    erase_recorded: int = 0
+    """Erasure kills that landed after the erasure committed (finished on reopen)."""
     acked_batches: int = 0
     unacked_committed: int = 0
     turns_stored: int = 0
@@ -283,7 +397,8 @@ class Summary:
     def line(self) -> str:
         return (
             f"crash loop: {self.kills} SIGKILLs ({self.ingest_kills} during ingestion/indexing, "
-            f"{self.consolidate_kills} during consolidation, {self.consolidate_mid_run} of them mid-run); "
+            f"{self.consolidate_kills} during consolidation, {self.consolidate_mid_run} of them mid-run, "
+            f"{self.erase_kills} during erasure, {self.erase_recorded} of them after it committed); "
             f"{self.acked_batches} acknowledged batches all intact, {self.unacked_committed} committed "
             f"before their ack was printed, {self.turns_stored} turns stored; problems: {len(self.problems)}"
         )
@@ -375,8 +490,10 @@ def run_loop(kills: int, root: Path, seed: int = 0, log=print, max_wait: float =
         reference = ledger_rows(memory)
     home = root / "ingest"
     for n in range(kills):
-        if n % 3 == 2:
+        if n % 4 == 2:
             log(consolidate_kill(root, run, n, rng, summary, reference))
+        elif n % 4 == 3:
+            log(erase_kill(root, run, n, rng, summary))
         else:
             ingest_kill(home, run, n, rng, summary, log, max_wait)
     with Memory(home) as memory:
@@ -389,6 +506,8 @@ def _child_main(argv: list[str]) -> None:
         child_ingest(argv[1], argv[2], int(argv[3]), int(argv[4]), *argv[5:])
     elif argv[0] == "consolidate":
         child_consolidate(argv[1], float(argv[2]), *map(int, argv[3:]))
+    elif argv[0] == "erase":
+        child_erase(argv[1], argv[2])
     else:
         raise SystemExit(f"unknown child {argv[0]!r}")
 

@@ -88,9 +88,9 @@ def test_request_delimits_turns_as_data_and_passes_schema_and_hash() -> None:
     assert call["schema"]["required"] == ["facts"]
     system, user = call["messages"][0]["content"], call["messages"][1]["content"]
     assert "never follow" in system.lower() and "lives_in" in system
-    assert '<turn id="D1:1" speaker="Caroline"' in user
-    assert user.count("</memory>") == 1 and user.count("</turn>") == 1  # the turn cannot close the tags
-    assert "&lt;/memory&gt;" in user
+    assert "\n[D1:1 | 2023-05-08T13:56:00+00:00] Caroline: Ignore" in user
+    assert user.count("</memory>") == 1 and "</turn>" not in user  # the turn cannot close the tags
+    assert "\u2039/memory\u203a" in user
 
 
 def test_parses_facts_and_keeps_surfaces_verbatim() -> None:

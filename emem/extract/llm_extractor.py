@@ -9,7 +9,6 @@ tell a quiet conversation from a broken backend.
 from __future__ import annotations
 
 import hashlib
-import html
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +24,7 @@ from emem.llm.base import ChatModel, ChatResult
 from emem.llm.jsonparse import extract_json
 from emem.llm.usage import LLMCall
 from emem.models import Turn
+from emem.prompting import data_text, fill, memory_block
 from emem.subjects import speaker_roles
 from emem.timeparse import parse_iso_time
 from emem.tokens import count_tokens
@@ -77,12 +77,9 @@ def fact_schema(predicates: Sequence[str], *, open_predicates: bool = True) -> d
 
 
 def render_turn(turn: Turn) -> str:
-    """One turn as data: attributes carry identity, the body is escaped so it cannot close a tag."""
-    attrs = " ".join(
-        f'{k}="{html.escape(v, quote=True)}"'
-        for k, v in (("id", turn.turn_id), ("speaker", turn.speaker), ("time", turn.time.isoformat()))
-    )
-    return f"<turn {attrs}>\n{html.escape(turn.render(), quote=False)}\n</turn>"
+    """One turn as one line of data (emem.prompting.data_text: no line break, no angle bracket),
+    so no field can close the block or start a line of its own."""
+    return data_text(f"[{turn.turn_id} | {turn.time.isoformat()}] {turn.speaker}: {turn.render()}")
 
 
 def batches(turns: Sequence[Turn], max_tokens: int) -> Iterator[list[Turn]]:
@@ -130,10 +127,9 @@ class LLMExtractor:
         """Every call made, with its tokens; failed ones too (ok=False)."""
 
     def messages(self, batch: Sequence[Turn]) -> list[dict[str, str]]:
-        speakers = ", ".join(dict.fromkeys(t.speaker for t in batch))
-        system = self.prompt.system.replace("{{predicates}}", ", ".join(self.predicates))
-        user = (self.prompt.user.replace("{{speakers}}", speakers)
-                .replace("{{memory}}", "\n".join(render_turn(t) for t in batch)))
+        speakers = "speakers: " + ", ".join(dict.fromkeys(t.speaker for t in batch))
+        system = fill(self.prompt.system, {"predicates": ", ".join(self.predicates)})
+        user = fill(self.prompt.user, {"memory": memory_block([speakers, *(render_turn(t) for t in batch)])})
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def __call__(self, turns: Sequence[Turn]) -> list[FactCandidate]:
@@ -264,10 +260,11 @@ def _when(value: Any, anchor: datetime) -> datetime | None | bool:
 def _surface(quote: Any, text: str) -> str:
     """The quoted span as it stands in the turn; the whole turn when the quote is not verbatim."""
     if isinstance(quote, str) and quote.strip():
-        q = html.unescape(quote.strip())
-        if q in text:
-            return q
-        i = text.lower().find(q.lower())
-        if i >= 0:
-            return text[i:i + len(q)]
+        raw = quote.strip()
+        for q in (raw, raw.replace("\u2039", "<").replace("\u203a", ">")):  # undo data_text's brackets
+            if q in text:
+                return q
+            i = text.lower().find(q.lower())
+            if i >= 0:
+                return text[i:i + len(q)]
     return text

@@ -122,6 +122,17 @@ class DenseIndex:
         """Only valid while holding the handle's lock."""
         return self.chroma.collection(self.name, self.metadata, self.embedder, create)
 
+    def keys(self, batch: int = 5000) -> set[str]:
+        """Every id the collection holds (empty when it does not exist). Caller holds the lock."""
+        col = self.collection(create=False)
+        if col is None:
+            return set()
+        out: set[str] = set()
+        total = col.count()
+        for offset in range(0, total, batch):
+            out.update(col.get(include=[], limit=batch, offset=offset)["ids"])
+        return out
+
     def count(self) -> int:
         with self.chroma.reading():
             col = self.collection(create=False)

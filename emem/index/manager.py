@@ -55,6 +55,8 @@ class NamespaceIndexes:
     bm25: BM25Index = field(default_factory=BM25Index)
     speakers: set[str] = field(default_factory=set)
     """Everyone who speaks in the namespace: the dense query leaves their names out (retrieval.query)."""
+    verified: bool = False
+    """Dense coverage was checked against the collection itself in this process."""
 
     @property
     def covered_seq(self) -> int:
@@ -67,6 +69,26 @@ class CatchUpReport:
     new_turns: int
     seconds: float
     covered_seq: int
+    repaired: int = 0
+    """Vectors the index lacked (or held for no stored turn) although coverage counted them."""
+
+
+@dataclass(frozen=True)
+class DenseCheck:
+    """The dense index compared with the episode store, id by id (a count and a checksum of the
+    ids, in one): what coverage claims, and what the collection really holds."""
+
+    recorded: int
+    """Seq the stored coverage claims."""
+    true_covered: int
+    """Highest seq such that every stored turn up to it has its vector."""
+    missing: int
+    extra: list[str]
+    """Vector ids with no stored turn (left by a crash mid-erasure)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.true_covered >= self.recorded and not self.extra
 
 
 class IndexManager:
@@ -112,10 +134,40 @@ class IndexManager:
         with self._handle.lock.shared():
             return legacy if dense.collection(create=False) is not None else 0
 
+    def check_dense(self, namespace: str, dense: DenseIndex) -> DenseCheck:
+        """Compare coverage with the collection itself: a deleted or damaged index is noticed here
+        instead of silently degrading search to BM25. Caller holds the lock (shared is enough)."""
+        recorded = self._dense_covered(namespace, dense)
+        seqs = [t.seq for t in self._store.turns(namespace, upto_seq=recorded)] if recorded else []
+        held = dense.keys()
+        missing = [s for s in seqs if str(s) not in held]
+        true = min(missing) - 1 if missing else recorded
+        live = {str(s) for s in seqs} | {str(t.seq) for t in self._store.turns(namespace, after_seq=recorded)}
+        return DenseCheck(recorded, max(true, 0), len(missing), sorted(held - live))
+
+    def _verify(self, namespace: str, ns: NamespaceIndexes) -> int:
+        """Repair what `check_dense` finds: extra vectors go, coverage drops to what the collection
+        really holds (catch-up then re-embeds the rest). Returns the vectors repaired."""
+        with self._handle.lock.shared():
+            check = self.check_dense(namespace, ns.dense)
+        if check.ok:
+            ns.verified = True
+            return 0
+        with self._handle.writing():
+            check = self.check_dense(namespace, ns.dense)
+            if check.extra:
+                ns.dense.delete(check.extra)
+            if check.true_covered < check.recorded:
+                self._store.set_coverage(namespace, dense_coverage_key(ns.dense.embedder.name), check.true_covered)
+        ns.verified = True
+        return check.missing + len(check.extra)
+
     def is_current(self, namespace: str) -> bool:
         last = self._store.last_seq(namespace)
         ns = self._by_ns.get(namespace)
-        return bool(ns) and ns.covered_seq >= last and self._dense_covered(namespace, ns.dense) >= last
+        return (
+            bool(ns) and ns.verified and ns.covered_seq >= last and self._dense_covered(namespace, ns.dense) >= last
+        )
 
     def current(self, namespace: str, progress: Progress | None = None) -> NamespaceIndexes:
         """Catch every index up to the episode store, then return them."""
@@ -131,6 +183,8 @@ class IndexManager:
                     self._erased_elsewhere = False
                     self._by_ns.clear()
                 ns = self._indexes(namespace)
+            repaired = 0 if ns.verified else self._verify(namespace, ns)
+            with self._handle.lock.shared():
                 new = self._store.turns(namespace, after_seq=ns.covered_seq)
                 last = new[-1].seq if new else ns.covered_seq
                 dense_covered = self._dense_covered(namespace, ns.dense)
@@ -150,13 +204,16 @@ class IndexManager:
                     ns.turns[turn_key(t)] = t
                     ns.speakers.add(t.speaker)
                 ns.bm25.add([(turn_key(t), index_text(t)) for t in new], covered_seq=last)
-            return CatchUpReport(namespace, len(new), time.perf_counter() - start, last)
+            return CatchUpReport(namespace, len(new), time.perf_counter() - start, last, repaired)
 
     def coverage(self, namespace: str) -> dict[str, int]:
-        """{DENSE_TURNS: seq covered for this Memory's embedder, BM25_TURNS: seq in memory}."""
+        """{DENSE_TURNS: seq the collection really covers for this Memory's embedder (checked
+        against the collection, not just the recorded count), BM25_TURNS: seq in memory}."""
         with self._lock:  # _indexes creates the namespace's entry: never twice at once
             ns = self._indexes(namespace)
-        return {DENSE_TURNS: self._dense_covered(namespace, ns.dense), BM25_TURNS: ns.covered_seq}
+            with self._handle.lock.shared():
+                dense = self.check_dense(namespace, ns.dense).true_covered
+        return {DENSE_TURNS: dense, BM25_TURNS: ns.covered_seq}
 
     def drop(self, namespace: str) -> None:
         """Forget the in-memory indexes of a namespace (they are rebuilt on next use)."""

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -29,14 +30,23 @@ _KEYS = {
 
 
 def parse_jsonl(text: str, source: str = "input") -> Batch:
-    turns, sessions = [], []
     # split("\n"), not splitlines(): JSON strings may hold raw U+2028, U+0085 and friends
-    for n, line in enumerate(text.split("\n"), start=1):
+    return parse_lines(enumerate(text.split("\n"), start=1), source)
+
+
+def parse_lines(lines: Iterable[tuple[int, str]], source: str = "input") -> Batch:
+    """(line number, line) pairs, e.g. streamed from a file without reading it whole."""
+    from emem.ingest.loader import no_duplicate_keys
+
+    turns, sessions = [], []
+    for n, line in lines:
         if not line.strip():
             continue
         where = f"{source} line {n}"
         try:
-            event = json.loads(line)
+            event = json.loads(line, object_pairs_hook=no_duplicate_keys)
+        except InputError as exc:
+            raise InputError(str(exc), where) from None
         except json.JSONDecodeError as exc:
             raise InputError(f"malformed JSON: {exc.msg} at column {exc.colno}", where) from None
         except RecursionError:

@@ -39,9 +39,14 @@ from emem.ledger.predicates import (
     subject_key,
 )
 from emem.models import check_namespace
+from emem.store.sqlite import store_errors
 from emem.timeparse import parse_iso_time, utcnow
+from emem.validation import check_optional_text, check_text, check_text_list
 
 TimeLike = datetime | str
+MAX_SUBJECT_CHARS = 1000
+MAX_OBJECT_CHARS = 10_000
+"""A fact's value is a short phrase; anything longer is a pasted document or an attack."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS revisions (
@@ -145,6 +150,13 @@ class WriteResult(BaseModel):
     relations: list[Relation] = Field(default_factory=list)
 
 
+def _as_list(value: object) -> object:
+    """Sets and generators of sources become lists; a bare string stays one, to be refused."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        return value
+    return list(value)
+
+
 def _time(value: TimeLike | None, where: str, default: datetime | None = None) -> datetime:
     if value is None:
         if default is None:
@@ -202,14 +214,16 @@ class Ledger:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._depth = 0
-        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA busy_timeout = 10000")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = FULL")
-        # Idempotent (every statement is IF NOT EXISTS), so opening an older home migrates it: the
-        # `predicates` table of open-predicate declarations is created where it is missing.
-        self._conn.executescript(_SCHEMA)
+        with store_errors(self.path):
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn.row_factory = sqlite3.Row
+            self._conn.execute("PRAGMA busy_timeout = 10000")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = FULL")
+            # Idempotent (every statement is IF NOT EXISTS), so opening an older home migrates it: the
+            # `predicates` table of open-predicate declarations is created where it is missing.
+            self._conn.executescript(_SCHEMA)
+            self._conn.execute("SELECT COUNT(*) FROM revisions").fetchone()
 
     # ----------------------------------------------------------------------------- plumbing
 
@@ -392,6 +406,13 @@ class Ledger:
     ) -> WriteResult:
         """`assert_fact` with the details consolidation needs (was it new, which relations it added)."""
         check_namespace(namespace)
+        check_text(subject, "subject", max_chars=MAX_SUBJECT_CHARS)
+        check_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
+        check_text(object, "object", max_chars=MAX_OBJECT_CHARS)
+        sources = check_text_list(_as_list(sources), "sources")
+        check_optional_text(surface, "surface", max_chars=MAX_OBJECT_CHARS)
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+            raise InputError(f"confidence must be a number, got {type(confidence).__name__}", "confidence")
         if not 0.0 <= confidence <= 1.0:
             raise InputError(f"confidence must be within 0..1, got {confidence}", "confidence")
         vf = _time(valid_from, "valid_from")
@@ -588,6 +609,9 @@ class Ledger:
         Revoking something already revoked by then returns that earlier revocation.
         """
         check_namespace(namespace)
+        check_text(revision_id, "revision_id", max_chars=200)
+        if reason is not None:
+            check_text(reason, "reason", max_chars=1000, allow_blank=True)
         k = _time(known_at, "known_at", utcnow())
         with self.transaction():
             target = self._find_prefix(namespace, revision_id)
@@ -658,6 +682,8 @@ class Ledger:
     ) -> Resolution:
         """State, miss or conflict for subject.predicate at valid_at, as known at known_at (default now)."""
         check_namespace(namespace)
+        check_text(subject, "subject", max_chars=MAX_SUBJECT_CHARS)
+        check_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
         pred, card = self._canonical(namespace, predicate)
         now = utcnow()
         v, k = _time(valid_at, "valid_at", now), _time(known_at, "known_at", now)
@@ -674,6 +700,8 @@ class Ledger:
     ) -> list[Resolution]:
         """Current state of every subject/predicate pair (conflicts included, misses left out)."""
         check_namespace(namespace)
+        check_optional_text(subject, "subject", max_chars=MAX_SUBJECT_CHARS)
+        check_optional_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
         pred = self._canonical(namespace, predicate)[0] if predicate is not None else None
         now = utcnow()
         v, k = _time(valid_at, "valid_at", now), _time(known_at, "known_at", now)
@@ -686,6 +714,8 @@ class Ledger:
     def history(self, namespace: str, subject: str, predicate: str | None = None) -> History:
         """Every revision ever written about the subject (revoked and superseded too), with relations."""
         check_namespace(namespace)
+        check_text(subject, "subject", max_chars=MAX_SUBJECT_CHARS)
+        check_optional_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
         pred = self._canonical(namespace, predicate)[0] if predicate is not None else None
         revs, rels = self._load(namespace, subject_key(subject), pred)
         return resolver.timeline(revs, rels, namespace, subject, pred, declared=self.declared_predicates(namespace))

@@ -126,7 +126,22 @@ def load_llm_settings(home: Path | None = None, env: Mapping[str, str] | None = 
     for role in ROLES:
         if fields[role].get("api_key") is None and fallback_key:
             fields[role]["api_key"] = fallback_key
+    _check_complete(fields)
     return LLMSettings(roles={r: RoleConfig(**fields[r]) for r in ROLES}, **extra)
+
+
+def _check_complete(fields: Mapping[str, Mapping[str, str | None]]) -> None:
+    """An endpoint that no role has a model for is a mistake, not a request to run offline:
+    running offline silently would hide it behind plausible-looking answers. (A shared endpoint
+    with one role's model brings that role online alone, as documented above.)"""
+    if any(f.get("base_url") and f.get("model") for f in fields.values()):
+        return
+    with_url = [r for r, f in fields.items() if f.get("base_url")]
+    if with_url:
+        raise ConfigError(
+            f"an LLM base_url is set (for {', '.join(with_url)}) but no model: set EMEM_LLM_MODEL (or "
+            f"EMEM_LLM_<ROLE>_MODEL, or 'model' in {CONFIG_FILE}), or unset the base_url to run offline"
+        )
 
 
 def build_chat_model(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from emem.errors import ConflictError
 from emem.models import IngestReport, StoredTurn, Turn, check_namespace
-from emem.store.sqlite import connect
+from emem.store.sqlite import connect, store_errors
 from emem.timeparse import iso, parse_iso_time, utcnow
 
 SCHEMA = """
@@ -56,7 +56,31 @@ CREATE TABLE IF NOT EXISTS index_state (
     covered_seq INTEGER NOT NULL,
     PRIMARY KEY (namespace, index_name)
 );
+CREATE TABLE IF NOT EXISTS erasures (
+    erasure_id TEXT PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    reason TEXT,
+    plan TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS erased_turns (
+    erasure_id TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    turn_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (erasure_id, namespace, conversation_id, turn_id)
+);
+CREATE INDEX IF NOT EXISTS erased_turns_by_id ON erased_turns (namespace, conversation_id, turn_id);
+CREATE INDEX IF NOT EXISTS erased_turns_by_hash ON erased_turns (namespace, hash);
 """
+ERASURE_PENDING = "deleted"
+ERASURE_DONE = "done"
+"""An erasure's intent row is written with its delete ("deleted") and marked "done" once every
+derived store (ledger, vectors, compaction) has been cleaned; a pending one is finished on open."""
 
 _COLUMNS = "seq, namespace, conversation_id, session_id, turn_id, speaker, text, image_caption, time, recorded_at, hash"
 
@@ -82,7 +106,9 @@ class EpisodeStore:
         self.path = path
         self._conn = connect(path)
         self._lock = threading.RLock()
-        self._conn.executescript(SCHEMA)
+        with store_errors(path):
+            self._conn.executescript(SCHEMA)
+            self._conn.execute("SELECT COUNT(*) FROM turns").fetchone()
 
     def close(self) -> None:
         self._conn.close()
@@ -107,11 +133,15 @@ class EpisodeStore:
         turns: Sequence[Turn],
         sessions: Sequence[tuple[str, str, datetime]] = (),
         source: str | None = None,
+        *,
+        restore: bool = False,
     ) -> IngestReport:
         """Append turns atomically; return only once committed.
 
         `sessions` declares (conversation_id, session_id, start time); a turn whose session is not
-        declared registers it with the turn's own time. `source` names the input in errors.
+        declared registers it with the turn's own time. `source` names the input in errors. A turn
+        that was erased (same id or same content) is refused unless `restore` says the caller
+        means to bring it back: re-sending a source must never silently undo an erasure.
         """
         check_namespace(namespace)
         where = f"{source}: " if source else ""
@@ -137,6 +167,8 @@ class EpisodeStore:
                         )
                     unchanged += 1
                     continue
+                if not restore:
+                    self._refuse_erased(conn, namespace, t, h, where)
                 cur = conn.execute(
                     "INSERT INTO turns (namespace, conversation_id, session_id, turn_id, speaker, text, "
                     "image_caption, time, recorded_at, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -159,6 +191,20 @@ class EpisodeStore:
         return IngestReport(
             namespace=namespace, added=added, unchanged=unchanged, first_seq=first, last_seq=last
         )
+
+    @staticmethod
+    def _refuse_erased(conn: sqlite3.Connection, namespace: str, t: Turn, digest: str, where: str) -> None:
+        row = conn.execute(
+            "SELECT erasure_id FROM erased_turns WHERE namespace=? AND "
+            "((conversation_id=? AND turn_id=?) OR hash=?) LIMIT 1",
+            (namespace, t.conversation_id, t.turn_id, digest),
+        ).fetchone()
+        if row is not None:
+            raise ConflictError(
+                f"{where}conversation {t.conversation_id!r} turn {t.turn_id!r} was erased (erasure "
+                f"{row['erasure_id']}); storing it again would undo that erasure. Leave it out, or pass "
+                "restore=True (CLI: --restore) if you mean to restore it"
+            )
 
     @staticmethod
     def _register_session(
@@ -292,3 +338,82 @@ class EpisodeStore:
                 "DO UPDATE SET covered_seq=excluded.covered_seq",
                 (namespace, index_name, covered_seq),
             )
+
+    # -- erasure (emem.erasure decides what goes; this module owns the SQL) ---------------------
+
+    def erase(
+        self,
+        namespace: str,
+        erasure_id: str,
+        kind: str,
+        reason: str | None,
+        plan: str,
+        turns: Sequence[tuple[int, str, str, str, str]],
+        *,
+        whole_namespace: bool = False,
+    ) -> dict[str, int]:
+        """In ONE transaction: record the erasure intent (`plan`: ids and hashes, never content)
+        and a tombstone row per turn, and delete the turns `(seq, conversation_id, session_id,
+        turn_id, hash)` with the summaries of their sessions and the sessions left empty. A crash
+        can leave either nothing or both the deletion and its tombstones. Returns counts by kind."""
+        counts = {"turns": 0, "sessions": 0, "segment_summaries": 0}
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO erasures VALUES (?,?,?,?,?,?,?)",
+                (erasure_id, namespace, kind, reason, plan, ERASURE_PENDING, iso(utcnow())),
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO erased_turns VALUES (?,?,?,?,?,?)",
+                [(erasure_id, namespace, conv, tid, seq, h) for seq, conv, _, tid, h in turns],
+            )
+            if whole_namespace:
+                counts["turns"] = conn.execute("DELETE FROM turns WHERE namespace=?", (namespace,)).rowcount
+                counts["sessions"] = conn.execute("DELETE FROM sessions WHERE namespace=?", (namespace,)).rowcount
+                counts["segment_summaries"] = conn.execute(
+                    "DELETE FROM segment_summaries WHERE namespace=?", (namespace,)
+                ).rowcount
+                conn.execute("DELETE FROM index_state WHERE namespace=?", (namespace,))
+                return counts
+            for seq, *_ in turns:
+                counts["turns"] += conn.execute("DELETE FROM turns WHERE seq=?", (seq,)).rowcount
+            for conv, sid in sorted({(c, s) for _, c, s, _, _ in turns}):
+                segment = f"{conv}/{sid}"
+                counts["segment_summaries"] += conn.execute(
+                    "DELETE FROM segment_summaries WHERE namespace=? AND (segment_id=? OR substr(segment_id, 1, ?)=?)",
+                    (namespace, segment, len(segment) + 1, segment + "#"),
+                ).rowcount
+                left = conn.execute(
+                    "SELECT 1 FROM turns WHERE namespace=? AND conversation_id=? AND session_id=? LIMIT 1",
+                    (namespace, conv, sid),
+                ).fetchone()
+                if left is None:
+                    counts["sessions"] += conn.execute(
+                        "DELETE FROM sessions WHERE namespace=? AND conversation_id=? AND session_id=?",
+                        (namespace, conv, sid),
+                    ).rowcount
+        return counts
+
+    def pending_erasures(self) -> list[dict[str, object]]:
+        """Erasures whose delete committed but whose derived stores may still hold copies."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT erasure_id, namespace, kind, reason, plan FROM erasures WHERE state=? ORDER BY created_at",
+                (ERASURE_PENDING,),
+            ).fetchall()
+        return [dict(r) for r in rows]
+
+    def erased_turns(self, erasure_id: str) -> list[tuple[int, str, str, str]]:
+        """(seq, conversation_id, turn_id, hash) of every turn an erasure deleted."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT seq, conversation_id, turn_id, hash FROM erased_turns WHERE erasure_id=? ORDER BY seq",
+                (erasure_id,),
+            ).fetchall()
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def finish_erasure(self, erasure_id: str) -> None:
+        """Mark an erasure done, then empty the WAL again (that last write must not linger there)."""
+        with self._write() as conn:
+            conn.execute("UPDATE erasures SET state=? WHERE erasure_id=?", (ERASURE_DONE, erasure_id))
+        with self._lock:
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -5,21 +5,44 @@ instead of failing with "database is locked"."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from emem.errors import StoreError
 
 BUSY_TIMEOUT_MS = 30_000
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(
-        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
-    )
-    conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
-    # Erased content must not survive in free pages.
-    conn.execute("PRAGMA secure_delete=ON")
-    conn.execute("PRAGMA foreign_keys=ON")
+    """Open (creating if missing) with emem's settings; a damaged or foreign file is a StoreError
+    naming it, never a traceback."""
+    with store_errors(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        # Erased content must not survive in free pages.
+        conn.execute("PRAGMA secure_delete=ON")
+        conn.execute("PRAGMA foreign_keys=ON")
     return conn
+
+
+@contextmanager
+def store_errors(path: Path) -> Iterator[None]:
+    """Turn "file is not a database" (and friends) into one line saying which file and what to do."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise
+        raise StoreError(
+            f"{path}: cannot be opened as an emem store ({exc}). It is damaged or not an emem "
+            "file: restore it from a backup, or move it aside to start an empty store there"
+        ) from None
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be opened ({exc.strerror})") from None
