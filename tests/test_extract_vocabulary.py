@@ -188,6 +188,9 @@ def test_a_forget_request_can_be_taken_back() -> None:
         ("My new flat is at 3 Elm Row, Leeds.", ("lives_in", "Leeds", "assert")),
         ("Okay, now please forget my email address.", ("forget_request", "email address", "assert")),
         ("Also, please forget the old Birch Lane address.", ("forget_request", "old Birch Lane address", "assert")),
+        ("Please delete my email from your memory.", ("forget_request", "email", "assert")),
+        ("We live in Boston right now, so it's cold.", ("lives_in", "Boston", "assert")),
+        ("We're planning to move to Austin in August.", ("lives_in", "Austin", "assert")),
     ],
 )
 def test_more_ways_of_saying_it(text: str, expected: tuple[str, str, str]) -> None:
@@ -198,3 +201,14 @@ def test_more_ways_of_saying_it(text: str, expected: tuple[str, str, str]) -> No
                                   "Our cat Luna passed away."])
 def test_no_assertion(text: str) -> None:
     assert [f for f in extract(("user", text)) if f.kind == "assert"] == []
+
+
+def test_a_value_corrected_in_the_same_breath_withdraws_the_first() -> None:
+    got = extract(("user", "Mia is 8 and Noah is 6. Sorry, Mia is 9 now, her birthday was on Sunday."))
+    assert [(f.subject, f.object, f.kind) for f in got if f.predicate == "age"] == [
+        ("Mia", "8", "assert"), ("Noah", "6", "assert"), ("Mia", "8", "retract"), ("Mia", "9", "assert")]
+
+
+def test_a_new_number_is_not_a_possession() -> None:
+    got = {(f.predicate, f.object) for f in extract(("user", "I got a new phone number: 555-301-2222."))}
+    assert got == {("phone", "555-301-2222")}

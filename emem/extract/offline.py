@@ -194,7 +194,7 @@ class OfflineExtractor:
                 key = (fact.subject, fact.predicate, fact.object.lower(), fact.kind)
                 if key not in seen:
                     seen.add(key)
-                    facts.append(fact)
+                    facts.extend(_same_breath(fact, facts))
         speaker = resolver.canonical(turn.speaker)
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
         return facts
@@ -446,3 +446,16 @@ def _is_correction(predicate: str, sentence: str) -> bool:
     change ("now", "anymore", "since")."""
     return (builtin_cardinality(predicate) == Cardinality.SINGLE and bool(_CORRECTING.search(sentence))
             and not _CHANGE.search(sentence))
+
+
+def _same_breath(fact: FactCandidate, earlier: list[FactCandidate]) -> list[FactCandidate]:
+    """`fact`, preceded by the withdrawal of a different value of the same single-valued fact said
+    earlier in the same turn for the same time ("Leo is 6. Sorry, Leo is 7 now."): the later
+    word wins instead of leaving two values the ledger cannot order."""
+    if fact.kind != "assert" or builtin_cardinality(fact.predicate) != Cardinality.SINGLE:
+        return [fact]
+    said = [f for f in earlier if f.kind == "assert" and (f.subject, f.predicate) == (fact.subject, fact.predicate)
+            and f.valid_from == fact.valid_from and f.object.lower() != fact.object.lower()]
+    withdrawn = {f.object.lower() for f in earlier if f.kind == "retract" and f.predicate == fact.predicate}
+    return [f.model_copy(update={"kind": "retract", "surface": fact.surface}) for f in said[-1:]
+            if f.object.lower() not in withdrawn] + [fact]

@@ -189,7 +189,7 @@ _AFTER_PLACE_OK = frozenset(
     """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
     when while after before until so but or with as by from of during about over around again too
     recently lately now earlier ago back together alone once twice early late where which who that
-    is was are were has have had it i we my our anymore any no not yet""".split()
+    is was are were has have had it i we my our anymore any no not yet right""".split()
 )
 _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
 
@@ -731,6 +731,7 @@ def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 _TOPIC_TAIL = re.compile(
     r"(?:\s+(?:anymore|any\s+more|again|ever\s+again|please|for\s+me|from\s+now\s+on|right\s+now|now|"
+    r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database)|"
     r"altogether|completely|entirely|at\s+all|permanently|forever))+$",
     re.IGNORECASE,
 )
@@ -835,7 +836,8 @@ RULES: tuple[Rule, ...] = (
       const("widowed")),
     # age
     R("age", r"{S}{BEN}{ADV}\s+{obj:num}(?:\s+years?\s+old|\s+y/?o)\b", age),
-    R("age", r"{S}{BEN}\s+{obj:num}(?=\s*(?:[.!,;]|$|\s+now\b|\s+this\s+year\b|\s+and\s+(?:I|still)\b))", age),
+    R("age", r"{S}{BEN}\s+{obj:num}(?=\s*(?:[.!,;]|$|\s+now\b|\s+this\s+year\b|\s+and\s+(?:I|still)\b|"
+      r"\s+and\s+[A-Z][a-z]+(?:\s+is|'s)\s+\d))", age),
     R("age", r"{S}{vg:turn:past}\s+{obj:num}\b(?!\s*(?:%|percent|minutes|miles|degrees|pounds|kg|lbs))", age,
       dated=True),
     # pets
@@ -920,7 +922,8 @@ RULES: tuple[Rule, ...] = (
     # possessions
     R("owns", r"{S}{vg:buy,purchase:past}\s+(?:myself\s+|ourselves\s+)?{obj:np}", np(6, split_lists=False),
       dated=True),
-    R("owns", r"{S}{vg:get:past}\s+(?:myself\s+|ourselves\s+)?(?P<obj>(?:a|an)\s+(?:brand\s+)?new\s+[^.!?;]+)",
+    R("owns", r"{S}{vg:get:past}\s+(?:myself\s+|ourselves\s+)?(?P<obj>(?:a|an)\s+(?:brand\s+)?new\s+"
+      r"(?!(?:phone\s+|cell\s+|mobile\s+)?number\b|e-?mail\b|address\b|job\b|role\b|position\b)[^.!?;]+)",
       np(6, split_lists=False), dated=True, confidence=0.7),
     R("owns", r"{S}{vg:own:now}\s+{obj:np}", np(6, split_lists=False)),
     # visits and events
@@ -1047,6 +1050,8 @@ RULES: tuple[Rule, ...] = (
       needs_date=True),
     R("lives_in", r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+(?:be\s+)?(?:move|moving|relocate|relocating)"
       r"\s+(?:back\s+)?to\s+{obj:place}", place, starts=True, needs_date=True),
+    R("lives_in", r"{S}{BEN}{ADV}\s+(?:planning|about|set|due)\s+to\s+(?:move|relocate)\s+(?:back\s+)?to\s+{obj:place}", place,
+      starts=True, needs_date=True, confidence=0.6),
     # more ways facts stop holding
     R("works_at", r"{S}{BEN}{ADV}\s+(?:unemployed|between\s+jobs|out\s+of\s+work|jobless|retired)\b", previous,
       kind="end"),
