@@ -52,7 +52,7 @@ from emem.retrieval.routing import (
     paper_route,
 )
 from emem.retrieval.view import NamespaceView, build_view
-from emem.subjects import name_aliases, question_subjects
+from emem.subjects import name_aliases, question_subjects, relatives_of, user_speaker
 from emem.tokens import count_tokens
 
 DEFAULT_BUDGET = 2000
@@ -140,8 +140,13 @@ class ReadRuntime:
         agent's, told names -> the subject they alias (emem.subjects, the one place for it)."""
         speakers = sorted({t.speaker for t in view.turns})
         ledger = self.ledger()
+        user = user_speaker(speakers)
         return question_subjects(
-            question, speakers, ledger.subjects(namespace), aliases=name_aliases(ledger, namespace)
+            question,
+            speakers,
+            ledger.subjects(namespace),
+            aliases=name_aliases(ledger, namespace),
+            relatives=relatives_of(ledger, namespace, user) if user else None,
         )
 
     def forget_requests(self, namespace: str) -> list[ForgetRequest]:

@@ -209,7 +209,7 @@ def plan_from_reply(
     the subjects "I"/"the user" stand for are resolved by emem.subjects and come first)."""
     base = offline_plan(question, known, anchor, subjects=subjects)
     # A model may invent predicates ("researched"); only the ledger's vocabulary can be resolved.
-    predicates = [p for p in reply.predicates if p in PREDICATES]
+    predicates = [p for p in reply.predicates if p in PREDICATES or p.startswith("favourite_")]
     mentions = find_date_mentions(reply.time_constraint, anchor) if reply.time_constraint and anchor else []
     deep = reply.operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC) or len(reply.entities) >= 2
     return base.model_copy(

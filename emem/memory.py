@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from emem.embedding import Embedder, default_embedder
 from emem.errors import InputError
@@ -39,6 +39,9 @@ def open_home(home: str | Path) -> Path:
     except OSError as exc:
         raise InputError(f"cannot create the store directory: {exc.strerror}", f"home {path}") from None
     return path
+
+
+T = TypeVar("T")
 
 
 def default_home() -> Path:
@@ -235,9 +238,9 @@ class Memory:
         known_at: datetime | str | None = None,
     ):
         check_namespace(namespace)
-        self._finish_erasures()
-        self._catch_up_ledger(namespace)
-        return self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
+        return self._ledger_read(
+            namespace, lambda: self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
+        )
 
     def facts(
         self,
@@ -248,17 +251,16 @@ class Memory:
         known_at: datetime | str | None = None,
     ):
         check_namespace(namespace)
-        self._finish_erasures()
-        self._catch_up_ledger(namespace)
-        return self.ledger.facts(
-            namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
+        return self._ledger_read(
+            namespace,
+            lambda: self.ledger.facts(
+                namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
+            ),
         )
 
     def history(self, namespace: str, subject: str, predicate: str | None = None):
         check_namespace(namespace)
-        self._finish_erasures()
-        self._catch_up_ledger(namespace)
-        return self.ledger.history(namespace, subject, predicate=predicate)
+        return self._ledger_read(namespace, lambda: self.ledger.history(namespace, subject, predicate=predicate))
 
     def consolidate(self, namespace: str, extractor: Any = None):
         """System 2: project facts from episodes not yet consolidated, and (when a summariser model
@@ -304,6 +306,15 @@ class Memory:
 
             erase_forgotten(self, namespace, report)
         return report
+
+    def _ledger_read(self, namespace: str, read: Callable[[], T]) -> T:
+        """Run a ledger read on a ledger that has caught up with the turns. The read runs first as
+        it is, so bad arguments are refused by the ledger's own checks before anything is written."""
+        self._finish_erasures()
+        result = read()
+        if self._catch_up_ledger(namespace):
+            result = read()
+        return result
 
     def _ledger_lags(self, namespace: str) -> bool:
         """True when turns were written after the offline extractor's watermark."""
