@@ -36,7 +36,7 @@ from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
 from emem.ledger.models import Revision
-from emem.ledger.withhold import ForgetRequest, active_forget_requests, policy_withholds
+from emem.ledger.withhold import ForgetRequest
 from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall, Usage
 from emem.packing import pack
@@ -151,9 +151,7 @@ class ReadRuntime:
 
     def forget_requests(self, namespace: str) -> list[ForgetRequest]:
         """Forget requests in force now (none when the policy ignores them)."""
-        if not policy_withholds(getattr(self.memory, "forget_policy", "withhold")):
-            return []
-        return active_forget_requests(self.ledger(), namespace)
+        return self.memory.forget_requests(namespace)
 
 
 def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceItem]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from emem.answer import EvidenceItem, FactItem
-from emem.ledger.withhold import ForgetRequest, withholding
+from emem.ledger.withhold import ForgetRequest, withholding, withholding_said
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,6 @@ def _turn_text(e: EvidenceItem) -> str:
     return f"{e.text} {e.image_caption or ''}"
 
 
-def _covering(requests: Sequence[ForgetRequest], said: datetime, **what: str | None) -> ForgetRequest | None:
-    """The request that covers this content, among those made when or after it was said: what the
-    user tells again after asking to forget is new information, not what they asked to forget."""
-    return next((r for r in requests if r.known_from >= said and r.covers(**what)), None)
-
-
 def apply_forget_requests(
     question: str, evidence: Sequence[EvidenceItem], facts: Sequence[FactItem], requests: Sequence[ForgetRequest]
 ) -> Withheld:
@@ -52,7 +46,7 @@ def apply_forget_requests(
         values, hit = [], None
         for v in f.values:
             said = _time(known.get(v))
-            found = _covering(requests, said, predicate=f.predicate, obj=v, subject=f.subject)
+            found = withholding_said(requests, said, predicate=f.predicate, obj=v, subject=f.subject)
             hit = hit or found
             if found is None:
                 values.append(v)
@@ -64,7 +58,7 @@ def apply_forget_requests(
     ranked = sorted(evidence, key=lambda e: -e.score)
     kept: list[EvidenceItem] = []
     for i, e in enumerate(ranked):
-        hit = _covering(requests, e.time, text=_turn_text(e))
+        hit = withholding_said(requests, e.time, text=_turn_text(e))
         if hit is None:
             kept.append(e)
             continue

@@ -15,6 +15,7 @@ from emem.errors import InputError
 from emem.index.manager import CatchUpReport, IndexManager, Progress
 from emem.ingest.batch import Batch
 from emem.ingest.loader import Format, parse_object, read_path
+from emem.ledger.withhold import withholding_said
 from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
 from emem.retrieval.hybrid import hybrid_turns, to_hit
 from emem.store.episodes import EpisodeStore
@@ -173,8 +174,28 @@ class Memory:
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise InputError(f"k must be a positive integer, got {k!r}", "k")
         self._finish_erasures()
+        self._catch_up_ledger(namespace)
         ns = self.indexes.current(namespace)
-        return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
+        requests = self.forget_requests(namespace)
+        ranked = hybrid_turns(ns, query, k + (4 * k if requests else 0))
+        # What the user asked to forget is withheld from every read, search included.
+        kept = [(t, s) for t, s in ranked if withholding_said(requests, t.time, text=t.render()) is None]
+        return [to_hit(t, s) for t, s in kept[:k]]
+
+    def forget_requests(self, namespace: str) -> list[Any]:
+        """Forget requests said in conversation that reads honour now.
+
+        Args:
+            namespace: the tenant.
+        Returns:
+            `emem.ledger.withhold.ForgetRequest`s, oldest first; none under the "ignore" policy.
+        """
+        from emem.ledger.withhold import active_forget_requests, policy_withholds
+
+        check_namespace(namespace)
+        if not policy_withholds(self.forget_policy):
+            return []
+        return active_forget_requests(self.ledger, namespace)
 
     def stats(self, namespace: str) -> Stats:
         check_namespace(namespace)

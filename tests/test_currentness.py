@@ -188,3 +188,25 @@ def test_spans_are_typed_or_marked_unspecific() -> None:
         "What brand is his guitar?", AnswerType.PROPER, "I've been learning guitar.", None, set()
     )
     assert not unspecific.specific
+
+
+def test_a_forget_request_said_in_conversation_is_honoured_by_every_read(tmp_path: Path) -> None:
+    m = Memory(tmp_path / "h")
+    m.add_conversation(
+        {"conversation_id": "u1", "sessions": [
+            {"session_id": "S1", "time": "2024-02-01T09:00:00Z", "turns": [
+                {"turn_id": "S1:1", "speaker": "user", "text": "My phone number is 555-201-3344 if you need it."},
+                {"turn_id": "S1:2", "speaker": "assistant", "text": "Saved."}]},
+            {"session_id": "S2", "time": "2024-03-01T09:00:00Z", "turns": [
+                {"turn_id": "S2:1", "speaker": "user", "text": "Please forget my phone number."},
+                {"turn_id": "S2:2", "speaker": "assistant", "text": "Done."}]}]},
+        "u",
+    )  # fmt: skip
+    for mode in MODES:
+        a = m.ask("What is my phone number?", "u", mode=mode)
+        assert a.status == "abstained" and "forget" in a.answer and "3344" not in a.answer
+        assert a.withheld_by is not None and "3344" not in a.context
+    assert all("3344" not in h.text for h in m.search("phone number", "u", k=10))
+    assert any(r.topic for r in m.forget_requests("u"))
+    ignoring = Memory(tmp_path / "h", forget_policy="ignore")
+    assert "555-201-3344" in ignoring.ask("What is my phone number?", "u", mode="fast").answer

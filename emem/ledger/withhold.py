@@ -323,3 +323,28 @@ def withholding(
         if request.covers(predicate=predicate, obj=obj, subject=subject):
             return request
     return None
+
+
+def withholding_said(
+    requests: Sequence[ForgetRequest],
+    said: datetime,
+    text: str | None = None,
+    predicate: str | None = None,
+    obj: str | None = None,
+    *,
+    subject: str | None = None,
+) -> ForgetRequest | None:
+    """Like `withholding`, among the requests made when or after the content was said: what the
+    user tells again after asking to forget is new information, not what they asked to forget.
+
+    Args:
+        requests: from `active_forget_requests`.
+        said: when the turn was said, or when the fact became known.
+        text, predicate, obj, subject: as for `withholding`.
+
+    Returns:
+        The first such request that covers it, or None.
+    """
+    return withholding(
+        [r for r in requests if r.known_from >= said], text=text, predicate=predicate, obj=obj, subject=subject
+    )
