@@ -81,8 +81,9 @@ class ReadRuntime:
         """Deep mode: after the assistants' evidence, fill the budget left with the activated
         segments' best-supported unquoted turns (role "context"). Off by default: experimental."""
         self.currentness = currentness
-        """Fast mode resolves the plan's facts and both modes rank stale turns last. Off only to
-        measure what it costs (eval.bench_currentness): without it answers may be stale."""
+        """The ledger's part of the read path: subjects ("my" -> the user), the plan's facts in
+        fast mode, stale turns ranked last, forget requests. Off only to measure what it costs
+        (eval.bench_currentness): without it answers may be stale or name what was forgotten."""
         self._views: dict[str, NamespaceView] = {}
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._sources: dict[str, tuple[int, dict[str, list[Revision]]]] = {}
@@ -181,7 +182,7 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(state["namespace"])
         known = runtime.known_entities(state["namespace"], view)
         anchor = state.get("as_of") or (view.turns[-1].time if view.turns else None)
-        subjects = runtime.question_subjects(state["namespace"], view, state["question"])
+        subjects = runtime.question_subjects(state["namespace"], view, state["question"]) if runtime.currentness else []
         plan = offline_plan(state["question"], known, anchor, subjects=subjects)
         calls: list[LLMCall] = [
             LLMCall(role="planner", model="offline-rules", backend="offline",
@@ -318,7 +319,8 @@ def build_master_graph(runtime: ReadRuntime):
 
             stale = stale_revisions(evidence, runtime.sources(ns), resolve)
             evidence = rank_for_state(evidence, stale, prefer_latest=plan.prefers_latest)
-        withheld = apply_forget_requests(state["question"], evidence, facts, runtime.forget_requests(ns))
+        requests = runtime.forget_requests(ns) if runtime.currentness else []
+        withheld = apply_forget_requests(state["question"], evidence, facts, requests)
         evidence, facts = withheld.evidence, withheld.facts
         fact_sources = {ref: e for ref, e in fact_sources.items() if withholding_ok(ref, withheld.dropped)}
         closures = build_closures(plan, evidence, facts, stale, budget, fact_sources, state["question"])
