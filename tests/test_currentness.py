@@ -210,3 +210,31 @@ def test_a_forget_request_said_in_conversation_is_honoured_by_every_read(tmp_pat
     assert any(r.topic for r in m.forget_requests("u"))
     ignoring = Memory(tmp_path / "h", forget_policy="ignore")
     assert "555-201-3344" in ignoring.ask("What is my phone number?", "u", mode="fast").answer
+
+
+PRIYA = {"conversation_id": "p1", "sessions": [
+    {"session_id": "S1", "time": "2024-01-10T18:00:00Z", "turns": [
+        {"turn_id": "S1:1", "speaker": "Priya", "text": "Hi! I'm Priya. I live in Boston and I work at Acme Corp as a software engineer."},
+        {"turn_id": "S1:2", "speaker": "assistant", "text": "Nice to meet you, Priya! How do you like Boston?"}]},
+    {"session_id": "S2", "time": "2024-06-03T18:00:00Z", "turns": [
+        {"turn_id": "S2:1", "speaker": "Priya", "text": "Big news: I quit Acme Corp last Friday."},
+        {"turn_id": "S2:2", "speaker": "assistant", "text": "Wow! What's next?"},
+        {"turn_id": "S2:3", "speaker": "Priya", "text": "I accepted an offer from Globex. I will be a product manager there, and we're moving to Seattle next month."}]},
+    {"session_id": "S3", "time": "2024-09-15T18:00:00Z", "turns": [
+        {"turn_id": "S3:1", "speaker": "Priya", "text": "I live in Seattle now and I love it."}]},
+]}  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_priya_case_in_every_mode_with_no_manual_consolidate(tmp_path: Path, mode: str) -> None:
+    """The issue's case: a quit, a future-tense offer and a planned move, asked now and as of."""
+    m = Memory(tmp_path / "h")
+    m.add_conversation(PRIYA, "p")
+    assert m.ask("Where does Priya work now?", "p", mode=mode).answer == "Globex"
+    assert m.ask("What is Priya's job title?", "p", mode=mode).answer == "product manager"
+    assert m.ask("Where does Priya work?", "p", mode=mode, as_of="2024-07-01").answer == "Globex"
+    assert m.ask("Where does Priya work?", "p", mode=mode, as_of="2024-05-01").answer == "Acme Corp"
+    assert m.ask("Where did Priya work before Globex?", "p", mode=mode).answer == "Acme Corp"
+    m.add_turns([{"conversation_id": "p1", "session_id": "S4", "turn_id": "S4:1", "speaker": "Priya",
+                  "text": "Update: we moved to Portland last week.", "time": "2024-11-02T10:00:00Z"}], "p")  # fmt: skip
+    assert m.ask("Where does Priya live now?", "p", mode=mode).answer == "Portland"
