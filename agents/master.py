@@ -37,7 +37,8 @@ from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall, Usage
 from emem.packing import pack
 from emem.prompting import load_prompt, prompt_set_hash
-from emem.retrieval.hybrid import hybrid_turns
+from emem.retrieval.filters import facts_within
+from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import (
     DEFAULT_ACTIVATE,
@@ -124,7 +125,7 @@ def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceIte
         t
         for a in state.get("activated", [])
         for t in view.segments[view.segment_index[a.segment_id]].turns
-        if as_of is None or t.time <= as_of
+        if (as_of is None or t.time <= as_of) and (state.get("filter") is None or state["filter"].matches(t))
     ]
     scored, _ = supported_evidence(view, turns, q, state["plan"], runtime.embed(q), keep_all=True)
     return scored
@@ -177,7 +178,11 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(state["namespace"])
         q = state["question"]
         as_of = state.get("as_of")
-        ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
+        flt = state.get("filter")
+        if flt is None:
+            ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
+        else:
+            ranked = hybrid_turns_where(view.indexes, q, FAST_K, lambda t: flt.matches(t) and (as_of is None or t.time <= as_of))
         evidence, _ = supported_evidence(view, [t for t, _ in ranked], q, state["plan"], runtime.embed(q))
         return {"evidence": evidence, "facts": [], "activated": [], "timings": _timed("retrieve", start)}
 
@@ -188,6 +193,9 @@ def build_master_graph(runtime: ReadRuntime):
         as_of = state.get("as_of")
         mask = view.visible(as_of)
         facts = fact_items(runtime.ledger(), ns, plan, valid_at=as_of, known_at=as_of)
+        if state.get("filter") is not None:
+            mask = mask & state["filter"].mask(view.turns)
+            facts = facts_within(facts, view.by_ref, state["filter"])
         if runtime.router == "paper":
             activated = paper_route(view, runtime.question_vector(view, q), q, mask, runtime.activate)
             return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
@@ -211,6 +219,7 @@ def build_master_graph(runtime: ReadRuntime):
                     segment_id=a.segment_id,
                     plan=state["plan"],
                     as_of=state.get("as_of"),
+                    filter=state.get("filter"),
                 ),
             )
             for a in state["activated"]
@@ -221,7 +230,8 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(task["namespace"])
         segment = view.segments[view.segment_index[task["segment_id"]]]
         as_of = task.get("as_of")
-        visible = [as_of is None or t.time <= as_of for t in segment.turns]
+        flt = task.get("filter")
+        visible = [(as_of is None or t.time <= as_of) and (flt is None or flt.matches(t)) for t in segment.turns]
         chat = runtime.roles.get("assistant")
         if chat is None:
             rows = [view.row_of[turn_key(t)] for t in segment.turns]
@@ -348,9 +358,13 @@ def _answer(state: MasterState, text: str, status: str, error: str | None, calls
     )
 
 
-def ask_graph(graph: Any, question: str, namespace: str, mode: str, as_of: datetime | None, budget: int) -> Answer:
+def ask_graph(
+    graph: Any, question: str, namespace: str, mode: str, as_of: datetime | None, budget: int, filter: Any = None
+) -> Answer:
     start = time.perf_counter()
-    out = graph.invoke({"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget})
+    out = graph.invoke(
+        {"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget, "filter": filter}
+    )
     answer: Answer = out["answer"]
     return answer.model_copy(update={"latency_ms": (time.perf_counter() - start) * 1000})
 

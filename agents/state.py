@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 from datetime import datetime
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from emem.answer import ActivatedSegment, Answer, EvidenceItem, FactItem, PackResult, Plan
 from emem.llm.usage import LLMCall
@@ -36,6 +36,8 @@ class MasterState(TypedDict, total=False):
     calls: Annotated[list[LLMCall], operator.add]
     timings: Annotated[dict[str, float], merge_max]
     error: str | None
+    filter: Any
+    """emem.retrieval.filters.TurnFilter or None: the turns this question may use."""
 
 
 class AssistantTask(TypedDict):
@@ -46,3 +48,4 @@ class AssistantTask(TypedDict):
     segment_id: str
     plan: Plan
     as_of: datetime | None
+    filter: NotRequired[Any]

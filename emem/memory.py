@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,8 @@ from emem.index.manager import CatchUpReport, IndexManager, Progress
 from emem.ingest.batch import Batch
 from emem.ingest.loader import Format, parse_object, read_path
 from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
-from emem.retrieval.hybrid import hybrid_turns, to_hit
+from emem.retrieval.filters import TurnFilter, as_filter
+from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where, to_hit
 from emem.store.episodes import EpisodeStore
 from emem.timeparse import parse_iso_time
 
@@ -82,6 +83,92 @@ class Memory:
         events = [t.model_dump() if isinstance(t, Turn) else t for t in turns]
         return self._append(namespace, parse_object(events, "jsonl", "turns"), "turns")
 
+    def add_messages(
+        self,
+        messages: Sequence[Any],
+        namespace: str,
+        conversation_id: str = "default",
+        session_id: str | None = None,
+        time: datetime | str | None = None,
+        *,
+        user_name: str | None = None,
+        agent_name: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        idle_gap: timedelta | float | None = None,
+    ) -> IngestReport:
+        """Store chat messages as turns: LangChain messages or {"role", "content"} dicts.
+
+        Args:
+            messages: the messages, oldest first. System, tool and tool-call-only messages are
+                skipped; a message whose id is already stored with the same text is not added again.
+            namespace: the tenant.
+            conversation_id: the conversation the turns join.
+            session_id: the session for every turn; by default the conversation's last session
+                continues unless it has been idle longer than `idle_gap`.
+            time: when the messages were said (default: now), unless a message carries "time".
+            user_name: speaker for user messages (default "user").
+            agent_name: speaker for assistant messages (default "assistant").
+            metadata: tags stored on every turn (a message's own "metadata" wins per key).
+            idle_gap: a pause this long starts a new session (timedelta or seconds; default 30 min).
+
+        Returns:
+            The ingest report (added, unchanged for re-sent messages, skipped).
+
+        Raises:
+            InputError: naming every bad message and field at once; nothing is stored.
+        """
+        from emem.ingest.messages import DEFAULT_IDLE_GAP, messages_to_batch
+        from emem.timeparse import utcnow
+
+        check_namespace(namespace)
+        problems = []
+        if not isinstance(conversation_id, str) or not conversation_id.strip() or len(conversation_id) > 256:
+            problems.append(f"conversation_id must be a non-empty string of at most 256 characters, got {conversation_id!r}")
+        if session_id is not None and (not isinstance(session_id, str) or not session_id.strip()):
+            problems.append(f"session_id must be a non-empty string, got {session_id!r}")
+        if metadata is not None and not isinstance(metadata, dict):
+            problems.append(f"metadata must be an object, got {type(metadata).__name__}")
+        gap = DEFAULT_IDLE_GAP
+        if idle_gap is not None:
+            if isinstance(idle_gap, timedelta):
+                gap = idle_gap
+            elif isinstance(idle_gap, int | float) and not isinstance(idle_gap, bool) and idle_gap > 0:
+                gap = timedelta(seconds=idle_gap)
+            else:
+                problems.append(f"idle_gap must be a timedelta or a positive number of seconds, got {idle_gap!r}")
+        when = None
+        if time is not None:
+            try:
+                when = parse_iso_time(time, "time")
+            except InputError as exc:
+                problems.append(str(exc))
+        if problems:
+            raise InputError("; ".join(problems), "add_messages")
+        ids = [
+            m.get("id") if isinstance(m, dict) else getattr(m, "id", None)
+            for m in (messages if isinstance(messages, list | tuple) else [])
+        ]
+        refs = [(conversation_id, i) for i in ids if isinstance(i, str)]
+        known = {t.turn_id: t for t in self.episodes.get_turns(namespace, refs)} if refs else {}
+        result = messages_to_batch(
+            messages,
+            conversation_id=conversation_id,
+            now=utcnow(),
+            session_id=session_id,
+            time=when,
+            user_name=user_name,
+            agent_name=agent_name,
+            metadata=metadata,
+            last_turn=self.episodes.last_turn(namespace, conversation_id),
+            known=known,
+            idle_gap=gap,
+        )
+        extra = {"skipped": result.skipped}
+        if not result.batch.turns:
+            return IngestReport(namespace=namespace, added=0, unchanged=result.known, **extra)
+        report = self._append(namespace, result.batch, "messages")
+        return report.model_copy(update={"unchanged": report.unchanged + result.known, **extra})
+
     def ingest_file(self, path: str | Path, namespace: str, fmt: Format = "auto") -> IngestReport:
         check_namespace(namespace)
         path = Path(path)
@@ -101,15 +188,31 @@ class Memory:
 
     # -- read path -----------------------------------------------------------------------------
 
-    def search(self, query: str, namespace: str, k: int = 10) -> list[Hit]:
-        """Hybrid (BM25 + dense, RRF-fused) search over this namespace's turns."""
+    def search(
+        self, query: str, namespace: str, k: int = 10, *, filter: TurnFilter | dict[str, Any] | None = None
+    ) -> list[Hit]:
+        """Hybrid (BM25 + dense, RRF-fused) search over this namespace's turns.
+
+        Args:
+            query: what to look for.
+            namespace: the tenant.
+            k: how many hits at most.
+            filter: only turns it keeps (conversation_id, session_id, speaker, since, until,
+                metadata); a `TurnFilter` or a dict of its fields.
+
+        Returns:
+            Hits, best first, each with its turn's provenance and metadata.
+        """
         check_namespace(namespace)
         if not isinstance(query, str) or not query.strip():
             raise InputError("query is empty", "query")
-        if not isinstance(k, int) or k < 1:
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise InputError(f"k must be a positive integer, got {k!r}", "k")
+        flt = as_filter(filter)
         ns = self.indexes.current(namespace)
-        return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
+        if flt is None:
+            return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
+        return [to_hit(t, s) for t, s in hybrid_turns_where(ns, query, k, flt.matches)]
 
     def stats(self, namespace: str) -> Stats:
         check_namespace(namespace)
@@ -272,9 +375,12 @@ class Memory:
         mode: str = "auto",
         as_of: datetime | str | None = None,
         budget: int | None = None,
+        *,
+        filter: TurnFilter | dict[str, Any] | None = None,
     ):
         """Answer from memory with provenance: `fast` (hybrid RAG), `deep` (episodic
-        reconstruction by the master and assistant agents) or `auto` (the master decides)."""
+        reconstruction by the master and assistant agents) or `auto` (the master decides).
+        `filter` (a `TurnFilter` or a dict of its fields) limits the turns and facts used as evidence."""
         from emem.agents.master import DEFAULT_BUDGET, ask_graph
 
         check_namespace(namespace)
@@ -287,8 +393,9 @@ class Memory:
         when = parse_iso_time(as_of, "as_of") if as_of is not None else None
         if self.episodes.last_seq(namespace) == 0:
             raise InputError(f"namespace {namespace!r} holds no turns", "namespace")
+        flt = as_filter(filter)
         self._runtime()
-        return ask_graph(self._graph, question, namespace, mode, when, budget or DEFAULT_BUDGET)
+        return ask_graph(self._graph, question, namespace, mode, when, budget or DEFAULT_BUDGET, filter=flt)
 
     def segment_summaries(self, namespace: str) -> dict[str, str]:
         """LLM-written segment summaries, when a summariser has run; offline ones are derived."""
