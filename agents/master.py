@@ -369,4 +369,16 @@ def ask_graph(
     return answer.model_copy(update={"latency_ms": (time.perf_counter() - start) * 1000})
 
 
-__all__ = ["ABSTAIN", "ReadRuntime", "build_master_graph", "ask_graph", "DEFAULT_BUDGET"]
+async def aask_graph(
+    graph: Any, question: str, namespace: str, mode: str, as_of: datetime | None, budget: int, filter: Any = None
+) -> Answer:
+    """`ask_graph` through `ainvoke`: the graph's parallel assistants run concurrently."""
+    start = time.perf_counter()
+    out = await graph.ainvoke(
+        {"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget, "filter": filter}
+    )
+    answer: Answer = out["answer"]
+    return answer.model_copy(update={"latency_ms": (time.perf_counter() - start) * 1000})
+
+
+__all__ = ["ABSTAIN", "ReadRuntime", "build_master_graph", "ask_graph", "aask_graph", "DEFAULT_BUDGET"]

@@ -3,11 +3,12 @@ to the store, index, ledger or read path that owns the job."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emem.embedding import Embedder, default_embedder
 from emem.errors import InputError
@@ -19,6 +20,9 @@ from emem.retrieval.filters import TurnFilter, as_filter
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where, to_hit
 from emem.store.episodes import EpisodeStore
 from emem.timeparse import parse_iso_time
+
+if TYPE_CHECKING:
+    from emem.answer import Answer
 
 
 def default_home() -> Path:
@@ -377,11 +381,38 @@ class Memory:
         budget: int | None = None,
         *,
         filter: TurnFilter | dict[str, Any] | None = None,
-    ):
+    ) -> Answer:
         """Answer from memory with provenance: `fast` (hybrid RAG), `deep` (episodic
         reconstruction by the master and assistant agents) or `auto` (the master decides).
-        `filter` (a `TurnFilter` or a dict of its fields) limits the turns and facts used as evidence."""
-        from emem.agents.master import DEFAULT_BUDGET, ask_graph
+
+        Args:
+            question: the question, in natural language.
+            namespace: the tenant.
+            mode: "fast", "deep" or "auto".
+            as_of: answer as known at this time (ISO-8601 or datetime); later turns are hidden.
+            budget: token budget for the packed context (at least 50).
+            filter: a `TurnFilter` or a dict of its fields; only the turns and facts it keeps are
+                used as evidence.
+
+        Returns:
+            The `Answer`, with evidence, facts, usage and timings.
+        """
+        from emem.agents.master import ask_graph
+
+        inputs = self._ask_inputs(question, namespace, mode, as_of, budget, filter)  # builds the graph
+        return ask_graph(self._graph, **inputs)
+
+    def _ask_inputs(
+        self,
+        question: str,
+        namespace: str,
+        mode: str,
+        as_of: datetime | str | None,
+        budget: int | None,
+        filter: TurnFilter | dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """Validate an ask once for `ask` and `aask`; build the read graph's input."""
+        from emem.agents.master import DEFAULT_BUDGET
 
         check_namespace(namespace)
         if not isinstance(question, str) or not question.strip():
@@ -395,8 +426,54 @@ class Memory:
             raise InputError(f"namespace {namespace!r} holds no turns", "namespace")
         flt = as_filter(filter)
         self._runtime()
-        return ask_graph(self._graph, question, namespace, mode, when, budget or DEFAULT_BUDGET, filter=flt)
+        return {"question": question, "namespace": namespace, "mode": mode, "as_of": when,
+                "budget": budget or DEFAULT_BUDGET, "filter": flt}
 
     def segment_summaries(self, namespace: str) -> dict[str, str]:
         """LLM-written segment summaries, when a summariser has run; offline ones are derived."""
         return self.episodes.segment_summaries(namespace)
+
+    # -- async API: the same implementations, awaited ---------------------------------------------
+    # Writes, search and erasure are SQLite/Chroma work: they run in a worker thread so an event
+    # loop is never blocked. `aask` runs the read graph with `ainvoke`, so the assistants' LLM
+    # calls of a deep ask run concurrently, and many asks can share one loop.
+
+    async def aadd_turns(self, turns: Sequence[dict[str, Any] | Turn], namespace: str) -> IngestReport:
+        """`add_turns`, awaited (same arguments and result)."""
+        return await asyncio.to_thread(self.add_turns, turns, namespace)
+
+    async def aadd_messages(self, messages: Sequence[Any], namespace: str, *args: Any, **kwargs: Any) -> IngestReport:
+        """`add_messages`, awaited (same arguments and result)."""
+        return await asyncio.to_thread(self.add_messages, messages, namespace, *args, **kwargs)
+
+    async def asearch(self, query: str, namespace: str, k: int = 10, **kwargs: Any) -> list[Hit]:
+        """`search`, awaited (same arguments and result)."""
+        return await asyncio.to_thread(self.search, query, namespace, k, **kwargs)
+
+    async def aask(
+        self,
+        question: str,
+        namespace: str,
+        mode: str = "auto",
+        as_of: datetime | str | None = None,
+        budget: int | None = None,
+        *,
+        filter: TurnFilter | dict[str, Any] | None = None,
+    ) -> Answer:
+        """`ask` through the read graph's `ainvoke` (same arguments and result).
+
+        Returns:
+            The `Answer`.
+        """
+        from emem.agents.master import aask_graph
+
+        inputs = await asyncio.to_thread(self._ask_inputs, question, namespace, mode, as_of, budget, filter)
+        return await aask_graph(self._graph, **inputs)
+
+    async def aconsolidate(self, namespace: str, extractor: Any = None) -> Any:
+        """`consolidate`, awaited (same arguments and result)."""
+        return await asyncio.to_thread(self.consolidate, namespace, extractor)
+
+    async def aforget(self, namespace: str, *args: Any, **kwargs: Any) -> Any:
+        """`forget`, awaited (same arguments and result)."""
+        return await asyncio.to_thread(self.forget, namespace, *args, **kwargs)
