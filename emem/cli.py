@@ -124,7 +124,7 @@ def _register_optional() -> None:
     """Commands contributed by other modules; each registers itself on `app`."""
     import importlib
 
-    for name in ("cli_demo", "cli_ask", "cli_ledger", "cli_llm", "cli_eval", "cli_forget"):
+    for name in ("cli_demo", "cli_ask", "cli_ledger", "cli_llm", "cli_eval", "cli_forget", "cli_server"):
         try:
             module = importlib.import_module(f"emem.{name}")
         except ModuleNotFoundError as exc:  # a module still being built
