@@ -45,3 +45,28 @@ def register(app: typer.Typer, open_memory: Callable[[Path | None], Any]) -> Non
                 server.run("streamable-http", host=host, port=port)
             else:
                 server.run("stdio")
+
+    @app.command("serve")
+    @user_errors
+    def serve_command(
+        keys: Path = typer.Option(
+            ..., "--keys", envvar="EMEM_API_KEYS", help='JSON file {"<api key>": ["namespace", ...] or "*"}.'
+        ),
+        host: str = typer.Option("127.0.0.1", "--host", help="Bind address."),
+        port: int = typer.Option(8000, "--port", min=1, max=65535),
+        max_body_bytes: int = typer.Option(
+            2 * 1024 * 1024, "--max-body-bytes", min=1024, help="Largest request body."
+        ),
+        home: Path | None = HomeOption,
+    ) -> None:
+        """Serve the HTTP API (OpenAPI spec at /openapi.json, docs at /docs)."""
+        _need_server_extra()
+        import uvicorn
+
+        from emem.server.http_app import KeyRing, build_app
+
+        ring = KeyRing.from_file(keys)
+        with open_memory(home) as memory:
+            uvicorn.run(
+                build_app(memory, ring, max_body_bytes=max_body_bytes), host=host, port=port, log_level="info"
+            )

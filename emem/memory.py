@@ -218,6 +218,21 @@ class Memory:
             return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
         return [to_hit(t, s) for t, s in hybrid_turns_where(ns, query, k, flt.matches)]
 
+    def namespace_exists(self, namespace: str) -> bool:
+        """Whether the namespace holds any turn or fact (read commands refuse one that does not,
+        so a typo is an error rather than an empty result).
+
+        Args:
+            namespace: the tenant.
+
+        Returns:
+            True when something is stored under it.
+        """
+        check_namespace(namespace)
+        if self.episodes.last_seq(namespace) > 0:
+            return True
+        return (self.home / "ledger.sqlite3").exists() and self.ledger.count(namespace) > 0
+
     def stats(self, namespace: str) -> Stats:
         check_namespace(namespace)
         conversations, sessions, turns = self.episodes.counts(namespace)

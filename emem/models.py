@@ -38,6 +38,22 @@ MAX_METADATA_KEYS = 32
 MAX_METADATA_KEY_CHARS = 64
 
 
+METADATA_JSON_SCHEMA = {
+    "type": "object",
+    "maxProperties": MAX_METADATA_KEYS,
+    "propertyNames": {"minLength": 1, "maxLength": MAX_METADATA_KEY_CHARS, "pattern": "^[^\\x00-\\x1f\\x7f]+$"},
+    "additionalProperties": {
+        "anyOf": [
+            {"type": "string", "maxLength": MAX_TURN_CHARS, "pattern": "^[^\\x00]*$"},
+            {"type": "number"},
+            {"type": "boolean"},
+            {"type": "null"},
+        ]
+    },
+}
+"""What `check_metadata` accepts, as JSON Schema (for the HTTP API's spec)."""
+
+
 def check_metadata(value: object) -> dict[str, MetaValue] | None:
     """Validate a turn's metadata: a flat object of JSON scalars (raises ValueError naming the key)."""
     if value is None:

@@ -6,14 +6,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic.json_schema import WithJsonSchema
 
 from emem.errors import InputError
-from emem.models import MetaValue, Turn, check_metadata
+from emem.models import METADATA_JSON_SCHEMA, MetaValue, Turn, check_metadata
 from emem.timeparse import parse_iso_time
+
+Names = Annotated[
+    tuple[str, ...],
+    WithJsonSchema(
+        {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]}
+    ),
+]
+"""One name or a non-empty list of names (the spec says so: a single string is accepted)."""
 
 
 def _names(value: object) -> object:
@@ -30,17 +39,18 @@ class TurnFilter(BaseModel):
 
     `conversation_id`, `session_id` and `speaker` take one value or a list (any of them);
     speakers compare case-insensitively. `since`/`until` bound the turn's valid time (inclusive).
-    `metadata` keys must all be present with equal values.
+    `metadata` keys must all be present with equal values. `since` after `until` is an empty range
+    (nothing matches), not an error: JSON Schema cannot state the order, so the API accepts it.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    conversation_id: tuple[str, ...] | None = None
-    session_id: tuple[str, ...] | None = None
-    speaker: tuple[str, ...] | None = None
+    conversation_id: Names | None = None
+    session_id: Names | None = None
+    speaker: Names | None = None
     since: datetime | None = None
     until: datetime | None = None
-    metadata: dict[str, MetaValue] | None = None
+    metadata: Annotated[dict[str, MetaValue], WithJsonSchema(METADATA_JSON_SCHEMA)] | None = None
 
     @field_validator("conversation_id", "session_id", "speaker", mode="before")
     @classmethod
@@ -59,12 +69,6 @@ class TurnFilter(BaseModel):
     @classmethod
     def _meta(cls, v: object) -> object:
         return check_metadata(v)
-
-    @model_validator(mode="after")
-    def _order(self) -> TurnFilter:
-        if self.since is not None and self.until is not None and self.since > self.until:
-            raise ValueError("since is after until")
-        return self
 
     def is_empty(self) -> bool:
         return not any(getattr(self, f) is not None for f in type(self).model_fields)
