@@ -22,7 +22,12 @@ from emem.store.episodes import EpisodeStore
 from emem.timeparse import parse_iso_time
 
 if TYPE_CHECKING:
+    from emem.agents.roles import RoleModels
     from emem.answer import Answer
+    from emem.consolidate import ConsolidationReport
+    from emem.erasure import ErasureReport
+    from emem.ledger.models import History, Resolution, Revision
+    from emem.ledger.store import Ledger
 
 
 def default_home() -> Path:
@@ -56,7 +61,8 @@ class Memory:
         return self._embedder
 
     @property
-    def ledger(self):  # -> emem.ledger.store.Ledger
+    def ledger(self) -> Ledger:
+        """The bitemporal fact ledger of this home (opened on first use)."""
         if self._ledger is None:
             from emem.ledger.store import Ledger
 
@@ -64,6 +70,7 @@ class Memory:
         return self._ledger
 
     def close(self) -> None:
+        """Close the episode store (the Memory is unusable afterwards)."""
         self.episodes.close()
 
     def __enter__(self) -> Memory:
@@ -75,12 +82,29 @@ class Memory:
     # -- write path (System 1) ----------------------------------------------------------------
 
     def add_conversation(self, conversation: dict[str, Any] | Conversation, namespace: str) -> IngestReport:
-        """Store a conversation given in emem's or LoCoMo's JSON shape (or the pydantic model)."""
+        """Store a conversation given in emem's or LoCoMo's JSON shape (or the pydantic model).
+
+        Args:
+            conversation: the conversation (a dict in emem or LoCoMo shape, or a `Conversation`).
+            namespace: the tenant.
+
+        Returns:
+            The ingest report (turns added, already present).
+        """
         check_namespace(namespace)
         return self._append(namespace, parse_object(conversation, "auto", "conversation"), "conversation")
 
     def add_turns(self, turns: Sequence[dict[str, Any] | Turn], namespace: str) -> IngestReport:
-        """Store individual turns (each names its conversation and session)."""
+        """Store individual turns (each names its conversation and session).
+
+        Args:
+            turns: turn dicts (conversation_id, session_id, turn_id, speaker, text, time, optional
+                image_caption, session_time and metadata) or `Turn` objects.
+            namespace: the tenant.
+
+        Returns:
+            The ingest report. Every missing field of a turn is named in one `InputError`.
+        """
         check_namespace(namespace)
         if isinstance(turns, (str, bytes, dict)):
             raise InputError("turns must be a list of turn objects", "turns")
@@ -174,6 +198,16 @@ class Memory:
         return report.model_copy(update={"unchanged": report.unchanged + result.known, **extra})
 
     def ingest_file(self, path: str | Path, namespace: str, fmt: Format = "auto") -> IngestReport:
+        """Store a LoCoMo JSON, emem JSON or JSONL file atomically (all of it or none).
+
+        Args:
+            path: the file.
+            namespace: the tenant.
+            fmt: "auto", "locomo", "emem" or "jsonl".
+
+        Returns:
+            The ingest report.
+        """
         check_namespace(namespace)
         path = Path(path)
         return self._append(namespace, read_path(path, fmt), str(path))
@@ -186,7 +220,15 @@ class Memory:
     # -- derived indexes ------------------------------------------------------------------------
 
     def index(self, namespace: str, progress: Progress | None = None) -> CatchUpReport:
-        """Catch the derived indexes up with the episode store (search does this on demand)."""
+        """Catch the derived indexes up with the episode store (search does this on demand).
+
+        Args:
+            namespace: the tenant.
+            progress: called as progress(done, total) while embedding.
+
+        Returns:
+            What the catch-up did (new turns, seconds, coverage).
+        """
         check_namespace(namespace)
         return self.indexes.catch_up(namespace, progress)
 
@@ -234,6 +276,14 @@ class Memory:
         return (self.home / "ledger.sqlite3").exists() and self.ledger.count(namespace) > 0
 
     def stats(self, namespace: str) -> Stats:
+        """Counts and index coverage.
+
+        Args:
+            namespace: the tenant.
+
+        Returns:
+            Conversations, sessions, turns, facts, last event seq and per-index coverage.
+        """
         check_namespace(namespace)
         conversations, sessions, turns = self.episodes.counts(namespace)
         facts = self.ledger.count(namespace) if (self.home / "ledger.sqlite3").exists() else 0
@@ -259,7 +309,19 @@ class Memory:
         valid_to: datetime | str | None = None,
         known_at: datetime | str | None = None,
         sources: Sequence[str] = (),
-    ):
+    ) -> Revision:
+        """Assert a fact by hand (a user's statement), versioned in the ledger.
+
+        Args:
+            namespace: the tenant.
+            subject, predicate, object: the fact (predicate from the registry, e.g. lives_in).
+            valid_from / valid_to: when it holds in the world.
+            known_at: when it became known (default now).
+            sources: "conversation_id/turn_id" refs it rests on.
+
+        Returns:
+            The new revision.
+        """
         check_namespace(namespace)
         return self.ledger.assert_fact(
             namespace, subject, predicate, object, valid_from, valid_to, known_at, sources
@@ -271,7 +333,18 @@ class Memory:
         revision_id: str,
         known_at: datetime | str | None = None,
         reason: str | None = None,
-    ):
+    ) -> Revision:
+        """Withdraw a revision as of `known_at` (it stays in history, no longer believed).
+
+        Args:
+            namespace: the tenant.
+            revision_id: the revision (or a unique prefix of its id).
+            known_at: when it was withdrawn (default now).
+            reason: why.
+
+        Returns:
+            The revocation revision.
+        """
         check_namespace(namespace)
         return self.ledger.revoke(namespace, revision_id, known_at=known_at, reason=reason)
 
@@ -282,7 +355,17 @@ class Memory:
         predicate: str,
         valid_at: datetime | str | None = None,
         known_at: datetime | str | None = None,
-    ):
+    ) -> Resolution:
+        """What is subject.predicate at valid time `valid_at`, as known at `known_at`?
+
+        Args:
+            namespace: the tenant.
+            subject, predicate: the question.
+            valid_at / known_at: the two times (default now).
+
+        Returns:
+            The resolution: status state / miss / conflict, values and the revisions behind them.
+        """
         check_namespace(namespace)
         return self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
 
@@ -293,19 +376,47 @@ class Memory:
         predicate: str | None = None,
         valid_at: datetime | str | None = None,
         known_at: datetime | str | None = None,
-    ):
+    ) -> list[Resolution]:
+        """Every current fact, optionally of one subject and/or predicate.
+
+        Args:
+            namespace: the tenant.
+            subject / predicate: narrow the listing.
+            valid_at / known_at: the two times (default now).
+
+        Returns:
+            One resolution per (subject, predicate).
+        """
         check_namespace(namespace)
         return self.ledger.facts(
             namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
         )
 
-    def history(self, namespace: str, subject: str, predicate: str | None = None):
+    def history(self, namespace: str, subject: str, predicate: str | None = None) -> History:
+        """The full bitemporal record of a subject: every revision and what superseded it.
+
+        Args:
+            namespace: the tenant.
+            subject: whose history.
+            predicate: narrow to one predicate.
+
+        Returns:
+            The history (timeline entries and relations).
+        """
         check_namespace(namespace)
         return self.ledger.history(namespace, subject, predicate=predicate)
 
-    def consolidate(self, namespace: str, extractor: Any = None):
+    def consolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
         """System 2: project facts from episodes not yet consolidated, and (when a summariser model
-        is configured) write segment summaries. Never runs inside a write."""
+        is configured) write segment summaries. Never runs inside a write.
+
+        Args:
+            namespace: the tenant.
+            extractor: the fact extractor (default the offline rules).
+
+        Returns:
+            What was projected (revisions, revocations, conflicts).
+        """
         check_namespace(namespace)
         summariser = self.roles.get("summariser")
         if summariser is not None:
@@ -340,8 +451,20 @@ class Memory:
         *,
         conversation_id: str | None = None,
         reason: str | None = None,
-    ):
-        """Erase content from every store it was copied to; the ledger keeps only a tombstone."""
+    ) -> ErasureReport:
+        """Erase content from every store it was copied to; the ledger keeps only a tombstone.
+
+        Args:
+            namespace: the tenant.
+            turn_ids: turns to erase.
+            session_id: a session to erase.
+            subject: erase every fact about it and the turns they came from.
+            conversation_id: narrows the selectors; alone, erases the whole conversation.
+            reason: kept with the tombstones.
+
+        Returns:
+            Counts, ids and hashes of what was erased (never the content).
+        """
         from emem.erasure import forget
 
         check_namespace(namespace)
@@ -349,8 +472,15 @@ class Memory:
         return forget(self, namespace, turn_ids=turn_ids, session_id=session_id, subject=subject,
                       conversation_id=conversation_id, reason=reason)
 
-    def drop_namespace(self, namespace: str):
-        """Remove a whole tenant from every store."""
+    def drop_namespace(self, namespace: str) -> ErasureReport:
+        """Remove a whole tenant from every store.
+
+        Args:
+            namespace: the tenant.
+
+        Returns:
+            What was erased.
+        """
         from emem.erasure import drop_namespace
 
         check_namespace(namespace)
@@ -366,7 +496,7 @@ class Memory:
     # -- the deep read path --------------------------------------------------------------------
 
     @property
-    def roles(self):  # -> emem.agents.roles.RoleModels
+    def roles(self) -> RoleModels:
         """Which model serves each LLM role (offline stand-ins unless configured); read once."""
         if self._roles is None:
             from emem.agents.roles import RoleModels
@@ -382,8 +512,13 @@ class Memory:
             self._graph = build_master_graph(self._read_runtime)
         return self._read_runtime
 
-    def graph(self):
-        """The compiled LangGraph master graph (embed it as a subgraph, or invoke it directly)."""
+    def graph(self) -> Any:
+        """The compiled LangGraph master graph (embed it as a subgraph, or invoke it directly).
+
+        Returns:
+            The `CompiledStateGraph` (input: question, namespace, mode, as_of, budget, filter;
+            output: answer).
+        """
         self._runtime()
         return self._graph
 
@@ -445,7 +580,14 @@ class Memory:
                 "budget": budget or DEFAULT_BUDGET, "filter": flt}
 
     def segment_summaries(self, namespace: str) -> dict[str, str]:
-        """LLM-written segment summaries, when a summariser has run; offline ones are derived."""
+        """LLM-written segment summaries, when a summariser has run; offline ones are derived.
+
+        Args:
+            namespace: the tenant.
+
+        Returns:
+            segment id -> summary.
+        """
         return self.episodes.segment_summaries(namespace)
 
     # -- async API: the same implementations, awaited ---------------------------------------------
@@ -454,15 +596,36 @@ class Memory:
     # calls of a deep ask run concurrently, and many asks can share one loop.
 
     async def aadd_turns(self, turns: Sequence[dict[str, Any] | Turn], namespace: str) -> IngestReport:
-        """`add_turns`, awaited (same arguments and result)."""
+        """`add_turns`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `add_turns`.
+
+        Returns:
+            The same as `add_turns`: the ingest report.
+        """
         return await asyncio.to_thread(self.add_turns, turns, namespace)
 
     async def aadd_messages(self, messages: Sequence[Any], namespace: str, *args: Any, **kwargs: Any) -> IngestReport:
-        """`add_messages`, awaited (same arguments and result)."""
+        """`add_messages`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `add_messages`.
+
+        Returns:
+            The same as `add_messages`: the ingest report.
+        """
         return await asyncio.to_thread(self.add_messages, messages, namespace, *args, **kwargs)
 
     async def asearch(self, query: str, namespace: str, k: int = 10, **kwargs: Any) -> list[Hit]:
-        """`search`, awaited (same arguments and result)."""
+        """`search`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `search`.
+
+        Returns:
+            The same as `search`: the hits.
+        """
         return await asyncio.to_thread(self.search, query, namespace, k, **kwargs)
 
     async def aask(
@@ -475,20 +638,37 @@ class Memory:
         *,
         filter: TurnFilter | dict[str, Any] | None = None,
     ) -> Answer:
-        """`ask` through the read graph's `ainvoke` (same arguments and result).
+        """`ask` through the read graph's `ainvoke` (validated by the same code as `ask`).
+
+        Args:
+            The same as `ask`.
 
         Returns:
-            The `Answer`.
+            The `Answer`, as `ask` returns it.
         """
         from emem.agents.master import aask_graph
 
         inputs = await asyncio.to_thread(self._ask_inputs, question, namespace, mode, as_of, budget, filter)
         return await aask_graph(self._graph, **inputs)
 
-    async def aconsolidate(self, namespace: str, extractor: Any = None) -> Any:
-        """`consolidate`, awaited (same arguments and result)."""
+    async def aconsolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
+        """`consolidate`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `consolidate`.
+
+        Returns:
+            The same as `consolidate`: the consolidation report.
+        """
         return await asyncio.to_thread(self.consolidate, namespace, extractor)
 
-    async def aforget(self, namespace: str, *args: Any, **kwargs: Any) -> Any:
-        """`forget`, awaited (same arguments and result)."""
+    async def aforget(self, namespace: str, *args: Any, **kwargs: Any) -> ErasureReport:
+        """`forget`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `forget`.
+
+        Returns:
+            The same as `forget`: the erasure report.
+        """
         return await asyncio.to_thread(self.forget, namespace, *args, **kwargs)
