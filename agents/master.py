@@ -41,7 +41,8 @@ from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall, Usage
 from emem.packing import pack
 from emem.prompting import load_prompt, prompt_set_hash
-from emem.retrieval.hybrid import hybrid_turns
+from emem.retrieval.filters import facts_within
+from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import (
     DEFAULT_ACTIVATE,
@@ -164,7 +165,7 @@ def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceIte
         t
         for a in state.get("activated", [])
         for t in view.segments[view.segment_index[a.segment_id]].turns
-        if as_of is None or t.time <= as_of
+        if (as_of is None or t.time <= as_of) and (state.get("filter") is None or state["filter"].matches(t))
     ]
     scored, _ = supported_evidence(view, turns, q, state["plan"], runtime.embed(q), keep_all=True)
     return scored
@@ -219,12 +220,18 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(state["namespace"])
         q = state["question"]
         as_of = state.get("as_of")
-        ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
+        flt = state.get("filter")
+        if flt is None:
+            ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
+        else:
+            ranked = hybrid_turns_where(view.indexes, q, FAST_K, lambda t: flt.matches(t) and (as_of is None or t.time <= as_of))
         evidence, _ = supported_evidence(view, [t for t, _ in ranked], q, state["plan"], runtime.embed(q))
         facts = []
         if runtime.currentness:
             valid_at, known_at = question_time(state["plan"], as_of)
             facts = fact_items(runtime.ledger(), state["namespace"], state["plan"], valid_at=valid_at, known_at=known_at)
+            if flt is not None:
+                facts = facts_within(facts, view.by_ref, flt)
         return {"evidence": evidence, "facts": facts, "activated": [], "timings": _timed("retrieve", start)}
 
     def route(state: MasterState) -> dict[str, Any]:
@@ -235,13 +242,16 @@ def build_master_graph(runtime: ReadRuntime):
         mask = view.visible(as_of)
         valid_at, known_at = question_time(plan, as_of)
         facts = fact_items(runtime.ledger(), ns, plan, valid_at=valid_at, known_at=known_at)
+        if state.get("filter") is not None:
+            mask = mask & state["filter"].mask(view.turns)
+            facts = facts_within(facts, view.by_ref, state["filter"])
         if runtime.router == "paper":
             activated = paper_route(view, runtime.question_vector(view, q), q, mask, runtime.activate)
             return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
         pathways = {
             "global": global_pathway(view, runtime.question_vector(view, q), mask),
             "keyword": keyword_pathway(view, q, plan, mask),
-            "ledger": ledger_pathway(view, facts),
+            "ledger": ledger_pathway(view, facts, mask),
         }
         activated = fuse(view, {k: v for k, v in pathways.items() if v}, top_n=runtime.activate)
         return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
@@ -258,6 +268,7 @@ def build_master_graph(runtime: ReadRuntime):
                     segment_id=a.segment_id,
                     plan=state["plan"],
                     as_of=state.get("as_of"),
+                    filter=state.get("filter"),
                 ),
             )
             for a in state["activated"]
@@ -268,7 +279,8 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(task["namespace"])
         segment = view.segments[view.segment_index[task["segment_id"]]]
         as_of = task.get("as_of")
-        visible = [as_of is None or t.time <= as_of for t in segment.turns]
+        flt = task.get("filter")
+        visible = [(as_of is None or t.time <= as_of) and (flt is None or flt.matches(t)) for t in segment.turns]
         chat = runtime.roles.get("assistant")
         if chat is None:
             rows = [view.row_of[turn_key(t)] for t in segment.turns]
@@ -298,7 +310,9 @@ def build_master_graph(runtime: ReadRuntime):
             evidence.sort(key=lambda e: -e.score)
         ns, as_of = state["namespace"], state.get("as_of")
         view = runtime.view(ns)
-        # A fact's source turns travel with it; an assistant's quote of one is kept as quoted.
+        # A fact's source turns travel with it (those the question's filter keeps); an assistant's
+        # quote of one is kept as quoted.
+        flt = state.get("filter")
         quoted = {f"{e.conversation_id}/{e.turn_id}": e for e in evidence}
         fact_sources: dict[str, EvidenceItem] = {}
         for f in facts:
@@ -306,7 +320,7 @@ def build_master_graph(runtime: ReadRuntime):
                 for ref in rev.get("sources", []):
                     conv, _, tid = ref.partition("/")
                     turn = view.by_ref.get((conv, tid))
-                    if turn is not None:
+                    if turn is not None and (flt is None or flt.matches(turn)):
                         quote = quoted[ref].quote if ref in quoted else turn.text
                         fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
         stale: dict[str, list[tuple[Revision, Any]]] = {}
@@ -413,11 +427,47 @@ def _answer(state: MasterState, text: str, status: str, error: str | None, calls
     )
 
 
-def ask_graph(graph: Any, question: str, namespace: str, mode: str, as_of: datetime | None, budget: int) -> Answer:
+def _finished(answer: Answer, start: float, settle_ms: float) -> Answer:
+    """Stamp the answer's latency, including the read-through consolidation that preceded it."""
+    update: dict[str, Any] = {"latency_ms": (time.perf_counter() - start) * 1000 + settle_ms}
+    if settle_ms:
+        update["stage_latency_ms"] = {"consolidate": settle_ms, **answer.stage_latency_ms}
+    return answer.model_copy(update=update)
+
+
+def ask_graph(
+    graph: Any,
+    question: str,
+    namespace: str,
+    mode: str,
+    as_of: datetime | None,
+    budget: int,
+    filter: Any = None,
+    settle_ms: float = 0.0,
+) -> Answer:
     start = time.perf_counter()
-    out = graph.invoke({"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget})
-    answer: Answer = out["answer"]
-    return answer.model_copy(update={"latency_ms": (time.perf_counter() - start) * 1000})
+    out = graph.invoke(
+        {"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget, "filter": filter}
+    )
+    return _finished(out["answer"], start, settle_ms)
 
 
-__all__ = ["ABSTAIN", "ReadRuntime", "build_master_graph", "ask_graph", "DEFAULT_BUDGET"]
+async def aask_graph(
+    graph: Any,
+    question: str,
+    namespace: str,
+    mode: str,
+    as_of: datetime | None,
+    budget: int,
+    filter: Any = None,
+    settle_ms: float = 0.0,
+) -> Answer:
+    """`ask_graph` through `ainvoke`: the graph's parallel assistants run concurrently."""
+    start = time.perf_counter()
+    out = await graph.ainvoke(
+        {"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget, "filter": filter}
+    )
+    return _finished(out["answer"], start, settle_ms)
+
+
+__all__ = ["ABSTAIN", "ReadRuntime", "build_master_graph", "ask_graph", "aask_graph", "DEFAULT_BUDGET"]

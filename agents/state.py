@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 from datetime import datetime
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from emem.answer import ActivatedSegment, Answer, EvidenceItem, FactItem, PackResult, Plan
 from emem.llm.usage import LLMCall
@@ -38,6 +38,8 @@ class MasterState(TypedDict, total=False):
     error: str | None
     withheld_by: Any
     """The forget request (emem.ledger.withhold.ForgetRequest) the question is about, if any."""
+    filter: Any
+    """emem.retrieval.filters.TurnFilter or None: the turns this question may use."""
 
 
 class AssistantTask(TypedDict):
@@ -48,3 +50,4 @@ class AssistantTask(TypedDict):
     segment_id: str
     plan: Plan
     as_of: datetime | None
+    filter: NotRequired[Any]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from emem.cli_common import (
     HomeOption,
@@ -15,7 +17,9 @@ from emem.cli_common import (
     console,
     open_memory,
     print_json,
+    require_namespace,
     user_errors,
+    whole_table,
 )
 
 app = typer.Typer(
@@ -26,6 +30,36 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from emem import __version__
+
+        typer.echo(f"emem {__version__}")
+        raise typer.Exit(0)
+
+
+def _defaults_for(command: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """A click default_map giving `values` to every (sub)command under `command`."""
+    subcommands = getattr(command, "commands", {})
+    return {name: {**values, **_defaults_for(cmd, values)} for name, cmd in subcommands.items()}
+
+
+@app.callback()
+def global_options(
+    ctx: typer.Context,
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print emem's version and exit."
+    ),
+    home: Path | None = typer.Option(None, "--home", help="Store location for any command (default ~/.emem)."),
+    json_output: bool = typer.Option(False, "--json", help="JSON output (and JSON errors) for any command."),
+) -> None:
+    """Auditable long-term memory for LLM agents. Global options go before or after the command."""
+    if home is not None:
+        os.environ["EMEM_HOME"] = str(home)  # every command's --home reads EMEM_HOME when not given
+    if json_output:
+        ctx.default_map = {**(ctx.default_map or {}), **_defaults_for(ctx.command, {"as_json": True})}
 
 
 def progress_bar() -> Progress:
@@ -89,17 +123,19 @@ def search(
 
     check_text(query, "query")  # before indexing: refused input changes nothing
     with open_memory(home) as memory:
+        require_namespace(memory, namespace)
         if not memory.indexes.is_current(namespace) and not as_json:
             catch_up_with_progress(memory, namespace)
         hits = memory.search(query, namespace, k=k)
     if as_json:
         print_json(hits)
         return
-    table = Table("score", "turn", "session", "time", "speaker", "text", show_lines=False)
-    for h in hits:
-        text = h.text + (f" [shares {h.image_caption}]" if h.image_caption else "")
-        table.add_row(f"{h.score:.4f}", h.turn_id, h.session_id, h.time.strftime("%Y-%m-%d"), h.speaker, text)
-    console.print(table)
+    rows = [
+        (f"{h.score:.4f}", escape(h.turn_id), escape(h.session_id), h.time.strftime("%Y-%m-%d"), escape(h.speaker),
+         escape(h.text + (f" [shares {h.image_caption}]" if h.image_caption else "")))
+        for h in hits
+    ]  # fmt: skip
+    console.print(whole_table(("score", "turn", "session", "time", "speaker", "text"), rows, {"score", "turn", "session", "time"}))
 
 
 @app.command()
@@ -111,6 +147,7 @@ def stats(
 ) -> None:
     """Counts and index coverage for a namespace."""
     with open_memory(home) as memory:
+        require_namespace(memory, namespace)
         s = memory.stats(namespace)
     if as_json:
         print_json(s)
@@ -128,7 +165,7 @@ def _register_optional() -> None:
     """Commands contributed by other modules; each registers itself on `app`."""
     import importlib
 
-    for name in ("cli_demo", "cli_ask", "cli_ledger", "cli_llm", "cli_eval", "cli_forget"):
+    for name in ("cli_demo", "cli_ask", "cli_ledger", "cli_llm", "cli_eval", "cli_forget", "cli_server"):
         try:
             module = importlib.import_module(f"emem.{name}")
         except ModuleNotFoundError as exc:  # a module still being built

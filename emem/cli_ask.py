@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from emem.answer import Answer
-from emem.cli_common import HomeOption, NamespaceOption, console, print_json, user_errors
+from emem.cli_common import HomeOption, NamespaceOption, console, print_json, require_namespace, user_errors
 
 
 def print_answer(a: Answer) -> None:
@@ -43,6 +43,7 @@ def register(app: typer.Typer, open_memory) -> None:
     ) -> None:
         """Answer a question from memory, with provenance."""
         with open_memory(home) as memory:
+            require_namespace(memory, namespace)
             answer = memory.ask(question, namespace, mode=mode, as_of=as_of, budget=budget)
         if as_json:
             print_json(answer)

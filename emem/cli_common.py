@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,12 +32,71 @@ def open_memory(home: Path | None):  # -> emem.memory.Memory
     return Memory(home)
 
 
-def fail(message: str, code: int = 2) -> None:
+def json_requested() -> bool:
+    """Whether this invocation asked for JSON (`--json` on the command or before it)."""
+    try:  # this typer vendors its own click; its context stack is the live one
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - typer built on the click package
+        from click import get_current_context
+
+    ctx = get_current_context(silent=True)
+    while ctx is not None:
+        if ctx.params.get("as_json") or ctx.params.get("json_output"):
+            return True
+        ctx = ctx.parent
+    return False
+
+
+def error_json(message: str, kind: str = "error") -> str:
+    return json.dumps({"error": {"type": kind, "message": " ".join(str(message).split())}}, ensure_ascii=False)
+
+
+def fail(message: str, code: int = 2, kind: str = "error") -> None:
+    if json_requested():  # a script reading JSON gets its error as JSON too (on stderr)
+        sys.stderr.write(error_json(message, kind) + "\n")
+        raise typer.Exit(code)
     # escape: a message quoting user input such as "[/x]" must not be read as rich markup;
     # joined: one line, whatever the message holds
     line = " ".join(str(message).split())
     err_console.print(f"[red]error:[/red] {escape(line)}", markup=True, highlight=False, soft_wrap=True)
     raise typer.Exit(code)
+
+
+def require_namespace(memory: Any, namespace: str) -> None:
+    """Read commands refuse a namespace that holds nothing: a typo is an error (exit 2), not an
+    empty result."""
+    from emem.errors import NotFoundError
+
+    if not memory.namespace_exists(namespace):
+        where = getattr(memory, "home", None)
+        raise NotFoundError(f"namespace {namespace!r} does not exist" + (f" in {where}" if where else ""))
+
+
+def existing(memory: Any, namespace: str) -> Any:
+    """`memory`, after `require_namespace` (for one-line command bodies)."""
+    require_namespace(memory, namespace)
+    return memory
+
+
+def whole_table(columns: Sequence[str], rows: Sequence[Sequence[str]], whole: Iterable[str], **kwargs: Any) -> Any:
+    """A rich table whose `whole` columns (ids, dates) are never cut or wrapped on a narrow
+    terminal; the other columns wrap instead. Cells may hold rich markup."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    keep = set(whole)
+    table = Table(box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False, **kwargs)
+    for i, name in enumerate(columns):
+        if name in keep:
+            lines = [line for r in rows for line in Text.from_markup(str(r[i])).split()]
+            width = max([len(name), *(line.cell_len for line in lines)])
+            table.add_column(name, no_wrap=True, min_width=width)
+        else:
+            table.add_column(name, overflow="fold", min_width=min(len(name), 4))
+    for r in rows:
+        table.add_row(*[str(c) for c in r])
+    return table
 
 
 def user_errors(func: F) -> F:
@@ -52,7 +111,7 @@ def user_errors(func: F) -> F:
                 check_namespace(kwargs["namespace"])
             return func(*args, **kwargs)
         except EmemError as exc:
-            fail(str(exc))
+            fail(str(exc), kind=type(exc).__name__)
         except KeyboardInterrupt:
             fail("interrupted", 130)
 
@@ -91,6 +150,9 @@ class OneLineErrors(TyperGroup):
             where = f"{ctx.command_path}: " if ctx is not None else ""
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
             message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+            if "--json" in (args if args is not None else sys.argv[1:]):
+                sys.stderr.write(error_json(where + message, "UsageError") + "\n")
+                sys.exit(getattr(exc, "exit_code", 2))
             err_console.print(
                 f"[red]error:[/red] {escape(' '.join((where + message).split()) + hint)}",
                 highlight=False, soft_wrap=True,

@@ -27,9 +27,9 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except EmemError as exc:
-        line = " ".join(str(exc).split())
-        Console(stderr=True).print(f"[red]error:[/red] {escape(line)}", soft_wrap=True, highlight=False)
-        raise typer.Exit(2) from None
+        from emem.cli_common import fail
+
+        fail(str(exc), kind=type(exc).__name__)
 
 
 def _finish(report: Any, as_json: bool) -> None:

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from emem.cli_common import existing, whole_table
 from emem.errors import EmemError, InputError
 
 OpenMemory = Callable[[Path | None], Any]
@@ -32,8 +33,9 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except EmemError as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(2) from None
+        from emem.cli_common import fail
+
+        fail(str(exc), kind=type(exc).__name__)
 
 
 def _dump(obj: Any) -> Any:
@@ -68,23 +70,22 @@ def _short(rid: str | None) -> str:
 
 
 def _facts_table(resolutions: list[Any]) -> Table:
-    table = Table(show_lines=False)
-    for col in ("subject", "predicate", "value", "since", "known", "source", "id"):
-        table.add_column(col)
+    rows = []
     for res in resolutions:
         conflict = res.status == "conflict"
         value = (" vs " if conflict else ", ").join(res.values)
         revs = res.revisions
-        table.add_row(
+        rows.append((
             escape(res.subject),
             res.predicate,
             f"[red]CONFLICT: {escape(value)}[/red]" if conflict else escape(value),
             _day(min(r.valid_from for r in revs)) if revs else "",
             _day(min(r.known_from for r in revs)) if revs else "",
             escape(", ".join(sorted({s for r in revs for s in r.sources}))),
-            ", ".join(_short(r.id) for r in revs),
-        )
-    return table
+            "\n".join(_short(r.id) for r in revs),  # one id per line: each stays whole
+        ))  # fmt: skip
+    columns = ("subject", "predicate", "value", "since", "known", "source", "id")
+    return whole_table(columns, rows, {"since", "known", "id"}, show_lines=False)
 
 
 def _print_resolution(console: Console, res: Any) -> None:
@@ -110,9 +111,7 @@ def _print_resolution(console: Console, res: Any) -> None:
 
 def _print_history(console: Console, hist: Any) -> None:
     title = f"history of {hist.subject}" + (f".{hist.predicate}" if hist.predicate else "")
-    table = Table(title=escape(title))
-    for col in ("id", "predicate", "value", "valid", "known", "source", "what happened"):
-        table.add_column(col)
+    rows = []
     values = {e.revision.id: e.revision.object_text for e in hist.entries}
     for e in hist.entries:
         r = e.revision
@@ -126,7 +125,7 @@ def _print_history(console: Console, hist: Any) -> None:
             why = f": {escape(e.revoke_reason)}" if e.revoke_reason else ""
             notes.append(f"[red]revoked at {_day(e.known_to)}[/red]{why}")
         end = e.effective_valid_to
-        table.add_row(
+        rows.append((
             _short(r.id),
             r.predicate,
             escape(r.object_text),
@@ -134,8 +133,9 @@ def _print_history(console: Console, hist: Any) -> None:
             f"{_day(r.known_from)} → {_day(e.known_to)}",
             escape(", ".join(r.sources) or (r.asserted_by or "")),
             "; ".join(notes) or "current",
-        )
-    console.print(table)
+        ))  # fmt: skip
+    columns = ("id", "predicate", "value", "valid", "known", "source", "what happened")
+    console.print(whole_table(columns, rows, {"id", "valid", "known"}, title=escape(title)))
     for rel in hist.relations:
         reason = f" ({escape(rel.reason)})" if rel.reason else ""
         console.print(
@@ -178,7 +178,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         with _user_errors():
             if namespace is None:
                 raise InputError("missing option '--namespace' / '-n'")
-            out = open_memory(home).facts(
+            out = existing(open_memory(home), namespace).facts(
                 namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
             )
         if as_json:
@@ -251,7 +251,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
     ) -> None:
         """Answer one fact: state, miss or conflict, with its evidence."""
         with _user_errors():
-            res = open_memory(home).resolve(
+            res = existing(open_memory(home), namespace).resolve(
                 namespace, subject, predicate, valid_at=valid_at, known_at=known_at
             )
         if as_json:
@@ -269,7 +269,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
     ) -> None:
         """Audit timeline: every revision, what superseded it, when it was known and revoked."""
         with _user_errors():
-            hist = open_memory(home).history(namespace, subject, predicate=predicate)
+            hist = existing(open_memory(home), namespace).history(namespace, subject, predicate=predicate)
         if as_json:
             _echo_json(hist)
         elif not hist.entries:
@@ -285,7 +285,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
     ) -> None:
         """Project new episodes into the ledger (resumable; re-running writes nothing new)."""
         with _user_errors():
-            report = open_memory(home).consolidate(namespace)
+            report = existing(open_memory(home), namespace).consolidate(namespace)
         if as_json:
             _echo_json(report)
             _exit_if_incomplete(report)

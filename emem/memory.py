@@ -3,12 +3,13 @@ to the store, index, ledger or read path that owns the job."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from emem.embedding import Embedder, default_embedder
 from emem.errors import InputError
@@ -17,7 +18,8 @@ from emem.ingest.batch import Batch
 from emem.ingest.loader import Format, parse_object, read_path
 from emem.ledger.withhold import withholding_said
 from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
-from emem.retrieval.hybrid import hybrid_turns, to_hit
+from emem.retrieval.filters import TurnFilter, as_filter
+from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where, to_hit
 from emem.store.episodes import EpisodeStore
 from emem.timeparse import parse_iso_time
 from emem.validation import check_text, check_text_list
@@ -43,6 +45,14 @@ def open_home(home: str | Path) -> Path:
 
 
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from emem.agents.roles import RoleModels
+    from emem.answer import Answer
+    from emem.consolidate import ConsolidationReport
+    from emem.erasure import ErasureReport
+    from emem.ledger.models import History, Resolution, Revision
+    from emem.ledger.store import Ledger
 
 
 def default_home() -> Path:
@@ -105,7 +115,8 @@ class Memory:
         return self._embedder
 
     @property
-    def ledger(self):  # -> emem.ledger.store.Ledger
+    def ledger(self) -> Ledger:
+        """The bitemporal fact ledger of this home (opened on first use)."""
         if self._ledger is None:
             from emem.ledger.store import Ledger
 
@@ -113,6 +124,7 @@ class Memory:
         return self._ledger
 
     def close(self) -> None:
+        """Close the episode store (the Memory is unusable afterwards)."""
         self.episodes.close()
 
     def __enter__(self) -> Memory:
@@ -127,23 +139,138 @@ class Memory:
         self, conversation: dict[str, Any] | Conversation, namespace: str, *, restore: bool = False
     ) -> IngestReport:
         """Store a conversation given in emem's or LoCoMo's JSON shape (or the pydantic model).
-        A turn erased by `forget` is refused unless `restore=True` (the same for every write)."""
+
+        Args:
+            conversation: the conversation (a dict in emem or LoCoMo shape, or a `Conversation`).
+            namespace: the tenant.
+            restore: store again turns that `forget` erased (refused otherwise, for every write).
+
+        Returns:
+            The ingest report (turns added, already present).
+        """
         check_namespace(namespace)
         return self._append(namespace, parse_object(conversation, "auto", "conversation"), "conversation", restore)
 
     def add_turns(
         self, turns: Sequence[dict[str, Any] | Turn], namespace: str, *, restore: bool = False
     ) -> IngestReport:
-        """Store individual turns (each names its conversation and session)."""
+        """Store individual turns (each names its conversation and session).
+
+        Args:
+            turns: turn dicts (conversation_id, session_id, turn_id, speaker, text, time, optional
+                image_caption, session_time and metadata) or `Turn` objects.
+            namespace: the tenant.
+            restore: store again turns that `forget` erased.
+
+        Returns:
+            The ingest report. Every missing field of a turn is named in one `InputError`.
+        """
         check_namespace(namespace)
         if isinstance(turns, (str, bytes, dict)) or not isinstance(turns, Sequence):
             raise InputError(f"turns must be a list of turn objects, got {type(turns).__name__}", "turns")
         events = [t.model_dump() if isinstance(t, Turn) else t for t in turns]
         return self._append(namespace, parse_object(events, "jsonl", "turns"), "turns", restore)
 
+    def add_messages(
+        self,
+        messages: Sequence[Any],
+        namespace: str,
+        conversation_id: str = "default",
+        session_id: str | None = None,
+        time: datetime | str | None = None,
+        *,
+        user_name: str | None = None,
+        agent_name: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        idle_gap: timedelta | float | None = None,
+    ) -> IngestReport:
+        """Store chat messages as turns: LangChain messages or {"role", "content"} dicts.
+
+        Args:
+            messages: the messages, oldest first. System, tool and tool-call-only messages are
+                skipped; a message whose id is already stored with the same text is not added again.
+            namespace: the tenant.
+            conversation_id: the conversation the turns join.
+            session_id: the session for every turn; by default the conversation's last session
+                continues unless it has been idle longer than `idle_gap`.
+            time: when the messages were said (default: now), unless a message carries "time".
+            user_name: speaker for user messages (default "user").
+            agent_name: speaker for assistant messages (default "assistant").
+            metadata: tags stored on every turn (a message's own "metadata" wins per key).
+            idle_gap: a pause this long starts a new session (timedelta or seconds; default 30 min).
+
+        Returns:
+            The ingest report (added, unchanged for re-sent messages, skipped).
+
+        Raises:
+            InputError: naming every bad message and field at once; nothing is stored.
+        """
+        from emem.ingest.messages import DEFAULT_IDLE_GAP, messages_to_batch
+        from emem.timeparse import utcnow
+
+        check_namespace(namespace)
+        problems = []
+        if not isinstance(conversation_id, str) or not conversation_id.strip() or len(conversation_id) > 256:
+            problems.append(f"conversation_id must be a non-empty string of at most 256 characters, got {conversation_id!r}")
+        if session_id is not None and (not isinstance(session_id, str) or not session_id.strip()):
+            problems.append(f"session_id must be a non-empty string, got {session_id!r}")
+        if metadata is not None and not isinstance(metadata, dict):
+            problems.append(f"metadata must be an object, got {type(metadata).__name__}")
+        gap = DEFAULT_IDLE_GAP
+        if idle_gap is not None:
+            if isinstance(idle_gap, timedelta):
+                gap = idle_gap
+            elif isinstance(idle_gap, int | float) and not isinstance(idle_gap, bool) and idle_gap > 0:
+                gap = timedelta(seconds=idle_gap)
+            else:
+                problems.append(f"idle_gap must be a timedelta or a positive number of seconds, got {idle_gap!r}")
+        when = None
+        if time is not None:
+            try:
+                when = parse_iso_time(time, "time")
+            except InputError as exc:
+                problems.append(str(exc))
+        if problems:
+            raise InputError("; ".join(problems), "add_messages")
+        ids = [
+            m.get("id") if isinstance(m, dict) else getattr(m, "id", None)
+            for m in (messages if isinstance(messages, list | tuple) else [])
+        ]
+        refs = [(conversation_id, i) for i in ids if isinstance(i, str)]
+        known = {t.turn_id: t for t in self.episodes.get_turns(namespace, refs)} if refs else {}
+        result = messages_to_batch(
+            messages,
+            conversation_id=conversation_id,
+            now=utcnow(),
+            session_id=session_id,
+            time=when,
+            user_name=user_name,
+            agent_name=agent_name,
+            metadata=metadata,
+            last_turn=self.episodes.last_turn(namespace, conversation_id),
+            known=known,
+            idle_gap=gap,
+        )
+        extra = {"skipped": result.skipped}
+        if not result.batch.turns:
+            return IngestReport(namespace=namespace, added=0, unchanged=result.known, **extra)
+        report = self._append(namespace, result.batch, "messages")
+        return report.model_copy(update={"unchanged": report.unchanged + result.known, **extra})
+
     def ingest_file(
         self, path: str | Path, namespace: str, fmt: Format = "auto", *, restore: bool = False
     ) -> IngestReport:
+        """Store a LoCoMo JSON, emem JSON or JSONL file atomically (all of it or none).
+
+        Args:
+            path: the file.
+            namespace: the tenant.
+            fmt: "auto", "locomo", "emem" or "jsonl".
+            restore: store again turns that `forget` erased.
+
+        Returns:
+            The ingest report.
+        """
         check_namespace(namespace)
         if not isinstance(path, (str, Path)):
             raise InputError(f"expected a file path, got {type(path).__name__}", "path")
@@ -160,33 +287,59 @@ class Memory:
     # -- derived indexes ------------------------------------------------------------------------
 
     def index(self, namespace: str, progress: Progress | None = None) -> CatchUpReport:
-        """Catch the derived indexes up with the episode store (search does this on demand)."""
+        """Catch the derived indexes up with the episode store (search does this on demand).
+
+        Args:
+            namespace: the tenant.
+            progress: called as progress(done, total) while embedding.
+
+        Returns:
+            What the catch-up did (new turns, seconds, coverage).
+        """
         check_namespace(namespace)
         self._finish_erasures()
         return self.indexes.catch_up(namespace, progress)
 
     # -- read path -----------------------------------------------------------------------------
 
-    def search(self, query: str, namespace: str, k: int = 10) -> list[Hit]:
-        """Hybrid (BM25 + dense, RRF-fused) search over this namespace's turns."""
+    def search(
+        self, query: str, namespace: str, k: int = 10, *, filter: TurnFilter | dict[str, Any] | None = None
+    ) -> list[Hit]:
+        """Hybrid (BM25 + dense, RRF-fused) search over this namespace's turns.
+
+        Args:
+            query: what to look for.
+            namespace: the tenant.
+            k: how many hits at most.
+            filter: only turns it keeps (conversation_id, session_id, speaker, since, until,
+                metadata); a `TurnFilter` or a dict of its fields.
+
+        Returns:
+            Hits, best first, each with its turn's provenance and metadata.
+        """
         check_namespace(namespace)
         check_text(query, "query")
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise InputError(f"k must be a positive integer, got {k!r}", "k")
+        flt = as_filter(filter)
         self._finish_erasures()
         self._catch_up_ledger(namespace)
         ns = self.indexes.current(namespace)
         requests = self.forget_requests(namespace)
-        ranked = hybrid_turns(ns, query, k + (4 * k if requests else 0))
         # What the user asked to forget is withheld from every read, search included.
-        kept = [(t, s) for t, s in ranked if withholding_said(requests, t.time, text=t.render()) is None]
-        return [to_hit(t, s) for t, s in kept[:k]]
+        def keep(t: Any) -> bool:
+            return (flt is None or flt.matches(t)) and withholding_said(requests, t.time, text=t.render()) is None
+
+        if flt is None and not requests:
+            return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
+        return [to_hit(t, s) for t, s in hybrid_turns_where(ns, query, k, keep)]
 
     def forget_requests(self, namespace: str) -> list[Any]:
         """Forget requests said in conversation that reads honour now.
 
         Args:
             namespace: the tenant.
+
         Returns:
             `emem.ledger.withhold.ForgetRequest`s, oldest first; none under the "ignore" policy.
         """
@@ -197,7 +350,30 @@ class Memory:
             return []
         return active_forget_requests(self.ledger, namespace)
 
+    def namespace_exists(self, namespace: str) -> bool:
+        """Whether the namespace holds any turn or fact (read commands refuse one that does not,
+        so a typo is an error rather than an empty result).
+
+        Args:
+            namespace: the tenant.
+
+        Returns:
+            True when something is stored under it.
+        """
+        check_namespace(namespace)
+        if self.episodes.last_seq(namespace) > 0:
+            return True
+        return (self.home / "ledger.sqlite3").exists() and self.ledger.count(namespace) > 0
+
     def stats(self, namespace: str) -> Stats:
+        """Counts and index coverage.
+
+        Args:
+            namespace: the tenant.
+
+        Returns:
+            Conversations, sessions, turns, facts, last event seq and per-index coverage.
+        """
         check_namespace(namespace)
         self._finish_erasures()
         conversations, sessions, turns = self.episodes.counts(namespace)
@@ -225,8 +401,21 @@ class Memory:
         known_at: datetime | str | None = None,
         sources: Sequence[str] = (),
         cardinality: str | None = None,
-    ):
-        """Record a fact; `cardinality` ("single"/"multi") declares an open predicate on first use."""
+    ) -> Revision:
+        """Assert a fact by hand (a user's statement), versioned in the ledger.
+
+        Args:
+            namespace: the tenant.
+            subject, predicate, object: the fact (predicate from the vocabulary, e.g. lives_in, or
+                an open snake_case predicate declared by `cardinality`).
+            valid_from / valid_to: when it holds in the world.
+            known_at: when it became known (default now).
+            sources: "conversation_id/turn_id" refs it rests on (each must be a stored turn).
+            cardinality: "single" or "multi", to declare an open predicate on first use.
+
+        Returns:
+            The new revision.
+        """
         check_namespace(namespace)
         refs = check_text_list(sources, "sources")
         stored = {f"{t.conversation_id}/{t.turn_id}" for t in self.episodes.get_turns(namespace, map(_ref, refs))}
@@ -246,7 +435,18 @@ class Memory:
         revision_id: str,
         known_at: datetime | str | None = None,
         reason: str | None = None,
-    ):
+    ) -> Revision:
+        """Withdraw a revision as of `known_at` (it stays in history, no longer believed).
+
+        Args:
+            namespace: the tenant.
+            revision_id: the revision (or a unique prefix of its id).
+            known_at: when it was withdrawn (default now).
+            reason: why.
+
+        Returns:
+            The revocation revision.
+        """
         check_namespace(namespace)
         return self.ledger.revoke(namespace, revision_id, known_at=known_at, reason=reason)
 
@@ -257,7 +457,17 @@ class Memory:
         predicate: str,
         valid_at: datetime | str | None = None,
         known_at: datetime | str | None = None,
-    ):
+    ) -> Resolution:
+        """What is subject.predicate at valid time `valid_at`, as known at `known_at`?
+
+        Args:
+            namespace: the tenant.
+            subject, predicate: the question.
+            valid_at / known_at: the two times (default now).
+
+        Returns:
+            The resolution: status state / miss / conflict, values and the revisions behind them.
+        """
         check_namespace(namespace)
         return self._ledger_read(
             namespace, lambda: self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
@@ -270,7 +480,17 @@ class Memory:
         predicate: str | None = None,
         valid_at: datetime | str | None = None,
         known_at: datetime | str | None = None,
-    ):
+    ) -> list[Resolution]:
+        """Every current fact, optionally of one subject and/or predicate.
+
+        Args:
+            namespace: the tenant.
+            subject / predicate: narrow the listing.
+            valid_at / known_at: the two times (default now).
+
+        Returns:
+            One resolution per (subject, predicate).
+        """
         check_namespace(namespace)
         return self._ledger_read(
             namespace,
@@ -279,13 +499,31 @@ class Memory:
             ),
         )
 
-    def history(self, namespace: str, subject: str, predicate: str | None = None):
+    def history(self, namespace: str, subject: str, predicate: str | None = None) -> History:
+        """The full bitemporal record of a subject: every revision and what superseded it.
+
+        Args:
+            namespace: the tenant.
+            subject: whose history.
+            predicate: narrow to one predicate.
+
+        Returns:
+            The history (timeline entries and relations).
+        """
         check_namespace(namespace)
         return self._ledger_read(namespace, lambda: self.ledger.history(namespace, subject, predicate=predicate))
 
-    def consolidate(self, namespace: str, extractor: Any = None):
+    def consolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
         """System 2: project facts from episodes not yet consolidated, and (when a summariser model
-        is configured) write segment summaries. Never runs inside a write."""
+        is configured) write segment summaries. Never runs inside a write.
+
+        Args:
+            namespace: the tenant.
+            extractor: the fact extractor (default the offline rules).
+
+        Returns:
+            What was projected (revisions, revocations, conflicts).
+        """
         check_namespace(namespace)
         summariser = self.roles.get("summariser")
         if summariser is not None:
@@ -367,8 +605,20 @@ class Memory:
         *,
         conversation_id: str | None = None,
         reason: str | None = None,
-    ):
-        """Erase content from every store it was copied to; the ledger keeps only a tombstone."""
+    ) -> ErasureReport:
+        """Erase content from every store it was copied to; the ledger keeps only a tombstone.
+
+        Args:
+            namespace: the tenant.
+            turn_ids: turns to erase.
+            session_id: a session to erase.
+            subject: erase every fact about it and the turns they came from.
+            conversation_id: narrows the selectors; alone, erases the whole conversation.
+            reason: kept with the tombstones.
+
+        Returns:
+            Counts, ids and hashes of what was erased (never the content).
+        """
         from emem.erasure import forget
 
         check_namespace(namespace)
@@ -376,8 +626,16 @@ class Memory:
         return forget(self, namespace, turn_ids=turn_ids, session_id=session_id, subject=subject,
                       conversation_id=conversation_id, reason=reason)
 
-    def drop_namespace(self, namespace: str, *, reason: str | None = None):
-        """Remove a whole tenant from every store."""
+    def drop_namespace(self, namespace: str, *, reason: str | None = None) -> ErasureReport:
+        """Remove a whole tenant from every store.
+
+        Args:
+            namespace: the tenant.
+            reason: recorded on the namespace tombstone.
+
+        Returns:
+            What was erased.
+        """
         from emem.erasure import drop_namespace
 
         check_namespace(namespace)
@@ -393,7 +651,7 @@ class Memory:
     # -- the deep read path --------------------------------------------------------------------
 
     @property
-    def roles(self):  # -> emem.agents.roles.RoleModels
+    def roles(self) -> RoleModels:
         """Which model serves each LLM role (offline stand-ins unless configured); read once."""
         if self._roles is None:
             from emem.agents.roles import RoleModels
@@ -409,8 +667,13 @@ class Memory:
             self._graph = build_master_graph(self._read_runtime)
         return self._read_runtime
 
-    def graph(self):
-        """The compiled LangGraph master graph (embed it as a subgraph, or invoke it directly)."""
+    def graph(self) -> Any:
+        """The compiled LangGraph master graph (embed it as a subgraph, or invoke it directly).
+
+        Returns:
+            The `CompiledStateGraph` (input: question, namespace, mode, as_of, budget, filter;
+            output: answer).
+        """
         self._runtime()
         return self._graph
 
@@ -421,10 +684,40 @@ class Memory:
         mode: str = "auto",
         as_of: datetime | str | None = None,
         budget: int | None = None,
-    ):
+        *,
+        filter: TurnFilter | dict[str, Any] | None = None,
+    ) -> Answer:
         """Answer from memory with provenance: `fast` (hybrid RAG), `deep` (episodic
-        reconstruction by the master and assistant agents) or `auto` (the master decides)."""
-        from emem.agents.master import DEFAULT_BUDGET, ask_graph
+        reconstruction by the master and assistant agents) or `auto` (the master decides).
+
+        Args:
+            question: the question, in natural language.
+            namespace: the tenant.
+            mode: "fast", "deep" or "auto".
+            as_of: answer as known at this time (ISO-8601 or datetime); later turns are hidden.
+            budget: token budget for the packed context (at least 50).
+            filter: a `TurnFilter` or a dict of its fields; only the turns and facts it keeps are
+                used as evidence.
+
+        Returns:
+            The `Answer`, with evidence, facts, usage and timings.
+        """
+        from emem.agents.master import ask_graph
+
+        inputs = self._ask_inputs(question, namespace, mode, as_of, budget, filter)  # builds the graph
+        return ask_graph(self._graph, **inputs)
+
+    def _ask_inputs(
+        self,
+        question: str,
+        namespace: str,
+        mode: str,
+        as_of: datetime | str | None,
+        budget: int | None,
+        filter: TurnFilter | dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """Validate an ask once for `ask` and `aask`; build the read graph's input."""
+        from emem.agents.master import DEFAULT_BUDGET
 
         check_namespace(namespace)
         check_text(question, "question")
@@ -436,15 +729,103 @@ class Memory:
         self._finish_erasures()
         if self.episodes.last_seq(namespace) == 0:
             raise InputError(f"namespace {namespace!r} holds no turns", "namespace")
+        flt = as_filter(filter)
         settle_ms = self._catch_up_ledger(namespace)
         self._runtime()
-        answer = ask_graph(self._graph, question, namespace, mode, when, budget or DEFAULT_BUDGET)
-        if settle_ms:
-            stages = {"consolidate": settle_ms, **answer.stage_latency_ms}
-            answer = answer.model_copy(update={"stage_latency_ms": stages, "latency_ms": answer.latency_ms + settle_ms})
-        return answer
+        return {"question": question, "namespace": namespace, "mode": mode, "as_of": when,
+                "budget": budget or DEFAULT_BUDGET, "filter": flt, "settle_ms": settle_ms}
 
     def segment_summaries(self, namespace: str) -> dict[str, str]:
-        """LLM-written segment summaries, when a summariser has run; offline ones are derived."""
+        """LLM-written segment summaries, when a summariser has run; offline ones are derived.
+
+        Args:
+            namespace: the tenant.
+
+        Returns:
+            segment id -> summary.
+        """
         check_namespace(namespace)
         return self.episodes.segment_summaries(namespace)
+
+    # -- async API: the same implementations, awaited ---------------------------------------------
+    # Writes, search and erasure are SQLite/Chroma work: they run in a worker thread so an event
+    # loop is never blocked. `aask` runs the read graph with `ainvoke`, so the assistants' LLM
+    # calls of a deep ask run concurrently, and many asks can share one loop.
+
+    async def aadd_turns(self, turns: Sequence[dict[str, Any] | Turn], namespace: str) -> IngestReport:
+        """`add_turns`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `add_turns`.
+
+        Returns:
+            The same as `add_turns`: the ingest report.
+        """
+        return await asyncio.to_thread(self.add_turns, turns, namespace)
+
+    async def aadd_messages(self, messages: Sequence[Any], namespace: str, *args: Any, **kwargs: Any) -> IngestReport:
+        """`add_messages`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `add_messages`.
+
+        Returns:
+            The same as `add_messages`: the ingest report.
+        """
+        return await asyncio.to_thread(self.add_messages, messages, namespace, *args, **kwargs)
+
+    async def asearch(self, query: str, namespace: str, k: int = 10, **kwargs: Any) -> list[Hit]:
+        """`search`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `search`.
+
+        Returns:
+            The same as `search`: the hits.
+        """
+        return await asyncio.to_thread(self.search, query, namespace, k, **kwargs)
+
+    async def aask(
+        self,
+        question: str,
+        namespace: str,
+        mode: str = "auto",
+        as_of: datetime | str | None = None,
+        budget: int | None = None,
+        *,
+        filter: TurnFilter | dict[str, Any] | None = None,
+    ) -> Answer:
+        """`ask` through the read graph's `ainvoke` (validated by the same code as `ask`).
+
+        Args:
+            The same as `ask`.
+
+        Returns:
+            The `Answer`, as `ask` returns it.
+        """
+        from emem.agents.master import aask_graph
+
+        inputs = await asyncio.to_thread(self._ask_inputs, question, namespace, mode, as_of, budget, filter)
+        return await aask_graph(self._graph, **inputs)
+
+    async def aconsolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
+        """`consolidate`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `consolidate`.
+
+        Returns:
+            The same as `consolidate`: the consolidation report.
+        """
+        return await asyncio.to_thread(self.consolidate, namespace, extractor)
+
+    async def aforget(self, namespace: str, *args: Any, **kwargs: Any) -> ErasureReport:
+        """`forget`, awaited (one implementation: the sync method in a worker thread).
+
+        Args:
+            The same as `forget`.
+
+        Returns:
+            The same as `forget`: the erasure report.
+        """
+        return await asyncio.to_thread(self.forget, namespace, *args, **kwargs)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from datetime import datetime
 
@@ -31,6 +32,50 @@ def check_namespace(namespace: object) -> str:
     return namespace
 
 
+MetaValue = str | int | float | bool | None
+"""Metadata values are JSON scalars: equality filters on them mean one thing everywhere."""
+MAX_METADATA_KEYS = 32
+MAX_METADATA_KEY_CHARS = 64
+
+
+METADATA_JSON_SCHEMA = {
+    "type": "object",
+    "maxProperties": MAX_METADATA_KEYS,
+    "propertyNames": {"minLength": 1, "maxLength": MAX_METADATA_KEY_CHARS, "pattern": "^[^\\x00-\\x1f\\x7f]+$"},
+    "additionalProperties": {
+        "anyOf": [
+            {"type": "string", "maxLength": MAX_TURN_CHARS, "pattern": "^[^\\x00]*$"},
+            {"type": "number"},
+            {"type": "boolean"},
+            {"type": "null"},
+        ]
+    },
+}
+"""What `check_metadata` accepts, as JSON Schema (for the HTTP API's spec)."""
+
+
+def check_metadata(value: object) -> dict[str, MetaValue] | None:
+    """Validate a turn's metadata: a flat object of JSON scalars (raises ValueError naming the key)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(f"metadata must be an object, got {type(value).__name__}")
+    if len(value) > MAX_METADATA_KEYS:
+        raise ValueError(f"metadata has {len(value)} keys; at most {MAX_METADATA_KEYS}")
+    for k, v in value.items():
+        if not isinstance(k, str) or not k or len(k) > MAX_METADATA_KEY_CHARS:
+            raise ValueError(f"metadata key {k!r} must be a string of 1-{MAX_METADATA_KEY_CHARS} characters")
+        if any(ord(c) < 32 or ord(c) == 127 for c in k):
+            raise ValueError(f"metadata key {k!r} contains a control character")
+        if v is not None and not isinstance(v, str | int | float | bool):
+            raise ValueError(f"metadata {k!r} must be a string, number, boolean or null, got {type(v).__name__}")
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError(f"metadata {k!r} must be a finite number")
+        if isinstance(v, str) and (len(v) > MAX_TURN_CHARS or "\x00" in v):
+            raise ValueError(f"metadata {k!r} is longer than {MAX_TURN_CHARS} characters or holds a NUL")
+    return dict(value)
+
+
 class Turn(BaseModel):
     """One utterance, kept verbatim. `turn_id` is stable within its conversation (e.g. "D3:7")."""
 
@@ -44,6 +89,13 @@ class Turn(BaseModel):
     image_caption: str | None = Field(default=None, max_length=MAX_TURN_CHARS)
     time: datetime
     """Valid time: when the turn was said."""
+    metadata: dict[str, MetaValue] | None = None
+    """Caller's tags (e.g. {"channel": "slack"}): stored with the turn, returned in hits, filterable."""
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _check_metadata(cls, v: object) -> dict[str, MetaValue] | None:
+        return check_metadata(v) or None
 
     @field_validator("time")
     @classmethod
@@ -81,16 +133,19 @@ class Turn(BaseModel):
 
     def content_hash(self) -> str:
         """Stable hash of everything that makes the turn what it is (not when it was stored)."""
+        fields: list[object] = [
+            self.conversation_id,
+            self.session_id,
+            self.turn_id,
+            self.speaker,
+            self.text,
+            self.image_caption,
+            self.time.isoformat(),
+        ]
+        if self.metadata:  # only when present, so turns stored before metadata keep their hash
+            fields.append(dict(sorted(self.metadata.items())))
         payload = json.dumps(
-            [
-                self.conversation_id,
-                self.session_id,
-                self.turn_id,
-                self.speaker,
-                self.text,
-                self.image_caption,
-                self.time.isoformat(),
-            ],
+            fields,
             ensure_ascii=False,
             separators=(",", ":"),
         )
@@ -140,6 +195,7 @@ class Hit(BaseModel):
     text: str
     image_caption: str | None = None
     score: float
+    metadata: dict[str, MetaValue] | None = None
 
 
 class IngestReport(BaseModel):
@@ -149,6 +205,8 @@ class IngestReport(BaseModel):
     """Turns already stored with identical content (idempotent re-send)."""
     first_seq: int | None = None
     last_seq: int | None = None
+    skipped: int = 0
+    """Messages left out by `add_messages` (system, tool and tool-call-only messages)."""
 
 
 class Stats(BaseModel):

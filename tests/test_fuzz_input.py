@@ -339,7 +339,11 @@ def test_cli_user_errors_are_one_line_exit_2(cli_home: Path, args: list[str]) ->
     assert "Traceback" not in result.output
     if result.exit_code == 2:
         lines = [line for line in result.stderr.splitlines() if line.strip()]
-        assert len(lines) == 1 and lines[0].startswith("error:"), result.stderr
+        assert len(lines) == 1, result.stderr
+        if lines[0].startswith("{"):  # under --json an error is one JSON object
+            assert "--json" in args and json.loads(lines[0])["error"]["message"], result.stderr
+        else:
+            assert lines[0].startswith("error:"), result.stderr
     else:
         assert result.exit_code == 0, (result.exit_code, result.output)
     if result.exit_code != 0 and args[0] in ("ingest", "forget", "drop-namespace"):

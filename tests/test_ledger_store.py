@@ -224,6 +224,9 @@ class _Memory:
     def __getattr__(self, name: str):
         return getattr(self.ledger, name)
 
+    def namespace_exists(self, namespace: str) -> bool:
+        return True  # the stand-in memory holds turns in every namespace (see consolidate)
+
     def consolidate(self, namespace: str):
         from emem.consolidate import ConsolidationReport
 

@@ -26,6 +26,12 @@ from emem.locking import IndexLock
 def open_chroma(path: Path):  # -> chromadb.ClientAPI
     import chromadb
     from chromadb.config import Settings
+    from chromadb.utils.embedding_functions import known_embedding_functions
+
+    # Chroma rebuilds a collection's stored embedding function by name when it loads the
+    # collection's configuration; unknown, it warns "Could not reconstruct embedding function
+    # emem" (or refuses). Registered, it rebuilds ours (emem still passes its own on every call).
+    known_embedding_functions.setdefault(ChromaEmbeddingFunction.name(), ChromaEmbeddingFunction)
 
     path.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(

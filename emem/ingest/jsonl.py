@@ -26,7 +26,9 @@ _KEYS = {
     "time",
     "image_caption",
     "session_time",
+    "metadata",
 }
+_REQUIRED = ("conversation_id", "session_id", "turn_id", "speaker", "text", "time")
 
 
 def parse_jsonl(text: str, source: str = "input") -> Batch:
@@ -73,8 +75,14 @@ def _event_turn(event: Any, where: str):
     if not isinstance(event, dict):
         raise InputError(f"expected a JSON object per line, got {type(event).__name__}", where)
     unknown = set(event) - _KEYS
-    if unknown:
-        raise InputError(f"unknown field(s) {sorted(unknown)}", where)
+    missing = [k for k in _REQUIRED if k not in event]
+    if unknown or missing:  # every problem with the event's shape in one message
+        if isinstance(event.get("turn_id"), str):
+            where = f"{where} turn {event['turn_id']}"
+        names = ", ".join(repr(k) for k in missing)
+        problems = [f"missing field{'s' if len(missing) > 1 else ''} {names}"] if missing else []
+        problems += [f"unknown field(s) {sorted(unknown)}"] if unknown else []
+        raise InputError("; ".join(problems), where)
     tid = require(event, "turn_id", str, where)
     where = f"{where} turn {tid}"
     return make_turn(
@@ -86,6 +94,7 @@ def _event_turn(event: Any, where: str):
             "text": require(event, "text", str, where),
             "image_caption": optional_str(event, "image_caption", where),
             "time": parse_iso_time(require(event, "time", (str, datetime), where), f"{where} field 'time'"),
+            "metadata": event.get("metadata"),
         },
         where,
     )

@@ -133,8 +133,9 @@ def _overlaps(a0: datetime, a1: datetime, b0: datetime, b1: datetime) -> bool:
     return a0 < b1 and b0 <= a1
 
 
-def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem]) -> Ranked:
-    """Segments holding source turns of admitted facts: current values first, then history."""
+def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem], mask: np.ndarray | None = None) -> Ranked:
+    """Segments holding source turns of admitted facts: current values first, then history. With
+    `mask` (turns visible as of the question, inside its filter), only visible source turns count."""
     scores: dict[int, tuple[float, str]] = {}
     for fact in facts:
         for weight, revs in ((1.0, fact.revisions), (0.5, fact.history)):
@@ -142,7 +143,7 @@ def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem]) -> Ranked:
                 for ref in rev.get("sources", []):
                     conv, _, tid = ref.partition("/")
                     turn = view.by_ref.get((conv, tid))
-                    if turn is None:
+                    if turn is None or (mask is not None and not mask[view.row_of[turn_key(turn)]]):
                         continue
                     seg = view.segment_of[turn_key(turn)]
                     label = "current" if weight == 1.0 else "superseded"

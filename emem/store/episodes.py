@@ -7,6 +7,7 @@ identical content is a no-op; different content under an existing id is refused.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -32,6 +33,7 @@ CREATE TABLE IF NOT EXISTS turns (
     time TEXT NOT NULL,
     recorded_at TEXT NOT NULL,
     hash TEXT NOT NULL,
+    metadata TEXT,
     UNIQUE (namespace, conversation_id, turn_id)
 );
 CREATE INDEX IF NOT EXISTS turns_ns_seq ON turns (namespace, seq);
@@ -82,7 +84,17 @@ ERASURE_DONE = "done"
 """An erasure's intent row is written with its delete ("deleted") and marked "done" once every
 derived store (ledger, vectors, compaction) has been cleaned; a pending one is finished on open."""
 
-_COLUMNS = "seq, namespace, conversation_id, session_id, turn_id, speaker, text, image_caption, time, recorded_at, hash"
+_COLUMNS = (
+    "seq, namespace, conversation_id, session_id, turn_id, speaker, text, image_caption, time, recorded_at, hash, "
+    "metadata"
+)
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring a home written by an older emem up to this schema (idempotent, additive only)."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(turns)")}
+    if "metadata" not in columns:
+        conn.execute("ALTER TABLE turns ADD COLUMN metadata TEXT")
 
 
 def _row_to_turn(row: sqlite3.Row) -> StoredTurn:
@@ -98,6 +110,7 @@ def _row_to_turn(row: sqlite3.Row) -> StoredTurn:
         time=parse_iso_time(row["time"]),
         recorded_at=parse_iso_time(row["recorded_at"]),
         hash=row["hash"],
+        metadata=json.loads(row["metadata"]) if row["metadata"] else None,
     )
 
 
@@ -108,6 +121,8 @@ class EpisodeStore:
         self._lock = threading.RLock()
         with store_errors(path):
             self._conn.executescript(SCHEMA)
+            with self._lock:
+                migrate(self._conn)
             self._conn.execute("SELECT COUNT(*) FROM turns").fetchone()
 
     def close(self) -> None:
@@ -171,7 +186,7 @@ class EpisodeStore:
                     self._refuse_erased(conn, namespace, t, h, where)
                 cur = conn.execute(
                     "INSERT INTO turns (namespace, conversation_id, session_id, turn_id, speaker, text, "
-                    "image_caption, time, recorded_at, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    "image_caption, time, recorded_at, hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         namespace,
                         t.conversation_id,
@@ -183,6 +198,7 @@ class EpisodeStore:
                         iso(t.time),
                         recorded,
                         h,
+                        json.dumps(t.metadata, ensure_ascii=False, sort_keys=True) if t.metadata else None,
                     ),
                 )
                 last = cur.lastrowid
@@ -270,6 +286,15 @@ class EpisodeStore:
                 if row is not None:
                     out.append(_row_to_turn(row))
         return out
+
+    def last_turn(self, namespace: str, conversation_id: str) -> StoredTurn | None:
+        """The conversation's most recently stored turn (message ingestion continues its session)."""
+        with self._lock:
+            row = self._conn.execute(
+                f"SELECT {_COLUMNS} FROM turns WHERE namespace=? AND conversation_id=? ORDER BY seq DESC LIMIT 1",
+                (namespace, conversation_id),
+            ).fetchone()
+        return _row_to_turn(row) if row is not None else None
 
     def sessions(self, namespace: str) -> list[tuple[str, str, datetime]]:
         """(conversation_id, session_id, start time), in time order."""
