@@ -42,6 +42,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from emem.errors import InputError
+from emem.index.dense import zero_unused_slots
 from emem.index.manager import is_dense_coverage_key
 from emem.ledger.predicates import subject_key
 from emem.locking import IndexLock
@@ -491,6 +492,7 @@ def _scrub_vectors(
         report.collections_rebuilt += 1
     handle.reset()  # closes Chroma's own connections before the folder is cleaned
     _remove_orphan_segments(handle.path, report)
+    zero_unused_slots(handle.path)  # hnswlib writes freed memory (e.g. the erased vectors) there
     _vacuum(handle.path / "chroma.sqlite3", report, wal=False)
 
 

@@ -59,3 +59,28 @@ def test_missing_and_orphan_vectors_are_repaired(tmp_path: Path) -> None:
         with dense.chroma.reading():
             assert dense.keys() == {str(i) for i in range(1, 11)}
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 10
+
+
+def test_unused_hnsw_slots_are_zeroed(tmp_path: Path) -> None:
+    """hnswlib writes index files at full capacity from uninitialised memory; emem zeroes the
+    unused slots so no stray bytes (another tenant's or an erased vector) stay on disk."""
+    from emem.index.dense import zero_unused_slots
+
+    home = tmp_path / "home"
+    filled(home)
+    ChromaHandle.for_home(home).reset()
+    planted = 0
+    for header in (home / "chroma").glob("*/header.bin"):
+        data = header.parent / "data_level0.bin"
+        raw = bytearray(data.read_bytes())
+        count = int.from_bytes(header.read_bytes()[20:28], "little")
+        size = int.from_bytes(header.read_bytes()[28:36], "little")
+        raw[count * size + 5 : count * size + 13] = b"STRAYBYT"
+        data.write_bytes(bytes(raw))
+        planted += 1
+    assert planted
+    assert zero_unused_slots(home / "chroma") == planted
+    assert not any(b"STRAYBYT" in p.read_bytes() for p in (home / "chroma").glob("*/data_level0.bin"))
+    with reopen(home) as m:
+        assert m.index("ns").repaired == 0 and m.indexes.current("ns").dense.count() == 10
+        assert m.indexes.current("ns").dense.search("Zyxwvutopia new job", 3)

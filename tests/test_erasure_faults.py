@@ -75,8 +75,8 @@ def assert_erased(home: Path, mode: str) -> None:
         assert len(ids) == len(kinds), "a tombstone was written twice"
     needles = [SECRET_CITY, SECRET_EMPLOYER] + ([SECRET_CAPTION] if mode == "drop" else [])
     assert scan(home, needles) == []
-    # Scanned before this process touches another collection: hnswlib writes a new index file
-    # from uninitialised heap memory, which may hold bytes this process read (see docs/guarantees.md).
+    # hnswlib writes index files from uninitialised memory; emem zeroes their unused slots
+    # (emem.index.dense.zero_unused_slots): this scan is what found it (docs/guarantees.md).
     assert scan_bytes(home, secret_vectors()) == []
     with Memory(home, embedder=ExactEmbedder()) as m:
         assert m.stats("other").turns == 5

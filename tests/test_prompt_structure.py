@@ -44,7 +44,7 @@ VARIANTS = [
 T = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 TAG = re.compile(r"<\s*/?\s*memory[^>]*>", re.IGNORECASE)
 
-hostile = st.one_of(st.sampled_from(VARIANTS), st.text(max_size=40),
+hostile = st.one_of(st.sampled_from(VARIANTS), st.text(st.characters(blacklist_characters="\x00"), max_size=40),
                     st.lists(st.sampled_from(VARIANTS), min_size=1, max_size=3).map("".join))
 name_chars = st.characters(blacklist_categories=("Cc", "Cs"))
 hostile_name = st.one_of(st.sampled_from([v for v in VARIANTS if not any(ord(c) < 32 or c == "\x85" for c in v)]),

@@ -11,6 +11,8 @@ whenever another process has written since (see emem.locking).
 from __future__ import annotations
 
 import hashlib
+import os
+import struct
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,6 +61,7 @@ class ChromaHandle:
         self.lock = lock
         self._client: Any = None
         self._collections: dict[str, Any] = {}
+        self._scrubbed = False
         lock.subscribe(self._on_change)
 
     def _on_change(self, changed: set[str]) -> None:
@@ -68,6 +71,7 @@ class ChromaHandle:
         """Close the client (caller holds the lock); the next call reopens it from disk."""
         client, self._client = self._client, None
         self._collections.clear()
+        self._scrubbed = False
         if client is not None and hasattr(client, "close"):
             client.close()
 
@@ -82,6 +86,10 @@ class ChromaHandle:
     def reading(self) -> Iterator[ChromaHandle]:
         with self.lock.shared():
             yield self
+            if not self._scrubbed and self._client is not None:
+                # Loading an index can write its files from this process's uninitialised memory.
+                self._scrubbed = True
+                zero_unused_slots(self.path)
 
     @contextmanager
     def writing(self) -> Iterator[ChromaHandle]:
@@ -109,6 +117,42 @@ class ChromaHandle:
 
     def forget_collection(self, name: str) -> None:
         self._collections.pop(name, None)
+
+
+_HEADER = struct.Struct("<iQQQQ")
+"""The start of Chroma's hnswlib header.bin: version, offsetLevel0, max_elements, cur_element_count,
+size_data_per_element."""
+
+
+def zero_unused_slots(path: Path) -> int:
+    """Zero the unused capacity of every HNSW index file under a Chroma folder; returns the files
+    changed. hnswlib writes `data_level0.bin` and `length.bin` at full capacity straight from
+    uninitialised memory, so the slots past `cur_element_count` can hold whatever the writing
+    process had freed: other tenants' vectors, an erased vector, unrelated process memory. Only
+    call it with no Chroma client open on the folder (the handle reset, under the exclusive lock)."""
+    changed = 0
+    for header in path.glob("*/header.bin"):
+        raw = header.read_bytes()
+        if len(raw) < _HEADER.size:
+            continue
+        version, _, max_elements, count, size = _HEADER.unpack_from(raw)
+        if version != 1 or not 0 <= count <= max_elements:
+            continue  # a format this code does not know: leave it alone
+        for name, per in (("data_level0.bin", size), ("length.bin", 4)):
+            file = header.parent / name
+            if not file.exists() or file.stat().st_size != max_elements * per:
+                continue
+            with open(file, "r+b") as fh:
+                fh.seek(count * per)
+                tail = fh.read()
+                if tail.count(0) == len(tail):
+                    continue
+                fh.seek(count * per)
+                fh.write(bytes(len(tail)))
+                fh.flush()
+                os.fsync(fh.fileno())
+            changed += 1
+    return changed
 
 
 def collection_name(namespace: str, kind: str, embedder: Embedder) -> str:

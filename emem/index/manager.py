@@ -18,7 +18,7 @@ from pathlib import Path
 
 from emem.embedding import Embedder
 from emem.index.bm25 import BM25Index
-from emem.index.dense import ChromaHandle, DenseIndex
+from emem.index.dense import ChromaHandle, DenseIndex, zero_unused_slots
 from emem.models import StoredTurn
 from emem.store.episodes import EpisodeStore
 
@@ -148,7 +148,7 @@ class IndexManager:
     def _verify(self, namespace: str, ns: NamespaceIndexes) -> int:
         """Repair what `check_dense` finds: extra vectors go, coverage drops to what the collection
         really holds (catch-up then re-embeds the rest). Returns the vectors repaired."""
-        with self._handle.lock.shared():
+        with self._handle.reading():
             check = self.check_dense(namespace, ns.dense)
         if check.ok:
             ns.verified = True
@@ -199,6 +199,8 @@ class IndexManager:
                         self._store.set_coverage(namespace, key, chunk[-1].seq)
                         if progress:
                             progress(min(i + 256, len(todo)), len(todo))
+                    self._handle.reset()  # persists and closes: then no stray memory stays in the files
+                    zero_unused_slots(self._handle.path)
             if new:
                 for t in new:
                     ns.turns[turn_key(t)] = t
@@ -211,7 +213,7 @@ class IndexManager:
         against the collection, not just the recorded count), BM25_TURNS: seq in memory}."""
         with self._lock:  # _indexes creates the namespace's entry: never twice at once
             ns = self._indexes(namespace)
-            with self._handle.lock.shared():
+            with self._handle.reading():
                 dense = self.check_dense(namespace, ns.dense).true_covered
         return {DENSE_TURNS: dense, BM25_TURNS: ns.covered_seq}
 
