@@ -8,12 +8,12 @@ from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from emem.cli_common import (
     HomeOption,
     NamespaceOption,
     OneLineErrors,
+    catch_up_with_progress,
     console,
     open_memory,
     print_json,
@@ -60,26 +60,6 @@ def global_options(
         os.environ["EMEM_HOME"] = str(home)  # every command's --home reads EMEM_HOME when not given
     if json_output:
         ctx.default_map = {**(ctx.default_map or {}), **_defaults_for(ctx.command, {"as_json": True})}
-
-
-def progress_bar() -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    )
-
-
-def catch_up_with_progress(memory, namespace: str) -> None:
-    with progress_bar() as bar:
-        task = bar.add_task("indexing", total=None)
-
-        def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        memory.index(namespace, progress=tick)
 
 
 @app.command()

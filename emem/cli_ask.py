@@ -7,7 +7,15 @@ from pathlib import Path
 import typer
 
 from emem.answer import Answer
-from emem.cli_common import HomeOption, NamespaceOption, console, print_json, require_namespace, user_errors
+from emem.cli_common import (
+    HomeOption,
+    NamespaceOption,
+    catch_up_with_progress,
+    console,
+    print_json,
+    require_namespace,
+    user_errors,
+)
 
 
 def print_answer(a: Answer) -> None:
@@ -42,8 +50,13 @@ def register(app: typer.Typer, open_memory) -> None:
         home: Path | None = HomeOption,
     ) -> None:
         """Answer a question from memory, with provenance."""
+        from emem.validation import check_text
+
+        check_text(question, "question")  # before indexing: refused input changes nothing
         with open_memory(home) as memory:
             require_namespace(memory, namespace)
+            if not memory.indexes.is_current(namespace) and not as_json:
+                catch_up_with_progress(memory, namespace)
             answer = memory.ask(question, namespace, mode=mode, as_of=as_of, budget=budget)
         if as_json:
             print_json(answer)

@@ -14,6 +14,7 @@ import typer
 from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer.core import TyperGroup
 
 from emem.errors import EmemError
@@ -162,3 +163,34 @@ class OneLineErrors(TyperGroup):
             err_console.print("[red]error:[/red] aborted", highlight=False)
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def progress_bar() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    )
+
+
+def catch_up_with_progress(memory: Any, namespace: str) -> None:
+    """Index a namespace's new turns, with a progress bar once there is work: a first read after a
+    bulk ingest can take minutes of embedding, and a silent terminal looks hung."""
+    bar: Progress | None = None
+    task: Any = None
+
+    def tick(done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None:
+            bar = progress_bar()
+            bar.start()
+            task = bar.add_task("indexing", total=total)
+        bar.update(task, completed=done, total=total)
+
+    try:
+        memory.index(namespace, progress=tick)
+    finally:
+        if bar is not None:
+            bar.stop()

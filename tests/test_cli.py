@@ -70,3 +70,16 @@ def test_facts_add_declares_an_open_predicate(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "multi-valued" in bad.output
     out = run("resolve", "Alice", "speaks", "--namespace", "ns", "--home", home)
     assert out.exit_code == 0 and "French" in out.output and "Hindi" in out.output
+
+
+def test_the_first_ask_after_an_unindexed_ingest_shows_its_catch_up(tmp_path: Path) -> None:
+    """Indexing on a first read can take minutes: the terminal shows it instead of looking hung."""
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(small_conversation()))
+    home = str(tmp_path / "h")
+    assert run("ingest", str(path), "--namespace", "ns", "--no-index", "--home", home).exit_code == 0
+    result = run("ask", "Where does Ana live?", "--namespace", "ns", "--mode", "fast", "--home", home)
+    assert result.exit_code == 0, result.output
+    assert "indexing" in result.output and "A:" in result.output
+    again = run("ask", "Where does Ana live?", "--namespace", "ns", "--mode", "fast", "--home", home)
+    assert "indexing" not in again.output
