@@ -26,7 +26,15 @@ from emem.agents.assistant import (
     offline_assistant,
     supported_evidence,
 )
-from emem.agents.currentness import asks_state, by_source, question_time, rank_for_state, stale_revisions
+from emem.agents.currentness import (
+    asks_follow_up,
+    asks_state,
+    by_source,
+    later_revisions,
+    question_time,
+    rank_for_state,
+    stale_revisions,
+)
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
@@ -305,6 +313,13 @@ def build_master_graph(runtime: ReadRuntime):
                     if turn is not None:
                         quote = quoted[ref].quote if ref in quoted else turn.text
                         fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
+        if runtime.currentness and asks_follow_up(plan) and evidence:
+            exclude = {t.lower() for t in view.indexes.speakers} | {n.lower() for n in plan.entities}
+            top = evidence[0].score
+            for i, turn in enumerate(later_revisions(evidence, view.turns, exclude, as_of, plan.entities)):
+                # Ranked just under the best turn, so packing keeps it and the reader weighs it.
+                evidence.append(evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text))
+            evidence.sort(key=lambda e: -e.score)
         stale: dict[str, list[tuple[Revision, Any]]] = {}
         if runtime.currentness and asks_state(plan, as_of):
             valid_at, known_at = question_time(plan, as_of)

@@ -4,6 +4,7 @@ counts, and does date arithmetic, but it does not paraphrase."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -17,6 +18,9 @@ from emem.agents.spans import (
     answer_span,
     answer_type,
     focus_words,
+    revised_value,
+    revises,
+    salient_terms,
     stated_quantity,
     typed_span,
 )
@@ -48,10 +52,46 @@ def event_date(e: EvidenceItem) -> tuple[datetime, str]:
     corrected = after_correction(e.text)
     if corrected and mentions:  # "I said December 8, but it's actually December 6"
         cut = len(e.text) - len(corrected)
-        mentions = [m for m in mentions if m.span[0] >= cut] or mentions
+        after = [m for m in mentions if m.span[0] >= cut]
+        day = _BARE_DAY.search(corrected)
+        if not after and day and 1 <= int(day.group(1)) <= 31:
+            # "on the 17th of June. Sorry, the 24th": the corrected day of the month said before.
+            last = [m for m in mentions if m.span[0] < cut][-1]
+            with contextlib.suppress(ValueError):
+                fixed = last.start.replace(day=int(day.group(1)))
+                return fixed, f"{fixed.day} {fixed:%B %Y}"
+        mentions = after or mentions
     if mentions:
         return mentions[0].start, mentions[0].label()
     return e.time, f"{e.time.day} {e.time:%B %Y}"
+
+
+_BARE_DAY = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+_ASKS_WEEKDAY = re.compile(r"\b(?:what|which) days?\b(?! of)", re.IGNORECASE)
+_NOT_YET = re.compile(r"^\s*when\s+(?:is|are|will|'s)\b|^\s*when's\b", re.IGNORECASE)
+
+
+def dated(e: EvidenceItem) -> bool:
+    """True when the turn itself states a date (not only when it was said)."""
+    return bool(find_date_mentions(e.text, e.time))
+
+
+def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None:
+    """When something happens, from the candidates (best first): the weekday asked for by "what
+    day" ("pottery on Tuesdays. Correction: Thursdays" -> "Thursdays"); for something that has not
+    happened yet ("When is ..."), only a date a turn states, since the day a plan was mentioned is
+    not its date ("I need to book a dentist appointment" dates nothing); else the event's date.
+    None when no candidate answers."""
+    if _ASKS_WEEKDAY.search(question):
+        for e in candidates:
+            part = after_correction(e.text) or e.text
+            m = _WEEKDAY.search(part) or _WEEKDAY.search(e.text)
+            if m:
+                return m.group(0)
+    if _NOT_YET.search(question):
+        candidates = [e for e in candidates if dated(e)]
+    return event_date(candidates[0])[1] if candidates else None
 
 
 def arithmetic_endpoints(
@@ -174,15 +214,51 @@ LATEST_MARGIN = 0.15
 
 
 def _candidates(
-    question: str, plan: Plan, holding: list[EvidenceItem], names: frozenset[str] = frozenset()
+    question: str,
+    plan: Plan,
+    holding: list[EvidenceItem],
+    names: frozenset[str] = frozenset(),
+    exclude: frozenset[str] = frozenset(),
 ) -> list[EvidenceItem]:
     """The best-supported holding turns about the question, the one to answer from first: the
-    latest of those near the top when the question is not about the past. `names` are what the
-    ledger calls the things asked about ("Nina's cat" is Luna): turns naming them are about it."""
+    latest of those near the top when the question is not about the past, and before that a later
+    turn revising the best one ("Norway is off, ... Copenhagen instead") unless the question asks
+    what came before. `names` are what the ledger calls the things asked about ("Nina's cat" is
+    Luna): turns naming them are about it; `exclude` are names that are not values (speakers)."""
     focus = focus_words(question, set(plan.entities)) | {n.lower() for n in names}
     about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
     # Turns said by or naming the people the question is about come first ("Nina's cat", not Omar's).
     about_it.sort(key=lambda e: not _involves(e, plan.entities))
+    about_it = _revised_first(plan, about_it, holding, set(exclude))
+    return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
+
+
+def _revision_led(plan: Plan, about_it: list[EvidenceItem]) -> bool:
+    return bool(about_it) and not plan.asks_previous and revised_value(about_it[0].text) is not None
+
+
+def _revised_first(
+    plan: Plan, about_it: list[EvidenceItem], holding: list[EvidenceItem], exclude: set[str]
+) -> list[EvidenceItem]:
+    """The latest turn that revises the best candidate, first: one naming what the best one names
+    (a proper name), or one about the question that itself drops a value for another."""
+    if not about_it or plan.asks_previous:
+        return about_it
+    top = about_it[0]
+    terms = salient_terms(top.text, exclude, _others(top, plan.entities))
+    later = [
+        e
+        for e in holding
+        if e.time > top.time and (revises(e.text, terms) or (e in about_it and revised_value(e.text)))
+    ]
+    if not later:
+        return about_it
+    latest = max(later, key=lambda e: e.time)
+    return [latest, *[e for e in about_it if e is not latest]]
+
+
+def _latest_first(plan: Plan, about_it: list[EvidenceItem]) -> list[EvidenceItem]:
+    """For a question not about the past, the latest of the candidates near the best one's support."""
     if plan.prefers_latest and about_it:
         top = about_it[0].score
         first = _involves(about_it[0], plan.entities)
@@ -247,8 +323,8 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     if not holding:
         return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        first = (_candidates(question, plan, holding) or holding)[0]
-        return event_date(first)[1], "answered"
+        when = temporal_lookup(question, _candidates(question, plan, holding) or holding)
+        return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         pair = arithmetic_endpoints(question, holding)
         if pair is None:
@@ -260,8 +336,16 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         items = [answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text for e in holding]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
-    for e in _candidates(question, plan, holding, names):
-        span = answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities))
+    for e in _candidates(question, plan, holding, names, frozenset(exclude)):
+        span = answer_span(
+            question,
+            kind,
+            e.text,
+            e.image_caption,
+            exclude,
+            _others(e, plan.entities),
+            current=not plan.asks_previous,
+        )
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
         return span.text, "answered"

@@ -334,11 +334,22 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
 
 
 def answer_span(
-    question: str, kind: AnswerType, text: str, caption: str | None, exclude: set[str], entities: Sequence[str] = ()
+    question: str,
+    kind: AnswerType,
+    text: str,
+    caption: str | None,
+    exclude: set[str],
+    entities: Sequence[str] = (),
+    *,
+    current: bool = True,
 ) -> Span:
     """The typed span when the text holds one; else the best sentence, marked not specific. With
-    `entities` (people the question names who did not say the turn), only the clauses naming them."""
-    text = about_entity(text, entities)
+    `entities` (people the question names who did not say the turn), only the clauses naming them;
+    with `current` (the question does not ask what came before), only the replacing value of a
+    turn that revises one (`revised_value`)."""
+    whole, text = text, about_entity(text, entities)
+    if current:  # "switched from violin to cello": the value that replaced the old one
+        text = revised_value(text) or revised_value(whole) or text
     head = head_noun(question) if kind is AnswerType.NAME else None
     corrected = after_correction(text)
     if corrected:  # "14 Oak Lane. Sorry, 41 Oak Lane": the corrected value wins
@@ -367,3 +378,58 @@ NEEDS_SPECIFIC = frozenset(
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places
 and people may be answered by the sentence when no span is found ("hiking in the mountains")."""
+
+
+REVISION = re.compile(
+    r"\binstead\b|\b(?:is|are|was|were|got|been|it's)\s+(?:off|cancell?ed|called off)\b|\bcancell?ed\b"
+    r"|\bcalled (?:it )?off\b|\bfell through\b|\bgone off\b|\bno longer\b|\bnot \w+ anymore\b"
+    r"|\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+\S",
+    re.I,
+)
+"""Words with which a speaker drops a value they stated before and (usually) names its
+replacement: "Iceland is off, we're doing Porto instead", "switched from violin to cello"."""
+_FROM_TO = re.compile(
+    r"\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+[^,.;!?]+?\s+to\s+([^,.;!?]+)", re.I
+)
+_NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
+_INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
+
+
+def revised_value(text: str) -> str | None:
+    """The part of a turn that states the value replacing one it drops, or None when the turn
+    revises nothing (or drops a value without naming another): "switched from violin to cello
+    this fall" -> "cello this fall"; "We cancelled Iceland. We're going to Porto instead." ->
+    "We're going to Porto instead"; "I've gone off flat whites. These days my usual is a cortado."
+    -> "These days my usual is a cortado." A later statement of this kind outranks the earlier
+    value for any question that does not ask what came before."""
+    if not REVISION.search(text):
+        return None
+    m = _FROM_TO.search(text)
+    if m:
+        return m.group(1).strip()
+    clauses = [c.strip() for s in sentences(text) for c in _CLAUSE.split(s) if c and c.strip()]
+    instead = [c for c in clauses if re.search(r"\binstead\b", c, re.I)]
+    if instead:
+        kept = _INSTEAD_OF.sub("", instead[-1]).strip()
+        return kept or None
+    now = [s for s in sentences(text) if _NOW.search(s) and not REVISION.search(s)]
+    return now[-1] if now else None
+
+
+def salient_terms(text: str, exclude: set[str], entities: Sequence[str] = ()) -> list[str]:
+    """The proper names a turn states (not its speakers or the question's people), in the clauses
+    about `entities` when some name them: what a later revision of it would mention ("Norway" in
+    "a trip to Norway this summer"; not "Emma" in "Emma has violin and Leo has soccer" for Leo)."""
+    return [
+        n
+        for s in sentences(about_entity(text, entities))
+        for n in _proper_names(s, exclude)
+        if len(n) > 2 and n.rstrip("s") not in _NOT_NAMES
+    ]
+
+
+def revises(later: str, terms: Sequence[str]) -> bool:
+    """True when `later` drops or replaces something named by one of `terms`."""
+    return bool(REVISION.search(later)) and any(
+        re.search(rf"\b{re.escape(t)}", later, re.I) for t in terms
+    )

@@ -1,0 +1,117 @@
+"""The offline reader's general rules: revisions, the follow-up hop, typed answers and abstention."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from emem.agents.currentness import later_revisions
+from emem.agents.planner import offline_plan
+from emem.agents.reader import offline_read
+from emem.agents.spans import revised_value, revises, salient_terms
+from emem.answer import Closure, EvidenceItem, PackResult
+from emem.models import StoredTurn
+
+
+def _item(tid: str, day: int, score: float, text: str, speaker: str = "user") -> EvidenceItem:
+    return EvidenceItem(
+        turn_id=tid,
+        session_id="S",
+        conversation_id="c",
+        speaker=speaker,
+        time=datetime(2024, 1, day, tzinfo=UTC),
+        text=text,
+        score=score,
+    )
+
+
+def _turn(tid: str, day: int, text: str, speaker: str = "user") -> StoredTurn:
+    when = datetime(2024, 1, day, tzinfo=UTC)
+    return StoredTurn(
+        turn_id=tid,
+        session_id="S",
+        conversation_id="c",
+        speaker=speaker,
+        time=when,
+        text=text,
+        namespace="ns",
+        seq=day,
+        recorded_at=when,
+        hash=tid,
+    )
+
+
+def _pack(*items: EvidenceItem) -> PackResult:
+    closures = [
+        Closure(key=e.turn_id, group=e.turn_id, priority=e.score, lines=[e.text], tokens=1, evidence=[e])
+        for e in items
+    ]
+    return PackResult(closures=closures, tokens=len(items), budget=2000)
+
+
+def test_revised_value_is_the_replacement_not_the_dropped_value() -> None:
+    assert revised_value("Emma switched from violin to cello this fall.") == "cello this fall"
+    assert revised_value("Norway is off, his ankle broke. We'll go to Copenhagen instead.") == (
+        "We'll go to Copenhagen instead."
+    )
+    assert revised_value("I've gone off flat whites. These days my usual is a cortado.") == (
+        "These days my usual is a cortado."
+    )
+    assert revised_value("I live in Seattle now and I love it.") is None
+    assert revised_value("The trip got cancelled.") is None  # dropped, nothing named instead
+
+
+def test_salient_terms_are_the_values_said_of_the_asked_person() -> None:
+    assert salient_terms("We booked a week in Iceland for July.", {"user"}) == ["Iceland"]
+    both = "Emma has violin on Mondays and Leo has soccer on Wednesdays."
+    assert "Emma" not in salient_terms(both, {"daniel", "leo"}, ["Leo"])
+    assert revises("We cancelled Iceland, we're going to Porto instead.", ["Iceland"])
+    assert not revises("Iceland was amazing.", ["Iceland"])
+
+
+def test_follow_up_hop_finds_a_later_revision_that_similarity_missed() -> None:
+    top = _item("S1:1", 1, 0.7, "Vacation plans: we booked a week in Iceland for July.")
+    turns = [
+        _turn("S1:1", 1, top.text),
+        _turn("S0:9", 0 + 1, "Iceland was cancelled once before."),  # not later than the evidence
+        _turn(
+            "S2:1", 5, "And we cancelled Iceland, flights got too expensive. We're going to Porto instead."
+        ),
+        _turn("S2:2", 6, "Porto is lovely.", "assistant"),
+        _turn("S3:1", 9, "Iceland is off for them too.", "user"),
+    ]
+    found = later_revisions([top], turns, {"user", "assistant"}, as_of=datetime(2024, 1, 8, tzinfo=UTC))
+    assert [t.turn_id for t in found] == ["S2:1"]
+
+
+def test_reader_answers_the_replacing_value_of_a_later_revision() -> None:
+    plan = offline_plan("Where is the user going on vacation this summer?", ["user"], subjects=["user"])
+    old = _item("S1:1", 1, 0.6, "Vacation plans: we booked a week in Iceland for July.")
+    new = _item(
+        "S3:4",
+        9,
+        0.4,
+        "And we cancelled Iceland, the flights got too expensive. We're going to Porto instead.",
+    )
+    answer, status = offline_read(
+        "Where is the user going on vacation this summer?", plan, _pack(old, new), []
+    )
+    assert status == "answered" and "Porto" in answer and "Iceland" not in answer
+    # Asked what came before, the revision does not replace the answer.
+    before = offline_plan("Where was the user going on vacation before?", ["user"], subjects=["user"])
+    answer, _ = offline_read("Where was the user going on vacation before?", before, _pack(old, new), [])
+    assert "Iceland" in answer
+
+
+def test_temporal_lookup_weekdays_unstated_dates_and_corrected_days() -> None:
+    from emem.agents.reader import event_date, temporal_lookup
+
+    pottery = _item(
+        "S2:5", 3, 0.6, "I'm taking a pottery class on Tuesdays. Correction: Thursdays, I switched."
+    )
+    assert temporal_lookup("What day is Ola's pottery class?", [pottery]) == "Thursdays"
+    unstated = _item("S2:3", 3, 0.6, "I need to book a dentist appointment at some point, remind me?")
+    assert temporal_lookup("When is my dentist appointment?", [unstated]) is None
+    # Something that happened is dated by when it was told, as before.
+    assert temporal_lookup("When did the user go to the dentist?", [unstated]) == "3 January 2024"
+    wedding = _item("S1:1", 3, 0.6, "She will get married on the 17th of June. Sorry, the 24th.")
+    assert event_date(wedding)[1] == "24 June 2024"
