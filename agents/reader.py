@@ -175,8 +175,11 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         ages = [m.group(0) for v in values if (m := re.search(r"\d+", v))]
         return ", ".join(ages) if ages else None
     if kind in PREDICATES_FOR and fact.predicate not in PREDICATES_FOR[kind]:
-        # "Where does my sister live?" is not answered by has_sibling = "a sister named Hannah".
-        typed = [x for v in values if (x := typed_span(kind, v, None, set()))]
+        # "Where does my sister live?" is not answered by has_sibling = "a sister named Hannah":
+        # the name a value gives is who it is, not a place or a number about them.
+        typed = [
+            x for v in values if (x := typed_span(kind, v, None, {n.lower() for n in [named_value(v)] if n}))
+        ]
         return ", ".join(typed) if typed else None
     if kind in NEEDS_SPECIFIC:
         typed = [
@@ -225,12 +228,22 @@ def _candidates(
     turn revising the best one ("Norway is off, ... Copenhagen instead") unless the question asks
     what came before. `names` are what the ledger calls the things asked about ("Nina's cat" is
     Luna): turns naming them are about it; `exclude` are names that are not values (speakers)."""
-    focus = focus_words(question, set(plan.entities)) | {n.lower() for n in names}
-    about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
+    kind = answer_type(question)
+    if kind is AnswerType.AGE and plan.entities:
+        # The typed span said of the person is what makes a turn about "how old is Pepper?".
+        about_it = [e for e in holding[:READ_DEPTH] if _involves(e, plan.entities)]
+    else:
+        focus = (focus_words(question, set(plan.entities)) - TYPE_WORDS) | {n.lower() for n in names}
+        about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
     # Turns said by or naming the people the question is about come first ("Nina's cat", not Omar's).
     about_it.sort(key=lambda e: not _involves(e, plan.entities))
     about_it = _revised_first(plan, about_it, holding, set(exclude))
     return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
+
+
+TYPE_WORDS = frozenset({"city", "town", "country", "place", "colour", "color", "phone", "email", "address"})
+"""Question words naming the answer's type ("which city"): the typed span checks them, a turn
+need not repeat them to be about the question."""
 
 
 def _revision_led(plan: Plan, about_it: list[EvidenceItem]) -> bool:

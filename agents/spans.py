@@ -144,9 +144,11 @@ def focus_words(question: str, entities: set[str]) -> set[str]:
     """Content words of the question that are not its entities, generic verbs or question words:
     what the evidence must be about."""
     names = {w for e in entities for w in tokenize(e)}
+    # "the user's address" tokenises to "user'": the possessive is not part of the word.
+    words = {re.sub(r"(?:['’]s?)+$", "", w) for w in tokenize(question)}
     return {
         w
-        for w in tokenize(question)
+        for w in words
         if w not in STOP_WORDS and w not in names and w not in _GENERIC and len(w) > 2
     }
 
@@ -269,7 +271,8 @@ def typed_span(
         return m.group(0).rstrip(".,") if m else None
     if kind is AnswerType.AGE:
         m = _AGE.search(text)
-        return next((g for g in m.groups() if g), None) if m else None
+        age = next((g for g in m.groups() if g), None) if m else None
+        return str(number_value(age) or age) if age else None
     if kind is AnswerType.NAME:
         if head is not None and not about(text, {head}):
             return None
@@ -329,8 +332,20 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
     if not entities:
         return text
     parts = [p for p in _CLAUSE.split(text) if p.strip()]
-    named = [p for p in parts if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities)]
+    named, following = [], False
+    for p in parts:
+        if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities):
+            named.append(p)
+            following = True
+        elif following and _PRONOUN_LEAD.match(p):
+            named.append(p)  # "Chloe is joining, she's a nurse": the clause goes on about Chloe
+        else:
+            following = False
     return ", ".join(named) if named and len(named) < len(parts) else text
+
+
+_PRONOUN_LEAD = re.compile(r"^\s*(?:so\s+|and\s+)?(?:she|he|they|her|his|their|it|its)(?:['’](?:s|re|d|ll))?\b", re.I)
+
 
 
 def answer_span(

@@ -115,3 +115,27 @@ def test_temporal_lookup_weekdays_unstated_dates_and_corrected_days() -> None:
     assert temporal_lookup("When did the user go to the dentist?", [unstated]) == "3 January 2024"
     wedding = _item("S1:1", 3, 0.6, "She will get married on the 17th of June. Sorry, the 24th.")
     assert event_date(wedding)[1] == "24 June 2024"
+
+
+def test_clauses_about_a_person_continue_through_pronouns_and_ages_are_digits() -> None:
+    from emem.agents.spans import AnswerType, about_entity, focus_words, typed_span
+
+    text = "Maybe lunch. My friend Chloe is joining too, she's a nurse in Bristol, so lunch works better."
+    assert "nurse" in about_entity(text, ["Chloe"])
+    assert "Emma" not in about_entity("Emma has violin on Mondays and Leo has soccer.", ["Leo"])
+    assert typed_span(AnswerType.AGE, "Pepper just turned two.", None, set()) == "2"
+    assert focus_words("What is the user's address?", {"user"}) == {"address"}
+
+
+def test_a_name_is_not_a_place_when_the_ledger_value_is_of_another_kind() -> None:
+    from emem.agents.reader import _fact_answer
+    from emem.answer import FactItem
+
+    plan = offline_plan("Where does my sister live?", ["user"], subjects=["user"])
+    sister = FactItem(
+        subject="user", predicate="has_sibling", status="state", values=["a sister named Hannah"]
+    )
+    assert _fact_answer("Where does my sister live?", plan, [sister]) is None
+    turn = _item("S2:1", 3, 0.6, "My sister Hannah is visiting from Leeds next week.")
+    answer, status = offline_read("Where does my sister live?", plan, _pack(turn), [sister])
+    assert (answer, status) == ("Leeds", "answered")
