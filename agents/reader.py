@@ -308,9 +308,30 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
     return str(len({(e.conversation_id, e.turn_id) for e in holding}))
 
 
+def _settled_by_correction(fact: FactItem, evidence: list[EvidenceItem]) -> FactItem:
+    """A conflict whose values were all said in one turn that corrects itself ("Leo is 6. Sorry,
+    Leo is 7 now") is no conflict: the value said after the correction holds. Else the fact."""
+    if fact.status != "conflict":
+        return fact
+    refs = {ref for r in fact.revisions for ref in r.get("sources", [])}
+    if len(refs) != 1:
+        return fact
+    ref = next(iter(refs))
+    turn = next((e for e in evidence if f"{e.conversation_id}/{e.turn_id}" == ref), None)
+    corrected = after_correction(turn.text) if turn is not None else None
+    if not corrected:
+        return fact
+    said = [v for v in fact.values if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", corrected, re.I)]
+    if len(said) != 1:
+        return fact
+    return fact.model_copy(update={"status": "state", "values": said})
+
+
 def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem]) -> tuple[str, Status]:
     """Answer with a value and its evidence, or abstain. The ledger answers first; then the
     best-supported turn that still holds, cut to the span the question asks for."""
+    every = [e for c in pack.closures for e in c.evidence]
+    facts = [_settled_by_correction(f, every) for f in facts]
     conflicts = [f for f in facts if f.status == "conflict"]
     if conflicts:
         f = conflicts[0]

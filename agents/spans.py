@@ -31,6 +31,8 @@ class AnswerType(StrEnum):
     YESNO = "yes/no"
     AGE = "age"
     ADDRESS = "address"
+    TOPIC = "topic"
+    """What a thesis, book or talk is about: only a turn saying "<it> is about/on ..." answers."""
     OTHER = "other"
 
 
@@ -49,6 +51,7 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
     (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
     (AnswerType.ADDRESS, re.compile(r"\baddress\b", re.I)),
+    (AnswerType.TOPIC, re.compile(r"^\s*what\s+(?:is|was|are|were|'s)\s+.+\babout\s*\??\s*$", re.I)),
     (AnswerType.NAME, re.compile(r"\bname\b|\bnamed\b|\bcalled\b", re.I)),
     (
         AnswerType.PROPER,
@@ -255,6 +258,12 @@ def head_noun(question: str) -> str | None:
     return None
 
 
+def topic_noun(question: str) -> str | None:
+    """What a topic question asks about: "What is Sven's thesis about?" -> "thesis"."""
+    m = re.search(r"(\w+)\s+about\s*\??\s*$", question, re.I)
+    return m.group(1).lower() if m else None
+
+
 def typed_span(
     kind: AnswerType, text: str, caption: str | None, exclude: set[str], head: str | None = None
 ) -> str | None:
@@ -303,6 +312,10 @@ def typed_span(
     if kind in (AnswerType.PERSON, AnswerType.PROPER):
         names = _proper_names(text, exclude)
         return names[0] if names else None
+    if kind is AnswerType.TOPIC:
+        noun = rf"(?i:{re.escape(head)})\w*" if head else r"\w+"
+        m = re.search(rf"\b{noun}\s+(?:\w+\s+){{0,2}}?(?:about|on|into)\s+([^.;!?]+)", text)
+        return m.group(1).strip(" ,") if m else None
     if kind is AnswerType.OBJECT and caption and _DEICTIC.search(text):
         return _caption_object(caption)
     return None
@@ -337,6 +350,8 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
         if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities):
             named.append(p)
             following = True
+        elif _CUE_ONLY.match(p):
+            named.append(p)  # "Leo is 6. Sorry, Leo is 7": the cue stays with what it corrects
         elif following and _PRONOUN_LEAD.match(p):
             named.append(p)  # "Chloe is joining, she's a nurse": the clause goes on about Chloe
         else:
@@ -344,6 +359,7 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
     return ", ".join(named) if named and len(named) < len(parts) else text
 
 
+_CUE_ONLY = re.compile(r"^\W*(?:sorry|actually|correction|wait|no wait|no|I mean|I meant)\W*$", re.I)
 _PRONOUN_LEAD = re.compile(r"^\s*(?:so\s+|and\s+)?(?:she|he|they|her|his|their|it|its)(?:['’](?:s|re|d|ll))?\b", re.I)
 
 
@@ -365,9 +381,12 @@ def answer_span(
     whole, text = text, about_entity(text, entities)
     if current:  # "switched from violin to cello": the value that replaced the old one
         text = revised_value(text) or revised_value(whole) or text
-    head = head_noun(question) if kind is AnswerType.NAME else None
+    head = head_noun(question) if kind is AnswerType.NAME else topic_noun(question) if kind is AnswerType.TOPIC else None
     corrected = after_correction(text)
     if corrected:  # "14 Oak Lane. Sorry, 41 Oak Lane": the corrected value wins
+        bare = _CORRECTED_NUMBER.match(corrected) if kind is AnswerType.AGE else None
+        if bare:  # "He turns 30. Sorry, 31, I'm the one turning 30."
+            return Span(str(number_value(bare.group(1)) or bare.group(1)), True)
         span = typed_span(kind, corrected, caption, exclude, head)
         if span:
             return Span(span, True)
@@ -377,7 +396,20 @@ def answer_span(
             return Span(span, True)
     if kind is AnswerType.OBJECT and caption:
         return Span(_caption_object(caption), True)
+    fixed = _STRONG_CORRECTION.search(text)
+    if fixed:  # "the Warsaw one. Wait, no, it's the Gdańsk half.": the corrected statement
+        return Span(sentences(text[fixed.start() :])[0], False)
     return Span(best_sentence(question, text), False)
+
+
+_CORRECTED_NUMBER = re.compile(
+    rf"^\w+(?:\s+\w+)?[,:]?\s+(?:I meant\s+|it's\s+|make that\s+)?({_NUMBER})\b(?!\s*(?:%|am|pm|:))", re.I
+)
+"""A number right after a correction cue: the corrected value ("Sorry, 31")."""
+_STRONG_CORRECTION = re.compile(
+    r"\bsorry,|\bI meant\b|\bcorrection:|\bscratch that\b|\bwait,? no\b|\bno,? wait\b", re.I
+)
+"""Cues that the speaker corrects what they just said (not "sorry to hear")."""
 
 
 NEEDS_SPECIFIC = frozenset(
@@ -389,6 +421,7 @@ NEEDS_SPECIFIC = frozenset(
         AnswerType.COLOUR,
         AnswerType.AGE,
         AnswerType.ADDRESS,
+        AnswerType.TOPIC,
     }
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places

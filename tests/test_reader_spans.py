@@ -139,3 +139,35 @@ def test_a_name_is_not_a_place_when_the_ledger_value_is_of_another_kind() -> Non
     turn = _item("S2:1", 3, 0.6, "My sister Hannah is visiting from Leeds next week.")
     answer, status = offline_read("Where does my sister live?", plan, _pack(turn), [sister])
     assert (answer, status) == ("Leeds", "answered")
+
+
+def test_topic_questions_need_a_stated_topic_and_corrections_win() -> None:
+    from emem.agents.spans import AnswerType, answer_span, answer_type
+
+    q = "What is Sven's thesis about?"
+    assert answer_type(q) is AnswerType.TOPIC
+    assert not answer_span(q, AnswerType.TOPIC, "Now that the thesis is done I'm free.", None, set()).specific
+    assert (
+        answer_span(q, AnswerType.TOPIC, "My thesis is about glacier melt.", None, set()).text
+        == "glacier melt"
+    )
+    half = "I'm running the Warsaw one in May. Wait, no, it's the Gdansk half. Warsaw was last year."
+    assert (
+        answer_span("Which race?", AnswerType.OTHER, half, None, set()).text
+        == "Wait, no, it's the Gdansk half."
+    )
+    assert (
+        answer_span("How old?", AnswerType.AGE, "He turns 30. Sorry, 31, I'm 30.", None, set()).text == "31"
+    )
+    leo = "Emma is 9 and Leo is 6. Sorry, Leo is 7 now."
+    assert answer_span("How old is Leo?", AnswerType.AGE, leo, None, set(), ["Leo"]).text == "7"
+
+
+def test_a_conflict_said_in_one_self_correcting_turn_is_settled() -> None:
+    from emem.answer import FactItem
+
+    turn = _item("S1:5", 3, 0.6, "Emma is 9 and Leo is 6. Sorry, Leo is 7 now.", "Daniel")
+    revs = [{"object_text": v, "sources": ["c/S1:5"]} for v in ("6", "7")]
+    fact = FactItem(subject="Leo", predicate="age", status="conflict", values=["6", "7"], revisions=revs)
+    plan = offline_plan("How old is Leo?", ["Leo", "Daniel"])
+    assert offline_read("How old is Leo?", plan, _pack(turn), [fact]) == ("7", "answered")
