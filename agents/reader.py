@@ -22,6 +22,7 @@ from emem.agents.spans import (
     revises,
     salient_terms,
     stated_quantity,
+    stated_total,
     typed_span,
 )
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
@@ -299,9 +300,27 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]
-    if members:
-        return str(len(members))
     stated = [(e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, focus)) is not None]
+    if plan.time_to is not None and not plan.needs_current:
+        # "How many jobs did Nina have in August 2023?": what was said by the period's end.
+        by_then = [(e, n) for e, n in stated if e.time <= plan.time_to]
+        if by_then:
+            return str(max(by_then, key=lambda x: x[0].time)[1])
+    if members:
+        told = _latest_source_time(states)
+        # A total said in a turn the ledger's members come from is about that set, in any words.
+        sources = [e for e in holding if e.role == "current-value"]
+        stated += [(e, n) for e in sources if e not in [x for x, _ in stated] and (n := stated_quantity(e.text, set())) is not None]
+        totals = [
+            (e, n)
+            for e, n in stated
+            if stated_total(e.text, focus if e.role != "current-value" else set()) and (told is None or e.time >= told)
+        ]
+        if totals and plan.prefers_latest:
+            # "So that's three animals now", said after the last member the ledger holds: the
+            # speaker's own total outranks a set extraction may have left incomplete.
+            return str(max(totals, key=lambda x: x[0].time)[1])
+        return str(len(members))
     if stated:
         e, n = max(stated, key=lambda x: x[0].time) if plan.prefers_latest else stated[0]
         return str(n)
@@ -325,6 +344,16 @@ def _settled_by_correction(fact: FactItem, evidence: list[EvidenceItem]) -> Fact
     if len(said) != 1:
         return fact
     return fact.model_copy(update={"status": "state", "values": said})
+
+
+def _latest_source_time(states: list[FactItem]) -> datetime | None:
+    """When the latest revision behind the resolved sets was told (None when unknown)."""
+    times = []
+    for f in states:
+        for r in f.revisions:
+            with contextlib.suppress(TypeError, ValueError):
+                times.append(datetime.fromisoformat(str(r.get("known_from") or r.get("valid_from"))))
+    return max(times, default=None)
 
 
 def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem]) -> tuple[str, Status]:

@@ -230,17 +230,23 @@ def number_value(word: str) -> int | None:
     return int(w) if w.isdigit() else NUMBER_WORDS.get(w)
 
 
+def stated_total(text: str, focus: set[str]) -> bool:
+    """True when the text says a total outright ("so that's three animals", "five in total")."""
+    return bool(_TOTAL.search(text)) and about(text, focus)
+
+
 def stated_quantity(text: str, focus: set[str]) -> int | None:
     """A number the text states about one of the focus words ("4 times a week", "three kids",
     "down to one job"), or None: a count said outright, not counted from turns."""
-    stems = {_stem(f) for f in focus}
+    # Focus words may come already stemmed ("class"): compare both forms on both sides.
+    stems = {f for f in focus} | {_stem(f) for f in focus}
     total = _TOTAL.search(text)
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))
     found = None
     for m in re.finditer(rf"\b({_NUMBER}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
-        following = [_stem(w) for w in re.findall(r"[a-z]+", m.group(2).lower())]
-        if any(w in stems for w in following[:3]):
+        following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
+        if any(w in stems or _stem(w) in stems for w in following):
             word = m.group(1).lower().removeprefix("a ")
             found = number_value(word) or ORDINALS.get(word)
             if not after_correction(text[: m.start()]):

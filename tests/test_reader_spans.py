@@ -171,3 +171,28 @@ def test_a_conflict_said_in_one_self_correcting_turn_is_settled() -> None:
     fact = FactItem(subject="Leo", predicate="age", status="conflict", values=["6", "7"], revisions=revs)
     plan = offline_plan("How old is Leo?", ["Leo", "Daniel"])
     assert offline_read("How old is Leo?", plan, _pack(turn), [fact]) == ("7", "answered")
+
+
+def test_counts_at_a_period_and_stated_totals_after_the_ledger_set() -> None:
+    from emem.agents.spans import stated_quantity
+    from emem.answer import FactItem
+
+    assert stated_quantity("I dropped the kids' session. Four classes now.", {"class", "teach"}) == 4
+    q = "How many jobs did Nina have in August 2023?"
+    plan = offline_plan(q, ["Nina"], datetime(2024, 2, 1, tzinfo=UTC))
+    two = _item("S2:1", 2, 0.45, "I'm working two jobs now: the bakery and tutoring.", "Nina")
+    two = two.model_copy(update={"time": datetime(2023, 8, 2, tzinfo=UTC)})
+    one = _item("S3:1", 10, 0.5, "I quit the bakery. So just one job now.", "Nina")
+    assert offline_read(q, plan, _pack(one, two), []) == ("2", "answered")
+    now = offline_plan("How many pets does the user have now?", ["user"], subjects=["user"])
+    dog = {"object_text": "a dog named Rex", "sources": ["c/S1:1"], "known_from": "2024-01-01T00:00:00+00:00"}
+    pets = FactItem(
+        subject="user", predicate="has_pet", status="state", values=["a dog named Rex"], revisions=[dog]
+    )
+    total = _item("S3:1", 9, 1.0, "We adopted a rabbit! So that's three animals in the house now.")
+    total = total.model_copy(update={"role": "current-value"})
+    assert offline_read("How many pets does the user have now?", now, _pack(total), [pets]) == (
+        "3",
+        "answered",
+    )
+    assert offline_read("How many pets does the user have now?", now, _pack(), [pets]) == ("1", "answered")
