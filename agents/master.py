@@ -174,6 +174,16 @@ def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceIte
     return scored
 
 
+def _fast_evidence(
+    runtime: ReadRuntime, view: NamespaceView, question: str, plan: Plan, as_of: datetime | None
+) -> list[EvidenceItem]:
+    """One hybrid retrieval over the visible turns, scored for support: the fast path's evidence."""
+    hits = hybrid_turns(view.indexes, question, FAST_K * 3)
+    ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:FAST_K]
+    evidence, _ = supported_evidence(view, ranked, question, plan, runtime.embed(question))
+    return evidence
+
+
 def _timed(name: str, start: float) -> dict[str, float]:
     return {name: (time.perf_counter() - start) * 1000}
 
@@ -221,10 +231,8 @@ def build_master_graph(runtime: ReadRuntime):
         plan names (cheap: a few indexed reads); no planning LLM, no assistants."""
         start = time.perf_counter()
         view = runtime.view(state["namespace"])
-        q = state["question"]
         as_of = state.get("as_of")
-        ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
-        evidence, _ = supported_evidence(view, [t for t, _ in ranked], q, state["plan"], runtime.embed(q))
+        evidence = _fast_evidence(runtime, view, state["question"], state["plan"], as_of)
         facts = []
         if runtime.currentness:
             valid_at, known_at = question_time(state["plan"], as_of)
@@ -299,6 +307,13 @@ def build_master_graph(runtime: ReadRuntime):
                     if (e.conversation_id, e.turn_id) not in seen:
                         seen.add((e.conversation_id, e.turn_id))
                         evidence.append(e)
+            ns, as_of = state["namespace"], state.get("as_of")
+            # Deep sees at least what fast sees: the per-segment floors of the assistants may
+            # leave out a later turn ("I bumped it to four times a week") one retrieval finds.
+            for e in _fast_evidence(runtime, runtime.view(ns), state["question"], plan, as_of):
+                if (e.conversation_id, e.turn_id) not in seen:
+                    seen.add((e.conversation_id, e.turn_id))
+                    evidence.append(e)
             evidence.sort(key=lambda e: -e.score)
         ns, as_of = state["namespace"], state.get("as_of")
         view = runtime.view(ns)

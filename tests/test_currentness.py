@@ -188,3 +188,11 @@ def test_spans_are_typed_or_marked_unspecific() -> None:
         "What brand is his guitar?", AnswerType.PROPER, "I've been learning guitar.", None, set()
     )
     assert not unspecific.specific
+
+
+def test_deep_sees_at_least_the_turns_fast_sees(memory: Memory) -> None:
+    memory.add_turns(MOVE, NS)
+    for question in ("How does Dana like Portland?", "What does Dana teach?"):
+        fast = {e.turn_id for e in memory.ask(question, NS, mode="fast").evidence}
+        deep = {e.turn_id for e in memory.ask(question, NS, mode="deep").evidence}
+        assert fast <= deep, (question, fast - deep)
