@@ -331,7 +331,9 @@ def build_master_graph(runtime: ReadRuntime):
         if runtime.currentness and asks_follow_up(plan) and evidence:
             exclude = {t.lower() for t in view.indexes.speakers} | {n.lower() for n in plan.entities}
             top = evidence[0].score
-            for i, turn in enumerate(later_revisions(evidence, view.turns, exclude, as_of, plan.entities)):
+            until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+            bound = min((t for t in (as_of, until) if t is not None), default=None)
+            for i, turn in enumerate(later_revisions(evidence, view.turns, exclude, bound, plan.entities)):
                 # Ranked just under the best turn, so packing keeps it and the reader weighs it.
                 evidence.append(evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text))
             evidence.sort(key=lambda e: -e.score)

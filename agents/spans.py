@@ -338,8 +338,9 @@ def _caption_object(caption: str) -> str:
 def best_sentence(question: str, text: str) -> str:
     """The sentence of `text` sharing the most words with the question (verbatim)."""
     q = set(tokenize(question))
-    scored = [(len(q & set(tokenize(s))), -i, s) for i, s in enumerate(sentences(text))]
-    return max(scored)[2]
+    # Ties go to the sentence saying more ("My usual is a flat white", not "I need coffee").
+    scored = [(len(q & set(tokenize(s))), len(set(tokenize(s))), -i, s) for i, s in enumerate(sentences(text))]
+    return max(scored)[3]
 
 
 _CLAUSE = re.compile(r"[;,]\s+|\s+(?:and|but|while|whereas)\s+|(?<=[.!?])\s+")
@@ -351,13 +352,14 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
     if not entities:
         return text
     parts = [p for p in _CLAUSE.split(text) if p.strip()]
-    named, following = [], False
+    named, following, cue = [], False, False
     for p in parts:
-        if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities):
-            named.append(p)
-            following = True
+        if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities) or (cue and following):
+            named.append(p)  # after a cue, the clause that corrects it ("He turns 30. Sorry, 31")
+            following, cue = True, False
         elif _CUE_ONLY.match(p):
             named.append(p)  # "Leo is 6. Sorry, Leo is 7": the cue stays with what it corrects
+            cue = True
         elif following and _PRONOUN_LEAD.match(p):
             named.append(p)  # "Chloe is joining, she's a nurse": the clause goes on about Chloe
         else:

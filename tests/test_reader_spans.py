@@ -196,3 +196,37 @@ def test_counts_at_a_period_and_stated_totals_after_the_ledger_set() -> None:
         "answered",
     )
     assert offline_read("How many pets does the user have now?", now, _pack(), [pets]) == ("1", "answered")
+
+
+def test_a_question_about_a_past_period_is_not_answered_by_a_later_change() -> None:
+    q = "What was my usual coffee order in March 2024?"
+    plan = offline_plan(q, ["user"], datetime(2024, 6, 1, tzinfo=UTC), subjects=["user"])
+    old = _item("S1:5", 5, 0.43, "Also, I need coffee. My usual is a flat white with oat milk.")
+    new = _item("S3:5", 9, 0.40, "I've gone off flat whites. These days my usual is a cortado.")
+    new = new.model_copy(update={"time": datetime(2024, 5, 2, tzinfo=UTC)})
+    answer, _ = offline_read(q, plan, _pack(old, new), [])
+    assert answer == "My usual is a flat white with oat milk."
+    now = offline_plan("What's my usual coffee order?", ["user"], subjects=["user"])
+    assert "cortado" in offline_read("What's my usual coffee order?", now, _pack(old, new), [])[0]
+
+
+def test_the_clause_after_a_correction_cue_stays_with_the_person() -> None:
+    from emem.agents.spans import about_entity
+
+    text = "A party for my brother Eli on the 20th. He turns 30. Sorry, 31, I'm the one turning 30."
+    assert "31" in about_entity(text, ["Eli"])
+
+
+def test_date_words_in_a_question_are_not_content_a_turn_must_share() -> None:
+    import numpy as np
+
+    from emem.agents.assistant import support_scores
+
+    plan = offline_plan("Where will the user be living in September 2024?", ["user"], subjects=["user"])
+    turn = _turn("S1:3", 3, "We live in Columbus right now.")
+    q_vec = np.zeros(2)
+    dated = support_scores(
+        [turn], np.zeros((1, 2)), "Where will the user be living in September 2024?", plan, q_vec
+    )
+    plain = support_scores([turn], np.zeros((1, 2)), "Where will the user be living?", plan, q_vec)
+    assert dated == plain
