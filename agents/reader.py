@@ -23,6 +23,7 @@ from emem.agents.spans import (
     salient_terms,
     stated_quantity,
     stated_total,
+    states_something,
     typed_span,
 )
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
@@ -46,10 +47,12 @@ _FUTURE = re.compile(
 )
 
 
-def event_date(e: EvidenceItem) -> tuple[datetime, str]:
+def event_date(e: EvidenceItem, *, ahead: bool = False) -> tuple[datetime, str]:
     """When the evidence says the event happened: a date it mentions (read forwards when the turn
-    talks about plans), else when it was said."""
-    mentions = find_date_mentions(e.text, e.time, "future" if _FUTURE.search(e.text) else "past")
+    talks about plans, or `ahead` when the question asks about something still to come), else
+    when it was said."""
+    forwards = ahead or _FUTURE.search(e.text)
+    mentions = find_date_mentions(e.text, e.time, "future" if forwards else "past")
     corrected = after_correction(e.text)
     if corrected and mentions:  # "I said December 8, but it's actually December 6"
         cut = len(e.text) - len(corrected)
@@ -92,6 +95,7 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None
                 return m.group(0)
     if _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
+        return event_date(candidates[0], ahead=True)[1] if candidates else None
     return event_date(candidates[0])[1] if candidates else None
 
 
@@ -297,7 +301,7 @@ def _others(e: EvidenceItem, entities: Sequence[str]) -> list[str]:
     return [n for n in entities if n.lower() != e.speaker.lower()]
 
 
-def _count(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str:
+def _count(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
     """A count: the ledger's members the question is about; else a number a turn states about
     it ("I go 4 times a week"), the latest such when not asked about the past; else the turns."""
     focus = focus_words(question, set(plan.entities))
@@ -328,7 +332,15 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
     if stated:
         e, n = max(stated, key=lambda x: x[0].time) if plan.prefers_latest else stated[0]
         return str(n)
-    return str(len({(e.conversation_id, e.turn_id) for e in holding}))
+    # Last resort, the turns that mention what is counted ("how many times did she go hiking");
+    # none: the count is unknown, not the number of turns retrieved.
+    if not _EVENTS.search(question):
+        return None  # "How many brothers?": turns mentioning brothers do not count them
+    mentioning = {(e.conversation_id, e.turn_id) for e in holding if about(e.text, focus)}
+    return str(len(mentioning)) if mentioning and focus else None
+
+
+_EVENTS = re.compile(r"\bhow many times\b|\bhow often\b", re.IGNORECASE)
 
 
 def _settled_by_correction(fact: FactItem, evidence: list[EvidenceItem]) -> FactItem:
@@ -386,7 +398,8 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         if value is not None:
             return value, "answered"
     if plan.operation == Operation.COUNT and (states or holding):
-        return _count(question, plan, states, holding), "answered"
+        n = _count(question, plan, states, holding)
+        return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
         return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
@@ -414,6 +427,8 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             current=not plan.asks_previous,
         )
         if kind in NEEDS_SPECIFIC and not span.specific:
+            continue
+        if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):
             continue
         return span.text, "answered"
     return abstention(question), "abstained"

@@ -57,7 +57,8 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
         AnswerType.PROPER,
         re.compile(
             r"\b(?:what|which) (?:brand|make|model|company|book|novel|movie|film|show|series|song|album|band|"
-            r"podcast|game|restaurant|cafe)\b",
+            r"podcast|game|restaurant|cafe|school|university|college|team|club|studio|gym|hospital|hotel|"
+            r"store|shop|app|magazine|newspaper|author|artist|airline|museum)\b",
             re.I,
         ),
     ),
@@ -95,7 +96,8 @@ _NOT_NAMES = frozenset(
     "I I'm I've I'll I'd Im Ive OK Ok Okay Yes No Hi Hey Hello Thanks Thank Wow Oh Well So And But Also "
     "Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July "
     "August September October November December Today Tomorrow Yesterday The A An My Our Your His Her Their "
-    "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol".split()
+    "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol "
+    "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Both All Some Most".split()
 )
 _DEICTIC = re.compile(
     r"\b(?:this|these|here|look|check (?:it|this) out|what i made|pic|photo|picture)\b", re.I
@@ -270,6 +272,19 @@ def topic_noun(question: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+INSTITUTIONS = frozenset(
+    "school university college team club studio gym hospital hotel store shop museum restaurant cafe".split()
+)
+"""Named places of a kind: a proper name answers "which school" only said with the noun."""
+_PROPER_HEAD = re.compile(r"\b(?:what|which) (\w+)", re.I)
+
+
+def proper_head(question: str) -> str | None:
+    """ "Which school does she teach at?" -> "school"."""
+    m = _PROPER_HEAD.search(question)
+    return m.group(1).lower() if m else None
+
+
 def typed_span(
     kind: AnswerType, text: str, caption: str | None, exclude: set[str], head: str | None = None
 ) -> str | None:
@@ -315,6 +330,8 @@ def typed_span(
                 return place
         names = _proper_names(text, exclude)
         return names[0] if names else None
+    if kind is AnswerType.PROPER and head in INSTITUTIONS and not about(text, {head}):
+        return None  # "Which school?": a name said beside no school ("from Leeds") is not one
     if kind in (AnswerType.PERSON, AnswerType.PROPER):
         names = _proper_names(text, exclude)
         return names[0] if names else None
@@ -337,10 +354,16 @@ def _caption_object(caption: str) -> str:
 
 def best_sentence(question: str, text: str) -> str:
     """The sentence of `text` sharing the most words with the question (verbatim)."""
-    q = set(tokenize(question))
+    # The people a question names are in every sentence about them ("Priti!"): not what it asks.
+    named = set(tokenize(" ".join(re.findall(r"(?<!^)\b[A-Z][a-z]+", question.strip()))))
+    q = set(tokenize(question)) - named or set(tokenize(question))
     # Ties go to the sentence saying more ("My usual is a flat white", not "I need coffee").
-    scored = [(len(q & set(tokenize(s))), len(set(tokenize(s))), -i, s) for i, s in enumerate(sentences(text))]
-    return max(scored)[3]
+    # A question states nothing: statements first.
+    scored = [
+        (not s.rstrip().endswith("?"), len(q & set(tokenize(s))), len(set(tokenize(s))), -i, s)
+        for i, s in enumerate(sentences(text))
+    ]
+    return max(scored)[4]
 
 
 _CLAUSE = re.compile(r"[;,]\s+|\s+(?:and|but|while|whereas)\s+|(?<=[.!?])\s+")
@@ -354,6 +377,8 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
     parts = [p for p in _CLAUSE.split(text) if p.strip()]
     named, following, cue = [], False, False
     for p in parts:
+        if _only_names(p, entities):
+            continue  # "Priti! How many classes ...": calling someone says nothing about them
         if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities) or (cue and following):
             named.append(p)  # after a cue, the clause that corrects it ("He turns 30. Sorry, 31")
             following, cue = True, False
@@ -365,6 +390,17 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
         else:
             following = False
     return ", ".join(named) if named and len(named) < len(parts) else text
+
+
+def states_something(sentence: str, names: Sequence[str]) -> bool:
+    """False for a sentence that cannot answer: a question, or only a greeting and names."""
+    return not sentence.rstrip().endswith("?") and not _only_names(sentence, names)
+
+
+def _only_names(clause: str, entities: Sequence[str]) -> bool:
+    """True for a clause that is only a greeting and the names ("Priti!", "Hi Omar,")."""
+    words = [w for w in re.findall(r"[\w'’]+", clause.lower()) if w not in ("hi", "hey", "hello", "oh", "so")]
+    return bool(words) and all(w in {e.lower() for e in entities} for w in words)
 
 
 _CUE_ONLY = re.compile(r"^\W*(?:sorry|actually|correction|wait|no wait|no|I mean|I meant)\W*$", re.I)
@@ -389,7 +425,8 @@ def answer_span(
     whole, text = text, about_entity(text, entities)
     if current:  # "switched from violin to cello": the value that replaced the old one
         text = revised_value(text) or revised_value(whole) or text
-    head = head_noun(question) if kind is AnswerType.NAME else topic_noun(question) if kind is AnswerType.TOPIC else None
+    heads = {AnswerType.NAME: head_noun, AnswerType.TOPIC: topic_noun, AnswerType.PROPER: proper_head}
+    head = heads[kind](question) if kind in heads else None
     corrected = after_correction(text)
     if corrected:  # "14 Oak Lane. Sorry, 41 Oak Lane": the corrected value wins
         bare = _CORRECTED_NUMBER.match(corrected) if kind is AnswerType.AGE else None

@@ -230,3 +230,34 @@ def test_date_words_in_a_question_are_not_content_a_turn_must_share() -> None:
     )
     plain = support_scores([turn], np.zeros((1, 2)), "Where will the user be living?", plan, q_vec)
     assert dated == plain
+
+
+def test_hallucination_guards_for_sentences_counts_and_named_places() -> None:
+    from emem.agents.spans import AnswerType, answer_span, answer_type, best_sentence, states_something
+
+    # A question or a bare vocative states nothing; ties never pick them.
+    assert not states_something("Priti!", ["Priti"]) and not states_something("How are you?", [])
+    assert best_sentence("What does Priti teach?", "Priti! How many classes?") == "Priti!"
+    # "Which school": a proper name said beside no school is not one.
+    q = "Which school does Hannah teach at?"
+    assert answer_type(q) is AnswerType.PROPER
+    text = "My sister Hannah is visiting from Leeds. She's a primary school teacher."
+    assert not answer_span(q, AnswerType.PROPER, text, None, {"hannah"}).specific
+    # A count no set, stated number or event answers is unknown, not the number of turns.
+    plan = offline_plan("How many brothers does Sven have?", ["Sven"])
+    turns = [
+        _item("S1:5", 2, 0.6, "My brother and I plan a trip.", "Sven"),
+        _item("S2:3", 5, 0.5, "My brother broke his ankle.", "Sven"),
+    ]
+    assert offline_read("How many brothers does Sven have?", plan, _pack(*turns), [])[1] == "abstained"
+    often = offline_plan("How many times did Sven go hiking?", ["Sven"])
+    hikes = [
+        _item("S1:1", 2, 0.6, "Went hiking today.", "Sven"),
+        _item("S2:1", 5, 0.5, "Hiking again!", "Sven"),
+    ]
+    assert offline_read("How many times did Sven go hiking?", often, _pack(*hikes), []) == ("2", "answered")
+    # "When is ..." reads a stated month forwards.
+    from emem.agents.reader import temporal_lookup
+
+    race = _item("S4:1", 3, 0.6, "Now I'm training for a 10K in September.")
+    assert temporal_lookup("When is my 10K race?", [race]) == "September 2024"
