@@ -18,6 +18,7 @@ from emem.agents.spans import (
     answer_span,
     answer_type,
     focus_words,
+    head_noun,
     revised_value,
     revises,
     salient_terms,
@@ -187,8 +188,12 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         ]
         return ", ".join(typed) if typed else None
     if kind in NEEDS_SPECIFIC:
+        # "the name of Nina's dog" is not the name in "a cat named Luna".
+        head = head_noun(question) if kind is AnswerType.NAME else None
         typed = [
-            x for v in values if (x := typed_span(kind, v, None, set()) or _as_is(kind, fact.predicate, v))
+            x
+            for v in values
+            if (x := typed_span(kind, v, None, set(), head) or (None if head else _as_is(kind, fact.predicate, v)))
         ]
         return ", ".join(typed) if typed else None
     return ", ".join(values)
@@ -240,8 +245,9 @@ def _candidates(
     else:
         focus = (focus_words(question, set(plan.entities)) - TYPE_WORDS) | {n.lower() for n in names}
         about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
-    # Turns said by or naming the people the question is about come first ("Nina's cat", not Omar's).
-    about_it.sort(key=lambda e: not _involves(e, plan.entities))
+    # Only turns said by or naming the people the question is about answer it ("Omar's job" is
+    # not answered by Nina's "just one job now").
+    about_it = [e for e in about_it if _involves(e, plan.entities)]
     about_it = _revised_first(plan, about_it, holding, set(exclude))
     return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
 

@@ -307,8 +307,8 @@ def typed_span(
         if head is not None and not about(text, {head}):
             return None
         m = _NAMED.search(text)
-        if m:
-            return m.group(1)
+        if m and (head is None or about(" ".join(text[: m.start()].split()[-3:]), {head})):
+            return m.group(1)  # "a grumpy parrot called Capitão" names the parrot, not the family
         names = _proper_names(text, exclude)
         if head is not None:
             # "Oakwood School", "my brother Jonas": a name right beside the noun it names.

@@ -261,3 +261,20 @@ def test_hallucination_guards_for_sentences_counts_and_named_places() -> None:
 
     race = _item("S4:1", 3, 0.6, "Now I'm training for a 10K in September.")
     assert temporal_lookup("When is my 10K race?", [race]) == "September 2024"
+
+
+def test_entity_guards_names_said_of_another_noun_or_another_person() -> None:
+    from emem.agents.reader import _fact_answer
+    from emem.agents.spans import AnswerType, typed_span
+    from emem.answer import FactItem
+
+    parrot = "My host family has a grumpy parrot called Capitao."
+    assert typed_span(AnswerType.NAME, parrot, None, set(), "family") is None
+    assert typed_span(AnswerType.NAME, "We adopted a cat named Luna.", None, set(), "cat") == "Luna"
+    q = "What is the name of Nina's dog?"
+    cat = FactItem(subject="Nina", predicate="has_pet", status="state", values=["a cat named Luna"])
+    assert _fact_answer(q, offline_plan(q, ["Nina"]), [cat]) is None
+    # A turn neither said by nor naming the asked person does not answer for them.
+    q = "What is Omar's job?"
+    nina = _item("S3:1", 9, 0.5, "I quit the bakery, tutoring pays better. So just one job now.", "Nina")
+    assert offline_read(q, offline_plan(q, ["Omar", "Nina"]), _pack(nina), [])[1] == "abstained"
