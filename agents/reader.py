@@ -338,7 +338,7 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
     if stated:
         e, n = max(stated, key=lambda x: x[0].time) if plan.prefers_latest else stated[0]
         return str(n)
-    # Last resort, the turns that mention what is counted ("how many times did she go hiking");
+    # Last resort, for events, the turns that mention what is counted ("how many times did she go hiking");
     # none: the count is unknown, not the number of turns retrieved.
     if not _EVENTS.search(question):
         return None  # "How many brothers?": turns mentioning brothers do not count them
@@ -346,7 +346,9 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
     return str(len(mentioning)) if mentioning and focus else None
 
 
-_EVENTS = re.compile(r"\bhow many times\b|\bhow often\b", re.IGNORECASE)
+_EVENTS = re.compile(r"\bhow many times\b|\bhow often\b|\bdid\b(?!.*\b(?:have|own)\b)", re.IGNORECASE)
+"""Counts of events ("how many pets did A adopt?"), which mentioning turns may count; a count of
+things someone has ("how many brothers does Sven have?") is not a count of turns."""
 
 
 def _settled_by_correction(fact: FactItem, evidence: list[EvidenceItem]) -> FactItem:

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from emem.agents.spans import about as about_question
+from emem.agents.spans import focus_words
 from emem.answer import EvidenceItem, FactItem
 from emem.ledger.withhold import ForgetRequest, withholding
 
@@ -69,7 +71,10 @@ def apply_forget_requests(
             kept.append(e)
             continue
         dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
-        if i == 0:
+        if i == 0 and about_question(_turn_text(e), focus_words(question, set())):
+            # The best turn is what the question asks about only when it shares the question's
+            # topic: "What book is the user reading?" is not about the coworker the user asked
+            # to forget, even when that turn ranks first.
             about = about or hit
     asked = withholding(requests, text=question)
     newer = kept and asked is not None and max(kept, key=lambda e: e.score).time > asked.known_from

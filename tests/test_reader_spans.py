@@ -278,3 +278,18 @@ def test_entity_guards_names_said_of_another_noun_or_another_person() -> None:
     q = "What is Omar's job?"
     nina = _item("S3:1", 9, 0.5, "I quit the bakery, tutoring pays better. So just one job now.", "Nina")
     assert offline_read(q, offline_plan(q, ["Omar", "Nina"]), _pack(nina), [])[1] == "abstained"
+
+
+def test_an_off_topic_withheld_turn_ranked_first_does_not_make_the_question_withheld() -> None:
+    from emem.agents.withheld import apply_forget_requests
+    from emem.ledger.withhold import ForgetRequest
+
+    request = ForgetRequest.for_topic(
+        "Dylan", subject="user", revision_id="r1", known_from=datetime(2024, 2, 1, tzinfo=UTC)
+    )
+    dylan = _item("S2:1", 10, 0.6, "Ugh, my coworker Dylan took credit for my project again.")
+    book = _item("S1:1", 5, 0.5, "I'm reading Piranesi right now and loving it.")
+    kept = apply_forget_requests("What book is the user reading?", [dylan, book], [], [request])
+    assert kept.about is None and [e.turn_id for e in kept.evidence] == ["S1:1"]
+    asked = apply_forget_requests("Who took credit for my project?", [dylan, book], [], [request])
+    assert asked.about is request
