@@ -293,3 +293,21 @@ def test_an_off_topic_withheld_turn_ranked_first_does_not_make_the_question_with
     assert kept.about is None and [e.turn_id for e in kept.evidence] == ["S1:1"]
     asked = apply_forget_requests("Who took credit for my project?", [dylan, book], [], [request])
     assert asked.about is request
+
+
+def test_a_question_a_kept_fact_answers_is_not_withheld() -> None:
+    from emem.agents.withheld import apply_forget_requests
+    from emem.answer import FactItem
+    from emem.ledger.withhold import ForgetRequest
+
+    request = ForgetRequest.for_topic(
+        "the old Alder Road address",
+        subject="user",
+        revision_id="r1",
+        known_from=datetime(2024, 5, 2, tzinfo=UTC),
+    )
+    asked = _item("S3:3", 9, 0.9, "Please forget the old Alder Road address.")
+    new = FactItem(subject="user", predicate="address", status="state", values=["8 Quarry Street, Bath"])
+    kept = apply_forget_requests("What is my address?", [asked], [new], [request])
+    assert kept.about is None and kept.facts == [new]
+    assert apply_forget_requests("What is my address?", [asked], [], [request]).about is request
