@@ -14,6 +14,7 @@ from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
     about,
+    about_entity,
     after_correction,
     answer_span,
     answer_type,
@@ -248,6 +249,21 @@ def _candidates(
     # Only turns said by or naming the people the question is about answer it ("Omar's job" is
     # not answered by Nina's "just one job now").
     about_it = [e for e in about_it if _involves(e, plan.entities)]
+    top = holding[0] if holding else None
+    if (
+        top is not None
+        and not about_it
+        and kind is AnswerType.OTHER
+        and plan.prefers_latest
+        and not plan.asks_previous
+        and plan.entities
+        and _involves(top, plan.entities)
+        and revised_value(about_entity(top.text, _others(top, plan.entities)))
+    ):
+        # "Emma switched from violin to cello", ranked best for "What instrument does Emma
+        # play?": a change of the asked person's state answers a question about their state,
+        # in whatever words.
+        about_it.insert(0, top)
     about_it = _revised_first(plan, about_it, holding, set(exclude))
     return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
 

@@ -311,3 +311,17 @@ def test_a_question_a_kept_fact_answers_is_not_withheld() -> None:
     kept = apply_forget_requests("What is my address?", [asked], [new], [request])
     assert kept.about is None and kept.facts == [new]
     assert apply_forget_requests("What is my address?", [asked], [], [request]).about is request
+
+
+def test_a_best_ranked_change_of_the_asked_persons_state_answers_in_any_words() -> None:
+    q = "What instrument does Emma play?"
+    plan = offline_plan(q, ["Emma", "Daniel"])
+    switch = _item(
+        "S3:3", 9, 0.6, "Emma switched from violin to cello this fall, same day, Mondays.", "Daniel"
+    )
+    assert offline_read(q, plan, _pack(switch), []) == ("cello this fall", "answered")
+    # Not for a typed question the change does not answer, nor for another person.
+    where = "Where does Emma go to school?"
+    assert offline_read(where, offline_plan(where, ["Emma", "Daniel"]), _pack(switch), [])[1] == "abstained"
+    tom = "What instrument does Tom play?"
+    assert offline_read(tom, offline_plan(tom, ["Tom", "Daniel"]), _pack(switch), [])[1] == "abstained"
