@@ -31,8 +31,9 @@ RELEVANCE_FLOOR = 0.42
 CANDIDATE_FLOOR = 0.25
 """Below this a turn is never offered as evidence; between the floors it is offered, ranked low."""
 MAX_EVIDENCE = 12
-DATE_WORDS = frozenset(tokenize(" ".join(MONTHS)))
-"""Month names and abbreviations as the index tokenises them."""
+DATE_WORDS = frozenset(tokenize(" ".join(MONTHS) + " currently these days nowadays still anymore at the moment"))
+"""Month names and abbreviations, and the words that ask for the current state ("these days"),
+as the index tokenises them: they say when, not what."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 

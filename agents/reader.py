@@ -175,6 +175,15 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         return None
     values = about_it or values
     kind = answer_type(question)
+    if (
+        fact.predicate in RELATIONS
+        and plan.operation == Operation.FACT
+        and kind is AnswerType.OTHER
+        and not _HAS.search(question)
+    ):
+        # "What does the user's daughter do on Saturdays?" names has_child ("daughter") but asks
+        # what she does: "a daughter named Ivy" is who she is, not the answer.
+        return None
     if kind is AnswerType.YESNO and focus:
         held = [v for v in list(fact.values) if about(v, focus)]
         return f"Yes: {', '.join(held)}" if held else f"No: {', '.join(fact.values)}"
@@ -199,6 +208,10 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         return ", ".join(typed) if typed else None
     return ", ".join(values)
 
+
+RELATIONS = frozenset({"has_child", "has_sibling", "has_parent", "has_partner", "has_pet", "friend_of"})
+"""Predicates whose values are people or animals: they answer who someone is, not what they do."""
+_HAS = re.compile(r"\b(?:have|has|had|own|owns|who)\b|\bwhat (?:is|are|was|were)\b", re.IGNORECASE)
 
 PREDICATES_FOR: dict[AnswerType, frozenset[str]] = {
     AnswerType.PHONE: frozenset({"phone"}),
@@ -330,7 +343,9 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]
-    stated = [(e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, focus)) is not None]
+    # "How often": the number is said of times a week/day/month, not of the activity's name.
+    counted = focus | (FREQUENCY_WORDS if _EVENTS_OFTEN.search(question) else set())
+    stated = [(e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, counted)) is not None]
     if plan.time_to is not None and not plan.needs_current:
         # "How many jobs did Nina have in August 2023?": what was said by the period's end.
         by_then = [(e, n) for e, n in stated if e.time <= plan.time_to]
@@ -362,6 +377,8 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
     return str(len(mentioning)) if mentioning and focus else None
 
 
+FREQUENCY_WORDS = frozenset({"time", "times", "week", "day", "month"})
+_EVENTS_OFTEN = re.compile(r"\bhow often\b", re.IGNORECASE)
 _EVENTS = re.compile(r"\bhow many times\b|\bhow often\b|\bdid\b(?!.*\b(?:have|own)\b)", re.IGNORECASE)
 """Counts of events ("how many pets did A adopt?"), which mentioning turns may count; a count of
 things someone has ("how many brothers does Sven have?") is not a count of turns."""

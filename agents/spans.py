@@ -397,9 +397,15 @@ def states_something(sentence: str, names: Sequence[str]) -> bool:
     return not sentence.rstrip().endswith("?") and not _only_names(sentence, names)
 
 
+_SOCIAL = frozenset(
+    "hi hey hello oh so congrats congratulations thanks thank you good morning evening night welcome "
+    "wow ha haha".split()
+)
+
+
 def _only_names(clause: str, entities: Sequence[str]) -> bool:
     """True for a clause that is only a greeting and the names ("Priti!", "Hi Omar,")."""
-    words = [w for w in re.findall(r"[\w'’]+", clause.lower()) if w not in ("hi", "hey", "hello", "oh", "so")]
+    words = [w for w in re.findall(r"[\w'’]+", clause.lower()) if w not in _SOCIAL]
     return bool(words) and all(w in {e.lower() for e in entities} for w in words)
 
 

@@ -325,3 +325,28 @@ def test_a_best_ranked_change_of_the_asked_persons_state_answers_in_any_words() 
     assert offline_read(where, offline_plan(where, ["Emma", "Daniel"]), _pack(switch), [])[1] == "abstained"
     tom = "What instrument does Tom play?"
     assert offline_read(tom, offline_plan(tom, ["Tom", "Daniel"]), _pack(switch), [])[1] == "abstained"
+
+
+def test_frequency_counts_social_lines_relations_and_current_words() -> None:
+    import numpy as np
+
+    from emem.agents.assistant import support_scores
+    from emem.agents.reader import _fact_answer
+    from emem.agents.spans import states_something
+    from emem.answer import FactItem
+
+    q = "How often does the user go to the gym now?"
+    plan = offline_plan(q, ["user"], subjects=["user"])
+    old = _item("S1:1", 2, 0.78, "I go to the gym three times a week, Monday, Wednesday and Friday.")
+    new = _item("S2:1", 6, 0.45, "I bumped it to four times a week, I added Saturday.")
+    assert offline_read(q, plan, _pack(old, new), []) == ("4", "answered")
+    assert not states_something("Congratulations, Daniel!", ["Daniel"])
+    q = "What does the user's daughter do on Saturdays?"
+    ivy = FactItem(subject="user", predicate="has_child", status="state", values=["a daughter named Ivy"])
+    assert _fact_answer(q, offline_plan(q, ["user"], subjects=["user"]), [ivy]) is None
+    q = "Does the user have a daughter?"
+    assert _fact_answer(q, offline_plan(q, ["user"], subjects=["user"]), [ivy]) is not None
+    turn = _turn("S1:3", 3, "We live in Columbus right now.")
+    q_vec, vecs = np.zeros(2), np.zeros((1, 2))
+    these = support_scores([turn], vecs, "Where does the user live these days?", plan, q_vec)
+    assert these == support_scores([turn], vecs, "Where does the user live?", plan, q_vec)
