@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
-from emem.agents.spans import revises, salient_terms
+from emem.agents.spans import about_entity, revises, salient_terms
 from emem.answer import EvidenceItem, Operation, Plan
 from emem.ledger.models import Resolution, Revision
 from emem.models import StoredTurn
@@ -133,14 +133,12 @@ def later_revisions(
     for top in evidence[:FOLLOW_UP_TOP]:
         others = [n for n in entities if n.lower() != top.speaker.lower()]
         terms = salient_terms(top.text, exclude, others)
-        if not terms:
-            continue
-        lowered = [t.lower() for t in terms]
+        told = about_entity(top.text, others)
         for t in turns:
             key = (t.conversation_id, t.turn_id)
             if t.time <= top.time or key in have or (as_of is not None and t.time > as_of):
                 continue
-            text = t.text.lower()
-            if any(term in text for term in lowered) and revises(t.text, terms):
+            # Described (not named) things are linked only within one speaker's own statements.
+            if revises(t.text, terms, told if t.speaker == top.speaker else None):
                 found[key] = t
     return sorted(found.values(), key=lambda t: t.time, reverse=True)[:FOLLOW_UP_MAX]

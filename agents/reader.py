@@ -299,6 +299,7 @@ def _revised_first(
         return about_it
     top = about_it[0]
     terms = salient_terms(top.text, exclude, _others(top, plan.entities))
+    told = about_entity(top.text, _others(top, plan.entities))  # what it says of the asked people
     # A question about a past period is not answered by a change said after it ended.
     until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
     later = [
@@ -306,7 +307,7 @@ def _revised_first(
         for e in holding
         if e.time > top.time
         and (until is None or e.time <= until)
-        and (revises(e.text, terms) or (e in about_it and revised_value(e.text)))
+        and (revises(e.text, terms, told) or (e in about_it and revised_value(e.text)))
     ]
     if not later:
         return about_it

@@ -527,8 +527,17 @@ def salient_terms(text: str, exclude: set[str], entities: Sequence[str] = ()) ->
     ]
 
 
-def revises(later: str, terms: Sequence[str]) -> bool:
-    """True when `later` drops or replaces something named by one of `terms`."""
-    return bool(REVISION.search(later)) and any(
-        re.search(rf"\b{re.escape(t)}", later, re.I) for t in terms
-    )
+def revises(later: str, terms: Sequence[str], earlier: str | None = None) -> bool:
+    """True when `later` drops or replaces something named by one of `terms`, or (given the
+    `earlier` text) something it describes in two or more of the same words ("I've gone off flat
+    whites" after "my usual is a flat white with oat milk")."""
+    if not REVISION.search(later):
+        return False
+    if any(re.search(rf"\b{re.escape(t)}", later, re.I) for t in terms):
+        return True
+    return earlier is not None and len(content_words(earlier) & content_words(later)) >= 2
+
+
+def content_words(text: str) -> set[str]:
+    """The longer content words of a text, as the index tokenises them."""
+    return {w for w in tokenize(text) if w not in STOP_WORDS and len(w) > 3 and not w.isdigit()}

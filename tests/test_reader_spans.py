@@ -350,3 +350,18 @@ def test_frequency_counts_social_lines_relations_and_current_words() -> None:
     q_vec, vecs = np.zeros(2), np.zeros((1, 2))
     these = support_scores([turn], vecs, "Where does the user live these days?", plan, q_vec)
     assert these == support_scores([turn], vecs, "Where does the user live?", plan, q_vec)
+
+
+def test_a_later_revision_linked_by_the_words_it_describes_wins() -> None:
+    q = "What coffee does the user drink now?"
+    plan = offline_plan(q, ["user"], subjects=["user"])
+    old = _item("S1:5", 2, 0.54, "Also, I need coffee. My usual is a flat white with oat milk.")
+    new = _item("S3:5", 9, 0.36, "I've gone off flat whites. These days my usual is a cortado.")
+    assert offline_read(q, plan, _pack(old, new), []) == ("These days my usual is a cortado.", "answered")
+    # Another person's change that shares words with the turn is not a revision of what it says
+    # about the asked person.
+    leo = "What does Leo do on Wednesdays?"
+    both = _item("S1:3", 2, 0.6, "Emma has violin on Mondays and Leo has soccer on Wednesdays.", "Daniel")
+    emma = _item("S3:3", 9, 0.5, "Emma switched from violin to cello, same day, Mondays.", "Daniel")
+    answer, _ = offline_read(leo, offline_plan(leo, ["Leo", "Daniel"]), _pack(both, emma), [])
+    assert "soccer" in answer and "cello" not in answer
