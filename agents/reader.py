@@ -262,6 +262,16 @@ def _candidates(
     # Only turns said by or naming the people the question is about answer it ("Omar's job" is
     # not answered by Nina's "just one job now").
     about_it = [e for e in about_it if _involves(e, plan.entities)]
+    if not about_it and kind is AnswerType.PLACE and plan.entities:
+        # "Which city is Idris studying in?" with "Idris is doing law in Manchester": a place said
+        # in the clause about a person someone else talks about, in whatever words.
+        about_it = [
+            e
+            for e in holding[:READ_DEPTH]
+            if (others := _others(e, plan.entities))
+            and (clause := about_entity(e.text, others)) != e.text
+            and typed_span(kind, clause, None, {e.speaker.lower(), *(n.lower() for n in plan.entities)})
+        ]
     top = holding[0] if holding else None
     if (
         top is not None

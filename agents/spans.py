@@ -97,7 +97,8 @@ _NOT_NAMES = frozenset(
     "Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July "
     "August September October November December Today Tomorrow Yesterday The A An My Our Your His Her Their "
     "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol "
-    "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Both All Some Most".split()
+    "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Both All Some Most "
+    "Sorry Actually Correction Wait Please Maybe Just Also Still Anyway Ugh Ha Haha".split()
 )
 _DEICTIC = re.compile(
     r"\b(?:this|these|here|look|check (?:it|this) out|what i made|pic|photo|picture)\b", re.I
@@ -182,6 +183,7 @@ def _proper_names(sentence: str, exclude: set[str]) -> list[str]:
         if (
             not name
             or first in _NOT_NAMES
+            or first.rstrip("s") in _NOT_NAMES  # "Mondays"
             or name.lower() in exclude
             or (at_start and len(name.split()) == 1)
         ):

@@ -365,3 +365,21 @@ def test_a_later_revision_linked_by_the_words_it_describes_wins() -> None:
     emma = _item("S3:3", 9, 0.5, "Emma switched from violin to cello, same day, Mondays.", "Daniel")
     answer, _ = offline_read(leo, offline_plan(leo, ["Leo", "Daniel"]), _pack(both, emma), [])
     assert "soccer" in answer and "cello" not in answer
+
+
+def test_a_place_said_in_the_clause_about_a_third_person_answers_where() -> None:
+    from emem.agents.spans import AnswerType, typed_span
+
+    q = "Which city is Idris studying in?"
+    plan = offline_plan(q, ["Idris", "Aisha"])
+    twins = (
+        "My brothers start uni! Yusuf is doing medicine in Edinburgh and Idris is doing law in Manchester."
+    )
+    turn = _item("S1:1", 2, 0.5, twins, "Aisha")
+    assert offline_read(q, plan, _pack(turn), []) == ("Manchester", "answered")
+    # Weekdays and correction cues are not places or names.
+    assert typed_span(AnswerType.PLACE, "Emma has violin on Mondays", None, {"emma"}) is None
+    assert typed_span(AnswerType.PLACE, "Emma is 9, Sorry", None, {"emma"}) is None
+    school = "Where does Emma go to school?"
+    ages = _item("S1:5", 2, 0.5, "Emma is 9 and Leo is 6. Sorry, Leo is 7 now.", "Daniel")
+    assert offline_read(school, offline_plan(school, ["Emma", "Daniel"]), _pack(ages), [])[1] == "abstained"
