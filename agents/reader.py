@@ -262,6 +262,12 @@ def _candidates(
     # Only turns said by or naming the people the question is about answer it ("Omar's job" is
     # not answered by Nina's "just one job now").
     about_it = [e for e in about_it if _involves(e, plan.entities)]
+    if plan.entities and _ASKS_AGENT.search(question):
+        # "What book did you recommend?": what the agent itself said answers, first, even in
+        # other words than the question's (its reply to the turn that asked for it).
+        agent = plan.entities[0].lower()
+        said = [e for e in holding[:READ_DEPTH] if e.speaker.lower() == agent]
+        about_it = said + [e for e in about_it if e not in said] if said else about_it
     if not about_it and kind is AnswerType.PLACE and plan.entities:
         # "Which city is Idris studying in?" with "Idris is doing law in Manchester": a place said
         # in the clause about a person someone else talks about, in whatever words.
@@ -290,6 +296,11 @@ def _candidates(
     about_it = _revised_first(plan, about_it, holding, set(exclude))
     return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
 
+
+_ASKS_AGENT = re.compile(
+    r"\b(?:did|do|have|had|would|will|could|can)\s+you\s+(?!think|know|remember)\w+|\byou\s+(?:said|told|recommended|suggested|mentioned)\b",
+    re.IGNORECASE,
+)
 
 TYPE_WORDS = frozenset({"city", "town", "country", "place", "colour", "color", "phone", "email", "address"})
 """Question words naming the answer's type ("which city"): the typed span checks them, a turn

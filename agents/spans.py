@@ -98,7 +98,8 @@ _NOT_NAMES = frozenset(
     "August September October November December Today Tomorrow Yesterday The A An My Our Your His Her Their "
     "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol "
     "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Both All Some Most "
-    "Sorry Actually Correction Wait Please Maybe Just Also Still Anyway Ugh Ha Haha".split()
+    "Sorry Actually Correction Wait Please Maybe Just Also Still Anyway Ugh Ha Haha Now Then Here There "
+    "Guess Big".split()
 )
 _DEICTIC = re.compile(
     r"\b(?:this|these|here|look|check (?:it|this) out|what i made|pic|photo|picture)\b", re.I
@@ -174,11 +175,24 @@ def about(text: str, focus: set[str]) -> bool:
     return any(_stem(f) in words for f in focus)
 
 
+_IF_LEAD = re.compile(r"^\s*if\b[^,]*,\s*", re.I)
+
+
+def at_sentence_start(sentence: str, index: int) -> bool:
+    return sentence[:index].strip() == ""
+
+
 def _proper_names(sentence: str, exclude: set[str]) -> list[str]:
     out = []
     for m in _CAP_RUN.finditer(sentence):
         name = m.group(0).strip(" .,'’")
-        first = name.split()[0] if name else ""
+        words = name.split()
+        if len(words) > 1 and words[0] in ("The", "A", "An") and words[1] not in _NOT_NAMES:
+            # A title keeps its article ("The Night Circus"); a lone "The" is no name.
+            if not at_sentence_start(sentence, m.start()) or len(words) > 2:
+                out.append(name) if name.lower() not in exclude else None
+                continue
+        first = words[0] if words else ""
         at_start = sentence[: m.start()].strip() == ""
         if (
             not name
@@ -335,7 +349,8 @@ def typed_span(
     if kind is AnswerType.PROPER and head in INSTITUTIONS and not about(text, {head}):
         return None  # "Which school?": a name said beside no school ("from Leeds") is not one
     if kind in (AnswerType.PERSON, AnswerType.PROPER):
-        names = _proper_names(text, exclude)
+        # "If you like Piranesi, try The Night Circus": the condition names what is known already.
+        names = _proper_names(_IF_LEAD.sub("", text), exclude) or _proper_names(text, exclude)
         return names[0] if names else None
     if kind is AnswerType.TOPIC:
         noun = rf"(?i:{re.escape(head)})\w*" if head else r"\w+"

@@ -383,3 +383,19 @@ def test_a_place_said_in_the_clause_about_a_third_person_answers_where() -> None
     school = "Where does Emma go to school?"
     ages = _item("S1:5", 2, 0.5, "Emma is 9 and Leo is 6. Sorry, Leo is 7 now.", "Daniel")
     assert offline_read(school, offline_plan(school, ["Emma", "Daniel"]), _pack(ages), [])[1] == "abstained"
+
+
+def test_titles_keep_their_article_and_agent_questions_read_the_agent() -> None:
+    from emem.agents.spans import AnswerType, typed_span
+
+    said = "If you like Piranesi, try The Night Circus by Erin Morgenstern next."
+    assert typed_span(AnswerType.PROPER, said, None, set()) == "The Night Circus"
+    assert (
+        typed_span(AnswerType.PROPER, "The Left Hand of Darkness", None, set()) == "The Left Hand of Darkness"
+    )
+    assert typed_span(AnswerType.PROPER, "Now I'm reading it.", None, set()) is None
+    q = "What book did you recommend to me?"
+    plan = offline_plan(q, ["assistant", "user"], subjects=["assistant", "user"])
+    user = _item("S1:1", 2, 0.78, "I need book recommendations. I'm reading Piranesi right now.")
+    agent = _item("S1:2", 2, 0.31, said, "assistant")
+    assert offline_read(q, plan, _pack(user, agent), []) == ("The Night Circus", "answered")
