@@ -23,6 +23,7 @@ from emem.models import StoredTurn
 from emem.prompting import data_text, load_prompt, memory_block
 from emem.retrieval.view import NamespaceView
 from emem.segments import Segment
+from emem.timeparse import MONTHS
 from emem.tokens import count_tokens
 
 RELEVANCE_FLOOR = 0.42
@@ -30,6 +31,10 @@ RELEVANCE_FLOOR = 0.42
 CANDIDATE_FLOOR = 0.25
 """Below this a turn is never offered as evidence; between the floors it is offered, ranked low."""
 MAX_EVIDENCE = 12
+DATE_WORDS = frozenset(tokenize(" ".join(MONTHS) + " currently these days nowadays still anymore at the moment"))
+"""Month names and abbreviations, and the words that ask for the current state ("these days"),
+as the index tokenises them: they say when, not what."""
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 class AssistantReport(BaseModel):
@@ -115,8 +120,11 @@ def turn_line(turn: StoredTurn) -> str:
 def support_scores(
     turns: Sequence[StoredTurn], turn_vectors: np.ndarray, question: str, plan: Plan, q_vec: np.ndarray
 ) -> list[float]:
-    """How well each turn supports an answer: meaning (cosine), shared words, named entities."""
-    q_terms = set(tokenize(question))
+    """How well each turn supports an answer: meaning (cosine), shared words, named entities.
+    The words of a date the question names ("in September 2024") are a constraint on when, not
+    content a turn must share: they do not count as shared words."""
+    q_terms = set(tokenize(question)) - DATE_WORDS
+    q_terms = {w for w in q_terms if not _YEAR.fullmatch(w)} or set(tokenize(question))
     entities = {e.lower() for e in plan.entities}
     dense = turn_vectors @ q_vec
     out = []

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
+from emem.agents.spans import about_entity, revises, salient_terms
 from emem.answer import EvidenceItem, Operation, Plan
 from emem.ledger.models import Resolution, Revision
+from emem.models import StoredTurn
 
 Resolve = Callable[[str, str], Resolution]
 """(subject, predicate) -> the resolution at the question's valid and known time."""
@@ -92,3 +94,51 @@ def rank_for_state(
         else:
             out.append(e.model_copy(update={"score": round(score, 4)}) if prefer_latest else e)
     return sorted(out, key=lambda e: -e.score)
+
+
+FOLLOW_UP_TOP = 2
+"""How many of the best evidence turns the follow-up hop looks past."""
+FOLLOW_UP_MAX = 3
+
+
+def asks_follow_up(plan: Plan) -> bool:
+    """True when a later revision of the best evidence can change the answer: a value or a set
+    asked for as it ended up, not what came before (a trip "we went on" may have been swapped)."""
+    return plan.operation in (Operation.FACT, Operation.LIST) and not plan.asks_previous
+
+
+def later_revisions(
+    evidence: Sequence[EvidenceItem],
+    turns: Sequence[StoredTurn],
+    exclude: set[str],
+    as_of: datetime | None = None,
+    entities: Sequence[str] = (),
+) -> list[StoredTurn]:
+    """The follow-up hop: turns said after one of the best evidence turns that drop or replace
+    what it names ("Iceland is off, we're doing Porto instead" after "we booked Iceland"), which
+    similarity to the question alone may not retrieve. Latest first, at most FOLLOW_UP_MAX.
+
+    Args:
+        evidence: the evidence, best first.
+        turns: the namespace's turns (any order).
+        exclude: names that are never values (speakers, the question's people), lower case.
+        as_of: turns said after it are not visible.
+        entities: the question's people: only what the best turns say about them counts.
+
+    Returns:
+        Turns not already in `evidence`.
+    """
+    have = {(e.conversation_id, e.turn_id) for e in evidence}
+    found: dict[tuple[str, str], StoredTurn] = {}
+    for top in evidence[:FOLLOW_UP_TOP]:
+        others = [n for n in entities if n.lower() != top.speaker.lower()]
+        terms = salient_terms(top.text, exclude, others)
+        told = about_entity(top.text, others)
+        for t in turns:
+            key = (t.conversation_id, t.turn_id)
+            if t.time <= top.time or key in have or (as_of is not None and t.time > as_of):
+                continue
+            # Described (not named) things are linked only within one speaker's own statements.
+            if revises(t.text, terms, told if t.speaker == top.speaker else None):
+                found[key] = t
+    return sorted(found.values(), key=lambda t: t.time, reverse=True)[:FOLLOW_UP_MAX]

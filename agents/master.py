@@ -26,7 +26,15 @@ from emem.agents.assistant import (
     offline_assistant,
     supported_evidence,
 )
-from emem.agents.currentness import asks_state, by_source, question_time, rank_for_state, stale_revisions
+from emem.agents.currentness import (
+    asks_follow_up,
+    asks_state,
+    by_source,
+    later_revisions,
+    question_time,
+    rank_for_state,
+    stale_revisions,
+)
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
@@ -171,6 +179,21 @@ def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceIte
     return scored
 
 
+def _fast_evidence(
+    runtime: ReadRuntime, view: NamespaceView, question: str, plan: Plan, as_of: datetime | None, flt: Any = None
+) -> list[EvidenceItem]:
+    """One hybrid retrieval over the visible turns (those said by `as_of`, inside the question's
+    filter), scored for support: the fast path's evidence."""
+    if flt is None:
+        hits = hybrid_turns(view.indexes, question, FAST_K * 3)
+        ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:FAST_K]
+    else:
+        keep = lambda t: flt.matches(t) and (as_of is None or t.time <= as_of)  # noqa: E731
+        ranked = [t for t, _ in hybrid_turns_where(view.indexes, question, FAST_K, keep)]
+    evidence, _ = supported_evidence(view, ranked, question, plan, runtime.embed(question))
+    return evidence
+
+
 def _timed(name: str, start: float) -> dict[str, float]:
     return {name: (time.perf_counter() - start) * 1000}
 
@@ -218,14 +241,9 @@ def build_master_graph(runtime: ReadRuntime):
         plan names (cheap: a few indexed reads); no planning LLM, no assistants."""
         start = time.perf_counter()
         view = runtime.view(state["namespace"])
-        q = state["question"]
         as_of = state.get("as_of")
         flt = state.get("filter")
-        if flt is None:
-            ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
-        else:
-            ranked = hybrid_turns_where(view.indexes, q, FAST_K, lambda t: flt.matches(t) and (as_of is None or t.time <= as_of))
-        evidence, _ = supported_evidence(view, [t for t, _ in ranked], q, state["plan"], runtime.embed(q))
+        evidence = _fast_evidence(runtime, view, state["question"], state["plan"], as_of, flt)
         facts = []
         if runtime.currentness:
             valid_at, known_at = question_time(state["plan"], as_of)
@@ -307,6 +325,13 @@ def build_master_graph(runtime: ReadRuntime):
                     if (e.conversation_id, e.turn_id) not in seen:
                         seen.add((e.conversation_id, e.turn_id))
                         evidence.append(e)
+            ns, as_of = state["namespace"], state.get("as_of")
+            # Deep sees at least what fast sees: the per-segment floors of the assistants may
+            # leave out a later turn ("I bumped it to four times a week") one retrieval finds.
+            for e in _fast_evidence(runtime, runtime.view(ns), state["question"], plan, as_of, state.get("filter")):
+                if (e.conversation_id, e.turn_id) not in seen:
+                    seen.add((e.conversation_id, e.turn_id))
+                    evidence.append(e)
             evidence.sort(key=lambda e: -e.score)
         ns, as_of = state["namespace"], state.get("as_of")
         view = runtime.view(ns)
@@ -323,6 +348,15 @@ def build_master_graph(runtime: ReadRuntime):
                     if turn is not None and (flt is None or flt.matches(turn)):
                         quote = quoted[ref].quote if ref in quoted else turn.text
                         fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
+        if runtime.currentness and asks_follow_up(plan) and evidence:
+            exclude = {t.lower() for t in view.indexes.speakers} | {n.lower() for n in plan.entities}
+            top = evidence[0].score
+            until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+            bound = min((t for t in (as_of, until) if t is not None), default=None)
+            for i, turn in enumerate(later_revisions(evidence, view.turns, exclude, bound, plan.entities)):
+                # Ranked just under the best turn, so packing keeps it and the reader weighs it.
+                evidence.append(evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text))
+            evidence.sort(key=lambda e: -e.score)
         stale: dict[str, list[tuple[Revision, Any]]] = {}
         if runtime.currentness and asks_state(plan, as_of):
             valid_at, known_at = question_time(plan, as_of)

@@ -4,6 +4,7 @@ counts, and does date arithmetic, but it does not paraphrase."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -13,11 +14,18 @@ from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
     about,
+    about_entity,
     after_correction,
     answer_span,
     answer_type,
     focus_words,
+    head_noun,
+    revised_value,
+    revises,
+    salient_terms,
     stated_quantity,
+    stated_total,
+    states_something,
     typed_span,
 )
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
@@ -42,17 +50,56 @@ _FUTURE = re.compile(
 )
 
 
-def event_date(e: EvidenceItem) -> tuple[datetime, str]:
+def event_date(e: EvidenceItem, *, ahead: bool = False) -> tuple[datetime, str]:
     """When the evidence says the event happened: a date it mentions (read forwards when the turn
-    talks about plans), else when it was said."""
-    mentions = find_date_mentions(e.text, e.time, "future" if _FUTURE.search(e.text) else "past")
+    talks about plans, or `ahead` when the question asks about something still to come), else
+    when it was said."""
+    forwards = ahead or _FUTURE.search(e.text)
+    mentions = find_date_mentions(e.text, e.time, "future" if forwards else "past")
     corrected = after_correction(e.text)
     if corrected and mentions:  # "I said December 8, but it's actually December 6"
         cut = len(e.text) - len(corrected)
-        mentions = [m for m in mentions if m.span[0] >= cut] or mentions
+        after = [m for m in mentions if m.span[0] >= cut]
+        day = _BARE_DAY.search(corrected)
+        if not after and day and 1 <= int(day.group(1)) <= 31:
+            # "on the 17th of June. Sorry, the 24th": the corrected day of the month said before.
+            last = [m for m in mentions if m.span[0] < cut][-1]
+            with contextlib.suppress(ValueError):
+                fixed = last.start.replace(day=int(day.group(1)))
+                return fixed, f"{fixed.day} {fixed:%B %Y}"
+        mentions = after or mentions
     if mentions:
         return mentions[0].start, mentions[0].label()
     return e.time, f"{e.time.day} {e.time:%B %Y}"
+
+
+_BARE_DAY = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+_ASKS_WEEKDAY = re.compile(r"\b(?:what|which) days?\b(?! of)", re.IGNORECASE)
+_NOT_YET = re.compile(r"^\s*when\s+(?:is|are|will|'s)\b|^\s*when's\b", re.IGNORECASE)
+
+
+def dated(e: EvidenceItem) -> bool:
+    """True when the turn itself states a date (not only when it was said)."""
+    return bool(find_date_mentions(e.text, e.time))
+
+
+def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None:
+    """When something happens, from the candidates (best first): the weekday asked for by "what
+    day" ("pottery on Tuesdays. Correction: Thursdays" -> "Thursdays"); for something that has not
+    happened yet ("When is ..."), only a date a turn states, since the day a plan was mentioned is
+    not its date ("I need to book a dentist appointment" dates nothing); else the event's date.
+    None when no candidate answers."""
+    if _ASKS_WEEKDAY.search(question):
+        for e in candidates:
+            part = after_correction(e.text) or e.text
+            m = _WEEKDAY.search(part) or _WEEKDAY.search(e.text)
+            if m:
+                return m.group(0)
+    if _NOT_YET.search(question):
+        candidates = [e for e in candidates if dated(e)]
+        return event_date(candidates[0], ahead=True)[1] if candidates else None
+    return event_date(candidates[0])[1] if candidates else None
 
 
 def arithmetic_endpoints(
@@ -129,6 +176,15 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         return None
     values = about_it or values
     kind = answer_type(question)
+    if (
+        fact.predicate in RELATIONS
+        and plan.operation == Operation.FACT
+        and kind is AnswerType.OTHER
+        and not _HAS.search(question)
+    ):
+        # "What does the user's daughter do on Saturdays?" names has_child ("daughter") but asks
+        # what she does: "a daughter named Ivy" is who she is, not the answer.
+        return None
     if kind is AnswerType.YESNO and focus:
         held = [v for v in list(fact.values) if about(v, focus)]
         return f"Yes: {', '.join(held)}" if held else f"No: {', '.join(fact.values)}"
@@ -136,16 +192,27 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         ages = [m.group(0) for v in values if (m := re.search(r"\d+", v))]
         return ", ".join(ages) if ages else None
     if kind in PREDICATES_FOR and fact.predicate not in PREDICATES_FOR[kind]:
-        # "Where does my sister live?" is not answered by has_sibling = "a sister named Hannah".
-        typed = [x for v in values if (x := typed_span(kind, v, None, set()))]
+        # "Where does my sister live?" is not answered by has_sibling = "a sister named Hannah":
+        # the name a value gives is who it is, not a place or a number about them.
+        typed = [
+            x for v in values if (x := typed_span(kind, v, None, {n.lower() for n in [named_value(v)] if n}))
+        ]
         return ", ".join(typed) if typed else None
     if kind in NEEDS_SPECIFIC:
+        # "the name of Nina's dog" is not the name in "a cat named Luna".
+        head = head_noun(question) if kind is AnswerType.NAME else None
         typed = [
-            x for v in values if (x := typed_span(kind, v, None, set()) or _as_is(kind, fact.predicate, v))
+            x
+            for v in values
+            if (x := typed_span(kind, v, None, set(), head) or (None if head else _as_is(kind, fact.predicate, v)))
         ]
         return ", ".join(typed) if typed else None
     return ", ".join(values)
 
+
+RELATIONS = frozenset({"has_child", "has_sibling", "has_parent", "has_partner", "has_pet", "friend_of"})
+"""Predicates whose values are people or animals: they answer who someone is, not what they do."""
+_HAS = re.compile(r"\b(?:have|has|had|own|owns|who)\b|\bwhat (?:is|are|was|were)\b", re.IGNORECASE)
 
 PREDICATES_FOR: dict[AnswerType, frozenset[str]] = {
     AnswerType.PHONE: frozenset({"phone"}),
@@ -175,15 +242,103 @@ LATEST_MARGIN = 0.15
 
 
 def _candidates(
-    question: str, plan: Plan, holding: list[EvidenceItem], names: frozenset[str] = frozenset()
+    question: str,
+    plan: Plan,
+    holding: list[EvidenceItem],
+    names: frozenset[str] = frozenset(),
+    exclude: frozenset[str] = frozenset(),
 ) -> list[EvidenceItem]:
     """The best-supported holding turns about the question, the one to answer from first: the
-    latest of those near the top when the question is not about the past. `names` are what the
-    ledger calls the things asked about ("Nina's cat" is Luna): turns naming them are about it."""
-    focus = focus_words(question, set(plan.entities)) | {n.lower() for n in names}
-    about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
-    # Turns said by or naming the people the question is about come first ("Nina's cat", not Omar's).
-    about_it.sort(key=lambda e: not _involves(e, plan.entities))
+    latest of those near the top when the question is not about the past, and before that a later
+    turn revising the best one ("Norway is off, ... Copenhagen instead") unless the question asks
+    what came before. `names` are what the ledger calls the things asked about ("Nina's cat" is
+    Luna): turns naming them are about it; `exclude` are names that are not values (speakers)."""
+    kind = answer_type(question)
+    if kind is AnswerType.AGE and plan.entities:
+        # The typed span said of the person is what makes a turn about "how old is Pepper?".
+        about_it = [e for e in holding[:READ_DEPTH] if _involves(e, plan.entities)]
+    else:
+        focus = (focus_words(question, set(plan.entities)) - TYPE_WORDS) | {n.lower() for n in names}
+        about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
+    # Only turns said by or naming the people the question is about answer it ("Omar's job" is
+    # not answered by Nina's "just one job now").
+    about_it = [e for e in about_it if _involves(e, plan.entities)]
+    if plan.entities and _ASKS_AGENT.search(question):
+        # "What book did you recommend?": what the agent itself said answers, first, even in
+        # other words than the question's (its reply to the turn that asked for it).
+        agent = plan.entities[0].lower()
+        said = [e for e in holding[:READ_DEPTH] if e.speaker.lower() == agent]
+        about_it = said + [e for e in about_it if e not in said] if said else about_it
+    if not about_it and kind is AnswerType.PLACE and plan.entities:
+        # "Which city is Idris studying in?" with "Idris is doing law in Manchester": a place said
+        # in the clause about a person someone else talks about, in whatever words.
+        about_it = [
+            e
+            for e in holding[:READ_DEPTH]
+            if (others := _others(e, plan.entities))
+            and (clause := about_entity(e.text, others)) != e.text
+            and typed_span(kind, clause, None, {e.speaker.lower(), *(n.lower() for n in plan.entities)})
+        ]
+    top = holding[0] if holding else None
+    if (
+        top is not None
+        and not about_it
+        and kind is AnswerType.OTHER
+        and plan.prefers_latest
+        and not plan.asks_previous
+        and plan.entities
+        and _involves(top, plan.entities)
+        and revised_value(about_entity(top.text, _others(top, plan.entities)))
+    ):
+        # "Emma switched from violin to cello", ranked best for "What instrument does Emma
+        # play?": a change of the asked person's state answers a question about their state,
+        # in whatever words.
+        about_it.insert(0, top)
+    about_it = _revised_first(plan, about_it, holding, set(exclude))
+    return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
+
+
+_ASKS_AGENT = re.compile(
+    r"\b(?:did|do|have|had|would|will|could|can)\s+you\s+(?!think|know|remember)\w+|\byou\s+(?:said|told|recommended|suggested|mentioned)\b",
+    re.IGNORECASE,
+)
+
+TYPE_WORDS = frozenset({"city", "town", "country", "place", "colour", "color", "phone", "email", "address"})
+"""Question words naming the answer's type ("which city"): the typed span checks them, a turn
+need not repeat them to be about the question."""
+
+
+def _revision_led(plan: Plan, about_it: list[EvidenceItem]) -> bool:
+    return bool(about_it) and not plan.asks_previous and revised_value(about_it[0].text) is not None
+
+
+def _revised_first(
+    plan: Plan, about_it: list[EvidenceItem], holding: list[EvidenceItem], exclude: set[str]
+) -> list[EvidenceItem]:
+    """The latest turn that revises the best candidate, first: one naming what the best one names
+    (a proper name), or one about the question that itself drops a value for another."""
+    if not about_it or plan.asks_previous:
+        return about_it
+    top = about_it[0]
+    terms = salient_terms(top.text, exclude, _others(top, plan.entities))
+    told = about_entity(top.text, _others(top, plan.entities))  # what it says of the asked people
+    # A question about a past period is not answered by a change said after it ended.
+    until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+    later = [
+        e
+        for e in holding
+        if e.time > top.time
+        and (until is None or e.time <= until)
+        and (revises(e.text, terms, told) or (e in about_it and revised_value(e.text)))
+    ]
+    if not later:
+        return about_it
+    latest = max(later, key=lambda e: e.time)
+    return [latest, *[e for e in about_it if e is not latest]]
+
+
+def _latest_first(plan: Plan, about_it: list[EvidenceItem]) -> list[EvidenceItem]:
+    """For a question not about the past, the latest of the candidates near the best one's support."""
     if plan.prefers_latest and about_it:
         top = about_it[0].score
         first = _involves(about_it[0], plan.entities)
@@ -204,25 +359,88 @@ def _others(e: EvidenceItem, entities: Sequence[str]) -> list[str]:
     return [n for n in entities if n.lower() != e.speaker.lower()]
 
 
-def _count(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str:
+def _count(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
     """A count: the ledger's members the question is about; else a number a turn states about
     it ("I go 4 times a week"), the latest such when not asked about the past; else the turns."""
     focus = focus_words(question, set(plan.entities))
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]
+    # "How often": the number is said of times a week/day/month, not of the activity's name.
+    counted = focus | (FREQUENCY_WORDS if _EVENTS_OFTEN.search(question) else set())
+    stated = [(e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, counted)) is not None]
+    if plan.time_to is not None and not plan.needs_current:
+        # "How many jobs did Nina have in August 2023?": what was said by the period's end.
+        by_then = [(e, n) for e, n in stated if e.time <= plan.time_to]
+        if by_then:
+            return str(max(by_then, key=lambda x: x[0].time)[1])
     if members:
+        told = _latest_source_time(states)
+        # A total said in a turn the ledger's members come from is about that set, in any words.
+        sources = [e for e in holding if e.role == "current-value"]
+        stated += [(e, n) for e in sources if e not in [x for x, _ in stated] and (n := stated_quantity(e.text, set())) is not None]
+        totals = [
+            (e, n)
+            for e, n in stated
+            if stated_total(e.text, focus if e.role != "current-value" else set()) and (told is None or e.time >= told)
+        ]
+        if totals and plan.prefers_latest:
+            # "So that's three animals now", said after the last member the ledger holds: the
+            # speaker's own total outranks a set extraction may have left incomplete.
+            return str(max(totals, key=lambda x: x[0].time)[1])
         return str(len(members))
-    stated = [(e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, focus)) is not None]
     if stated:
         e, n = max(stated, key=lambda x: x[0].time) if plan.prefers_latest else stated[0]
         return str(n)
-    return str(len({(e.conversation_id, e.turn_id) for e in holding}))
+    # Last resort, for events, the turns that mention what is counted ("how many times did she go hiking");
+    # none: the count is unknown, not the number of turns retrieved.
+    if not _EVENTS.search(question):
+        return None  # "How many brothers?": turns mentioning brothers do not count them
+    mentioning = {(e.conversation_id, e.turn_id) for e in holding if about(e.text, focus)}
+    return str(len(mentioning)) if mentioning and focus else None
+
+
+FREQUENCY_WORDS = frozenset({"time", "times", "week", "day", "month"})
+_EVENTS_OFTEN = re.compile(r"\bhow often\b", re.IGNORECASE)
+_EVENTS = re.compile(r"\bhow many times\b|\bhow often\b|\bdid\b(?!.*\b(?:have|own)\b)", re.IGNORECASE)
+"""Counts of events ("how many pets did A adopt?"), which mentioning turns may count; a count of
+things someone has ("how many brothers does Sven have?") is not a count of turns."""
+
+
+def _settled_by_correction(fact: FactItem, evidence: list[EvidenceItem]) -> FactItem:
+    """A conflict whose values were all said in one turn that corrects itself ("Leo is 6. Sorry,
+    Leo is 7 now") is no conflict: the value said after the correction holds. Else the fact."""
+    if fact.status != "conflict":
+        return fact
+    refs = {ref for r in fact.revisions for ref in r.get("sources", [])}
+    if len(refs) != 1:
+        return fact
+    ref = next(iter(refs))
+    turn = next((e for e in evidence if f"{e.conversation_id}/{e.turn_id}" == ref), None)
+    corrected = after_correction(turn.text) if turn is not None else None
+    if not corrected:
+        return fact
+    said = [v for v in fact.values if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", corrected, re.I)]
+    if len(said) != 1:
+        return fact
+    return fact.model_copy(update={"status": "state", "values": said})
+
+
+def _latest_source_time(states: list[FactItem]) -> datetime | None:
+    """When the latest revision behind the resolved sets was told (None when unknown)."""
+    times = []
+    for f in states:
+        for r in f.revisions:
+            with contextlib.suppress(TypeError, ValueError):
+                times.append(datetime.fromisoformat(str(r.get("known_from") or r.get("valid_from"))))
+    return max(times, default=None)
 
 
 def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem]) -> tuple[str, Status]:
     """Answer with a value and its evidence, or abstain. The ledger answers first; then the
     best-supported turn that still holds, cut to the span the question asks for."""
+    every = [e for c in pack.closures for e in c.evidence]
+    facts = [_settled_by_correction(f, every) for f in facts]
     conflicts = [f for f in facts if f.status == "conflict"]
     if conflicts:
         f = conflicts[0]
@@ -245,12 +463,13 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         if value is not None:
             return value, "answered"
     if plan.operation == Operation.COUNT and (states or holding):
-        return _count(question, plan, states, holding), "answered"
+        n = _count(question, plan, states, holding)
+        return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
         return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        first = (_candidates(question, plan, holding) or holding)[0]
-        return event_date(first)[1], "answered"
+        when = temporal_lookup(question, _candidates(question, plan, holding) or holding)
+        return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         pair = arithmetic_endpoints(question, holding)
         if pair is None:
@@ -262,9 +481,19 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         items = [answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text for e in holding]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
-    for e in _candidates(question, plan, holding, names):
-        span = answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities))
+    for e in _candidates(question, plan, holding, names, frozenset(exclude)):
+        span = answer_span(
+            question,
+            kind,
+            e.text,
+            e.image_caption,
+            exclude,
+            _others(e, plan.entities),
+            current=not plan.asks_previous,
+        )
         if kind in NEEDS_SPECIFIC and not span.specific:
+            continue
+        if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):
             continue
         return span.text, "answered"
     return abstention(question), "abstained"

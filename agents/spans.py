@@ -31,6 +31,8 @@ class AnswerType(StrEnum):
     YESNO = "yes/no"
     AGE = "age"
     ADDRESS = "address"
+    TOPIC = "topic"
+    """What a thesis, book or talk is about: only a turn saying "<it> is about/on ..." answers."""
     OTHER = "other"
 
 
@@ -49,12 +51,14 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
     (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
     (AnswerType.ADDRESS, re.compile(r"\baddress\b", re.I)),
+    (AnswerType.TOPIC, re.compile(r"^\s*what\s+(?:is|was|are|were|'s)\s+.+\babout\s*\??\s*$", re.I)),
     (AnswerType.NAME, re.compile(r"\bname\b|\bnamed\b|\bcalled\b", re.I)),
     (
         AnswerType.PROPER,
         re.compile(
             r"\b(?:what|which) (?:brand|make|model|company|book|novel|movie|film|show|series|song|album|band|"
-            r"podcast|game|restaurant|cafe)\b",
+            r"podcast|game|restaurant|cafe|school|university|college|team|club|studio|gym|hospital|hotel|"
+            r"store|shop|app|magazine|newspaper|author|artist|airline|museum)\b",
             re.I,
         ),
     ),
@@ -92,7 +96,10 @@ _NOT_NAMES = frozenset(
     "I I'm I've I'll I'd Im Ive OK Ok Okay Yes No Hi Hey Hello Thanks Thank Wow Oh Well So And But Also "
     "Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July "
     "August September October November December Today Tomorrow Yesterday The A An My Our Your His Her Their "
-    "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol".split()
+    "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol "
+    "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Both All Some Most "
+    "Sorry Actually Correction Wait Please Maybe Just Also Still Anyway Ugh Ha Haha Now Then Here There "
+    "Guess Big".split()
 )
 _DEICTIC = re.compile(
     r"\b(?:this|these|here|look|check (?:it|this) out|what i made|pic|photo|picture)\b", re.I
@@ -144,9 +151,11 @@ def focus_words(question: str, entities: set[str]) -> set[str]:
     """Content words of the question that are not its entities, generic verbs or question words:
     what the evidence must be about."""
     names = {w for e in entities for w in tokenize(e)}
+    # "the user's address" tokenises to "user'": the possessive is not part of the word.
+    words = {re.sub(r"(?:['’]s?)+$", "", w) for w in tokenize(question)}
     return {
         w
-        for w in tokenize(question)
+        for w in words
         if w not in STOP_WORDS and w not in names and w not in _GENERIC and len(w) > 2
     }
 
@@ -166,15 +175,29 @@ def about(text: str, focus: set[str]) -> bool:
     return any(_stem(f) in words for f in focus)
 
 
+_IF_LEAD = re.compile(r"^\s*if\b[^,]*,\s*", re.I)
+
+
+def at_sentence_start(sentence: str, index: int) -> bool:
+    return sentence[:index].strip() == ""
+
+
 def _proper_names(sentence: str, exclude: set[str]) -> list[str]:
     out = []
     for m in _CAP_RUN.finditer(sentence):
         name = m.group(0).strip(" .,'’")
-        first = name.split()[0] if name else ""
+        words = name.split()
+        if len(words) > 1 and words[0] in ("The", "A", "An") and words[1] not in _NOT_NAMES:
+            # A title keeps its article ("The Night Circus"); a lone "The" is no name.
+            if not at_sentence_start(sentence, m.start()) or len(words) > 2:
+                out.append(name) if name.lower() not in exclude else None
+                continue
+        first = words[0] if words else ""
         at_start = sentence[: m.start()].strip() == ""
         if (
             not name
             or first in _NOT_NAMES
+            or first.rstrip("s") in _NOT_NAMES  # "Mondays"
             or name.lower() in exclude
             or (at_start and len(name.split()) == 1)
         ):
@@ -225,17 +248,23 @@ def number_value(word: str) -> int | None:
     return int(w) if w.isdigit() else NUMBER_WORDS.get(w)
 
 
+def stated_total(text: str, focus: set[str]) -> bool:
+    """True when the text says a total outright ("so that's three animals", "five in total")."""
+    return bool(_TOTAL.search(text)) and about(text, focus)
+
+
 def stated_quantity(text: str, focus: set[str]) -> int | None:
     """A number the text states about one of the focus words ("4 times a week", "three kids",
     "down to one job"), or None: a count said outright, not counted from turns."""
-    stems = {_stem(f) for f in focus}
+    # Focus words may come already stemmed ("class"): compare both forms on both sides.
+    stems = {f for f in focus} | {_stem(f) for f in focus}
     total = _TOTAL.search(text)
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))
     found = None
     for m in re.finditer(rf"\b({_NUMBER}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
-        following = [_stem(w) for w in re.findall(r"[a-z]+", m.group(2).lower())]
-        if any(w in stems for w in following[:3]):
+        following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
+        if any(w in stems or _stem(w) in stems for w in following):
             word = m.group(1).lower().removeprefix("a ")
             found = number_value(word) or ORDINALS.get(word)
             if not after_correction(text[: m.start()]):
@@ -251,6 +280,25 @@ def head_noun(question: str) -> str | None:
     if m and m.group(1).lower() not in ("the", "a", "an", "what", "is", "whose", "first", "last", "full"):
         return m.group(1).lower()
     return None
+
+
+def topic_noun(question: str) -> str | None:
+    """What a topic question asks about: "What is Sven's thesis about?" -> "thesis"."""
+    m = re.search(r"(\w+)\s+about\s*\??\s*$", question, re.I)
+    return m.group(1).lower() if m else None
+
+
+INSTITUTIONS = frozenset(
+    "school university college team club studio gym hospital hotel store shop museum restaurant cafe".split()
+)
+"""Named places of a kind: a proper name answers "which school" only said with the noun."""
+_PROPER_HEAD = re.compile(r"\b(?:what|which) (\w+)", re.I)
+
+
+def proper_head(question: str) -> str | None:
+    """ "Which school does she teach at?" -> "school"."""
+    m = _PROPER_HEAD.search(question)
+    return m.group(1).lower() if m else None
 
 
 def typed_span(
@@ -269,13 +317,14 @@ def typed_span(
         return m.group(0).rstrip(".,") if m else None
     if kind is AnswerType.AGE:
         m = _AGE.search(text)
-        return next((g for g in m.groups() if g), None) if m else None
+        age = next((g for g in m.groups() if g), None) if m else None
+        return str(number_value(age) or age) if age else None
     if kind is AnswerType.NAME:
         if head is not None and not about(text, {head}):
             return None
         m = _NAMED.search(text)
-        if m:
-            return m.group(1)
+        if m and (head is None or about(" ".join(text[: m.start()].split()[-3:]), {head})):
+            return m.group(1)  # "a grumpy parrot called Capitão" names the parrot, not the family
         names = _proper_names(text, exclude)
         if head is not None:
             # "Oakwood School", "my brother Jonas": a name right beside the noun it names.
@@ -297,9 +346,16 @@ def typed_span(
                 return place
         names = _proper_names(text, exclude)
         return names[0] if names else None
+    if kind is AnswerType.PROPER and head in INSTITUTIONS and not about(text, {head}):
+        return None  # "Which school?": a name said beside no school ("from Leeds") is not one
     if kind in (AnswerType.PERSON, AnswerType.PROPER):
-        names = _proper_names(text, exclude)
+        # "If you like Piranesi, try The Night Circus": the condition names what is known already.
+        names = _proper_names(_IF_LEAD.sub("", text), exclude) or _proper_names(text, exclude)
         return names[0] if names else None
+    if kind is AnswerType.TOPIC:
+        noun = rf"(?i:{re.escape(head)})\w*" if head else r"\w+"
+        m = re.search(rf"\b{noun}\s+(?:\w+\s+){{0,2}}?(?:about|on|into)\s+([^.;!?]+)", text)
+        return m.group(1).strip(" ,") if m else None
     if kind is AnswerType.OBJECT and caption and _DEICTIC.search(text):
         return _caption_object(caption)
     return None
@@ -315,9 +371,16 @@ def _caption_object(caption: str) -> str:
 
 def best_sentence(question: str, text: str) -> str:
     """The sentence of `text` sharing the most words with the question (verbatim)."""
-    q = set(tokenize(question))
-    scored = [(len(q & set(tokenize(s))), -i, s) for i, s in enumerate(sentences(text))]
-    return max(scored)[2]
+    # The people a question names are in every sentence about them ("Priti!"): not what it asks.
+    named = set(tokenize(" ".join(re.findall(r"(?<!^)\b[A-Z][a-z]+", question.strip()))))
+    q = set(tokenize(question)) - named or set(tokenize(question))
+    # Ties go to the sentence saying more ("My usual is a flat white", not "I need coffee").
+    # A question states nothing: statements first.
+    scored = [
+        (not s.rstrip().endswith("?"), len(q & set(tokenize(s))), len(set(tokenize(s))), -i, s)
+        for i, s in enumerate(sentences(text))
+    ]
+    return max(scored)[4]
 
 
 _CLAUSE = re.compile(r"[;,]\s+|\s+(?:and|but|while|whereas)\s+|(?<=[.!?])\s+")
@@ -329,19 +392,69 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
     if not entities:
         return text
     parts = [p for p in _CLAUSE.split(text) if p.strip()]
-    named = [p for p in parts if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities)]
+    named, following, cue = [], False, False
+    for p in parts:
+        if _only_names(p, entities):
+            continue  # "Priti! How many classes ...": calling someone says nothing about them
+        if any(re.search(rf"\b{re.escape(e)}\b", p, re.I) for e in entities) or (cue and following):
+            named.append(p)  # after a cue, the clause that corrects it ("He turns 30. Sorry, 31")
+            following, cue = True, False
+        elif _CUE_ONLY.match(p):
+            named.append(p)  # "Leo is 6. Sorry, Leo is 7": the cue stays with what it corrects
+            cue = True
+        elif following and _PRONOUN_LEAD.match(p):
+            named.append(p)  # "Chloe is joining, she's a nurse": the clause goes on about Chloe
+        else:
+            following = False
     return ", ".join(named) if named and len(named) < len(parts) else text
 
 
+def states_something(sentence: str, names: Sequence[str]) -> bool:
+    """False for a sentence that cannot answer: a question, or only a greeting and names."""
+    return not sentence.rstrip().endswith("?") and not _only_names(sentence, names)
+
+
+_SOCIAL = frozenset(
+    "hi hey hello oh so congrats congratulations thanks thank you good morning evening night welcome "
+    "wow ha haha".split()
+)
+
+
+def _only_names(clause: str, entities: Sequence[str]) -> bool:
+    """True for a clause that is only a greeting and the names ("Priti!", "Hi Omar,")."""
+    words = [w for w in re.findall(r"[\w'’]+", clause.lower()) if w not in _SOCIAL]
+    return bool(words) and all(w in {e.lower() for e in entities} for w in words)
+
+
+_CUE_ONLY = re.compile(r"^\W*(?:sorry|actually|correction|wait|no wait|no|I mean|I meant)\W*$", re.I)
+_PRONOUN_LEAD = re.compile(r"^\s*(?:so\s+|and\s+)?(?:she|he|they|her|his|their|it|its)(?:['’](?:s|re|d|ll))?\b", re.I)
+
+
+
 def answer_span(
-    question: str, kind: AnswerType, text: str, caption: str | None, exclude: set[str], entities: Sequence[str] = ()
+    question: str,
+    kind: AnswerType,
+    text: str,
+    caption: str | None,
+    exclude: set[str],
+    entities: Sequence[str] = (),
+    *,
+    current: bool = True,
 ) -> Span:
     """The typed span when the text holds one; else the best sentence, marked not specific. With
-    `entities` (people the question names who did not say the turn), only the clauses naming them."""
-    text = about_entity(text, entities)
-    head = head_noun(question) if kind is AnswerType.NAME else None
+    `entities` (people the question names who did not say the turn), only the clauses naming them;
+    with `current` (the question does not ask what came before), only the replacing value of a
+    turn that revises one (`revised_value`)."""
+    whole, text = text, about_entity(text, entities)
+    if current:  # "switched from violin to cello": the value that replaced the old one
+        text = revised_value(text) or revised_value(whole) or text
+    heads = {AnswerType.NAME: head_noun, AnswerType.TOPIC: topic_noun, AnswerType.PROPER: proper_head}
+    head = heads[kind](question) if kind in heads else None
     corrected = after_correction(text)
     if corrected:  # "14 Oak Lane. Sorry, 41 Oak Lane": the corrected value wins
+        bare = _CORRECTED_NUMBER.match(corrected) if kind is AnswerType.AGE else None
+        if bare:  # "He turns 30. Sorry, 31, I'm the one turning 30."
+            return Span(str(number_value(bare.group(1)) or bare.group(1)), True)
         span = typed_span(kind, corrected, caption, exclude, head)
         if span:
             return Span(span, True)
@@ -351,7 +464,20 @@ def answer_span(
             return Span(span, True)
     if kind is AnswerType.OBJECT and caption:
         return Span(_caption_object(caption), True)
+    fixed = _STRONG_CORRECTION.search(text)
+    if fixed:  # "the Warsaw one. Wait, no, it's the Gdańsk half.": the corrected statement
+        return Span(sentences(text[fixed.start() :])[0], False)
     return Span(best_sentence(question, text), False)
+
+
+_CORRECTED_NUMBER = re.compile(
+    rf"^\w+(?:\s+\w+)?[,:]?\s+(?:I meant\s+|it's\s+|make that\s+)?({_NUMBER})\b(?!\s*(?:%|am|pm|:))", re.I
+)
+"""A number right after a correction cue: the corrected value ("Sorry, 31")."""
+_STRONG_CORRECTION = re.compile(
+    r"\bsorry,|\bI meant\b|\bcorrection:|\bscratch that\b|\bwait,? no\b|\bno,? wait\b", re.I
+)
+"""Cues that the speaker corrects what they just said (not "sorry to hear")."""
 
 
 NEEDS_SPECIFIC = frozenset(
@@ -363,7 +489,72 @@ NEEDS_SPECIFIC = frozenset(
         AnswerType.COLOUR,
         AnswerType.AGE,
         AnswerType.ADDRESS,
+        AnswerType.TOPIC,
     }
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places
 and people may be answered by the sentence when no span is found ("hiking in the mountains")."""
+
+
+REVISION = re.compile(
+    r"\binstead\b|\b(?:is|are|was|were|got|been|it's)\s+(?:off|cancell?ed|called off)\b|\bcancell?ed\b"
+    r"|\bcalled (?:it )?off\b|\bfell through\b|\bgone off\b|\bno longer\b|\bnot \w+ anymore\b"
+    r"|\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+\S",
+    re.I,
+)
+"""Words with which a speaker drops a value they stated before and (usually) names its
+replacement: "Iceland is off, we're doing Porto instead", "switched from violin to cello"."""
+_FROM_TO = re.compile(
+    r"\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+[^,.;!?]+?\s+to\s+([^,.;!?]+)", re.I
+)
+_NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
+_INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
+
+
+def revised_value(text: str) -> str | None:
+    """The part of a turn that states the value replacing one it drops, or None when the turn
+    revises nothing (or drops a value without naming another): "switched from violin to cello
+    this fall" -> "cello this fall"; "We cancelled Iceland. We're going to Porto instead." ->
+    "We're going to Porto instead"; "I've gone off flat whites. These days my usual is a cortado."
+    -> "These days my usual is a cortado." A later statement of this kind outranks the earlier
+    value for any question that does not ask what came before."""
+    if not REVISION.search(text):
+        return None
+    m = _FROM_TO.search(text)
+    if m:
+        return m.group(1).strip()
+    clauses = [c.strip() for s in sentences(text) for c in _CLAUSE.split(s) if c and c.strip()]
+    instead = [c for c in clauses if re.search(r"\binstead\b", c, re.I)]
+    if instead:
+        kept = _INSTEAD_OF.sub("", instead[-1]).strip()
+        return kept or None
+    now = [s for s in sentences(text) if _NOW.search(s) and not REVISION.search(s)]
+    return now[-1] if now else None
+
+
+def salient_terms(text: str, exclude: set[str], entities: Sequence[str] = ()) -> list[str]:
+    """The proper names a turn states (not its speakers or the question's people), in the clauses
+    about `entities` when some name them: what a later revision of it would mention ("Norway" in
+    "a trip to Norway this summer"; not "Emma" in "Emma has violin and Leo has soccer" for Leo)."""
+    return [
+        n
+        for s in sentences(about_entity(text, entities))
+        for n in _proper_names(s, exclude)
+        if len(n) > 2 and n.rstrip("s") not in _NOT_NAMES
+    ]
+
+
+def revises(later: str, terms: Sequence[str], earlier: str | None = None) -> bool:
+    """True when `later` drops or replaces something named by one of `terms`, or (given the
+    `earlier` text) something it describes in two or more of the same words ("I've gone off flat
+    whites" after "my usual is a flat white with oat milk")."""
+    if not REVISION.search(later):
+        return False
+    if any(re.search(rf"\b{re.escape(t)}", later, re.I) for t in terms):
+        return True
+    return earlier is not None and len(content_words(earlier) & content_words(later)) >= 2
+
+
+def content_words(text: str) -> set[str]:
+    """The longer content words of a text, as the index tokenises them."""
+    return {w for w in tokenize(text) if w not in STOP_WORDS and len(w) > 3 and not w.isdigit()}

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from emem.agents.spans import about as about_question
+from emem.agents.spans import focus_words
 from emem.answer import EvidenceItem, FactItem
 from emem.ledger.withhold import ForgetRequest, withholding, withholding_said
 
@@ -57,14 +59,22 @@ def apply_forget_requests(
             dropped.append(f"fact:{f.subject}:{f.predicate}")
     ranked = sorted(evidence, key=lambda e: -e.score)
     kept: list[EvidenceItem] = []
-    for i, e in enumerate(ranked):
+    topic = focus_words(question, set())
+    best_on_topic = True
+    for e in ranked:
+        on_topic = about_question(_turn_text(e), topic)
         hit = withholding_said(requests, e.time, text=_turn_text(e))
         if hit is None:
             kept.append(e)
+            best_on_topic = best_on_topic and not on_topic
             continue
         dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
-        if i == 0:
+        if best_on_topic and on_topic and not kept_facts:
+            # The question is about withheld content when its best turn on the question's topic
+            # is withheld ("What book is the user reading?" is not about the coworker the user
+            # asked to forget, even when that turn ranks first), and no fact still answers it.
             about = about or hit
+        best_on_topic = best_on_topic and not on_topic
     asked = withholding(requests, text=question)
     newer = kept and asked is not None and max(kept, key=lambda e: e.score).time > asked.known_from
     if asked is not None and not kept_facts and not newer:

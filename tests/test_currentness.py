@@ -238,3 +238,11 @@ def test_the_priya_case_in_every_mode_with_no_manual_consolidate(tmp_path: Path,
     m.add_turns([{"conversation_id": "p1", "session_id": "S4", "turn_id": "S4:1", "speaker": "Priya",
                   "text": "Update: we moved to Portland last week.", "time": "2024-11-02T10:00:00Z"}], "p")  # fmt: skip
     assert m.ask("Where does Priya live now?", "p", mode=mode).answer == "Portland"
+
+
+def test_deep_sees_at_least_the_turns_fast_sees(memory: Memory) -> None:
+    memory.add_turns(MOVE, NS)
+    for question in ("How does Dana like Portland?", "What does Dana teach?"):
+        fast = {e.turn_id for e in memory.ask(question, NS, mode="fast").evidence}
+        deep = {e.turn_id for e in memory.ask(question, NS, mode="deep").evidence}
+        assert fast <= deep, (question, fast - deep)
