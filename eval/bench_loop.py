@@ -1,0 +1,151 @@
+"""Agent-loop benchmark: an agent appends a turn and asks its memory on the very next step.
+
+    python -m emem.eval.bench_loop --data /work/shared/data/locomo10.json --conversations 3
+
+The first N LoCoMo conversations go into ONE namespace (what one user's long history looks like),
+minus the last `--appends` turns, which are appended one at a time, each followed by an ask: the
+"first ask after appending one turn". Then ask fast / deep and search are timed over LoCoMo
+questions, and the process RSS is read. Figures are medians (p50) of this run.
+
+Where the read path has a switch for today's code path (`ReadRuntime.cached`, when present), a
+second `Memory` on the same home runs with it off, interleaved with the first, so each figure is
+printed against today's path in the same run; other figures compare across runs at two commits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from emem.ingest.locomo import parse_locomo
+from emem.memory import Memory
+
+NAMESPACE = "loop"
+
+
+def rss_mb() -> float:
+    """Resident set size now (not the peak), from /proc; 0 where /proc is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def timed_ms(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    out = fn()
+    return (time.perf_counter() - start) * 1000, out
+
+
+def p50(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def baseline_memory(home: Path) -> Memory | None:
+    """A second Memory on the same home running today's read path, when the switch exists."""
+    m = Memory(home)
+    runtime = getattr(m, "read_runtime", None)
+    if runtime is None or not hasattr(runtime, "cached"):
+        m.close()
+        return None
+    runtime.cached = False
+    return m
+
+
+def row(name: str, new: list[float], old: list[float] | None, unit: str = "ms") -> str:
+    text = f"{name:<44} p50 {p50(new):9.1f} {unit} (n={len(new)})"
+    if old:
+        text += f"   today's path {p50(old):9.1f} {unit} (n={len(old)}), ratio {p50(old) / max(p50(new), 1e-9):.1f}x"
+    return text
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, required=True, help="path to locomo10.json")
+    ap.add_argument("--home", type=Path, default=None, help="store location (default: a temp dir)")
+    ap.add_argument(
+        "--conversations", type=int, default=1, help="how many LoCoMo conversations, in one namespace"
+    )
+    ap.add_argument("--appends", type=int, default=8, help="turns appended one at a time, each then asked")
+    ap.add_argument("--questions", type=int, default=30, help="LoCoMo questions timed for ask and search")
+    ap.add_argument("--no-baseline", action="store_true", help="skip today's code path even when it exists")
+    args = ap.parse_args()
+    samples = json.loads(args.data.read_text())[: args.conversations]
+    home = args.home or Path(tempfile.mkdtemp(prefix="emem-loop-"))
+    turns, sessions = [], []
+    for s in samples:
+        batch = parse_locomo(s, s["sample_id"])
+        turns += batch.turns
+        sessions += batch.sessions
+    held = turns[-args.appends :]
+    questions = [qa["question"] for s in samples for qa in s["qa"]]
+    step = max(1, len(questions) // max(args.questions, 1))
+    questions = questions[::step][: args.questions]
+
+    m = Memory(home)
+    m.episodes.append(NAMESPACE, turns[: -args.appends], sessions)
+    catchup_s, report = timed_ms(lambda: m.index(NAMESPACE))
+    rate = report.new_turns / (catchup_s / 1000)
+    warm_ms, _ = timed_ms(lambda: m.ask(questions[0], NAMESPACE, mode="deep"))
+    old = None if args.no_baseline else baseline_memory(home)
+    old_warm_ms = timed_ms(lambda: old.ask(questions[0], NAMESPACE, mode="deep"))[0] if old else None
+
+    first_new: list[float] = []
+    first_old: list[float] = []
+    same = 0
+    for i, t in enumerate(held):
+        m.episodes.append(NAMESPACE, [t])
+        q = questions[i % len(questions)]
+        arm, out = (old, first_old) if old is not None and i % 2 else (m, first_new)
+        ms, answer = timed_ms(lambda arm=arm, q=q: arm.ask(q, NAMESPACE, mode="deep"))
+        out.append(ms)
+        if arm is m:
+            # The same answer as a fresh process would give from the same home.
+            with Memory(home) as fresh:
+                same += fresh.ask(q, NAMESPACE, mode="deep").answer == answer.answer
+
+    arms = [("new", m)] + ([("old", old)] if old else [])
+    fast: dict[str, list[float]] = {a: [] for a, _ in arms}
+    deep: dict[str, list[float]] = {a: [] for a, _ in arms}
+    search: dict[str, list[float]] = {a: [] for a, _ in arms}
+    for q in questions:
+        for name, mem in arms:
+            fast[name].append(timed_ms(lambda mem=mem, q=q: mem.ask(q, NAMESPACE, mode="fast"))[0])
+            deep[name].append(timed_ms(lambda mem=mem, q=q: mem.ask(q, NAMESPACE, mode="deep"))[0])
+            search[name].append(timed_ms(lambda mem=mem, q=q: mem.search(q, NAMESPACE, k=10))[0])
+    rss = rss_mb()
+
+    n_turns = len(turns)
+    print(
+        f"emem agent-loop benchmark — {len(samples)} LoCoMo conversation(s) in one namespace, {n_turns} turns, home {home}"
+    )
+    print(f"index catch-up: {report.new_turns} turns in {catchup_s / 1000:.1f} s = {rate:.0f} turns/s")
+    print(
+        f"first ask ever (view build): {warm_ms:.0f} ms"
+        + (f"; today's path {old_warm_ms:.0f} ms" if old else "")
+    )
+    print(row("first ask (deep) after appending one turn", first_new, first_old or None))
+    print(f"  answer equal to a fresh process's: {same}/{len(first_new)}")
+    print(row("ask fast", fast["new"], fast.get("old")))
+    print(row("ask deep", deep["new"], deep.get("old")))
+    print(row("search k=10", search["new"], search.get("old")))
+    print(
+        f"process RSS at the end: {rss:.0f} MB"
+        + (" (both arms share one process and one embedder)" if old else "")
+    )
+    if old is not None:
+        old.close()
+    m.close()
+
+
+if __name__ == "__main__":
+    main()
