@@ -129,6 +129,7 @@ class ReadRuntime:
             self._views.pop(namespace, None)
             self._sources.pop(namespace, None)
             self._vectors.clear()
+            count_tokens.cache_clear()  # memoised by text: may hold erased turns
 
     def embed(self, text: str) -> np.ndarray:
         with self._lock:
@@ -238,7 +239,7 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(state["namespace"])
         q = state["question"]
         as_of = state.get("as_of")
-        ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3) if as_of is None or t.time <= as_of][:FAST_K]
+        ranked = [(t, s) for t, s in hybrid_turns(view.indexes, q, FAST_K * 3, embed=runtime.embed, exact=runtime.cached) if as_of is None or t.time <= as_of][:FAST_K]
         evidence, _ = supported_evidence(view, [t for t, _ in ranked], q, state["plan"], runtime.embed(q))
         facts = []
         if runtime.currentness:

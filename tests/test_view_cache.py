@@ -125,3 +125,14 @@ def test_today_s_path_builds_the_same_view(home: Path) -> None:
     with Memory(home, embedder=CountingEmbedder()) as old:
         old.read_runtime.cached = False
         assert_same_view(old.read_runtime.view("ns"), carried)
+
+
+def test_fast_mode_embeds_the_question_once(home: Path) -> None:
+    embedder = CountingEmbedder()
+    with Memory(home, embedder=embedder) as m:
+        m.add_turns(history(), "ns")
+        m.read_runtime.view("ns")
+        embedder.texts.clear()
+        m.ask("how long is the harbour trail?", "ns", mode="fast")
+        # No speaker named: the topic query is the question, so one text is embedded, once.
+        assert embedder.texts == ["how long is the harbour trail?"]
