@@ -136,3 +136,14 @@ def test_fast_mode_embeds_the_question_once(home: Path) -> None:
         m.ask("how long is the harbour trail?", "ns", mode="fast")
         # No speaker named: the topic query is the question, so one text is embedded, once.
         assert embedder.texts == ["how long is the harbour trail?"]
+
+
+def test_embedder_settings_do_not_change_the_vectors() -> None:
+    """Thread, spinning and arena settings are speed only: vectors already stored in a home
+    (embedded with ONNX Runtime's defaults) stay comparable with new ones."""
+    from emem.embedding import MiniLMEmbedder
+
+    texts = ["Dana: I adopted a greyhound called Pixel.", "How long is the harbour trail?", "x " * 300]
+    tuned = MiniLMEmbedder().embed(texts)
+    shipped_before = MiniLMEmbedder(threads=2, spinning=True, arena=True).embed(texts)
+    assert np.abs(tuned - shipped_before).max() < 1e-5
