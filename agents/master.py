@@ -35,7 +35,7 @@ from emem.agents.withheld import apply_forget_requests, withheld_answer, withhol
 from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
-from emem.index.vector_cache import VectorCache
+from emem.index.vector_cache import VectorCache, text_hash
 from emem.ledger.models import Revision
 from emem.ledger.withhold import ForgetRequest
 from emem.llm.jsonparse import parse_into
@@ -110,13 +110,16 @@ class ReadRuntime:
             # build_view reuses `cached` only while it was built from this very `ns` object (the
             # index manager rebuilds it after another process erased turns) and these summaries.
             embedder = ns.dense.embedder
-            cached = self._views[namespace] = build_view(
+            built = self._views[namespace] = build_view(
                 ns,
                 summaries,
                 embed=lambda texts: self._vector_cache.embed(namespace, embedder, texts),
                 previous=cached,
             )
-            return cached
+            if cached is not None:  # summaries replaced as their segments grew
+                stale = {s.summary for s in cached.segments} - {s.summary for s in built.segments}
+                self._vector_cache.discard(namespace, embedder.name, [text_hash(t) for t in stale])
+            return built
 
     def question_vector(self, view: NamespaceView, question: str) -> np.ndarray:
         """The question's vector for routing segments: without the speakers' names, which every

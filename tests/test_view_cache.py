@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from emem.index.vector_cache import VectorCache
 from emem.memory import Memory
 from emem.retrieval.view import build_view
 
@@ -92,6 +93,8 @@ def test_appending_a_turn_re_embeds_only_its_segment_summary(home: Path) -> None
         assert untouched is first.segments[first.segment_index["c1/S1"]]
         fresh = build_view(m.indexes.current("ns"), m.segment_summaries("ns"))
         assert_same_view(carried, fresh)
+        # The replaced S2 summary's vector left the cache: one row per live segment.
+        assert VectorCache(home).count("ns") == len(carried.segments)
 
 
 def test_a_new_session_and_a_second_process_embed_no_summary_twice(home: Path) -> None:

@@ -107,6 +107,28 @@ class VectorCache:
             )
             db.execute("COMMIT")
 
+    def discard(self, namespace: str, embedder_name: str, hashes: Sequence[str]) -> None:
+        """Delete vectors no view uses any more (a summary replaced when its segment grew), so the
+        file does not keep one stale row per appended turn. Another process needing one re-embeds it."""
+        if not hashes:
+            return
+        with self._lock:
+            db = self._db()
+            db.execute("BEGIN")
+            db.executemany(
+                "DELETE FROM text_vectors WHERE namespace=? AND embedder=? AND text_sha256=?",
+                [(namespace, embedder_name, h) for h in hashes],
+            )
+            db.execute("COMMIT")
+
+    def count(self, namespace: str) -> int:
+        with self._lock:
+            return (
+                self._db()
+                .execute("SELECT COUNT(*) FROM text_vectors WHERE namespace=?", (namespace,))
+                .fetchone()[0]
+            )
+
     def close(self) -> None:
         with self._lock:
             if self._conn is not None:
