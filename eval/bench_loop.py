@@ -7,9 +7,11 @@ minus the last `--appends` turns, which are appended one at a time, each followe
 "first ask after appending one turn". Then ask fast / deep and search are timed over LoCoMo
 questions, and the process RSS is read. Figures are medians (p50) of this run.
 
-Where the read path has a switch for today's code path (`ReadRuntime.cached`, when present), a
-second `Memory` on the same home runs with it off, interleaved with the first, so each figure is
-printed against today's path in the same run; other figures compare across runs at two commits.
+Where the read path has a switch for today's code path (`ReadRuntime.cached`, when present), the
+same `Memory` runs each measurement with it on and off, alternating which goes first, so each
+figure is printed against today's path in the same run. Without the switch (older commits) only
+the first arm runs: compare such runs at two commits. (Two `Memory` objects were tried as the
+two arms: whichever was opened first ran ~20% slower, whatever its settings.)
 """
 
 from __future__ import annotations
@@ -52,17 +54,6 @@ def p50(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def baseline_memory(home: Path) -> Memory | None:
-    """A second Memory on the same home running today's read path, when the switch exists."""
-    m = Memory(home)
-    runtime = getattr(m, "read_runtime", None)
-    if runtime is None or not hasattr(runtime, "cached"):
-        m.close()
-        return None
-    runtime.cached = False
-    return m
-
-
 def row(name: str, new: list[float], old: list[float] | None, unit: str = "ms") -> str:
     text = f"{name:<44} p50 {p50(new):9.1f} {unit} (n={len(new)})"
     if old:
@@ -70,13 +61,23 @@ def row(name: str, new: list[float], old: list[float] | None, unit: str = "ms") 
     return text
 
 
+def switch(m: Memory) -> Callable[[bool], None] | None:
+    """Sets today's code path on (False) or off (True); None when this commit has no switch."""
+    runtime = getattr(m, "read_runtime", None)
+    if runtime is None or not hasattr(runtime, "cached"):
+        return None
+
+    def set_cached(on: bool) -> None:
+        runtime.cached = on
+
+    return set_cached
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, required=True, help="path to locomo10.json")
     ap.add_argument("--home", type=Path, default=None, help="store location (default: a temp dir)")
-    ap.add_argument(
-        "--conversations", type=int, default=1, help="how many LoCoMo conversations, in one namespace"
-    )
+    ap.add_argument("--conversations", type=int, default=1, help="LoCoMo conversations, all in one namespace")
     ap.add_argument("--appends", type=int, default=8, help="turns appended one at a time, each then asked")
     ap.add_argument("--questions", type=int, default=30, help="LoCoMo questions timed for ask and search")
     ap.add_argument("--no-baseline", action="store_true", help="skip today's code path even when it exists")
@@ -97,34 +98,42 @@ def main() -> None:
     m.episodes.append(NAMESPACE, turns[: -args.appends], sessions)
     catchup_s, report = timed_ms(lambda: m.index(NAMESPACE))
     rate = report.new_turns / (catchup_s / 1000)
-    warm_ms, _ = timed_ms(lambda: m.ask(questions[0], NAMESPACE, mode="deep"))
-    old = None if args.no_baseline else baseline_memory(home)
-    old_warm_ms = timed_ms(lambda: old.ask(questions[0], NAMESPACE, mode="deep"))[0] if old else None
+    use = None if args.no_baseline else switch(m)
+    arms = [True, False] if use else [True]
+    cold: dict[bool, float] = {}
+    for on in arms[::-1]:  # today's path first: the new one then starts from an empty cache too
+        if use:
+            use(on)
+            m.read_runtime.forget(NAMESPACE)
+        cold[on] = timed_ms(lambda: m.ask(questions[0], NAMESPACE, mode="deep"))[0]
 
-    first_new: list[float] = []
-    first_old: list[float] = []
+    first: dict[bool, list[float]] = {on: [] for on in arms}
     same = 0
     for i, t in enumerate(held):
         m.episodes.append(NAMESPACE, [t])
+        on = arms[i % len(arms)]
+        if use:
+            use(on)
         q = questions[i % len(questions)]
-        arm, out = (old, first_old) if old is not None and i % 2 else (m, first_new)
-        ms, answer = timed_ms(lambda arm=arm, q=q: arm.ask(q, NAMESPACE, mode="deep"))
-        out.append(ms)
-        if arm is m:
-            # The same answer as a fresh process would give from the same home.
-            with Memory(home) as fresh:
+        ms, answer = timed_ms(lambda q=q: m.ask(q, NAMESPACE, mode="deep"))
+        first[on].append(ms)
+        if on:
+            with Memory(home) as fresh:  # the same answer as a fresh process gives from this home
                 same += fresh.ask(q, NAMESPACE, mode="deep").answer == answer.answer
+    reopen_ms = 0.0
+    with Memory(home) as fresh:  # a new process's first ask: summary vectors come from the cache
+        reopen_ms = timed_ms(lambda: fresh.ask(questions[0], NAMESPACE, mode="deep"))[0]
 
-    arms = [("new", m)] + ([("old", old)] if old else [])
-    fast: dict[str, list[float]] = {a: [] for a, _ in arms}
-    deep: dict[str, list[float]] = {a: [] for a, _ in arms}
-    search: dict[str, list[float]] = {a: [] for a, _ in arms}
+    fast: dict[bool, list[float]] = {on: [] for on in arms}
+    deep: dict[bool, list[float]] = {on: [] for on in arms}
+    search: dict[bool, list[float]] = {on: [] for on in arms}
     for i, q in enumerate(questions):
-        # Alternate which arm goes first: module-level memos (token counts) favour the second.
-        for name, mem in arms if i % 2 == 0 else arms[::-1]:
-            fast[name].append(timed_ms(lambda mem=mem, q=q: mem.ask(q, NAMESPACE, mode="fast"))[0])
-            deep[name].append(timed_ms(lambda mem=mem, q=q: mem.ask(q, NAMESPACE, mode="deep"))[0])
-            search[name].append(timed_ms(lambda mem=mem, q=q: mem.search(q, NAMESPACE, k=10))[0])
+        for on in arms if i % 2 == 0 else arms[::-1]:  # alternate: process-wide memos favour the second
+            if use:
+                use(on)
+            fast[on].append(timed_ms(lambda q=q: m.ask(q, NAMESPACE, mode="fast"))[0])
+            deep[on].append(timed_ms(lambda q=q: m.ask(q, NAMESPACE, mode="deep"))[0])
+            search[on].append(timed_ms(lambda q=q: m.search(q, NAMESPACE, k=10))[0])
     # The search core alone (hybrid_turns: BM25 + dense + RRF), dense half exact vs Chroma's index.
     ns = m.indexes.current(NAMESPACE)
     core: dict[str, list[float]] = {"exact": [], "chroma": []}
@@ -133,31 +142,28 @@ def main() -> None:
         core["exact"].append(timed_ms(lambda q=q: hybrid_turns(ns, q, 10))[0])
         core["chroma"].append(timed_ms(lambda q=q: hybrid_turns(ns, q, 10, exact=False))[0])
     rss = rss_mb()
+    m.close()
 
-    n_turns = len(turns)
+    old = (lambda d: d.get(False)) if use else (lambda d: None)
     print(
-        f"emem agent-loop benchmark — {len(samples)} LoCoMo conversation(s) in one namespace, {n_turns} turns, home {home}"
+        f"emem agent-loop benchmark — {len(samples)} LoCoMo conversation(s) in one namespace, {len(turns)} turns"
     )
+    print(f"home {home}; today's path in this run: {'yes (ReadRuntime.cached=False)' if use else 'no'}")
     print(f"index catch-up: {report.new_turns} turns in {catchup_s / 1000:.1f} s = {rate:.0f} turns/s")
     print(
-        f"first ask ever (view build): {warm_ms:.0f} ms"
-        + (f"; today's path {old_warm_ms:.0f} ms" if old else "")
+        f"first ask ever (view built, nothing cached): {cold[True]:.0f} ms"
+        + (f"; today's path {cold[False]:.0f} ms" if use else "")
     )
-    print(row("first ask (deep) after appending one turn", first_new, first_old or None))
-    print(f"  answer equal to a fresh process's: {same}/{len(first_new)}")
-    print(row("ask fast", fast["new"], fast.get("old")))
-    print(row("ask deep", deep["new"], deep.get("old")))
-    print(row("search k=10 (both arms score dense exactly)", search["new"], search.get("old")))
+    print(row("first ask (deep) after appending one turn", first[True], old(first)))
+    print(f"  answer equal to a fresh process's: {same}/{len(first[True])}")
+    print(f"first ask of a new process on this home: {reopen_ms:.0f} ms")
+    print(row("ask fast", fast[True], old(fast)))
+    print(row("ask deep", deep[True], old(deep)))
+    print(row("search k=10 (Memory.search)", search[True], None))
     if core["exact"]:
         print(row("search core (hybrid_turns), exact dense", core["exact"], core["chroma"]))
         print("  (its baseline: the same call on Chroma's approximate index, today's dense half)")
-    print(
-        f"process RSS at the end: {rss:.0f} MB"
-        + (" (both arms share one process and one embedder)" if old else "")
-    )
-    if old is not None:
-        old.close()
-    m.close()
+    print(f"process RSS at the end: {rss:.0f} MB")
 
 
 if __name__ == "__main__":
