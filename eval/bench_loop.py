@@ -121,7 +121,7 @@ def main() -> None:
             with Memory(home) as fresh:  # the same answer as a fresh process gives from this home
                 same += fresh.ask(q, NAMESPACE, mode="deep").answer == answer.answer
     reopen_ms = 0.0
-    with Memory(home) as fresh:  # a new process's first ask: summary vectors come from the cache
+    with Memory(home) as fresh:  # a new Memory's first ask: summary vectors come from the cache
         reopen_ms = timed_ms(lambda: fresh.ask(questions[0], NAMESPACE, mode="deep"))[0]
 
     fast: dict[bool, list[float]] = {on: [] for on in arms}
@@ -156,7 +156,7 @@ def main() -> None:
     )
     print(row("first ask (deep) after appending one turn", first[True], old(first)))
     print(f"  answer equal to a fresh process's: {same}/{len(first[True])}")
-    print(f"first ask of a new process on this home: {reopen_ms:.0f} ms")
+    print(f"first ask of a new Memory on this home (same process, model loaded): {reopen_ms:.0f} ms")
     print(row("ask fast", fast[True], old(fast)))
     print(row("ask deep", deep[True], old(deep)))
     print(row("search k=10 (Memory.search)", search[True], None))
