@@ -87,8 +87,9 @@ class ReadRuntime:
         (eval.bench_currentness): without it answers may be stale or name what was forgotten."""
         self.cached = True
         """Carry views forward across writes, with summary vectors cached in the home, and score
-        dense candidates exactly over the view's vectors. Off only to measure today's code path
-        (eval.bench_loop): every write then makes the next read re-embed every summary."""
+        fast mode's dense half exactly over vectors in memory (retrieval.exact). Off only to
+        measure today's code path (eval.bench_loop): every write then makes the next read
+        re-embed every summary, and fast mode queries Chroma's approximate index."""
         self._views: dict[str, NamespaceView] = {}
         self._vector_cache = VectorCache(memory.home)
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
