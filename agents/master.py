@@ -43,6 +43,7 @@ from emem.agents.withheld import apply_forget_requests, withheld_answer, withhol
 from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
+from emem.index.vector_cache import VectorCache, text_hash
 from emem.ledger.models import Revision
 from emem.ledger.withhold import ForgetRequest
 from emem.llm.jsonparse import parse_into
@@ -93,7 +94,13 @@ class ReadRuntime:
         """The ledger's part of the read path: subjects ("my" -> the user), the plan's facts in
         fast mode, stale turns ranked last, forget requests. Off only to measure what it costs
         (eval.bench_currentness): without it answers may be stale or name what was forgotten."""
+        self.cached = True
+        """Carry views forward across writes, with summary vectors cached in the home, and score
+        fast mode's dense half exactly over vectors in memory (retrieval.exact). Off only to
+        measure today's code path (eval.bench_loop): every write then makes the next read
+        re-embed every summary, and fast mode queries Chroma's approximate index."""
         self._views: dict[str, NamespaceView] = {}
+        self._vector_cache = VectorCache(memory.home)
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._sources: dict[str, tuple[int, dict[str, list[Revision]]]] = {}
         self._lock = threading.RLock()
@@ -104,9 +111,25 @@ class ReadRuntime:
             cached = self._views.get(namespace)
             # `indexes is not ns`: the index manager rebuilt this namespace (e.g. after another
             # process erased turns), so the cached view may still hold erased turns.
-            if cached is None or cached.covered_seq != ns.covered_seq or cached.indexes is not ns:
-                cached = self._views[namespace] = build_view(ns, self.memory.segment_summaries(namespace))
-            return cached
+            if cached is not None and cached.covered_seq == ns.covered_seq and cached.indexes is ns:
+                return cached
+            summaries = self.memory.segment_summaries(namespace)
+            if not self.cached:
+                cached = self._views[namespace] = build_view(ns, summaries)
+                return cached
+            # build_view reuses `cached` only while it was built from this very `ns` object (the
+            # index manager rebuilds it after another process erased turns) and these summaries.
+            embedder = ns.dense.embedder
+            built = self._views[namespace] = build_view(
+                ns,
+                summaries,
+                embed=lambda texts: self._vector_cache.embed(namespace, embedder, texts),
+                previous=cached,
+            )
+            if cached is not None:  # summaries replaced as their segments grew
+                stale = {s.summary for s in cached.segments} - {s.summary for s in built.segments}
+                self._vector_cache.discard(namespace, embedder.name, [text_hash(t) for t in stale])
+            return built
 
     def question_vector(self, view: NamespaceView, question: str) -> np.ndarray:
         """The question's vector for routing segments: without the speakers' names, which every
@@ -119,6 +142,7 @@ class ReadRuntime:
             self._views.pop(namespace, None)
             self._sources.pop(namespace, None)
             self._vectors.clear()
+            count_tokens.cache_clear()  # memoised by text: may hold erased turns
 
     def embed(self, text: str) -> np.ndarray:
         with self._lock:
@@ -185,11 +209,12 @@ def _fast_evidence(
     """One hybrid retrieval over the visible turns (those said by `as_of`, inside the question's
     filter), scored for support: the fast path's evidence."""
     if flt is None:
-        hits = hybrid_turns(view.indexes, question, FAST_K * 3)
+        hits = hybrid_turns(view.indexes, question, FAST_K * 3, embed=runtime.embed, exact=runtime.cached)
         ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:FAST_K]
     else:
         keep = lambda t: flt.matches(t) and (as_of is None or t.time <= as_of)  # noqa: E731
-        ranked = [t for t, _ in hybrid_turns_where(view.indexes, question, FAST_K, keep)]
+        hits = hybrid_turns_where(view.indexes, question, FAST_K, keep, embed=runtime.embed, exact=runtime.cached)
+        ranked = [t for t, _ in hits]
     evidence, _ = supported_evidence(view, ranked, question, plan, runtime.embed(question))
     return evidence
 

@@ -281,6 +281,7 @@ def _finish(memory: Any, namespace: str, erasure_id: str, report: ErasureReport)
     _step("ledger_purged")
     _scrub_vectors(memory, namespace, {str(seq) for seq, *_ in erased}, drop_all=whole, report=report)
     _step("vectors_scrubbed")
+    _scrub_cached_vectors(memory, namespace, report)
     _compact(memory, report)
     _step("compacted")
     if report.complete:
@@ -494,6 +495,15 @@ def _scrub_vectors(
     _remove_orphan_segments(handle.path, report)
     zero_unused_slots(handle.path)  # hnswlib writes freed memory (e.g. the erased vectors) there
     _vacuum(handle.path / "chroma.sqlite3", report, wal=False)
+
+
+def _scrub_cached_vectors(memory: Any, namespace: str, report: ErasureReport) -> None:
+    """Summary vectors cached by content hash (emem.index.vector_cache) embed what the erased
+    turns said: drop all of the namespace's (the next read re-embeds what survives), then vacuum."""
+    from emem.index.vector_cache import cache_path, drop_namespace_vectors
+
+    drop_namespace_vectors(memory.home, namespace)
+    _vacuum(cache_path(memory.home), report, wal=True)
 
 
 def _all_vectors(col: Any, batch: int = 5000) -> tuple[list[str], list[Any]]:

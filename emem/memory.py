@@ -667,6 +667,12 @@ class Memory:
             self._graph = build_master_graph(self._read_runtime)
         return self._read_runtime
 
+    @property
+    def read_runtime(self):  # -> emem.agents.master.ReadRuntime
+        """What the read graph's nodes share (cached views, the question-vector cache); created
+        on first use. Benchmarks switch its `cached` flag to time today's code path."""
+        return self._runtime()
+
     def graph(self) -> Any:
         """The compiled LangGraph master graph (embed it as a subgraph, or invoke it directly).
 

@@ -80,8 +80,10 @@ def encoding(name: str = DEFAULT_ENCODING):  # -> tiktoken.Encoding
     return tiktoken.get_encoding(name)
 
 
+@lru_cache(maxsize=65536)
 def count_tokens(text: str, name: str = DEFAULT_ENCODING) -> int:
-    """Number of tokens `text` takes (special-token text counted as ordinary text)."""
+    """Number of tokens `text` takes (special-token text counted as ordinary text). Memoised:
+    the read path counts the same turns on every question (usage, packing, segments)."""
     return len(encoding(name).encode(text, disallowed_special=()))
 
 

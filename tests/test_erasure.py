@@ -185,6 +185,35 @@ def test_forget_turn_leaves_no_byte_of_it_anywhere(filled: Memory, home: Path) -
     assert SECRET_CITY not in json.dumps(tombs)
 
 
+def test_forget_drops_the_cached_summary_vectors(filled: Memory, home: Path) -> None:
+    """Read views cache summary vectors by content hash in the home (vectors.sqlite3): the
+    erased turn's segment summary is embedded there, and must go with the turn."""
+    m = filled
+    summary = ExactEmbedder().embed([f"Dana moved to {SECRET_CITY}."])[0].tobytes()
+    held = scan_bytes(home, [summary])
+    assert held and all(f.startswith("vectors.sqlite3") for f in held), held
+
+    report = m.forget("ns", turn_ids=["S1:1"], conversation_id="c1")
+
+    assert report.complete and "vectors.sqlite3" in report.files_compacted
+    assert scan_bytes(home, [summary]) == []
+    assert m.ask("Where does Dana work?", "ns", mode="deep").status != "error"  # re-embeds what survives
+    assert scan_bytes(home, [summary]) == []
+
+
+def test_drop_namespace_drops_its_cached_vectors_only(filled: Memory, home: Path) -> None:
+    m = filled
+    m.ask("Where did Dana move to?", "other", mode="deep")
+    kept = [ExactEmbedder().embed([s.summary])[0].tobytes() for s in m.read_runtime.view("other").segments]
+    summary = ExactEmbedder().embed([f"Dana moved to {SECRET_CITY}."])[0].tobytes()
+    assert scan_bytes(home, [summary])
+
+    m.drop_namespace("ns")
+
+    assert scan_bytes(home, [summary]) == []
+    assert all(scan_bytes(home, [blob]) for blob in kept), "the other tenant's cache stays"
+
+
 def test_scan_is_clean_after_close_and_reopen(filled: Memory, home: Path) -> None:
     filled.forget("ns", session_id="S2", conversation_id="c1")
     filled.close()

@@ -51,16 +51,19 @@ def test_dense_search_and_read_path_use_the_topic_query(tmp_path, monkeypatch: p
         m.add_conversation(small_conversation(), "ns")
         ns = m.indexes.current("ns")
         seen: list[str] = []
-        original = type(ns.dense).search
+        original = type(ns.dense.embedder).embed
 
-        def spy(self, query: str, k: int):
-            seen.append(query)
-            return original(self, query, k)
+        def spy(self, texts: list[str]):
+            seen.extend(texts)
+            return original(self, texts)
 
-        monkeypatch.setattr(type(ns.dense), "search", spy)
+        # The dense half embeds the topic query, whether scored exactly or by Chroma's index.
+        monkeypatch.setattr(type(ns.dense.embedder), "embed", spy)
         hybrid_turns(ns, "Where does Dana work?", 3)
+        hybrid_turns(ns, "Where does Dana work?", 3, exact=False)
         m.search("Where does Dana work?", "ns", k=3)
-        assert seen == ["Where does work?", "Where does work?"]
+        assert seen == ["Where does work?"] * 3
+        monkeypatch.undo()
 
         runtime = m._runtime()
         view = runtime.view("ns")

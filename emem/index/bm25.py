@@ -32,6 +32,17 @@ class BM25Index:
         if covered_seq is not None:
             self.covered_seq = covered_seq
 
+    @classmethod
+    def from_tokens(cls, keys: list[str], tokens: list[list[str]], covered_seq: int = 0) -> BM25Index:
+        """An index over documents already tokenised (with `tokenize`): lets a caller that keeps
+        token lists (a read view's segments) refit without tokenising unchanged documents again."""
+        index = cls()
+        index.keys = list(keys)
+        index._tokens = [t or ["\x00empty"] for t in tokens]
+        index._model = BM25Okapi(index._tokens) if index._tokens else None
+        index.covered_seq = covered_seq
+        return index
+
     def scores(self, query: str) -> np.ndarray:
         terms = tokenize(query)
         if self._model is None or not terms:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from emem.embedding import Embedder
 from emem.index.bm25 import BM25Index
@@ -55,6 +56,8 @@ class NamespaceIndexes:
     bm25: BM25Index = field(default_factory=BM25Index)
     speakers: set[str] = field(default_factory=set)
     """Everyone who speaks in the namespace: the dense query leaves their names out (retrieval.query)."""
+    exact: Any = None
+    """In-memory vectors for exact dense scoring (emem.retrieval.exact.ExactDense), on first use."""
     verified: bool = False
     """Dense coverage was checked against the collection itself in this process."""
 

@@ -113,7 +113,7 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
     speakers = {t.speaker.lower() for t in view.turns}
     names = [e for e in plan.entities if e.lower() not in speakers]
     for i, seg in enumerate(view.segments):
-        text = seg.text().lower()
+        text = view.segment_text_lower(i)
         hits = [e for e in names if e.lower() in text]
         if hits:
             score[i] += 0.5 * len(hits) / max(len(names), 1)

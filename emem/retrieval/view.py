@@ -1,9 +1,15 @@
 """A read-only, in-memory view of one namespace for the read path: turns with their vectors,
-segments with summaries, summary vectors and centroids, and BM25 over segments. Rebuilt only when
-the indexes cover new events."""
+segments with summaries, summary vectors and centroids, and BM25 over segments.
+
+Built once, then carried forward: when the indexes cover new turns, `build_view(previous=...)`
+keeps every segment of an untouched session (its vectors, summary vector, tokens) and rebuilds
+only the sessions the new turns extend, so a write costs the next read milliseconds, not a
+re-embedding of the namespace. Segmentation is per session, so the result equals a fresh build.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -12,8 +18,12 @@ import numpy as np
 from emem.index.bm25 import BM25Index
 from emem.index.dense import fetch_vectors
 from emem.index.manager import NamespaceIndexes, turn_key
+from emem.index.text import tokenize
 from emem.models import StoredTurn
 from emem.segments import Segment, build_segments
+
+EmbedTexts = Callable[[list[str]], np.ndarray]
+"""texts -> (n, dim) L2-normalised vectors (the embedder, or a cache in front of it)."""
 
 
 @dataclass
@@ -34,6 +44,12 @@ class NamespaceView:
     by_ref: dict[tuple[str, str], StoredTurn] = field(default_factory=dict)
     segment_index: dict[str, int] = field(default_factory=dict)
     """segment id -> index in `segments`."""
+    segment_texts: list[str] = field(default_factory=list)
+    """`Segment.text()` of each segment, built once per view (routing reads it per question)."""
+    segment_tokens: list[list[str]] = field(default_factory=list)
+    """`tokenize` of each segment text: what `segment_bm25` was fitted on."""
+    summaries: dict[str, str] = field(default_factory=dict)
+    """The LLM summaries this view was built with (a change means a fresh build)."""
 
     def visible(self, as_of: datetime | None) -> np.ndarray:
         """Mask of turns said at or before `as_of` (all turns when None)."""
@@ -44,24 +60,128 @@ class NamespaceView:
     def segment_for(self, turn: StoredTurn) -> Segment:
         return self.segments[self.segment_of[turn_key(turn)]]
 
+    def segment_text_lower(self, i: int) -> str:
+        """Lower-cased text of segment i (memoised: routing asks for it on every question)."""
+        if self._lower is None:
+            self._lower = [t.lower() for t in self.segment_texts]
+        return self._lower[i]
 
-def build_view(ns: NamespaceIndexes, summaries: dict[str, str] | None = None) -> NamespaceView:
+    _lower: list[str] | None = field(default=None, repr=False)
+
+
+def build_view(
+    ns: NamespaceIndexes,
+    summaries: dict[str, str] | None = None,
+    *,
+    embed: EmbedTexts | None = None,
+    previous: NamespaceView | None = None,
+) -> NamespaceView:
+    """The view of `ns` as its indexes stand.
+
+    Args:
+        ns: the namespace's caught-up indexes.
+        summaries: LLM-written summaries by segment id (offline extractive ones otherwise).
+        embed: how summaries are embedded (default: the namespace's embedder, uncached).
+        previous: a view of the same `ns` object built earlier with the same summaries; its
+            untouched segments are reused (ignored when it does not qualify).
+    Returns:
+        The view; equal to a fresh build from the same indexes.
+    """
+    summaries = dict(summaries or {})
+    embed = embed or ns.dense.embedder.embed
+    if previous is not None and previous.indexes is ns and previous.summaries == summaries:
+        if previous.covered_seq == ns.covered_seq:
+            return previous
+        if previous.covered_seq < ns.covered_seq:
+            return _extend(previous, ns, summaries, embed)
     turns = sorted(ns.turns.values(), key=lambda t: t.seq)
     keys = [turn_key(t) for t in turns]
     vectors = fetch_vectors(ns.dense, keys) if keys else np.zeros((0, ns.dense.embedder.dim), np.float32)
-    segments = build_segments(turns)
+    segments = _with_summaries(build_segments(turns), summaries)
+    texts = [s.text() for s in segments]
+    return _assemble(
+        ns,
+        summaries,
+        turns,
+        vectors,
+        segments,
+        texts,
+        [tokenize(t) for t in texts],
+        _summary_vectors(segments, embed, vectors.shape[1]),
+    )
+
+
+def _extend(
+    old: NamespaceView, ns: NamespaceIndexes, summaries: dict[str, str], embed: EmbedTexts
+) -> NamespaceView:
+    """`old` plus the turns indexed since: only the sessions they extend are segmented again."""
+    new = sorted((t for t in ns.turns.values() if t.seq > old.covered_seq), key=lambda t: t.seq)
+    if any(turn_key(t) in old.row_of for t in new):  # not a pure append: build afresh
+        return build_view(ns, summaries, embed=embed)
+    turns = old.turns + new
+    new_vectors = fetch_vectors(ns.dense, [turn_key(t) for t in new])
+    vectors = np.concatenate([old.turn_vectors, new_vectors]) if new else old.turn_vectors
+    touched = {(t.conversation_id, t.session_id) for t in new}
+    kept = [i for i, s in enumerate(old.segments) if (s.conversation_id, s.session_id) not in touched]
+    redo = [t for t in turns if (t.conversation_id, t.session_id) in touched]
+    fresh = _with_summaries(build_segments(redo), summaries)
+    fresh_texts = [s.text() for s in fresh]
+    fresh_vecs = _summary_vectors(fresh, embed, vectors.shape[1])
+    parts = [
+        (old.segments[i], old.segment_texts[i], old.segment_tokens[i], old.summary_vectors[i]) for i in kept
+    ]
+    parts += [
+        (s, txt, tokenize(txt), fresh_vecs[j])
+        for j, (s, txt) in enumerate(zip(fresh, fresh_texts, strict=True))
+    ]
+    parts.sort(key=lambda p: (p[0].start, p[0].segment_id))
+    dim = vectors.shape[1]
+    summary_vectors = (
+        np.stack([p[3] for p in parts]).astype(np.float32) if parts else np.zeros((0, dim), np.float32)
+    )
+    return _assemble(
+        ns,
+        summaries,
+        turns,
+        vectors,
+        [p[0] for p in parts],
+        [p[1] for p in parts],
+        [p[2] for p in parts],
+        summary_vectors,
+    )
+
+
+def _with_summaries(segments: list[Segment], summaries: dict[str, str]) -> list[Segment]:
     for s in segments:
-        if summaries and s.segment_id in summaries:
+        if s.segment_id in summaries:
             s.summary, s.summary_source = summaries[s.segment_id], "llm"
-    row_of = {k: i for i, k in enumerate(keys)}
+    return segments
+
+
+def _summary_vectors(segments: list[Segment], embed: EmbedTexts, dim: int) -> np.ndarray:
+    if not segments:
+        return np.zeros((0, dim), np.float32)
+    return np.asarray(embed([s.summary for s in segments]), dtype=np.float32)
+
+
+def _assemble(
+    ns: NamespaceIndexes,
+    summaries: dict[str, str],
+    turns: list[StoredTurn],
+    vectors: np.ndarray,
+    segments: list[Segment],
+    texts: list[str],
+    tokens: list[list[str]],
+    summary_vectors: np.ndarray,
+) -> NamespaceView:
+    row_of = {turn_key(t): i for i, t in enumerate(turns)}
     segment_of = {turn_key(t): i for i, s in enumerate(segments) for t in s.turns}
     centroids = np.zeros((len(segments), vectors.shape[1]), dtype=np.float32)
     for i, s in enumerate(segments):
         c = vectors[[row_of[turn_key(t)] for t in s.turns]].mean(axis=0)
         centroids[i] = c / max(float(np.linalg.norm(c)), 1e-12)
-    summary_vectors = ns.dense.embedder.embed([s.summary for s in segments]) if segments else centroids
-    seg_bm25 = BM25Index()
-    seg_bm25.add([(s.segment_id, s.text()) for s in segments])
+    if not segments:
+        summary_vectors = centroids
     return NamespaceView(
         namespace=ns.namespace,
         covered_seq=ns.covered_seq,
@@ -71,9 +191,12 @@ def build_view(ns: NamespaceIndexes, summaries: dict[str, str] | None = None) ->
         segments=segments,
         summary_vectors=summary_vectors,
         centroids=centroids,
-        segment_bm25=seg_bm25,
+        segment_bm25=BM25Index.from_tokens([s.segment_id for s in segments], tokens),
         row_of=row_of,
         segment_of=segment_of,
         by_ref={(t.conversation_id, t.turn_id): t for t in turns},
         segment_index={s.segment_id: i for i, s in enumerate(segments)},
+        segment_texts=texts,
+        segment_tokens=tokens,
+        summaries=summaries,
     )

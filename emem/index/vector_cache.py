@@ -1,0 +1,149 @@
+"""Vectors of derived texts (segment summaries), cached by content hash in `<home>/vectors.sqlite3`.
+
+A read view embeds one summary per segment; without this cache every write made the next read
+re-embed all of them, in every process. Keys are (namespace, embedder, sha256 of the text), so a
+text is embedded once per home and embedder, and a home never mixes two models' vectors. It is a
+cache: losing it costs time only, so writes use `synchronous=NORMAL`. Erasure deletes a
+namespace's rows (emem.erasure) because a summary quotes the turns it summarises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from emem.embedding import Embedder
+from emem.store.sqlite import connect
+
+FILE_NAME = "vectors.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS text_vectors (
+    namespace TEXT NOT NULL,
+    embedder TEXT NOT NULL,
+    text_sha256 TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (namespace, embedder, text_sha256)
+) WITHOUT ROWID
+"""
+
+
+def cache_path(home: Path) -> Path:
+    return home / FILE_NAME
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class VectorCache:
+    """Persisted text -> vector map for one home (one SQLite connection, guarded by a lock)."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = cache_path(home)
+        self._conn = None
+        self._lock = threading.Lock()
+
+    def _db(self):  # -> sqlite3.Connection
+        if self._conn is None:
+            self._conn = connect(self.path)
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute(_SCHEMA)
+        return self._conn
+
+    def embed(self, namespace: str, embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of `texts`, embedding (and storing) only those not cached yet.
+
+        Args:
+            namespace: the tenant the texts belong to (erasure drops its rows by namespace).
+            embedder: the model; its `name` is part of the key.
+            texts: texts to embed (duplicates are embedded once).
+        Returns:
+            An (n, dim) float32 array, row i for texts[i].
+        """
+        if not texts:
+            return np.zeros((0, embedder.dim), dtype=np.float32)
+        hashes = [text_hash(t) for t in texts]
+        found = self.get(namespace, embedder.name, hashes)
+        todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
+        if todo:
+            vectors = embedder.embed(list(todo.values()))
+            fresh = dict(zip(todo, vectors, strict=True))
+            self.put(namespace, embedder.name, fresh)
+            found.update(fresh)
+        return np.stack([found[h] for h in hashes]).astype(np.float32)
+
+    def get(self, namespace: str, embedder_name: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        with self._lock:
+            db = self._db()
+            unique = sorted(set(hashes))
+            for start in range(0, len(unique), 500):
+                chunk = unique[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(
+                    f"SELECT text_sha256, vector FROM text_vectors WHERE namespace=? AND embedder=? "
+                    f"AND text_sha256 IN ({marks})",
+                    (namespace, embedder_name, *chunk),
+                )
+                for h, blob in rows:
+                    out[h] = np.frombuffer(blob, dtype=np.float32).copy()
+        return out
+
+    def put(self, namespace: str, embedder_name: str, vectors: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            db = self._db()
+            db.execute("BEGIN")
+            db.executemany(
+                "INSERT OR REPLACE INTO text_vectors VALUES (?, ?, ?, ?)",
+                [
+                    (namespace, embedder_name, h, np.asarray(v, np.float32).tobytes())
+                    for h, v in vectors.items()
+                ],
+            )
+            db.execute("COMMIT")
+
+    def discard(self, namespace: str, embedder_name: str, hashes: Sequence[str]) -> None:
+        """Delete vectors no view uses any more (a summary replaced when its segment grew), so the
+        file does not keep one stale row per appended turn. Another process needing one re-embeds it."""
+        if not hashes:
+            return
+        with self._lock:
+            db = self._db()
+            db.execute("BEGIN")
+            db.executemany(
+                "DELETE FROM text_vectors WHERE namespace=? AND embedder=? AND text_sha256=?",
+                [(namespace, embedder_name, h) for h in hashes],
+            )
+            db.execute("COMMIT")
+
+    def count(self, namespace: str) -> int:
+        with self._lock:
+            return (
+                self._db()
+                .execute("SELECT COUNT(*) FROM text_vectors WHERE namespace=?", (namespace,))
+                .fetchone()[0]
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+
+def drop_namespace_vectors(home: Path, namespace: str) -> int:
+    """Delete every cached vector of `namespace` (erasure). Returns the rows deleted."""
+    path = cache_path(home)
+    if not path.exists():
+        return 0
+    conn = connect(path)
+    try:
+        conn.execute(_SCHEMA)
+        return conn.execute("DELETE FROM text_vectors WHERE namespace=?", (namespace,)).rowcount
+    finally:
+        conn.close()

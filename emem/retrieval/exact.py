@@ -1,0 +1,73 @@
+"""Exact dense scoring over a namespace's turn vectors held in memory.
+
+Chroma's HNSW index is approximate and its build is not deterministic: two homes built from the
+same data ranked some questions differently. While a namespace is small (EXACT_MAX_TURNS), a
+matrix product over every vector is both exact and faster than the Chroma query, so the same
+data and question always give the same ranking. Vectors are read from Chroma once, then only
+those of turns indexed since.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from emem.index.dense import fetch_vectors
+from emem.index.manager import NamespaceIndexes, turn_key
+
+EXACT_MAX_TURNS = 50_000
+"""Above this many turns (about 77 MB of float32 vectors at 384 dims) Chroma's index is queried."""
+
+
+def exact_dense(ns: NamespaceIndexes) -> ExactDense:
+    """The namespace's in-memory vectors, caught up with its indexes (created on first use and
+    kept on `ns`, so they go whenever the index manager drops or rebuilds the namespace)."""
+    if ns.exact is None:
+        ns.exact = ExactDense()
+    ns.exact.refresh(ns)
+    return ns.exact
+
+
+class ExactDense:
+    """One namespace's turn vectors, carried forward as its indexes grow."""
+
+    def __init__(self) -> None:
+        self._ns: NamespaceIndexes | None = None
+        self._covered = 0
+        self.keys: list[str] = []
+        self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self._lock = threading.Lock()
+
+    def refresh(self, ns: NamespaceIndexes) -> None:
+        """Hold every vector of `ns` (all again when `ns` is another object: indexes rebuilt)."""
+        with self._lock:
+            if self._ns is not ns:
+                self._ns, self._covered, self.keys = ns, 0, []
+                self.matrix = np.zeros((0, ns.dense.embedder.dim), dtype=np.float32)
+            if self._covered >= ns.covered_seq:
+                return
+            new = sorted((t for t in ns.turns.values() if t.seq > self._covered), key=lambda t: t.seq)
+            keys = [turn_key(t) for t in new]
+            if keys:
+                vectors = fetch_vectors(ns.dense, keys)
+                self.matrix = np.concatenate([self.matrix, vectors]) if len(self.keys) else vectors
+                self.keys = self.keys + keys
+            self._covered = ns.covered_seq
+
+    def search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """Top-k (key, cosine) over every held vector; ties broken by index order (seq).
+
+        Args:
+            vector: the L2-normalised query vector.
+            k: how many to return.
+        Returns:
+            Pairs best first, as `DenseIndex.search_vector` returns them.
+        """
+        with self._lock:
+            keys, matrix = self.keys, self.matrix
+        if not keys:
+            return []
+        sims = matrix @ np.asarray(vector, dtype=np.float32)
+        order = np.lexsort((np.arange(len(sims)), -sims))[:k]
+        return [(keys[i], float(sims[i])) for i in order]

@@ -1,0 +1,152 @@
+"""Read views carried across writes: appending a turn re-segments only its session, summary vectors
+are embedded once per home (in this process or the next), and the result equals a fresh build."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from emem.index.vector_cache import VectorCache
+from emem.memory import Memory
+from emem.retrieval.view import build_view
+
+T0 = "2023-01-05T10:00:00+00:00"
+
+
+class CountingEmbedder:
+    """Deterministic hash vectors that record every text embedded."""
+
+    name = "counting-test-embedder"
+    dim = 32
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        self.texts += texts
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            digest = hashlib.sha256(text.encode()).digest()
+            out[row] = np.frombuffer(digest, dtype=np.uint8)[: self.dim].astype(np.float32) - 127.5
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def turn(session: str, n: int, speaker: str, text: str, time: str) -> dict:
+    return {
+        "conversation_id": "c1",
+        "session_id": session,
+        "turn_id": f"{session}:{n}",
+        "speaker": speaker,
+        "text": text,
+        "time": time,
+    }
+
+
+def history() -> list[dict]:
+    return [
+        turn("S1", 1, "Dana", "I adopted a greyhound called Pixel last week.", T0),
+        turn("S1", 2, "Omar", "Pixel is a lovely name for a greyhound.", "2023-01-05T10:01:00+00:00"),
+        turn("S2", 1, "Dana", "Pixel and I ran the harbour trail this morning.", "2023-02-01T09:00:00+00:00"),
+        turn("S2", 2, "Omar", "How long is the harbour trail?", "2023-02-01T09:01:00+00:00"),
+        turn("S3", 1, "Dana", "My sister Lena visits from Oslo in May.", "2023-03-01T09:00:00+00:00"),
+    ]
+
+
+def summary_texts(embedder: CountingEmbedder, view) -> list[str]:
+    summaries = {s.summary for s in view.segments}
+    return [t for t in embedder.texts if t in summaries]
+
+
+def assert_same_view(a, b) -> None:
+    assert [t.seq for t in a.turns] == [t.seq for t in b.turns]
+    assert [s.segment_id for s in a.segments] == [s.segment_id for s in b.segments]
+    assert [s.summary for s in a.segments] == [s.summary for s in b.segments]
+    assert [[t.seq for t in s.turns] for s in a.segments] == [[t.seq for t in s.turns] for s in b.segments]
+    assert np.array_equal(a.turn_vectors, b.turn_vectors)
+    assert np.array_equal(a.summary_vectors, b.summary_vectors)
+    assert np.allclose(a.centroids, b.centroids)
+    assert a.segment_texts == b.segment_texts and a.segment_tokens == b.segment_tokens
+    assert a.segment_of == b.segment_of and a.row_of == b.row_of
+    for q in ("harbour trail", "sister Oslo", "greyhound Pixel"):
+        assert np.array_equal(a.segment_bm25.scores(q), b.segment_bm25.scores(q))
+
+
+def test_appending_a_turn_re_embeds_only_its_segment_summary(home: Path) -> None:
+    embedder = CountingEmbedder()
+    with Memory(home, embedder=embedder) as m:
+        m.add_turns(history(), "ns")
+        first = m.read_runtime.view("ns")
+        assert len(first.segments) == 3
+        embedder.texts.clear()
+        m.add_turns(
+            [turn("S2", 3, "Dana", "About nine kilometres along the harbour.", "2023-02-01T09:02:00+00:00")],
+            "ns",
+        )
+        carried = m.read_runtime.view("ns")
+        assert carried is not first and len(carried.turns) == 6
+        # The new turn was embedded by index catch-up; of the summaries, only S2's changed.
+        touched = carried.segments[carried.segment_index["c1/S2"]]
+        assert summary_texts(embedder, carried) == [touched.summary]
+        untouched = carried.segments[carried.segment_index["c1/S1"]]
+        assert untouched is first.segments[first.segment_index["c1/S1"]]
+        fresh = build_view(m.indexes.current("ns"), m.segment_summaries("ns"))
+        assert_same_view(carried, fresh)
+        # The replaced S2 summary's vector left the cache: one row per live segment.
+        assert VectorCache(home).count("ns") == len(carried.segments)
+
+
+def test_a_new_session_and_a_second_process_embed_no_summary_twice(home: Path) -> None:
+    embedder = CountingEmbedder()
+    with Memory(home, embedder=embedder) as m:
+        m.add_turns(history(), "ns")
+        m.read_runtime.view("ns")
+        m.add_turns(
+            [turn("S4", 1, "Omar", "Did Lena like the harbour trail?", "2023-05-20T09:00:00+00:00")], "ns"
+        )
+        carried = m.read_runtime.view("ns")
+        answer = m.ask("Who is visiting from Oslo?", "ns", mode="deep")
+    assert [s.segment_id for s in carried.segments][-1] == "c1/S4"
+    again = CountingEmbedder()
+    with Memory(home, embedder=again) as other:
+        view = other.read_runtime.view("ns")
+        assert summary_texts(again, view) == []  # every summary vector came from the home's cache
+        assert_same_view(view, carried)
+        repeat = other.ask("Who is visiting from Oslo?", "ns", mode="deep")
+    assert repeat.answer == answer.answer
+    assert [e.turn_id for e in repeat.evidence] == [e.turn_id for e in answer.evidence]
+
+
+def test_today_s_path_builds_the_same_view(home: Path) -> None:
+    """The benchmark's baseline switch: a full rebuild, no cache, the same view."""
+    with Memory(home, embedder=CountingEmbedder()) as m:
+        m.add_turns(history(), "ns")
+        m.read_runtime.view("ns")
+        m.add_turns([turn("S3", 2, "Omar", "Oslo in May sounds lovely.", "2023-03-01T09:05:00+00:00")], "ns")
+        carried = m.read_runtime.view("ns")
+    with Memory(home, embedder=CountingEmbedder()) as old:
+        old.read_runtime.cached = False
+        assert_same_view(old.read_runtime.view("ns"), carried)
+
+
+def test_fast_mode_embeds_the_question_once(home: Path) -> None:
+    embedder = CountingEmbedder()
+    with Memory(home, embedder=embedder) as m:
+        m.add_turns(history(), "ns")
+        m.read_runtime.view("ns")
+        embedder.texts.clear()
+        m.ask("how long is the harbour trail?", "ns", mode="fast")
+        # No speaker named: the topic query is the question, so one text is embedded, once.
+        assert embedder.texts == ["how long is the harbour trail?"]
+
+
+def test_embedder_settings_do_not_change_the_vectors() -> None:
+    """Thread, spinning and arena settings are speed only: vectors already stored in a home
+    (embedded with ONNX Runtime's defaults) stay comparable with new ones."""
+    from emem.embedding import MiniLMEmbedder
+
+    texts = ["Dana: I adopted a greyhound called Pixel.", "How long is the harbour trail?", "x " * 300]
+    tuned = MiniLMEmbedder().embed(texts)
+    shipped_before = MiniLMEmbedder(threads=2, spinning=True, arena=True).embed(texts)
+    assert np.abs(tuned - shipped_before).max() < 1e-5
