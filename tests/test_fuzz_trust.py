@@ -45,8 +45,11 @@ def snapshot(home: Path) -> dict[str, list[Any]]:
             continue
         with sqlite3.connect(home / name, timeout=30) as conn:
             for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name"):
-                if table not in ("index_state", "sqlite_sequence"):
-                    out[f"{name}:{table}"] = conn.execute(f"SELECT * FROM '{table}' ORDER BY 1").fetchall()
+                rows = conn.execute(f"SELECT * FROM '{table}' ORDER BY 1").fetchall()
+                # An empty table is no stored content: a refused command may open (and so create)
+                # a store that did not exist yet, as long as it writes no row into it.
+                if table not in ("index_state", "sqlite_sequence") and rows:
+                    out[f"{name}:{table}"] = rows
     return out
 
 
