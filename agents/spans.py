@@ -9,6 +9,7 @@ guitar" does not say which brand the guitar is).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -511,6 +512,18 @@ _NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I
 _INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
 
 
+_REVISION_KEYS = ("instead", "off", "cancel", "through", "longer", "anymore", "from")
+"""Every REVISION match contains one of these: a cheap test before the regex."""
+
+
+@functools.lru_cache(maxsize=8192)
+def has_revision_cue(text: str) -> bool:
+    """REVISION.search(text), cached and prefiltered: the follow-up hop tests every later turn of
+    a namespace, and turn texts repeat across questions."""
+    low = text.lower()
+    return any(k in low for k in _REVISION_KEYS) and REVISION.search(text) is not None
+
+
 def revised_value(text: str) -> str | None:
     """The part of a turn that states the value replacing one it drops, or None when the turn
     revises nothing (or drops a value without naming another): "switched from violin to cello
@@ -518,7 +531,7 @@ def revised_value(text: str) -> str | None:
     "We're going to Porto instead"; "I've gone off flat whites. These days my usual is a cortado."
     -> "These days my usual is a cortado." A later statement of this kind outranks the earlier
     value for any question that does not ask what came before."""
-    if not REVISION.search(text):
+    if not has_revision_cue(text):
         return None
     m = _FROM_TO.search(text)
     if m:
@@ -548,13 +561,14 @@ def revises(later: str, terms: Sequence[str], earlier: str | None = None) -> boo
     """True when `later` drops or replaces something named by one of `terms`, or (given the
     `earlier` text) something it describes in two or more of the same words ("I've gone off flat
     whites" after "my usual is a flat white with oat milk")."""
-    if not REVISION.search(later):
+    if not has_revision_cue(later):
         return False
     if any(re.search(rf"\b{re.escape(t)}", later, re.I) for t in terms):
         return True
     return earlier is not None and len(content_words(earlier) & content_words(later)) >= 2
 
 
-def content_words(text: str) -> set[str]:
-    """The longer content words of a text, as the index tokenises them."""
-    return {w for w in tokenize(text) if w not in STOP_WORDS and len(w) > 3 and not w.isdigit()}
+@functools.lru_cache(maxsize=8192)
+def content_words(text: str) -> frozenset[str]:
+    """The longer content words of a text, as the index tokenises them (cached, as turns repeat)."""
+    return frozenset(w for w in tokenize(text) if w not in STOP_WORDS and len(w) > 3 and not w.isdigit())
