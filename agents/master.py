@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from langgraph.graph import END, START, StateGraph
@@ -65,6 +66,7 @@ from emem.retrieval.view import NamespaceView, build_view
 from emem.subjects import name_aliases, question_subjects, relatives_of, user_speaker
 from emem.tokens import count_tokens
 
+T = TypeVar("T")
 DEFAULT_BUDGET = 2000
 FAST_K = 30
 PLAN_SCHEMA = PlanReply.model_json_schema()
@@ -102,7 +104,8 @@ class ReadRuntime:
         self._views: dict[str, NamespaceView] = {}
         self._vector_cache = VectorCache(memory.home)
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._sources: dict[str, tuple[int, dict[str, list[Revision]]]] = {}
+        self._memo: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
+        self._speakers: dict[str, tuple[NamespaceView, list[str]]] = {}
         self._lock = threading.RLock()
 
     def view(self, namespace: str) -> NamespaceView:
@@ -140,7 +143,9 @@ class ReadRuntime:
     def forget(self, namespace: str) -> None:
         with self._lock:
             self._views.pop(namespace, None)
-            self._sources.pop(namespace, None)
+            for key in [k for k in self._memo if k[0] == namespace]:
+                del self._memo[key]
+            self._speakers.pop(namespace, None)
             self._vectors.clear()
             count_tokens.cache_clear()  # memoised by text: may hold erased turns
 
@@ -155,37 +160,54 @@ class ReadRuntime:
     def ledger(self) -> Any:
         return self.memory.ledger
 
-    def sources(self, namespace: str) -> dict[str, list[Revision]]:
-        """Turn ref -> assertions projected from it; reloaded only when the ledger grew."""
-        ledger = self.ledger()
-        version = ledger.last_seq(namespace)
+    def _ledger_memo(self, namespace: str, name: str, compute: Callable[[], T]) -> T:
+        """A value derived from the ledger, recomputed only when the ledger changed (one indexed
+        query per call instead of loading rows on every question)."""
+        version = self.ledger().version(namespace)
         with self._lock:
-            cached = self._sources.get(namespace)
-            if cached is None or cached[0] != version:
-                cached = self._sources[namespace] = (version, by_source(ledger.revisions(namespace)))
-            return cached[1]
+            hit = self._memo.get((namespace, name))
+            if hit is not None and hit[0] == version:
+                return hit[1]
+        value = compute()
+        with self._lock:
+            self._memo[(namespace, name)] = (version, value)
+        return value
+
+    def sources(self, namespace: str) -> dict[str, list[Revision]]:
+        """Turn ref -> assertions projected from it; reloaded only when the ledger changed."""
+        return self._ledger_memo(namespace, "sources", lambda: by_source(self.ledger().revisions(namespace)))
+
+    def speakers(self, view: NamespaceView) -> list[str]:
+        """The namespace's speakers, once per view."""
+        with self._lock:
+            hit = self._speakers.get(view.namespace)
+            if hit is None or hit[0] is not view:
+                hit = self._speakers[view.namespace] = (view, sorted({t.speaker for t in view.turns}))
+            return hit[1]
 
     def known_entities(self, namespace: str, view: NamespaceView) -> list[str]:
-        speakers = {t.speaker for t in view.turns}
-        return sorted(speakers | set(self.ledger().subjects(namespace)))
+        subjects = self._ledger_memo(namespace, "subjects", lambda: self.ledger().subjects(namespace))
+        return sorted(set(self.speakers(view)) | set(subjects))
 
     def question_subjects(self, namespace: str, view: NamespaceView, question: str) -> list[str]:
         """Who the question is about: "I"/"my"/"the user" -> the user's subject, "you" -> the
         agent's, told names -> the subject they alias (emem.subjects, the one place for it)."""
-        speakers = sorted({t.speaker for t in view.turns})
+        speakers = self.speakers(view)
         ledger = self.ledger()
         user = user_speaker(speakers)
         return question_subjects(
             question,
             speakers,
-            ledger.subjects(namespace),
-            aliases=name_aliases(ledger, namespace),
-            relatives=relatives_of(ledger, namespace, user) if user else None,
+            self._ledger_memo(namespace, "subjects", lambda: ledger.subjects(namespace)),
+            aliases=self._ledger_memo(namespace, "aliases", lambda: name_aliases(ledger, namespace)),
+            relatives=self._ledger_memo(namespace, f"relatives:{user}", lambda: relatives_of(ledger, namespace, user))
+            if user
+            else None,
         )
 
     def forget_requests(self, namespace: str) -> list[ForgetRequest]:
         """Forget requests in force now (none when the policy ignores them)."""
-        return self.memory.forget_requests(namespace)
+        return self._ledger_memo(namespace, "forget", lambda: self.memory.forget_requests(namespace))
 
 
 def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceItem]:

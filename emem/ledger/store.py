@@ -740,6 +740,17 @@ class Ledger:
         rows = self._rows("SELECT MAX(seq) AS m FROM revisions WHERE namespace = ?", (namespace,))
         return int(rows[0]["m"] or 0)
 
+    def version(self, namespace: str) -> tuple[int, int]:
+        """(newest revision seq, newest relation seq): changes with every row written, so caches of
+        anything derived from the ledger (subjects, aliases, forget requests) know when to reload."""
+        check_namespace(namespace)
+        rows = self._rows(
+            "SELECT (SELECT MAX(seq) FROM revisions WHERE namespace = ?) AS r, "
+            "(SELECT MAX(seq) FROM relations WHERE namespace = ?) AS l",
+            (namespace, namespace),
+        )
+        return int(rows[0]["r"] or 0), int(rows[0]["l"] or 0)
+
     def count(self, namespace: str) -> int:
         """Number of assertion revisions (revocations are not facts)."""
         check_namespace(namespace)
