@@ -516,38 +516,24 @@ def _finished(answer: Answer, start: float, settle_ms: float) -> Answer:
     return answer.model_copy(update=update)
 
 
-def ask_graph(
-    graph: Any,
-    question: str,
-    namespace: str,
-    mode: str,
-    as_of: datetime | None,
-    budget: int,
-    filter: Any = None,
-    settle_ms: float = 0.0,
-) -> Answer:
+def _graph_input(
+    question: str, namespace: str, mode: str, as_of: datetime | None, budget: int, filter: Any = None
+) -> dict[str, Any]:
+    return {"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget, "filter": filter}
+
+
+def ask_graph(graph: Any, *args: Any, settle_ms: float = 0.0, **kwargs: Any) -> Answer:
+    """Run the read graph on one question (arguments as `_graph_input`: question, namespace, mode,
+    as_of, budget, filter); `settle_ms` is the read-through consolidation that preceded it."""
     start = time.perf_counter()
-    out = graph.invoke(
-        {"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget, "filter": filter}
-    )
+    out = graph.invoke(_graph_input(*args, **kwargs))
     return _finished(out["answer"], start, settle_ms)
 
 
-async def aask_graph(
-    graph: Any,
-    question: str,
-    namespace: str,
-    mode: str,
-    as_of: datetime | None,
-    budget: int,
-    filter: Any = None,
-    settle_ms: float = 0.0,
-) -> Answer:
+async def aask_graph(graph: Any, *args: Any, settle_ms: float = 0.0, **kwargs: Any) -> Answer:
     """`ask_graph` through `ainvoke`: the graph's parallel assistants run concurrently."""
     start = time.perf_counter()
-    out = await graph.ainvoke(
-        {"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget, "filter": filter}
-    )
+    out = await graph.ainvoke(_graph_input(*args, **kwargs))
     return _finished(out["answer"], start, settle_ms)
 
 
