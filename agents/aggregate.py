@@ -16,7 +16,9 @@ from emem.tokens import count_tokens
 FACT_PRIORITY = 10.0
 
 
-def fact_items(ledger: Any, namespace: str, plan: Plan, valid_at: datetime | None, known_at: datetime | None) -> list[FactItem]:
+def fact_items(
+    ledger: Any, namespace: str, plan: Plan, valid_at: datetime | None, known_at: datetime | None
+) -> list[FactItem]:
     """Resolve every (entity, predicate) the plan names that the ledger knows about, at the given
     valid and known time (see `currentness.question_time`)."""
     if ledger is None or not plan.entities or not plan.predicates:
@@ -45,7 +47,11 @@ def fact_items(ledger: Any, namespace: str, plan: Plan, valid_at: datetime | Non
 
 
 def _rev_line(rev: dict[str, Any], label: str) -> str:
-    sources = ", ".join(s.partition("/")[2] or s for s in rev.get("sources", [])) or rev.get("asserted_by") or "asserted"
+    sources = (
+        ", ".join(s.partition("/")[2] or s for s in rev.get("sources", []))
+        or rev.get("asserted_by")
+        or "asserted"
+    )
     valid = str(rev.get("valid_from", ""))[:10]
     text = rev.get("object_text") or rev.get("object")
     return f"  {label}: {text} (valid from {valid}; source {sources})"
@@ -128,7 +134,11 @@ def build_closures(
                 evidence=[e],
             )
         )
-    set_ops = {Operation.COUNT: "set:count", Operation.LIST: "set:list", Operation.TEMPORAL_ARITHMETIC: "set:endpoints"}
+    set_ops = {
+        Operation.COUNT: "set:count",
+        Operation.LIST: "set:list",
+        Operation.TEMPORAL_ARITHMETIC: "set:endpoints",
+    }
     group = set_ops.get(plan.operation)
     if group and units:
         members = sorted(units, key=lambda c: -c.priority)
@@ -180,9 +190,16 @@ def endpoints(units: list[Closure], question: str = "") -> list[Closure]:
     chosen: list[Closure] = []
     if len(sides) == 2:
         for side in sides:
-            pool = [u for u in units if u not in chosen and (not chosen or u.evidence[0].time.date() != chosen[0].evidence[0].time.date())]
+            pool = [
+                u
+                for u in units
+                if u not in chosen
+                and (not chosen or u.evidence[0].time.date() != chosen[0].evidence[0].time.date())
+            ]
             if pool:
-                chosen.append(max(pool, key=lambda u: (len(side & set(tokenize(u.evidence[0].text))), u.priority)))
+                chosen.append(
+                    max(pool, key=lambda u: (len(side & set(tokenize(u.evidence[0].text))), u.priority))
+                )
         if len(chosen) == 2:
             return chosen
     first = units[0]

@@ -31,7 +31,9 @@ RELEVANCE_FLOOR = 0.42
 CANDIDATE_FLOOR = 0.25
 """Below this a turn is never offered as evidence; between the floors it is offered, ranked low."""
 MAX_EVIDENCE = 12
-DATE_WORDS = frozenset(tokenize(" ".join(MONTHS) + " currently these days nowadays still anymore at the moment"))
+DATE_WORDS = frozenset(
+    tokenize(" ".join(MONTHS) + " currently these days nowadays still anymore at the moment")
+)
 """Month names and abbreviations, and the words that ask for the current state ("these days"),
 as the index tokenises them: they say when, not what."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -60,7 +62,9 @@ class AssistantReply(BaseModel):
     note: str = ""
 
 
-_QUOTE_OBJECT = re.compile(r'\{\s*"turn_id"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"quote"\s*:\s*"((?:[^"\\]|\\.)*)"\s*\}')
+_QUOTE_OBJECT = re.compile(
+    r'\{\s*"turn_id"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"quote"\s*:\s*"((?:[^"\\]|\\.)*)"\s*\}'
+)
 
 
 def parse_assistant_reply(text: str) -> AssistantReply:
@@ -71,7 +75,10 @@ def parse_assistant_reply(text: str) -> AssistantReply:
     except ValueError as exc:
         import json
 
-        items = [QuoteReply(turn_id=json.loads(f'"{t}"'), quote=json.loads(f'"{q}"')) for t, q in _QUOTE_OBJECT.findall(text)]
+        items = [
+            QuoteReply(turn_id=json.loads(f'"{t}"'), quote=json.loads(f'"{q}"'))
+            for t, q in _QUOTE_OBJECT.findall(text)
+        ]
         if not items:
             raise exc
         return AssistantReply(relevant=True, evidence=items, note="reply was cut off; complete quotes kept")
@@ -137,7 +144,13 @@ def support_scores(
 
 
 def supported_evidence(
-    view: NamespaceView, turns: Sequence[StoredTurn], question: str, plan: Plan, q_vec: np.ndarray, *, keep_all: bool = False
+    view: NamespaceView,
+    turns: Sequence[StoredTurn],
+    question: str,
+    plan: Plan,
+    q_vec: np.ndarray,
+    *,
+    keep_all: bool = False,
 ) -> tuple[list[EvidenceItem], bool]:
     """Retrieved turns as evidence, scored by support, and whether any turn reaches
     RELEVANCE_FLOOR. Unless `keep_all` (full context), nothing is kept when none does (so the
@@ -156,18 +169,28 @@ def supported_evidence(
 
 
 def offline_assistant(
-    segment: Segment, question: str, plan: Plan, turn_vectors: np.ndarray, q_vec: np.ndarray, visible: Sequence[bool]
+    segment: Segment,
+    question: str,
+    plan: Plan,
+    turn_vectors: np.ndarray,
+    q_vec: np.ndarray,
+    visible: Sequence[bool],
 ) -> tuple[AssistantReport, LLMCall]:
     """Read every turn of the segment and keep the best-supported ones, verbatim."""
     scores = support_scores(segment.turns, turn_vectors, question, plan, q_vec)
     scored = [(scores[i], i, t) for i, t in enumerate(segment.turns) if visible[i]]
     scored.sort(key=lambda x: (-x[0], x[1]))
     best = scored[0][0] if scored else 0.0
-    keep = [(s, t) for s, _, t in scored if s >= CANDIDATE_FLOOR][:MAX_EVIDENCE] if best >= RELEVANCE_FLOOR else []
+    keep = (
+        [(s, t) for s, _, t in scored if s >= CANDIDATE_FLOOR][:MAX_EVIDENCE]
+        if best >= RELEVANCE_FLOOR
+        else []
+    )
     keep.sort(key=lambda st: st[1].seq)
     evidence = [evidence_item(t, segment, round(s, 4), t.text) for s, t in keep]
     note = (
-        f"{len(evidence)} relevant turn(s) on {segment.start:%d %B %Y}: " + ", ".join(e.turn_id for e in evidence)
+        f"{len(evidence)} relevant turn(s) on {segment.start:%d %B %Y}: "
+        + ", ".join(e.turn_id for e in evidence)
         if evidence
         else "nothing relevant"
     )
@@ -179,10 +202,14 @@ def offline_assistant(
         prompt_tokens=read,
         completion_tokens=count_tokens(note) + sum(count_tokens(e.text) for e in evidence),
     )
-    return AssistantReport(segment_id=segment.segment_id, relevant=bool(evidence), evidence=evidence, note=note), call
+    return AssistantReport(
+        segment_id=segment.segment_id, relevant=bool(evidence), evidence=evidence, note=note
+    ), call
 
 
-def llm_assistant(segment: Segment, question: str, plan: Plan, chat: ChatModel) -> tuple[AssistantReport, LLMCall]:
+def llm_assistant(
+    segment: Segment, question: str, plan: Plan, chat: ChatModel
+) -> tuple[AssistantReport, LLMCall]:
     prompt = load_prompt("assistant")
     visible_turns = {t.turn_id: t for t in segment.turns}
     # The session comes before the question: small models follow the instructions nearest the end,
@@ -204,8 +231,15 @@ def llm_assistant(segment: Segment, question: str, plan: Plan, chat: ChatModel) 
         # cut off mid-way still yields its complete quotes (each is verified against the segment).
         result = chat.chat("assistant", messages, max_tokens=800, prompt_hash=prompt.sha256)
     except LLMError as exc:
-        call = LLMCall(role="assistant", model=getattr(chat, "model", "?"), backend="openai", ok=False, error=str(exc),
-                       prompt_tokens=sum(count_tokens(m["content"]) for m in messages), prompt_hash=prompt.sha256)
+        call = LLMCall(
+            role="assistant",
+            model=getattr(chat, "model", "?"),
+            backend="openai",
+            ok=False,
+            error=str(exc),
+            prompt_tokens=sum(count_tokens(m["content"]) for m in messages),
+            prompt_hash=prompt.sha256,
+        )
         return AssistantReport(segment_id=segment.segment_id, relevant=False, error=str(exc)), call
     try:
         reply = parse_assistant_reply(result.text)

@@ -200,7 +200,9 @@ class ReadRuntime:
             speakers,
             self._ledger_memo(namespace, "subjects", lambda: ledger.subjects(namespace)),
             aliases=self._ledger_memo(namespace, "aliases", lambda: name_aliases(ledger, namespace)),
-            relatives=self._ledger_memo(namespace, f"relatives:{user}", lambda: relatives_of(ledger, namespace, user))
+            relatives=self._ledger_memo(
+                namespace, f"relatives:{user}", lambda: relatives_of(ledger, namespace, user)
+            )
             if user
             else None,
         )
@@ -226,7 +228,12 @@ def _segment_turns(runtime: ReadRuntime, state: MasterState) -> list[EvidenceIte
 
 
 def _fast_evidence(
-    runtime: ReadRuntime, view: NamespaceView, question: str, plan: Plan, as_of: datetime | None, flt: Any = None
+    runtime: ReadRuntime,
+    view: NamespaceView,
+    question: str,
+    plan: Plan,
+    as_of: datetime | None,
+    flt: Any = None,
 ) -> list[EvidenceItem]:
     """One hybrid retrieval over the visible turns (those said by `as_of`, inside the question's
     filter), scored for support: the fast path's evidence."""
@@ -235,7 +242,9 @@ def _fast_evidence(
         ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:FAST_K]
     else:
         keep = lambda t: flt.matches(t) and (as_of is None or t.time <= as_of)  # noqa: E731
-        hits = hybrid_turns_where(view.indexes, question, FAST_K, keep, embed=runtime.embed, exact=runtime.cached)
+        hits = hybrid_turns_where(
+            view.indexes, question, FAST_K, keep, embed=runtime.embed, exact=runtime.cached
+        )
         ranked = [t for t, _ in hits]
     evidence, _ = supported_evidence(view, ranked, question, plan, runtime.embed(question))
     return evidence
@@ -253,28 +262,55 @@ def build_master_graph(runtime: ReadRuntime):
         view = runtime.view(state["namespace"])
         known = runtime.known_entities(state["namespace"], view)
         anchor = state.get("as_of") or (view.turns[-1].time if view.turns else None)
-        subjects = runtime.question_subjects(state["namespace"], view, state["question"]) if runtime.currentness else []
+        subjects = (
+            runtime.question_subjects(state["namespace"], view, state["question"])
+            if runtime.currentness
+            else []
+        )
         plan = offline_plan(state["question"], known, anchor, subjects=subjects)
         calls: list[LLMCall] = [
-            LLMCall(role="planner", model="offline-rules", backend="offline",
-                    prompt_tokens=count_tokens(state["question"]), completion_tokens=count_tokens(plan.model_dump_json()))
+            LLMCall(
+                role="planner",
+                model="offline-rules",
+                backend="offline",
+                prompt_tokens=count_tokens(state["question"]),
+                completion_tokens=count_tokens(plan.model_dump_json()),
+            )
         ]
         requested = state.get("mode", "auto")
         chat = runtime.roles.get("planner")
         if requested != "fast" and chat is not None:
             prompt = load_prompt("planner")
-            messages = [{"role": "system", "content": prompt.text}, {"role": "user", "content": state["question"]}]
+            messages = [
+                {"role": "system", "content": prompt.text},
+                {"role": "user", "content": state["question"]},
+            ]
             calls = []
             try:
-                result = chat.chat("planner", messages, schema=PLAN_SCHEMA, max_tokens=200, prompt_hash=prompt.sha256)
+                result = chat.chat(
+                    "planner", messages, schema=PLAN_SCHEMA, max_tokens=200, prompt_hash=prompt.sha256
+                )
                 calls.append(result.call)
                 reply = parse_into(result.data if result.data is not None else result.text, PlanReply)
                 plan = plan_from_reply(reply, state["question"], known, anchor, chat.model, subjects=subjects)
             except (LLMError, ValueError) as exc:
-                calls.append(LLMCall(role="planner", model=chat.model, backend="openai", ok=False, error=str(exc),
-                                     prompt_tokens=count_tokens(prompt.text + state["question"])))
-                return {"calls": calls, "error": f"planner failed: {exc}", "plan": plan, "mode_used": "deep",
-                        "timings": _timed("plan", start)}
+                calls.append(
+                    LLMCall(
+                        role="planner",
+                        model=chat.model,
+                        backend="openai",
+                        ok=False,
+                        error=str(exc),
+                        prompt_tokens=count_tokens(prompt.text + state["question"]),
+                    )
+                )
+                return {
+                    "calls": calls,
+                    "error": f"planner failed: {exc}",
+                    "plan": plan,
+                    "mode_used": "deep",
+                    "timings": _timed("plan", start),
+                }
         mode_used = plan.mode if requested == "auto" else requested
         return {"plan": plan, "mode_used": mode_used, "calls": calls, "timings": _timed("plan", start)}
 
@@ -294,7 +330,9 @@ def build_master_graph(runtime: ReadRuntime):
         facts = []
         if runtime.currentness:
             valid_at, known_at = question_time(state["plan"], as_of)
-            facts = fact_items(runtime.ledger(), state["namespace"], state["plan"], valid_at=valid_at, known_at=known_at)
+            facts = fact_items(
+                runtime.ledger(), state["namespace"], state["plan"], valid_at=valid_at, known_at=known_at
+            )
             if flt is not None:
                 facts = facts_within(facts, view.by_ref, flt)
         return {"evidence": evidence, "facts": facts, "activated": [], "timings": _timed("retrieve", start)}
@@ -345,15 +383,24 @@ def build_master_graph(runtime: ReadRuntime):
         segment = view.segments[view.segment_index[task["segment_id"]]]
         as_of = task.get("as_of")
         flt = task.get("filter")
-        visible = [(as_of is None or t.time <= as_of) and (flt is None or flt.matches(t)) for t in segment.turns]
+        visible = [
+            (as_of is None or t.time <= as_of) and (flt is None or flt.matches(t)) for t in segment.turns
+        ]
         chat = runtime.roles.get("assistant")
         if chat is None:
             rows = [view.row_of[turn_key(t)] for t in segment.turns]
             report, call = offline_assistant(
-                segment, task["question"], task["plan"], view.turn_vectors[rows], runtime.embed(task["question"]), visible
+                segment,
+                task["question"],
+                task["plan"],
+                view.turn_vectors[rows],
+                runtime.embed(task["question"]),
+                visible,
             )
         else:
-            shown = segment.model_copy(update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]})
+            shown = segment.model_copy(
+                update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]}
+            )
             report, call = llm_assistant(shown, task["question"], task["plan"], chat)
         return {"reports": [report], "calls": [call], "timings": _timed("assistants", start)}
 
@@ -375,7 +422,9 @@ def build_master_graph(runtime: ReadRuntime):
             ns, as_of = state["namespace"], state.get("as_of")
             # Deep sees at least what fast sees: the per-segment floors of the assistants may
             # leave out a later turn ("I bumped it to four times a week") one retrieval finds.
-            for e in _fast_evidence(runtime, runtime.view(ns), state["question"], plan, as_of, state.get("filter")):
+            for e in _fast_evidence(
+                runtime, runtime.view(ns), state["question"], plan, as_of, state.get("filter")
+            ):
                 if (e.conversation_id, e.turn_id) not in seen:
                     seen.add((e.conversation_id, e.turn_id))
                     evidence.append(e)
@@ -402,7 +451,9 @@ def build_master_graph(runtime: ReadRuntime):
             bound = min((t for t in (as_of, until) if t is not None), default=None)
             for i, turn in enumerate(later_revisions(evidence, view.turns, exclude, bound, plan.entities)):
                 # Ranked just under the best turn, so packing keeps it and the reader weighs it.
-                evidence.append(evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text))
+                evidence.append(
+                    evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text)
+                )
             evidence.sort(key=lambda e: -e.score)
         stale: dict[str, list[tuple[Revision, Any]]] = {}
         if runtime.currentness and asks_state(plan, as_of):
@@ -423,8 +474,13 @@ def build_master_graph(runtime: ReadRuntime):
             taken = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
             closures += context_closures(_segment_turns(runtime, state), taken)
         packed = pack(closures, budget)
-        return {"evidence": evidence, "facts": facts, "pack": packed, "withheld_by": withheld.about,
-                "timings": _timed("aggregate", start)}
+        return {
+            "evidence": evidence,
+            "facts": facts,
+            "pack": packed,
+            "withheld_by": withheld.about,
+            "timings": _timed("aggregate", start),
+        }
 
     def read(state: MasterState) -> dict[str, Any]:
         start = time.perf_counter()
@@ -451,7 +507,11 @@ def build_master_graph(runtime: ReadRuntime):
                 calls.append(call)
                 if status == "error":
                     error = call.error
-        return {"answer": _answer(state, answer, status, error, calls), "calls": calls, "timings": _timed("read", start)}
+        return {
+            "answer": _answer(state, answer, status, error, calls),
+            "calls": calls,
+            "timings": _timed("read", start),
+        }
 
     graph = StateGraph(MasterState)
     graph.add_node("plan", plan_node)
@@ -477,7 +537,9 @@ def _answer(state: MasterState, text: str, status: str, error: str | None, calls
     evidence = [e for c in (packed.closures if packed else []) for e in c.evidence]
     reports = {r.segment_id: r for r in state.get("reports", [])}
     activated = [
-        a.model_copy(update={"assistant_note": reports[a.segment_id].note, "relevant": reports[a.segment_id].relevant})
+        a.model_copy(
+            update={"assistant_note": reports[a.segment_id].note, "relevant": reports[a.segment_id].relevant}
+        )
         if a.segment_id in reports
         else a
         for a in state.get("activated", [])
@@ -492,7 +554,9 @@ def _answer(state: MasterState, text: str, status: str, error: str | None, calls
         operation=plan.operation,
         mode_used=state.get("mode_used", "deep"),  # type: ignore[arg-type]
         mode_requested=state.get("mode", "auto"),  # type: ignore[arg-type]
-        mode_reason=plan.reason if state.get("mode", "auto") == "auto" else f"{state.get('mode')} mode requested",
+        mode_reason=plan.reason
+        if state.get("mode", "auto") == "auto"
+        else f"{state.get('mode')} mode requested",
         evidence=evidence,
         facts=state.get("facts", []),
         activated_segments=activated,
@@ -519,7 +583,14 @@ def _finished(answer: Answer, start: float, settle_ms: float) -> Answer:
 def _graph_input(
     question: str, namespace: str, mode: str, as_of: datetime | None, budget: int, filter: Any = None
 ) -> dict[str, Any]:
-    return {"question": question, "namespace": namespace, "mode": mode, "as_of": as_of, "budget": budget, "filter": filter}
+    return {
+        "question": question,
+        "namespace": namespace,
+        "mode": mode,
+        "as_of": as_of,
+        "budget": budget,
+        "filter": filter,
+    }
 
 
 def ask_graph(graph: Any, *args: Any, settle_ms: float = 0.0, **kwargs: Any) -> Answer:

@@ -55,7 +55,16 @@ _MULTI_HOP = re.compile(r"\b(?:both|in common|also|each|and|after|before|while|s
 # Question words that point at a ledger predicate.
 PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "lives_in": ("live", "living", "lives", "moved", "move", "reside", "home", "settled", "city", "relocat"),
-    "job_title": ("job", "profession", "occupation", "career", "role", "position", "title", "do for a living"),
+    "job_title": (
+        "job",
+        "profession",
+        "occupation",
+        "career",
+        "role",
+        "position",
+        "title",
+        "do for a living",
+    ),
     "works_at": ("work", "works", "working", "job", "employ", "company", "employer"),
     "relationship_status": ("married", "relationship", "single", "partner", "dating", "engaged", "divorc"),
     "has_pet": ("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "puppy", "kitten"),
@@ -84,8 +93,32 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
 }
 """Question words that point at a ledger predicate (the vocabulary: emem.ledger.predicates)."""
 _FAVOURITE = re.compile(r"\bfavou?rite (?P<cat>[a-z]+)", re.IGNORECASE)
-_QUESTION_WORDS = {"what", "when", "where", "who", "whom", "which", "why", "how", "did", "does", "do", "is",
-                   "was", "were", "are", "has", "have", "would", "could", "can", "will", "should", "in", "on"}
+_QUESTION_WORDS = {
+    "what",
+    "when",
+    "where",
+    "who",
+    "whom",
+    "which",
+    "why",
+    "how",
+    "did",
+    "does",
+    "do",
+    "is",
+    "was",
+    "were",
+    "are",
+    "has",
+    "have",
+    "would",
+    "could",
+    "can",
+    "will",
+    "should",
+    "in",
+    "on",
+}
 _NAME = re.compile(r"\b[A-Z][a-zA-Z'’-]+")
 _CALENDAR = set(MONTHS) | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 
@@ -101,6 +134,7 @@ class PlanReply(BaseModel):
     def _spelling(cls, v: object) -> object:
         """Small models write "fact" or "temporal lookup": accept the spelling, not other words."""
         return v.strip().upper().replace(" ", "_").replace("-", "_") if isinstance(v, str) else v
+
     entities: list[str] = Field(default_factory=list)
     predicates: list[str] = Field(default_factory=list)
     needs_current: bool = False
@@ -124,7 +158,9 @@ def predicate_cues(question: str) -> list[str]:
     """Predicates the question's words point at, the most-cued first (ties in table order), so a
     reader answering one value takes the predicate the question names most specifically."""
     q = question.lower()
-    hits = {p: sum(bool(re.search(rf"\b{re.escape(c)}", q)) for c in cues) for p, cues in PREDICATE_CUES.items()}
+    hits = {
+        p: sum(bool(re.search(rf"\b{re.escape(c)}", q)) for c in cues) for p, cues in PREDICATE_CUES.items()
+    }
     found = sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
     fav = _FAVOURITE.search(q)
     category = favourite_of(fav) if fav else None
@@ -149,7 +185,11 @@ def find_entities(question: str, known: Sequence[str]) -> list[str]:
 
 
 def offline_plan(
-    question: str, known_entities: Sequence[str] = (), anchor: datetime | None = None, *, subjects: Sequence[str] = ()
+    question: str,
+    known_entities: Sequence[str] = (),
+    anchor: datetime | None = None,
+    *,
+    subjects: Sequence[str] = (),
 ) -> Plan:
     """Plan a question by rules. `subjects` are who it is about as `emem.subjects` resolved them
     ("my" -> the user); other named people are found here."""
@@ -211,7 +251,10 @@ def plan_from_reply(
     # A model may invent predicates ("researched"); only the ledger's vocabulary can be resolved.
     predicates = [p for p in reply.predicates if p in PREDICATES or p.startswith("favourite_")]
     mentions = find_date_mentions(reply.time_constraint, anchor) if reply.time_constraint and anchor else []
-    deep = reply.operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC) or len(reply.entities) >= 2
+    deep = (
+        reply.operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC)
+        or len(reply.entities) >= 2
+    )
     return base.model_copy(
         update={
             "operation": reply.operation,

@@ -204,7 +204,10 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         typed = [
             x
             for v in values
-            if (x := typed_span(kind, v, None, set(), head) or (None if head else _as_is(kind, fact.predicate, v)))
+            if (
+                x := typed_span(kind, v, None, set(), head)
+                or (None if head else _as_is(kind, fact.predicate, v))
+            )
         ]
         return ", ".join(typed) if typed else None
     return ", ".join(values)
@@ -342,7 +345,9 @@ def _latest_first(plan: Plan, about_it: list[EvidenceItem]) -> list[EvidenceItem
     if plan.prefers_latest and about_it:
         top = about_it[0].score
         first = _involves(about_it[0], plan.entities)
-        near = [e for e in about_it if e.score >= top - LATEST_MARGIN and _involves(e, plan.entities) == first]
+        near = [
+            e for e in about_it if e.score >= top - LATEST_MARGIN and _involves(e, plan.entities) == first
+        ]
         latest = max(near, key=lambda e: e.time)
         about_it = [latest, *[e for e in about_it if e is not latest]]
     return about_it
@@ -368,7 +373,9 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
     ]
     # "How often": the number is said of times a week/day/month, not of the activity's name.
     counted = focus | (FREQUENCY_WORDS if _EVENTS_OFTEN.search(question) else set())
-    stated = [(e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, counted)) is not None]
+    stated = [
+        (e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, counted)) is not None
+    ]
     if plan.time_to is not None and not plan.needs_current:
         # "How many jobs did Nina have in August 2023?": what was said by the period's end.
         by_then = [(e, n) for e, n in stated if e.time <= plan.time_to]
@@ -378,11 +385,16 @@ def _count(question: str, plan: Plan, states: list[FactItem], holding: list[Evid
         told = _latest_source_time(states)
         # A total said in a turn the ledger's members come from is about that set, in any words.
         sources = [e for e in holding if e.role == "current-value"]
-        stated += [(e, n) for e in sources if e not in [x for x, _ in stated] and (n := stated_quantity(e.text, set())) is not None]
+        stated += [
+            (e, n)
+            for e in sources
+            if e not in [x for x, _ in stated] and (n := stated_quantity(e.text, set())) is not None
+        ]
         totals = [
             (e, n)
             for e, n in stated
-            if stated_total(e.text, focus if e.role != "current-value" else set()) and (told is None or e.time >= told)
+            if stated_total(e.text, focus if e.role != "current-value" else set())
+            and (told is None or e.time >= told)
         ]
         if totals and plan.prefers_latest:
             # "So that's three animals now", said after the last member the ledger holds: the
@@ -478,7 +490,10 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     kind = answer_type(question)
     exclude = {n.lower() for n in plan.entities} | {e.speaker.lower() for e in holding}
     if plan.operation == Operation.LIST:
-        items = [answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text for e in holding]
+        items = [
+            answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text
+            for e in holding
+        ]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     for e in _candidates(question, plan, holding, names, frozenset(exclude)):

@@ -51,4 +51,7 @@ class RoleModels:
         return all(m is None for m in self.models.values())
 
     def describe(self) -> dict[str, str]:
-        return {role: (getattr(m, "model", "chat-model") if m is not None else "offline") for role, m in self.models.items()}
+        return {
+            role: (getattr(m, "model", "chat-model") if m is not None else "offline")
+            for role, m in self.models.items()
+        }

@@ -154,11 +154,7 @@ def focus_words(question: str, entities: set[str]) -> set[str]:
     names = {w for e in entities for w in tokenize(e)}
     # "the user's address" tokenises to "user'": the possessive is not part of the word.
     words = {re.sub(r"(?:['’]s?)+$", "", w) for w in tokenize(question)}
-    return {
-        w
-        for w in words
-        if w not in STOP_WORDS and w not in names and w not in _GENERIC and len(w) > 2
-    }
+    return {w for w in words if w not in STOP_WORDS and w not in names and w not in _GENERIC and len(w) > 2}
 
 
 def _stem(word: str) -> str:
@@ -428,8 +424,9 @@ def _only_names(clause: str, entities: Sequence[str]) -> bool:
 
 
 _CUE_ONLY = re.compile(r"^\W*(?:sorry|actually|correction|wait|no wait|no|I mean|I meant)\W*$", re.I)
-_PRONOUN_LEAD = re.compile(r"^\s*(?:so\s+|and\s+)?(?:she|he|they|her|his|their|it|its)(?:['’](?:s|re|d|ll))?\b", re.I)
-
+_PRONOUN_LEAD = re.compile(
+    r"^\s*(?:so\s+|and\s+)?(?:she|he|they|her|his|their|it|its)(?:['’](?:s|re|d|ll))?\b", re.I
+)
 
 
 def answer_span(

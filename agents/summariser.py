@@ -42,14 +42,26 @@ def summarise_segments(store, namespace: str, segments: Sequence[Segment], chat:
             continue
         messages = [
             {"role": "system", "content": prompt.text},
-            {"role": "user", "content": f"Session date: {seg.start:%d %B %Y}\n" + memory_block([turn_line(t) for t in seg.turns])},
+            {
+                "role": "user",
+                "content": f"Session date: {seg.start:%d %B %Y}\n"
+                + memory_block([turn_line(t) for t in seg.turns]),
+            },
         ]
         try:
             result = chat.chat("summariser", messages, max_tokens=200, prompt_hash=prompt.sha256)
         except LLMError as exc:
             report.failed += 1
-            report.calls.append(LLMCall(role="summariser", model=getattr(chat, "model", "?"), backend="openai",
-                                        ok=False, error=str(exc), prompt_hash=prompt.sha256))
+            report.calls.append(
+                LLMCall(
+                    role="summariser",
+                    model=getattr(chat, "model", "?"),
+                    backend="openai",
+                    ok=False,
+                    error=str(exc),
+                    prompt_hash=prompt.sha256,
+                )
+            )
             continue
         report.calls.append(result.call)
         text = result.text.strip()

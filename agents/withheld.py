@@ -35,7 +35,10 @@ def _turn_text(e: EvidenceItem) -> str:
 
 
 def apply_forget_requests(
-    question: str, evidence: Sequence[EvidenceItem], facts: Sequence[FactItem], requests: Sequence[ForgetRequest]
+    question: str,
+    evidence: Sequence[EvidenceItem],
+    facts: Sequence[FactItem],
+    requests: Sequence[ForgetRequest],
 ) -> Withheld:
     """Drop what the requests cover, and say whether the question is about it."""
     if not requests:

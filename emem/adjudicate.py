@@ -35,7 +35,7 @@ VERDICT_SCHEMA = {
 def _describe(label: str, r: Revision) -> str:
     return (
         f"{label}: {r.subject} {r.predicate} = {r.object_text or r.object} (valid from {r.valid_from:%Y-%m-%d}, "
-        f"known {r.known_from:%Y-%m-%d %H:%M}; said: \"{r.surface}\"; sources {', '.join(r.sources) or r.asserted_by})"
+        f'known {r.known_from:%Y-%m-%d %H:%M}; said: "{r.surface}"; sources {", ".join(r.sources) or r.asserted_by})'
     )
 
 
@@ -53,10 +53,20 @@ class LLMAdjudicator:
             {"role": "user", "content": memory_block([_describe("A", a), _describe("B", b)])},
         ]
         try:
-            result = self.chat.chat("adjudicator", messages, schema=VERDICT_SCHEMA, max_tokens=120, prompt_hash=prompt.sha256)
+            result = self.chat.chat(
+                "adjudicator", messages, schema=VERDICT_SCHEMA, max_tokens=120, prompt_hash=prompt.sha256
+            )
         except LLMError as exc:
-            self.calls.append(LLMCall(role="adjudicator", model=getattr(self.chat, "model", "?"), backend="openai",
-                                      ok=False, error=str(exc), prompt_hash=prompt.sha256))
+            self.calls.append(
+                LLMCall(
+                    role="adjudicator",
+                    model=getattr(self.chat, "model", "?"),
+                    backend="openai",
+                    ok=False,
+                    error=str(exc),
+                    prompt_hash=prompt.sha256,
+                )
+            )
             return None
         self.calls.append(result.call)
         try:

@@ -52,7 +52,9 @@ def global_options(
     version: bool = typer.Option(
         False, "--version", callback=_print_version, is_eager=True, help="Print emem's version and exit."
     ),
-    home: Path | None = typer.Option(None, "--home", help="Store location for any command (default ~/.emem)."),
+    home: Path | None = typer.Option(
+        None, "--home", help="Store location for any command (default ~/.emem)."
+    ),
     json_output: bool = typer.Option(False, "--json", help="JSON output (and JSON errors) for any command."),
 ) -> None:
     """Auditable long-term memory for LLM agents. Global options go before or after the command."""
@@ -115,7 +117,13 @@ def search(
          escape(h.text + (f" [shares {h.image_caption}]" if h.image_caption else "")))
         for h in hits
     ]  # fmt: skip
-    console.print(whole_table(("score", "turn", "session", "time", "speaker", "text"), rows, {"score", "turn", "session", "time"}))
+    console.print(
+        whole_table(
+            ("score", "turn", "session", "time", "speaker", "text"),
+            rows,
+            {"score", "turn", "session", "time"},
+        )
+    )
 
 
 @app.command()

@@ -28,11 +28,15 @@ def print_answer(a: Answer) -> None:
         highlight=False,
     )
     for f in a.facts:
-        console.print(f"   ledger: {f.subject} {f.predicate} → {f.status} {', '.join(f.values)}", highlight=False)
+        console.print(
+            f"   ledger: {f.subject} {f.predicate} → {f.status} {', '.join(f.values)}", highlight=False
+        )
     for e in a.evidence:
         role = "" if e.role == "evidence" else f" ({e.role})"
         caption = f" [shares {e.image_caption}]" if e.image_caption else ""
-        console.print(f"   [{e.turn_id} · {e.time:%d %b %Y}]{role} {e.speaker}: {e.text}{caption}", highlight=False)
+        console.print(
+            f"   [{e.turn_id} · {e.time:%d %b %Y}]{role} {e.speaker}: {e.text}{caption}", highlight=False
+        )
     if a.error:
         console.print(f"   [red]error: {a.error}[/red]", highlight=False)
 

@@ -49,7 +49,9 @@ def json_requested() -> bool:
 
 
 def error_json(message: str, kind: str = "error") -> str:
-    return json.dumps({"error": {"type": kind, "message": " ".join(str(message).split())}}, ensure_ascii=False)
+    return json.dumps(
+        {"error": {"type": kind, "message": " ".join(str(message).split())}}, ensure_ascii=False
+    )
 
 
 def fail(message: str, code: int = 2, kind: str = "error") -> None:
@@ -79,7 +81,9 @@ def existing(memory: Any, namespace: str) -> Any:
     return memory
 
 
-def whole_table(columns: Sequence[str], rows: Sequence[Sequence[str]], whole: Iterable[str], **kwargs: Any) -> Any:
+def whole_table(
+    columns: Sequence[str], rows: Sequence[Sequence[str]], whole: Iterable[str], **kwargs: Any
+) -> Any:
     """A rich table whose `whole` columns (ids, dates) are never cut or wrapped on a narrow
     terminal; the other columns wrap instead. Cells may hold rich markup."""
     from rich import box
@@ -137,8 +141,14 @@ class OneLineErrors(TyperGroup):
     """The root command: usage errors (unknown option, missing argument, bad value) become one
     line on stderr with exit code 2, like emem's own user errors, instead of a usage panel."""
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -156,7 +166,8 @@ class OneLineErrors(TyperGroup):
                 sys.exit(getattr(exc, "exit_code", 2))
             err_console.print(
                 f"[red]error:[/red] {escape(' '.join((where + message).split()) + hint)}",
-                highlight=False, soft_wrap=True,
+                highlight=False,
+                soft_wrap=True,
             )
             sys.exit(getattr(exc, "exit_code", 2))
         except typer.Abort:

@@ -21,32 +21,52 @@ def _ints(text: str | None, what: str) -> list[int] | None:
 
 
 def register(app: typer.Typer, open_memory) -> None:
-    eval_app = typer.Typer(help="Reproducible benchmarks: LoCoMo, LongMemEval, reports.", no_args_is_help=True)
+    eval_app = typer.Typer(
+        help="Reproducible benchmarks: LoCoMo, LongMemEval, reports.", no_args_is_help=True
+    )
     app.add_typer(eval_app, name="eval")
 
     @eval_app.command("locomo")
     @user_errors
     def locomo(
         data: Path = typer.Option(..., "--data", help="Path to locomo10.json (not shipped: CC BY-NC)."),
-        conversations: str | None = typer.Option(None, "--conversations", help="Comma-separated indexes, e.g. 0,3."),
+        conversations: str | None = typer.Option(
+            None, "--conversations", help="Comma-separated indexes, e.g. 0,3."
+        ),
         categories: str | None = typer.Option(None, "--categories", help="Comma-separated, e.g. 1,2,3,4,5."),
         systems: str = typer.Option(
             "emem-deep,emem-fast,emem-auto,emem-routing-paper,full-context,rag-bm25,rag-dense", "--systems"
         ),
-        reader: str = typer.Option("offline", "--reader", help="offline | openai | local (endpoint from config/env)."),
-        judge: str = typer.Option("none", "--judge", help="none | openai (EMEM_LLM_JUDGE_* or the global endpoint)."),
+        reader: str = typer.Option(
+            "offline", "--reader", help="offline | openai | local (endpoint from config/env)."
+        ),
+        judge: str = typer.Option(
+            "none", "--judge", help="none | openai (EMEM_LLM_JUDGE_* or the global endpoint)."
+        ),
         budget: int = typer.Option(2000, "--budget"),
-        limit: int | None = typer.Option(None, "--limit", help="Cap on questions (after filtering), in file order."),
-        per_category: int | None = typer.Option(None, "--per-category", help="Keep N questions of each category."),
+        limit: int | None = typer.Option(
+            None, "--limit", help="Cap on questions (after filtering), in file order."
+        ),
+        per_category: int | None = typer.Option(
+            None, "--per-category", help="Keep N questions of each category."
+        ),
         sample: str = typer.Option(
-            "first", "--sample", help="Which N with --per-category: first (file order) | spread (round-robin over conversations)."
+            "first",
+            "--sample",
+            help="Which N with --per-category: first (file order) | spread (round-robin over conversations).",
         ),
         out: Path = typer.Option(Path("eval/results/locomo"), "--out"),
         home: Path | None = typer.Option(None, "--home", help="Memory home for the run (default OUT/home)."),
-        reader_window: int = typer.Option(128_000, "--reader-window", help="Reader context window, for full-context."),
-        activate: int = typer.Option(5, "--activate", min=1, help="Segments the deep path activates per question."),
+        reader_window: int = typer.Option(
+            128_000, "--reader-window", help="Reader context window, for full-context."
+        ),
+        activate: int = typer.Option(
+            5, "--activate", min=1, help="Segments the deep path activates per question."
+        ),
         fill_context: bool = typer.Option(
-            False, "--fill-context", help="Experimental: deep fills the budget left with unquoted turns of its segments."
+            False,
+            "--fill-context",
+            help="Experimental: deep fills the budget left with unquoted turns of its segments.",
         ),
     ) -> None:
         """Run every system on the same LoCoMo questions; resumable; writes rows, manifest, report."""
@@ -63,18 +83,28 @@ def register(app: typer.Typer, open_memory) -> None:
         if idx is not None:
             bad = [i for i in idx if not 0 <= i < len(samples)]
             if bad:
-                raise InputError(f"conversation index out of range: {bad} (the file has {len(samples)})", "--conversations")
+                raise InputError(
+                    f"conversation index out of range: {bad} (the file has {len(samples)})", "--conversations"
+                )
             samples = [samples[i] for i in idx]
         judge_fn = None
         if judge == "openai":
             chat = build_chat_model("judge", load_llm_settings(run_home))
             if chat is None:
-                raise InputError("no judge endpoint configured (EMEM_LLM_JUDGE_MODEL / EMEM_LLM_MODEL)", "--judge")
+                raise InputError(
+                    "no judge endpoint configured (EMEM_LLM_JUDGE_MODEL / EMEM_LLM_MODEL)", "--judge"
+                )
             judge_fn = chat_judge(chat)
         elif judge != "none":
             raise InputError(f"unknown judge {judge!r}; use none or openai", "--judge")
-        shared = Shared(run_home, roles, budget=budget, reader_window=reader_window, activate=activate,
-                        fill_context=fill_context)
+        shared = Shared(
+            run_home,
+            roles,
+            budget=budget,
+            reader_window=reader_window,
+            activate=activate,
+            fill_context=fill_context,
+        )
         report = run_eval(
             build_systems([s.strip() for s in systems.split(",") if s.strip()], shared),
             samples,
@@ -109,7 +139,11 @@ def register(app: typer.Typer, open_memory) -> None:
 
         if not (run_dir / "rows.jsonl").exists():
             raise InputError("no rows.jsonl here: not a run directory", str(run_dir))
-        manifest = json.loads((run_dir / "manifest.json").read_text()) if (run_dir / "manifest.json").exists() else {}
+        manifest = (
+            json.loads((run_dir / "manifest.json").read_text())
+            if (run_dir / "manifest.json").exists()
+            else {}
+        )
         if (manifest.get("extra") or {}).get("benchmark") == "longmemeval":
             from emem.eval.longmemeval_run import build_lme_report
 
@@ -120,7 +154,9 @@ def register(app: typer.Typer, open_memory) -> None:
     @eval_app.command("longmemeval")
     @user_errors
     def longmemeval(
-        data: Path = typer.Option(..., "--data", help="longmemeval_oracle.json or longmemeval_s_cleaned.json."),
+        data: Path = typer.Option(
+            ..., "--data", help="longmemeval_oracle.json or longmemeval_s_cleaned.json."
+        ),
         systems: str = typer.Option("emem-deep,emem-fast,rag-bm25", "--systems"),
         reader: str = typer.Option("offline", "--reader"),
         judge: str = typer.Option("none", "--judge"),

@@ -47,7 +47,9 @@ def _finish(report: Any, as_json: bool) -> None:
             soft_wrap=True,
         )
         for item in report.not_found:
-            out.print(escape(f"note: nothing stored for {item} (already erased, or never stored)"), soft_wrap=True)
+            out.print(
+                escape(f"note: nothing stored for {item} (already erased, or never stored)"), soft_wrap=True
+            )
     err = Console(stderr=True, highlight=False)
     for warning in report.warnings:
         err.print(f"[yellow]incomplete:[/yellow] {escape(warning)}; run the command again", soft_wrap=True)
@@ -75,8 +77,12 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         with _user_errors():
             with open_memory(home) as memory:
                 report = memory.forget(
-                    namespace, turn_ids=list(turn) if turn else None, session_id=session, subject=subject,
-                    conversation_id=conversation, reason=reason,
+                    namespace,
+                    turn_ids=list(turn) if turn else None,
+                    session_id=session,
+                    subject=subject,
+                    conversation_id=conversation,
+                    reason=reason,
                 )
         _finish(report, as_json)
 

@@ -209,7 +209,14 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         """Assert a fact by hand (recorded as asserted by the user)."""
         with _user_errors():
             rev = open_memory(home).assert_fact(
-                namespace, subject, predicate, object, valid_from, valid_to, known_at, tuple(source or ()),
+                namespace,
+                subject,
+                predicate,
+                object,
+                valid_from,
+                valid_to,
+                known_at,
+                tuple(source or ()),
                 cardinality=cardinality,
             )
         if as_json:

@@ -68,7 +68,8 @@ def register(app: typer.Typer, open_memory: Any = None) -> None:
         threads: int = typer.Option(2, "--threads", min=1, help="CPU threads per server."),
         ctx: int = typer.Option(4096, "--ctx", min=256, help="Context window in tokens."),
         cache_mb: str = typer.Option(
-            "512", "--prompt-cache-mb",
+            "512",
+            "--prompt-cache-mb",
             help="KV state (MB) a server keeps to reuse evaluated prompt prefixes (RAM used is about 3x; 0: off): "
             "one number for every server, or MODEL=MB,... per model.",
         ),

@@ -277,19 +277,38 @@ def _end(
         targets = list(current.revisions)
     running = [r for r in targets if r.valid_from < end_at and (r.valid_to is None or r.valid_to > end_at)]
     if not running:
-        if not wanted or cand.confidence < 0.7 or any(r.valid_to is not None and r.valid_to <= end_at for r in targets):
+        if (
+            not wanted
+            or cand.confidence < 0.7
+            or any(r.valid_to is not None and r.valid_to <= end_at for r in targets)
+        ):
             _skip(report, where, f"nothing running to end for {cand.subject}.{predicate} {cand.object!r}")
             return
         ledger.write_assertion(
-            namespace, cand.subject, predicate, cand.object, end_at - _KNOWN_SPAN, end_at, known, sources,
-            surface=cand.surface, confidence=cand.confidence, asserted_by=by, cardinality=cand.cardinality,
+            namespace,
+            cand.subject,
+            predicate,
+            cand.object,
+            end_at - _KNOWN_SPAN,
+            end_at,
+            known,
+            sources,
+            surface=cand.surface,
+            confidence=cand.confidence,
+            asserted_by=by,
+            cardinality=cand.cardinality,
         )
         report.revisions_written += 1
         report.ended += 1
         return
     for target in running:
         ledger.revoke(
-            namespace, target.id, known_at=known, reason=f"ended: {cand.surface}", sources=sources, asserted_by=by
+            namespace,
+            target.id,
+            known_at=known,
+            reason=f"ended: {cand.surface}",
+            sources=sources,
+            asserted_by=by,
         )
         report.revocations += 1
         result = ledger.write_assertion(
@@ -331,8 +350,12 @@ def erase_forgotten(memory: Any, namespace: str, report: ConsolidationReport | N
     keep = {r.source for r in requests}
     after = 0
     if report is not None:
-        fresh = {f"{t.conversation_id}/{t.turn_id}" for t in memory.episodes.turns(
-            namespace, after_seq=report.watermark_before, upto_seq=report.watermark)}
+        fresh = {
+            f"{t.conversation_id}/{t.turn_id}"
+            for t in memory.episodes.turns(
+                namespace, after_seq=report.watermark_before, upto_seq=report.watermark
+            )
+        }
         # A request said in this run reaches back over every turn; otherwise only new turns can match.
         after = 0 if keep & fresh else report.watermark_before
     by_conv: dict[str, list[str]] = {}
@@ -342,7 +365,9 @@ def erase_forgotten(memory: Any, namespace: str, report: ConsolidationReport | N
             by_conv.setdefault(t.conversation_id, []).append(t.turn_id)
     erased = []
     for conv, ids in by_conv.items():
-        memory.forget(namespace, turn_ids=ids, conversation_id=conv, reason="forget request said in conversation")
+        memory.forget(
+            namespace, turn_ids=ids, conversation_id=conv, reason="forget request said in conversation"
+        )
         erased += [f"{conv}/{i}" for i in ids]
     if report is not None and erased:
         report.notes.append(f"erased {len(erased)} turn(s) named by forget requests")

@@ -60,7 +60,9 @@ class MiniLMEmbedder:
     name = "all-MiniLM-L6-v2-int8"
     dim = 384
 
-    def __init__(self, threads: int = 1, batch_size: int = 32, spinning: bool = False, arena: bool = False) -> None:
+    def __init__(
+        self, threads: int = 1, batch_size: int = 32, spinning: bool = False, arena: bool = False
+    ) -> None:
         """Open the model.
 
         Args:

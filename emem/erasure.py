@@ -242,7 +242,13 @@ def _record_and_delete(
     }
     rows = [(t.seq, t.conversation_id, t.session_id, t.turn_id, t.hash) for t in turns]
     counts = memory.episodes.erase(
-        namespace, report.erasure_id, kind, report.reason, json.dumps(plan), rows, whole_namespace=whole_namespace
+        namespace,
+        report.erasure_id,
+        kind,
+        report.reason,
+        json.dumps(plan),
+        rows,
+        whole_namespace=whole_namespace,
     )
     report.turns += counts["turns"]
     report.sessions += counts["sessions"]
@@ -265,14 +271,21 @@ def _finish(memory: Any, namespace: str, erasure_id: str, report: ErasureReport)
     extra_revs, extra_rels = _doomed(ledger, namespace, [], refs, None)
     revs = {rid: digest for rid, digest in plan["revisions"]} | {r["id"]: _row_hash(r) for r in extra_revs}
     rels = {rid: digest for rid, digest in plan["relations"]} | {r["id"]: _row_hash(r) for r in extra_rels}
-    tombs = [(rid, "revision", d) for rid, d in revs.items()] + [(rid, "relation", d) for rid, d in rels.items()]
+    tombs = [(rid, "revision", d) for rid, d in revs.items()] + [
+        (rid, "relation", d) for rid, d in rels.items()
+    ]
     tombs += [(f"turn:{conv}/{tid}", "turn", h) for _, conv, tid, h in erased]
     whole = row["kind"] == "drop"
     if whole:
         tombs.append((f"namespace:{namespace}", "namespace", _digest([h for *_, h in erased])))
     new_tombs = [t for t in tombs if t[0] not in done]
     n_rev, n_rel = ledger.purge(
-        namespace, list(revs), list(rels), new_tombs, erasure_id=erasure_id, reason=row["reason"],
+        namespace,
+        list(revs),
+        list(rels),
+        new_tombs,
+        erasure_id=erasure_id,
+        reason=row["reason"],
         drop_watermarks=whole,
     )
     report.revisions += n_rev
@@ -304,8 +317,12 @@ def _check_args(
     if turn_ids is not None and (isinstance(turn_ids, (str, bytes)) or not isinstance(turn_ids, Sequence)):
         raise InputError("turn_ids must be a list of turn ids", "turn_ids")
     ids = list(turn_ids or [])
-    for name, value in (("turn_ids", ids), ("session_id", session_id), ("subject", subject),
-                        ("conversation_id", conversation_id)):
+    for name, value in (
+        ("turn_ids", ids),
+        ("session_id", session_id),
+        ("subject", subject),
+        ("conversation_id", conversation_id),
+    ):
         items = value if isinstance(value, list) else [value]
         for item in items:
             if item is not None:
@@ -349,7 +366,9 @@ def _select_turns(
     found: dict[int, _TurnRow] = {}
     for column, values in (("turn_id", turn_ids), ("session_id", [session_id] if session_id else [])):
         for value in values:
-            rows = _rows(memory, f"SELECT {_TURN_COLS} FROM turns WHERE {scope} AND {column}=?", [*args, value])
+            rows = _rows(
+                memory, f"SELECT {_TURN_COLS} FROM turns WHERE {scope} AND {column}=?", [*args, value]
+            )
             convs = sorted({r["conversation_id"] for r in rows})
             if len(convs) > 1:
                 raise InputError(
@@ -393,11 +412,14 @@ def _revisions_about(ledger: Any, namespace: str, subject: str, conversation_id:
     rows = [
         dict(r)
         for r in ledger._rows(
-            "SELECT * FROM revisions WHERE namespace = ? AND subject_key = ?", (namespace, subject_key(subject))
+            "SELECT * FROM revisions WHERE namespace = ? AND subject_key = ?",
+            (namespace, subject_key(subject)),
         )
     ]
     if conversation_id is not None:
-        rows = [r for r in rows if any(s.partition("/")[0] == conversation_id for s in json.loads(r["sources"]))]
+        rows = [
+            r for r in rows if any(s.partition("/")[0] == conversation_id for s in json.loads(r["sources"]))
+        ]
     return rows
 
 
@@ -422,8 +444,12 @@ def _doomed(
     rels = [dict(r) for r in ledger._rows("SELECT * FROM relations WHERE namespace = ?", (namespace,))]
     key = subject_key(subject) if subject is not None else None
     gone = [
-        r for r in rels
-        if all_relations or r["from_id"] in doomed or r["to_id"] in doomed or (key and r["subject_key"] == key)
+        r
+        for r in rels
+        if all_relations
+        or r["from_id"] in doomed
+        or r["to_id"] in doomed
+        or (key and r["subject_key"] == key)
     ]
     return list(doomed.values()), gone
 
@@ -664,5 +690,3 @@ def _strings(obj: object) -> Iterable[str]:
 
 def _invalidate(memory: Any, namespace: str) -> None:
     memory._invalidate(namespace)
-
-

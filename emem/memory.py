@@ -149,7 +149,9 @@ class Memory:
             The ingest report (turns added, already present).
         """
         check_namespace(namespace)
-        return self._append(namespace, parse_object(conversation, "auto", "conversation"), "conversation", restore)
+        return self._append(
+            namespace, parse_object(conversation, "auto", "conversation"), "conversation", restore
+        )
 
     def add_turns(
         self, turns: Sequence[dict[str, Any] | Turn], namespace: str, *, restore: bool = False
@@ -211,7 +213,9 @@ class Memory:
         check_namespace(namespace)
         problems = []
         if not isinstance(conversation_id, str) or not conversation_id.strip() or len(conversation_id) > 256:
-            problems.append(f"conversation_id must be a non-empty string of at most 256 characters, got {conversation_id!r}")
+            problems.append(
+                f"conversation_id must be a non-empty string of at most 256 characters, got {conversation_id!r}"
+            )
         if session_id is not None and (not isinstance(session_id, str) or not session_id.strip()):
             problems.append(f"session_id must be a non-empty string, got {session_id!r}")
         if metadata is not None and not isinstance(metadata, dict):
@@ -223,7 +227,9 @@ class Memory:
             elif isinstance(idle_gap, int | float) and not isinstance(idle_gap, bool) and idle_gap > 0:
                 gap = timedelta(seconds=idle_gap)
             else:
-                problems.append(f"idle_gap must be a timedelta or a positive number of seconds, got {idle_gap!r}")
+                problems.append(
+                    f"idle_gap must be a timedelta or a positive number of seconds, got {idle_gap!r}"
+                )
         when = None
         if time is not None:
             try:
@@ -326,9 +332,12 @@ class Memory:
         self._catch_up_ledger(namespace)
         ns = self.indexes.current(namespace)
         requests = self.forget_requests(namespace)
+
         # What the user asked to forget is withheld from every read, search included.
         def keep(t: Any) -> bool:
-            return (flt is None or flt.matches(t)) and withholding_said(requests, t.time, text=t.render()) is None
+            return (flt is None or flt.matches(t)) and withholding_said(
+                requests, t.time, text=t.render()
+            ) is None
 
         if flt is None and not requests:
             return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
@@ -418,7 +427,9 @@ class Memory:
         """
         check_namespace(namespace)
         refs = check_text_list(sources, "sources")
-        stored = {f"{t.conversation_id}/{t.turn_id}" for t in self.episodes.get_turns(namespace, map(_ref, refs))}
+        stored = {
+            f"{t.conversation_id}/{t.turn_id}" for t in self.episodes.get_turns(namespace, map(_ref, refs))
+        }
         missing = [r for r in refs if r not in stored]
         if missing:
             raise InputError(
@@ -426,7 +437,15 @@ class Memory:
                 "sources",
             )
         return self.ledger.assert_fact(
-            namespace, subject, predicate, object, valid_from, valid_to, known_at, refs, cardinality=cardinality
+            namespace,
+            subject,
+            predicate,
+            object,
+            valid_from,
+            valid_to,
+            known_at,
+            refs,
+            cardinality=cardinality,
         )
 
     def revoke(
@@ -470,7 +489,8 @@ class Memory:
         """
         check_namespace(namespace)
         return self._ledger_read(
-            namespace, lambda: self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
+            namespace,
+            lambda: self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at),
         )
 
     def facts(
@@ -511,7 +531,9 @@ class Memory:
             The history (timeline entries and relations).
         """
         check_namespace(namespace)
-        return self._ledger_read(namespace, lambda: self.ledger.history(namespace, subject, predicate=predicate))
+        return self._ledger_read(
+            namespace, lambda: self.ledger.history(namespace, subject, predicate=predicate)
+        )
 
     def consolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
         """System 2: project facts from episodes not yet consolidated, and (when a summariser model
@@ -552,14 +574,18 @@ class Memory:
 
         extractor = extractor or OfflineExtractor()
         name = getattr(extractor, "name", "custom")
-        turns = self.episodes.turns(namespace, after_seq=self.ledger.get_watermark(namespace, watermark_name(name)))
+        turns = self.episodes.turns(
+            namespace, after_seq=self.ledger.get_watermark(namespace, watermark_name(name))
+        )
         judge = self.roles.get("adjudicator")
         adjudicator = None
         if judge is not None:
             from emem.adjudicate import LLMAdjudicator
 
             adjudicator = LLMAdjudicator(judge)
-        report = consolidate(namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name)
+        report = consolidate(
+            namespace, turns, self.ledger, extractor, adjudicator=adjudicator, extractor_name=name
+        )
         if self.forget_policy == "erase":
             from emem.consolidate import erase_forgotten
 
@@ -623,8 +649,15 @@ class Memory:
 
         check_namespace(namespace)
         self._invalidate(namespace)
-        return forget(self, namespace, turn_ids=turn_ids, session_id=session_id, subject=subject,
-                      conversation_id=conversation_id, reason=reason)
+        return forget(
+            self,
+            namespace,
+            turn_ids=turn_ids,
+            session_id=session_id,
+            subject=subject,
+            conversation_id=conversation_id,
+            reason=reason,
+        )
 
     def drop_namespace(self, namespace: str, *, reason: str | None = None) -> ErasureReport:
         """Remove a whole tenant from every store.
@@ -738,8 +771,15 @@ class Memory:
         flt = as_filter(filter)
         settle_ms = self._catch_up_ledger(namespace)
         self._runtime()
-        return {"question": question, "namespace": namespace, "mode": mode, "as_of": when,
-                "budget": budget or DEFAULT_BUDGET, "filter": flt, "settle_ms": settle_ms}
+        return {
+            "question": question,
+            "namespace": namespace,
+            "mode": mode,
+            "as_of": when,
+            "budget": budget or DEFAULT_BUDGET,
+            "filter": flt,
+            "settle_ms": settle_ms,
+        }
 
     def segment_summaries(self, namespace: str) -> dict[str, str]:
         """LLM-written segment summaries, when a summariser has run; offline ones are derived.
@@ -769,7 +809,9 @@ class Memory:
         """
         return await asyncio.to_thread(self.add_turns, turns, namespace)
 
-    async def aadd_messages(self, messages: Sequence[Any], namespace: str, *args: Any, **kwargs: Any) -> IngestReport:
+    async def aadd_messages(
+        self, messages: Sequence[Any], namespace: str, *args: Any, **kwargs: Any
+    ) -> IngestReport:
         """`add_messages`, awaited (one implementation: the sync method in a worker thread).
 
         Args:

@@ -41,7 +41,11 @@ MAX_METADATA_KEY_CHARS = 64
 METADATA_JSON_SCHEMA = {
     "type": "object",
     "maxProperties": MAX_METADATA_KEYS,
-    "propertyNames": {"minLength": 1, "maxLength": MAX_METADATA_KEY_CHARS, "pattern": "^[^\\x00-\\x1f\\x7f]+$"},
+    "propertyNames": {
+        "minLength": 1,
+        "maxLength": MAX_METADATA_KEY_CHARS,
+        "pattern": "^[^\\x00-\\x1f\\x7f]+$",
+    },
     "additionalProperties": {
         "anyOf": [
             {"type": "string", "maxLength": MAX_TURN_CHARS, "pattern": "^[^\\x00]*$"},
@@ -68,7 +72,9 @@ def check_metadata(value: object) -> dict[str, MetaValue] | None:
         if any(ord(c) < 32 or ord(c) == 127 for c in k):
             raise ValueError(f"metadata key {k!r} contains a control character")
         if v is not None and not isinstance(v, str | int | float | bool):
-            raise ValueError(f"metadata {k!r} must be a string, number, boolean or null, got {type(v).__name__}")
+            raise ValueError(
+                f"metadata {k!r} must be a string, number, boolean or null, got {type(v).__name__}"
+            )
         if isinstance(v, float) and not math.isfinite(v):
             raise ValueError(f"metadata {k!r} must be a finite number")
         if isinstance(v, str) and (len(v) > MAX_TURN_CHARS or "\x00" in v):

@@ -69,6 +69,7 @@ _SLOT = re.compile(r"\{\{(\w+)\}\}")
 def fill(template: str, values: dict[str, str]) -> str:
     """Replace every {{name}} in one pass: text inserted for one slot is never scanned again, so a
     speaker called "{{memory}}" cannot pull another slot's content out of its place."""
+
     def value(m: re.Match[str]) -> str:
         if m.group(1) not in values:
             raise ConfigError(f"prompt needs a value for {{{{{m.group(1)}}}}}")
@@ -81,6 +82,8 @@ def fill(template: str, values: dict[str, str]) -> str:
 def prompt_set_hash() -> str:
     """One hash over every template shipped, recorded on each answer (offline ones included) so
     a result can always be tied to the exact prompt versions installed with it."""
-    names = sorted(p.name.removesuffix(".md") for p in files("emem.prompts").iterdir() if p.name.endswith(".md"))
+    names = sorted(
+        p.name.removesuffix(".md") for p in files("emem.prompts").iterdir() if p.name.endswith(".md")
+    )
     joined = "\n".join(f"{n}:{load_prompt(n).sha256}" for n in names)
     return hashlib.sha256(joined.encode()).hexdigest()

@@ -87,6 +87,7 @@ def extractive_summary(segment: Segment, n_turns: int = SUMMARY_TURNS) -> str:
     summary favours what the session is about rather than greetings.
     """
     terms = Counter(w for t in segment.turns for w in set(tokenize(t.render())))
+
     def density(t: StoredTurn) -> float:
         words = tokenize(t.render())
         return sum(terms[w] > 1 for w in words) + 0.2 * len(words)

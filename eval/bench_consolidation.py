@@ -46,18 +46,26 @@ def main() -> None:
                 predicates[res.predicate] += len(res.values)
             rows.append((sample["sample_id"], len(turns), report, extract_s, m.ledger.count(ns)))
     print(f"emem consolidation benchmark — {len(rows)} LoCoMo conversations, offline extractor, home {home}")
-    print("| conversation | turns | candidates | revisions | revocations | conflicts | skipped | seconds | extractor-only s |")
+    print(
+        "| conversation | turns | candidates | revisions | revocations | conflicts | skipped | seconds | extractor-only s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for sid, n, r, ex, _ in rows:
-        print(f"| {sid} | {n} | {r.candidates} | {r.revisions_written} | {r.revocations} | {r.conflicts} | {r.skipped} | {r.seconds:.2f} | {ex:.2f} |")
+        print(
+            f"| {sid} | {n} | {r.candidates} | {r.revisions_written} | {r.revocations} | {r.conflicts} | {r.skipped} | {r.seconds:.2f} | {ex:.2f} |"
+        )
     total = lambda f: sum(f(r) for r in rows)  # noqa: E731
-    print(f"| total | {total(lambda r: r[1])} | {total(lambda r: r[2].candidates)} | {total(lambda r: r[2].revisions_written)} | "
-          f"{total(lambda r: r[2].revocations)} | {total(lambda r: r[2].conflicts)} | {total(lambda r: r[2].skipped)} | "
-          f"{total(lambda r: r[2].seconds):.2f} | {total(lambda r: r[3]):.2f} |")
+    print(
+        f"| total | {total(lambda r: r[1])} | {total(lambda r: r[2].candidates)} | {total(lambda r: r[2].revisions_written)} | "
+        f"{total(lambda r: r[2].revocations)} | {total(lambda r: r[2].conflicts)} | {total(lambda r: r[2].skipped)} | "
+        f"{total(lambda r: r[2].seconds):.2f} | {total(lambda r: r[3]):.2f} |"
+    )
     med = statistics.median(r[2].seconds for r in rows)
     base = statistics.median(r[3] for r in rows)
-    print(f"median seconds per conversation: consolidate {med:.2f}, extractor alone {base:.2f} (ratio {med / base:.2f}x); "
-          f"re-running consolidate wrote nothing (idempotent)")
+    print(
+        f"median seconds per conversation: consolidate {med:.2f}, extractor alone {base:.2f} (ratio {med / base:.2f}x); "
+        f"re-running consolidate wrote nothing (idempotent)"
+    )
     print("current facts by predicate: " + ", ".join(f"{p} {c}" for p, c in predicates.most_common()))
 
 

@@ -65,7 +65,9 @@ def main() -> None:
                 order = (with_ledger, without) if i % 2 == 0 else (without, with_ledger)
                 took = {}
                 for graph in order:
-                    took[graph is with_ledger] = ask_graph(graph, q, ns, "fast", None, DEFAULT_BUDGET).latency_ms
+                    took[graph is with_ledger] = ask_graph(
+                        graph, q, ns, "fast", None, DEFAULT_BUDGET
+                    ).latency_ms
                 on_ms.append(took[True])
                 off_ms.append(took[False])
                 diff_ms.append(took[True] - took[False])
@@ -78,16 +80,22 @@ def main() -> None:
                 a = m.ask("Where does the user live now?", ns, mode="fast")
                 settle_ms.append(a.stage_latency_ms.get("consolidate", 0.0))
     p50_on, p50_off = statistics.median(on_ms), statistics.median(off_ms)
-    print(f"emem currentness benchmark — conversations {args.conversations} ({turns} turns), "
-          f"{len(on_ms)} questions, fast mode, offline roles; {time.perf_counter() - t0:.0f} s")
+    print(
+        f"emem currentness benchmark — conversations {args.conversations} ({turns} turns), "
+        f"{len(on_ms)} questions, fast mode, offline roles; {time.perf_counter() - t0:.0f} s"
+    )
     print("| fast path | p50 ms | p95 ms |")
     print("| --- | --- | --- |")
-    print(f"| currentness off (before) | {p50_off:.2f} | {pct(off_ms, .95):.2f} |")
-    print(f"| as shipped (ledger + stale ranking) | {p50_on:.2f} | {pct(on_ms, .95):.2f} |")
-    print(f"added p50 {statistics.median(diff_ms):.2f} ms per question (paired), ratio of p50s {p50_on / p50_off:.3f}")
+    print(f"| currentness off (before) | {p50_off:.2f} | {pct(off_ms, 0.95):.2f} |")
+    print(f"| as shipped (ledger + stale ranking) | {p50_on:.2f} | {pct(on_ms, 0.95):.2f} |")
+    print(
+        f"added p50 {statistics.median(diff_ms):.2f} ms per question (paired), ratio of p50s {p50_on / p50_off:.3f}"
+    )
     if settle_ms:
-        print(f"read-through consolidation of one appended turn: p50 {statistics.median(settle_ms):.2f} ms, "
-              f"p95 {pct(settle_ms, .95):.2f} ms over {len(settle_ms)} appends")
+        print(
+            f"read-through consolidation of one appended turn: p50 {statistics.median(settle_ms):.2f} ms, "
+            f"p95 {pct(settle_ms, 0.95):.2f} ms over {len(settle_ms)} appends"
+        )
 
 
 if __name__ == "__main__":

@@ -62,7 +62,9 @@ def main() -> None:
     args = ap.parse_args()
     samples = load_locomo(args.data)
     raw = json.loads(args.data.read_text())
-    chosen = [int(x) for x in args.conversations.split(",")] if args.conversations else list(range(len(samples)))
+    chosen = (
+        [int(x) for x in args.conversations.split(",")] if args.conversations else list(range(len(samples)))
+    )
     rows = []
     t0 = time.perf_counter()
     with Memory(args.home) as m:
@@ -104,8 +106,10 @@ def main() -> None:
     elapsed = time.perf_counter() - t0
     if args.out:
         args.out.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
-    print(f"emem retrieval benchmark — LoCoMo categories 1-4, {len(rows)} questions with evidence, "
-          f"{len(chosen)} conversations, budget {args.budget} tokens, offline models; {elapsed:.0f} s")
+    print(
+        f"emem retrieval benchmark — LoCoMo categories 1-4, {len(rows)} questions with evidence, "
+        f"{len(chosen)} conversations, budget {args.budget} tokens, offline models; {elapsed:.0f} s"
+    )
     cats = defaultdict(list)
     for r in rows:
         cats[r["category"]].append(r)
@@ -115,21 +119,28 @@ def main() -> None:
         ("deep: evidence-session recall (activated)", "deep_session_recall"),
         ("deep: evidence-turn recall of packed context", "deep_turn_recall"),
         ("fast: evidence-turn recall of packed context", "fast_turn_recall"),
-        ("deep + context fill (experimental): evidence-turn recall of packed context", "deep_fill_turn_recall"),
+        (
+            "deep + context fill (experimental): evidence-turn recall of packed context",
+            "deep_fill_turn_recall",
+        ),
     ]
     header = "| metric | all | " + " | ".join(f"{c} {CATEGORY_NAMES[c]}" for c in sorted(cats)) + " |"
     print(header)
     print("|" + "---|" * (2 + len(cats)))
     for label, key in cols:
-        vals = [f"{mean([r[key] for r in rows]):.3f}"] + [f"{mean([r[key] for r in cats[c]]):.3f}" for c in sorted(cats)]
+        vals = [f"{mean([r[key] for r in rows]):.3f}"] + [
+            f"{mean([r[key] for r in cats[c]]):.3f}" for c in sorted(cats)
+        ]
         print(f"| {label} | " + " | ".join(vals) + " |")
     for mode in ("fast", "deep"):
         toks = [r[f"{mode}_tokens"] for r in rows]
         lat = [r[f"{mode}_latency_ms"] for r in rows]
         orch = [r[f"{mode}_orchestration_tokens"] for r in rows]
-        print(f"{mode}: packed context tokens mean {mean(toks):.0f} (max {max(toks)}), "
-              f"orchestration tokens/question (offline stand-ins) mean {mean(orch):.0f}, "
-              f"latency p50 {pct(lat, .5):.0f} ms p95 {pct(lat, .95):.0f} ms")
+        print(
+            f"{mode}: packed context tokens mean {mean(toks):.0f} (max {max(toks)}), "
+            f"orchestration tokens/question (offline stand-ins) mean {mean(orch):.0f}, "
+            f"latency p50 {pct(lat, 0.5):.0f} ms p95 {pct(lat, 0.95):.0f} ms"
+        )
     fill = [r["deep_fill_tokens"] for r in rows]
     print(f"deep + context fill: packed context tokens mean {mean(fill):.0f} (max {max(fill)})")
     print(f"deep: activated segments mean {mean([r['deep_segments'] for r in rows]):.2f}")

@@ -79,7 +79,11 @@ def _best_two(view: NamespaceView, turn_scores: np.ndarray) -> tuple[np.ndarray,
 
 
 def segment_signals(
-    view: NamespaceView, question: str, q_vec: np.ndarray, pathways: dict[str, Ranked], asked_vec: np.ndarray | None = None
+    view: NamespaceView,
+    question: str,
+    q_vec: np.ndarray,
+    pathways: dict[str, Ranked],
+    asked_vec: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """The signals the router has, per segment: the three pathway scores and their raw parts.
     `q_vec` embeds the question without speaker names, as the router does; `asked_vec`, when
@@ -115,7 +119,9 @@ def oracle_scores(q: RoutedQuestion) -> np.ndarray:
     return np.array([sum(s == e for e in q.evidence_sessions) for s in q.segment_sessions], dtype=float)
 
 
-def session_recall_at(scores: np.ndarray, segment_sessions: np.ndarray, evidence_sessions: Sequence[int | None], k: int) -> float:
+def session_recall_at(
+    scores: np.ndarray, segment_sessions: np.ndarray, evidence_sessions: Sequence[int | None], k: int
+) -> float:
     top = {int(segment_sessions[i]) for i in np.argsort(-scores, kind="stable")[:k]}
     return sum(s in top for s in evidence_sessions) / len(evidence_sessions)
 
@@ -144,7 +150,9 @@ def _labels(q: RoutedQuestion) -> np.ndarray:
     return np.array([float(s in q.evidence_sessions) for s in q.segment_sessions])
 
 
-def cross_validated_scores(questions: Sequence[RoutedQuestion], folds: int = 2) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def cross_validated_scores(
+    questions: Sequence[RoutedQuestion], folds: int = 2
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Score each question with logistic fusion weights fitted on the other folds' conversations."""
     names = sorted(questions[0].signals)
     convs = sorted({q.conversation for q in questions})
@@ -155,7 +163,9 @@ def cross_validated_scores(questions: Sequence[RoutedQuestion], folds: int = 2) 
         train = [q for q in questions if fold_of[q.conversation] != f]
         if not train:
             raise ValueError("cross-validation needs at least two conversations")
-        w = fit_logistic(np.concatenate([_design(q, names) for q in train]), np.concatenate([_labels(q) for q in train]))
+        w = fit_logistic(
+            np.concatenate([_design(q, names) for q in train]), np.concatenate([_labels(q) for q in train])
+        )
         weights.append(w)
         for i, q in enumerate(questions):
             if fold_of[q.conversation] == f:
@@ -182,14 +192,26 @@ def route_questions(memory: Memory, data: Path, chosen: Sequence[int] | None = N
             pathways = {
                 "global": global_pathway(view, q_vec, mask),
                 "keyword": keyword_pathway(view, q.question, plan, mask),
-                "ledger": ledger_pathway(view, fact_items(memory.ledger, ns, plan, *question_time(plan, None))),
+                "ledger": ledger_pathway(
+                    view, fact_items(memory.ledger, ns, plan, *question_time(plan, None))
+                ),
             }
-            out.append(RoutedQuestion(ci, q.category, [session_number(e) for e in q.evidence], sessions,
-                                      segment_signals(view, q.question, q_vec, pathways, runtime.embed(q.question)), fused_scores(view, pathways)))
+            out.append(
+                RoutedQuestion(
+                    ci,
+                    q.category,
+                    [session_number(e) for e in q.evidence],
+                    sessions,
+                    segment_signals(view, q.question, q_vec, pathways, runtime.embed(q.question)),
+                    fused_scores(view, pathways),
+                )
+            )
     return out
 
 
-def recall_table(questions: Sequence[RoutedQuestion], rankers: dict[str, Sequence[np.ndarray]], k: int) -> str:
+def recall_table(
+    questions: Sequence[RoutedQuestion], rankers: dict[str, Sequence[np.ndarray]], k: int
+) -> str:
     cats = sorted({q.category for q in questions})
     rows = []
     for label, scores in rankers.items():
@@ -206,26 +228,41 @@ def main() -> None:
     ap.add_argument("--data", type=Path, required=True)
     ap.add_argument("--home", type=Path, default=Path(tempfile.gettempdir()) / "emem-bench-locomo")
     ap.add_argument("--k", type=int, default=5, help="segments activated")
-    ap.add_argument("--conversations", default=None, help="comma-separated indexes (default: all; the learned fusion needs two)")
+    ap.add_argument(
+        "--conversations",
+        default=None,
+        help="comma-separated indexes (default: all; the learned fusion needs two)",
+    )
     args = ap.parse_args()
     chosen = [int(x) for x in args.conversations.split(",")] if args.conversations else None
     t0 = time.perf_counter()
     with Memory(args.home) as m:
         questions = route_questions(m, args.data, chosen)
-        summaries = {n for n in {f"locomo-{s.sample_id}" for s in load_locomo(args.data)} if m.segment_summaries(n)}
+        summaries = {
+            n for n in {f"locomo-{s.sample_id}" for s in load_locomo(args.data)} if m.segment_summaries(n)
+        }
     learned, weights = cross_validated_scores(questions)
-    rankers: dict[str, Sequence[np.ndarray]] = {name: [q.signals[name] for q in questions] for name in sorted(questions[0].signals)}
+    rankers: dict[str, Sequence[np.ndarray]] = {
+        name: [q.signals[name] for q in questions] for name in sorted(questions[0].signals)
+    }
     rankers["shipped router (hand-weighted pathway fusion)"] = [q.shipped for q in questions]
     rankers["logistic fusion of all signals (2-fold CV by conversation)"] = learned
-    rankers["oracle: the sessions holding most evidence (upper bound)"] = [oracle_scores(q) for q in questions]
-    print(f"emem routing study — LoCoMo categories 1-4, {len(questions)} questions, "
-          f"{len({q.conversation for q in questions})} conversations, offline planner; segment summaries: "
-          f"{'LLM-written in ' + str(len(summaries)) + ' namespace(s)' if summaries else 'extractive (offline)'}; "
-          f"{time.perf_counter() - t0:.0f} s")
+    rankers["oracle: the sessions holding most evidence (upper bound)"] = [
+        oracle_scores(q) for q in questions
+    ]
+    print(
+        f"emem routing study — LoCoMo categories 1-4, {len(questions)} questions, "
+        f"{len({q.conversation for q in questions})} conversations, offline planner; segment summaries: "
+        f"{'LLM-written in ' + str(len(summaries)) + ' namespace(s)' if summaries else 'extractive (offline)'}; "
+        f"{time.perf_counter() - t0:.0f} s"
+    )
     print(recall_table(questions, rankers, args.k))
     names = sorted(questions[0].signals)
     for f, w in enumerate(weights):
-        print(f"fold {f} weights: " + ", ".join(f"{n} {v:+.2f}" for n, v in zip([*names, "intercept"], w, strict=True)))
+        print(
+            f"fold {f} weights: "
+            + ", ".join(f"{n} {v:+.2f}" for n, v in zip([*names, "intercept"], w, strict=True))
+        )
 
 
 if __name__ == "__main__":

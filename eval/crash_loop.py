@@ -191,7 +191,8 @@ def ledger_rows(memory: Any) -> dict[str, Any]:
         for r in ledger._rows("SELECT * FROM relations WHERE namespace = ?", (NS,))
     )
     marks = sorted(
-        (r["name"], r["seq"]) for r in ledger._rows("SELECT name, seq FROM watermarks WHERE namespace = ?", (NS,))
+        (r["name"], r["seq"])
+        for r in ledger._rows("SELECT name, seq FROM watermarks WHERE namespace = ?", (NS,))
     )
     return {"revisions": revs, "relations": rels, "watermarks": marks}
 
@@ -204,7 +205,9 @@ def ledger_invariants(memory: Any) -> list[str]:
         if name not in triggers:
             problems.append(f"ledger trigger {name} missing")
     ids = {r["id"] for r in ledger._rows("SELECT id FROM revisions WHERE namespace = ?", (NS,))}
-    for r in ledger._rows("SELECT id, target_id FROM revisions WHERE namespace = ? AND kind='revocation'", (NS,)):
+    for r in ledger._rows(
+        "SELECT id, target_id FROM revisions WHERE namespace = ? AND kind='revocation'", (NS,)
+    ):
         if r["target_id"] not in ids:
             problems.append(f"revocation {r['id'][:12]} targets a missing revision")
     for r in ledger._rows("SELECT id, from_id, to_id FROM relations WHERE namespace = ?", (NS,)):
@@ -222,7 +225,9 @@ def ledger_invariants(memory: Any) -> list[str]:
     return problems
 
 
-def check_ingest(home: Path, run: str, child: int, acked: set[int], rng: random.Random) -> tuple[list[str], int]:
+def check_ingest(
+    home: Path, run: str, child: int, acked: set[int], rng: random.Random
+) -> tuple[list[str], int]:
     """Reopen the home after a kill; return (problems, batches committed without an ack)."""
     from emem.index.dense import fetch_vectors
     from emem.index.manager import DENSE_TURNS
@@ -243,7 +248,9 @@ def check_ingest(home: Path, run: str, child: int, acked: set[int], rng: random.
             if batch in acked and not all(present):
                 problems.append(f"acknowledged batch {batch} lost {sum(p is None for p in present)} turns")
             elif any(present) and not all(present):
-                problems.append(f"batch {batch} half-written: {sum(p is not None for p in present)}/{len(present)}")
+                problems.append(
+                    f"batch {batch} half-written: {sum(p is not None for p in present)}/{len(present)}"
+                )
             for e, p in zip(expected, present, strict=True):
                 if p is not None and p.hash != Turn(**e).content_hash():
                     problems.append(f"turn {e['turn_id']} stored with different content")
@@ -289,8 +296,9 @@ def child_erase(home: str, victim: str) -> None:
     if victim == "namespace":
         memory.drop_namespace(NS, reason="crash loop")
     else:
-        memory.forget(NS, session_id=victim.split(":", 1)[1], conversation_id=f"conv-{ERASE_CHILD}",
-                      reason="crash loop")
+        memory.forget(
+            NS, session_id=victim.split(":", 1)[1], conversation_id=f"conv-{ERASE_CHILD}", reason="crash loop"
+        )
     print("DONE", flush=True)
 
 
@@ -303,8 +311,15 @@ def _files_holding(home: Path, needles: list[bytes]) -> list[str]:
     return sorted(set(hits))
 
 
-def erase_kill(root: Path, run: str, n: int, rng: random.Random, summary: Summary,
-               step: str | None = None, victim: str | None = None) -> str:
+def erase_kill(
+    root: Path,
+    run: str,
+    n: int,
+    rng: random.Random,
+    summary: Summary,
+    step: str | None = None,
+    victim: str | None = None,
+) -> str:
     """One erasure killed at `step` (a step of emem.erasure.STEPS or "random"; drawn when None)."""
     from emem.erasure import KILL_ENV, STEPS
     from emem.memory import Memory
@@ -317,14 +332,24 @@ def erase_kill(root: Path, run: str, n: int, rng: random.Random, summary: Summar
         memory.consolidate(NS)
         memory.index(NS)
     victim = victim or ("namespace" if rng.random() < 0.25 else f"session:b{rng.randrange(batches)}")
-    doomed = [t for b in range(batches) for t in batch_turns(run, ERASE_CHILD, b)
-              if victim == "namespace" or t["session_id"] == victim.split(":", 1)[1]]
+    doomed = [
+        t
+        for b in range(batches)
+        for t in batch_turns(run, ERASE_CHILD, b)
+        if victim == "namespace" or t["session_id"] == victim.split(":", 1)[1]
+    ]
     kept = [t for b in range(batches) for t in batch_turns(run, ERASE_CHILD, b) if t not in doomed]
     step = step or rng.choice([*STEPS, "random"])
     env = {**os.environ, KILL_ENV: "" if step == "random" else step}
     code = "import sys; from eval.crash_loop import _child_main; _child_main(sys.argv[1:])"
-    proc = subprocess.Popen([sys.executable, "-c", code, "erase", str(home), victim], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "erase", str(home), victim],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     if step == "random":
         _wait_ready(proc)
         time.sleep(rng.uniform(0.0, 1.5))
@@ -347,8 +372,14 @@ def erase_kill(root: Path, run: str, n: int, rng: random.Random, summary: Summar
             if not all(t["turn_id"] in stored for t in doomed):
                 problems.append("an unrecorded erasure deleted some turns")
     if not recorded:  # killed before the commit: nothing happened; a rerun must finish it
-        rerun = subprocess.run([sys.executable, "-c", code, "erase", str(home), victim], cwd=REPO,
-                               env={**os.environ, KILL_ENV: ""}, capture_output=True, text=True, timeout=300)
+        rerun = subprocess.run(
+            [sys.executable, "-c", code, "erase", str(home), victim],
+            cwd=REPO,
+            env={**os.environ, KILL_ENV: ""},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         if rerun.returncode != 0:
             problems.append(f"rerun of the erasure failed: {rerun.stderr[-300:]}")
     with Memory(home) as memory:
@@ -372,9 +403,11 @@ def erase_kill(root: Path, run: str, n: int, rng: random.Random, summary: Summar
     summary.erase_kills += 1
     summary.erase_recorded += int(recorded)
     summary.problems += [f"kill {summary.kills}: {p}" for p in problems]
-    return (f"kill {summary.kills:3d} erase ({victim}): killed at {step}, "
-            f"{'committed, finished on reopen' if recorded else 'not committed, rerun finished it'}"
-            + (f" {problems}" if problems else " OK"))
+    return (
+        f"kill {summary.kills:3d} erase ({victim}): killed at {step}, "
+        f"{'committed, finished on reopen' if recorded else 'not committed, rerun finished it'}"
+        + (f" {problems}" if problems else " OK")
+    )
 
 
 # -- the loop ----------------------------------------------------------------------------------
@@ -407,7 +440,11 @@ class Summary:
 def _spawn(args: list[str]) -> subprocess.Popen[str]:
     code = "import sys; from eval.crash_loop import _child_main; _child_main(sys.argv[1:])"
     return subprocess.Popen(
-        [sys.executable, "-c", code, *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", code, *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -430,26 +467,39 @@ def _kill(proc: subprocess.Popen[str]) -> tuple[list[str], str]:
     return out.splitlines(), err
 
 
-def ingest_kill(home: Path, run: str, child: int, rng: random.Random, summary: Summary, log,  # type: ignore[no-untyped-def]
-                max_wait: float = 2.5) -> None:
+def ingest_kill(
+    home: Path,
+    run: str,
+    child: int,
+    rng: random.Random,
+    summary: Summary,
+    log,  # type: ignore[no-untyped-def]
+    max_wait: float = 2.5,
+) -> None:
     proc = _spawn(["ingest", str(home), run, str(child), str(rng.choice([1, 2, 3]))])
     _wait_ready(proc)
     time.sleep(rng.uniform(0.05, max_wait))
     lines, err = _kill(proc)
     acked = {int(x.split()[1]) for x in lines if x.startswith("ACK ")}
     if proc.returncode != -signal.SIGKILL:
-        summary.problems.append(f"ingest child {child} exited {proc.returncode} before the kill: {err[-500:]}")
+        summary.problems.append(
+            f"ingest child {child} exited {proc.returncode} before the kill: {err[-500:]}"
+        )
     problems, unacked = check_ingest(home, run, child, acked, rng)
     summary.kills += 1
     summary.ingest_kills += 1
     summary.acked_batches += len(acked)
     summary.unacked_committed += unacked
     summary.problems += [f"kill {summary.kills}: {p}" for p in problems]
-    log(f"kill {summary.kills:3d} ingest: {len(acked)} acked, {unacked} committed unacked, "
-        f"{'OK' if not problems else problems}")
+    log(
+        f"kill {summary.kills:3d} ingest: {len(acked)} acked, {unacked} committed unacked, "
+        f"{'OK' if not problems else problems}"
+    )
 
 
-def consolidate_kill(root: Path, run: str, n: int, rng: random.Random, summary: Summary, reference: dict) -> str:
+def consolidate_kill(
+    root: Path, run: str, n: int, rng: random.Random, summary: Summary, reference: dict
+) -> str:
     from emem.memory import Memory
 
     home = root / f"consolidate-{n}"
@@ -471,9 +521,11 @@ def consolidate_kill(root: Path, run: str, n: int, rng: random.Random, summary: 
     summary.consolidate_kills += 1
     summary.consolidate_mid_run += int(mid)
     summary.problems += [f"kill {summary.kills}: {p}" for p in problems]
-    return (f"kill {summary.kills:3d} consolidate: killed at watermark {mark}/{total}, rerun "
-            f"{'identical to the uninterrupted run' if same else 'DIFFERENT'}"
-            + (f" {problems}" if problems else ""))
+    return (
+        f"kill {summary.kills:3d} consolidate: killed at watermark {mark}/{total}, rerun "
+        f"{'identical to the uninterrupted run' if same else 'DIFFERENT'}"
+        + (f" {problems}" if problems else "")
+    )
 
 
 def run_loop(kills: int, root: Path, seed: int = 0, log=print, max_wait: float = 2.5) -> Summary:  # type: ignore[no-untyped-def]

@@ -26,8 +26,23 @@ from pathlib import Path
 from typing import Any
 
 NAMESPACES = [
-    "acme", "Acme", "ACME", "acme2", "acme.prod", "acme-prod", "acme/prod", "acme:prod", "acme@prod",
-    "t1", "t10", "t1.0", "a", "a/b", "a/b/c", "x-1", "x-10",
+    "acme",
+    "Acme",
+    "ACME",
+    "acme2",
+    "acme.prod",
+    "acme-prod",
+    "acme/prod",
+    "acme:prod",
+    "acme@prod",
+    "t1",
+    "t10",
+    "t1.0",
+    "a",
+    "a/b",
+    "a/b/c",
+    "x-1",
+    "x-10",
 ]
 SUBJECTS = ["Dana", "Omar", "Lena"]
 SHARED = [
@@ -39,8 +54,13 @@ SHARED = [
     "My favourite food is sushi.",
 ]
 QUESTIONS = [
-    "Where does {s} live?", "Where does {s} work now?", "What pets does {s} have?", "What does {s} like?",
-    "When did {s} move?", "How many pets does {s} have?", "What did {s} say about {w}?",
+    "Where does {s} live?",
+    "Where does {s} work now?",
+    "What pets does {s} have?",
+    "What does {s} like?",
+    "When did {s} move?",
+    "How many pets does {s} have?",
+    "What did {s} say about {w}?",
 ]
 
 
@@ -124,8 +144,10 @@ class ProbeSummary:
 
     def line(self) -> str:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.by_kind.items()))
-        return (f"isolation probes: {self.probes} probes ({kinds}) over {len(NAMESPACES)} namespaces; "
-                f"leaks found: {len(self.leaks)} [{self.seconds:.0f}s]")
+        return (
+            f"isolation probes: {self.probes} probes ({kinds}) over {len(NAMESPACES)} namespaces; "
+            f"leaks found: {len(self.leaks)} [{self.seconds:.0f}s]"
+        )
 
 
 def _dump(result: Any) -> str:
@@ -146,7 +168,9 @@ def probe(memory: Any, world: World, rng: random.Random) -> tuple[str, str, list
     word = rng.choice([own, bait, "river", "Lisbon", "Rex", bait.capitalize() + "ville"])
     kind = rng.choice(["search", "search", "ask", "facts", "resolve", "history", "stats"])
     if kind == "search":
-        query = " ".join(rng.sample([own, bait, "moved", "job", "dog", "river", "Kinetica", word], k=rng.randint(1, 3)))
+        query = " ".join(
+            rng.sample([own, bait, "moved", "job", "dog", "river", "Kinetica", word], k=rng.randint(1, 3))
+        )
         result: Any = memory.search(query, ns, k=rng.randint(1, 30))
     elif kind == "ask":
         mode = rng.choice(["fast", "deep", "auto"])
@@ -181,16 +205,24 @@ def harness_probe(home: Path, world_seed: int, systems: list[str], out_dir: Path
     samples = []
     for sid, tok in tokens.items():
         turns = [
-            LocomoTurn(speaker="Dana" if j % 2 else "Omar", dia_id=f"D1:{j + 1}",
-                       text=f"{SHARED[j % len(SHARED)]} The code word is {tok}.")
+            LocomoTurn(
+                speaker="Dana" if j % 2 else "Omar",
+                dia_id=f"D1:{j + 1}",
+                text=f"{SHARED[j % len(SHARED)]} The code word is {tok}.",
+            )
             for j in range(6)
         ]
-        samples.append(LocomoSample(
-            sample_id=sid, speakers=("Omar", "Dana"),
-            sessions=[LocomoSession(number=1, date_time="1:56 pm on 8 May, 2023", turns=turns)],
-            qa=[LocomoQA(question="What is the code word?", answer=tok, evidence=["D1:2"], category=1),
-                LocomoQA(question="Where does Dana live?", answer="Porto", evidence=["D1:5"], category=1)],
-        ))
+        samples.append(
+            LocomoSample(
+                sample_id=sid,
+                speakers=("Omar", "Dana"),
+                sessions=[LocomoSession(number=1, date_time="1:56 pm on 8 May, 2023", turns=turns)],
+                qa=[
+                    LocomoQA(question="What is the code word?", answer=tok, evidence=["D1:2"], category=1),
+                    LocomoQA(question="Where does Dana live?", answer="Porto", evidence=["D1:5"], category=1),
+                ],
+            )
+        )
     from emem.agents.roles import RoleModels
 
     shared = Shared(home, RoleModels())
@@ -198,7 +230,11 @@ def harness_probe(home: Path, world_seed: int, systems: list[str], out_dir: Path
     leaks = []
     for row in read_rows(out_dir / "rows.jsonl"):
         text = row.model_dump_json(exclude={"question", "gold"}).lower()
-        leaks += [f"harness {row.system} {row.qid}: {t}" for s, t in tokens.items() if s != row.sample_id and t in text]
+        leaks += [
+            f"harness {row.system} {row.qid}: {t}"
+            for s, t in tokens.items()
+            if s != row.sample_id and t in text
+        ]
     return leaks
 
 
@@ -227,15 +263,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--probes", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--home", type=Path, default=None, help="work home (default: a fresh temp dir)")
-    ap.add_argument("--harness", default="emem-fast,emem-deep,rag-bm25,rag-dense,full-context",
-                    help="systems for the eval-harness probe ('' to skip)")
+    ap.add_argument(
+        "--harness",
+        default="emem-fast,emem-deep,rag-bm25,rag-dense,full-context",
+        help="systems for the eval-harness probe ('' to skip)",
+    )
     args = ap.parse_args(argv)
     root = args.home or Path(tempfile.mkdtemp(prefix="emem-isolation-"))
     summary = run_probes(args.probes, root / "home", args.seed)
     print(summary.line())
     leaks = list(summary.leaks)
     if args.harness:
-        harness_leaks = harness_probe(root / "harness-home", args.seed, args.harness.split(","), root / "harness-run")
+        harness_leaks = harness_probe(
+            root / "harness-home", args.seed, args.harness.split(","), root / "harness-run"
+        )
         print(f"eval harness probe ({args.harness}): leaks found: {len(harness_leaks)}")
         leaks += harness_leaks
     for leak in leaks[:50]:

@@ -201,7 +201,9 @@ def iter_questions(
     if limit is not None and limit < 0:
         raise InputError(f"limit must be >= 0, got {limit}", "limit")
     chosen = [s for s in samples if wanted_conv is None or s.sample_id in wanted_conv]
-    dealt = _spread(chosen, wanted_cat, per_category) if per_category is not None and sample == "spread" else None
+    dealt = (
+        _spread(chosen, wanted_cat, per_category) if per_category is not None and sample == "spread" else None
+    )
     emitted = 0
     taken: dict[int, int] = {}
     for conv in chosen:
@@ -232,7 +234,9 @@ def iter_questions(
 SAMPLE_RULES = ("first", "spread")
 
 
-def _spread(samples: Sequence[LocomoSample], categories: set[int] | None, per_category: int) -> set[tuple[str, int]]:
+def _spread(
+    samples: Sequence[LocomoSample], categories: set[int] | None, per_category: int
+) -> set[tuple[str, int]]:
     """(sample id, qa index) of N questions per category, dealt round-robin over the samples."""
     queues: dict[int, list[list[int]]] = {}
     for s in samples:

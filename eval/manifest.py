@@ -86,7 +86,10 @@ def code_revision() -> CodeRevision:
             status = subprocess.run(
                 # a run's own outputs under eval/results do not make the code dirty
                 ["git", "status", "--porcelain", "--", ".", ":(exclude)eval/results"],
-                cwd=root, capture_output=True, text=True, timeout=30,
+                cwd=root,
+                capture_output=True,
+                text=True,
+                timeout=30,
             )
             dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):

@@ -351,12 +351,14 @@ def cost_section(by_system: dict[str, list[RunRow]]) -> str:
         "(judge excluded).\n\n" + md_table(header, rows)
     )
     if role_rows:
-        out += ("\n\nOrchestration tokens by role (mean per question). Model `offline-rules` is the offline "
-                "stand-in: its tokens are what an LLM in that role would have read and written.\n\n") + md_table(
-            ["system", "role", "model", "calls", "prompt tok", "completion tok"], role_rows
-        )
+        out += (
+            "\n\nOrchestration tokens by role (mean per question). Model `offline-rules` is the offline "
+            "stand-in: its tokens are what an LLM in that role would have read and written.\n\n"
+        ) + md_table(["system", "role", "model", "calls", "prompt tok", "completion tok"], role_rows)
     if stage_rows:
-        out += "\n\nLatency per stage (ms):\n\n" + md_table(["system", "stage", "p50", "p95", "n"], stage_rows)
+        out += "\n\nLatency per stage (ms):\n\n" + md_table(
+            ["system", "stage", "p50", "p95", "n"], stage_rows
+        )
     judge_rows = []
     for name, rs in by_system.items():
         usages = [r.judge_usage for r in rs if r.judge_usage is not None]
@@ -384,9 +386,7 @@ def _mcnemar_rows(
         ob = {r.qid: o for r in rb if (o := outcome(r)) is not None}
         common = sorted(set(oa) & set(ob))
         only_a, only_b = discordant_pairs([oa[q] for q in common], [ob[q] for q in common])
-        rows.append(
-            [a, b, str(len(common)), str(only_a), str(only_b), fmt(mcnemar_exact(only_a, only_b), 4)]
-        )
+        rows.append([a, b, str(len(common)), str(only_a), str(only_b), fmt(mcnemar_exact(only_a, only_b), 4)])
     return rows
 
 

@@ -28,7 +28,15 @@ from emem.timeparse import parse_locomo_time
 from .locomo_data import LocomoSample
 from .systems_base import SystemOutput
 
-SYSTEM_NAMES = ("emem-deep", "emem-fast", "emem-auto", "emem-routing-paper", "full-context", "rag-bm25", "rag-dense")
+SYSTEM_NAMES = (
+    "emem-deep",
+    "emem-fast",
+    "emem-auto",
+    "emem-routing-paper",
+    "full-context",
+    "rag-bm25",
+    "rag-dense",
+)
 RAG_K = 10
 
 
@@ -41,7 +49,12 @@ def sample_to_emem(sample: LocomoSample) -> dict:
                 "session_id": f"S{s.number}",
                 "time": parse_locomo_time(s.date_time, f"{sample.sample_id} session_{s.number}").isoformat(),
                 "turns": [
-                    {"turn_id": t.dia_id, "speaker": t.speaker, "text": t.text, "image_caption": t.blip_caption}
+                    {
+                        "turn_id": t.dia_id,
+                        "speaker": t.speaker,
+                        "text": t.text,
+                        "image_caption": t.blip_caption,
+                    }
                     for t in s.turns
                 ],
             }
@@ -125,9 +138,13 @@ class EmemSystem:
     def prepare(self, sample: LocomoSample) -> None:
         self.shared.prepare(sample)
 
-    def answer(self, question: str, sample_id: str, category: int, as_of: datetime | None = None) -> SystemOutput:
+    def answer(
+        self, question: str, sample_id: str, category: int, as_of: datetime | None = None
+    ) -> SystemOutput:
         ns = namespace_for(sample_id)
-        return to_output(ask_graph(self.shared.graph(self.router), question, ns, self.mode, as_of, self.shared.budget))
+        return to_output(
+            ask_graph(self.shared.graph(self.router), question, ns, self.mode, as_of, self.shared.budget)
+        )
 
 
 class TurnBaseline:
@@ -154,7 +171,9 @@ class TurnBaseline:
         sims = np.where(seen, view.turn_vectors @ rt.embed(question), -np.inf)
         return [view.turns[i] for i in np.argsort(-sims, kind="stable")[:RAG_K] if seen[i]]
 
-    def answer(self, question: str, sample_id: str, category: int, as_of: datetime | None = None) -> SystemOutput:
+    def answer(
+        self, question: str, sample_id: str, category: int, as_of: datetime | None = None
+    ) -> SystemOutput:
         start = time.perf_counter()
         ns = namespace_for(sample_id)
         rt = self.shared.memory._runtime()
@@ -165,17 +184,25 @@ class TurnBaseline:
         plan = offline_plan(question, sorted({t.speaker for t in view.turns}), anchor)
         full = self.kind == "full"
         # Full context: the whole conversation, in order, never cut; the offline reader still ranks it.
-        evidence, relevant = supported_evidence(view, turns, question, plan, rt.embed(question), keep_all=full)
+        evidence, relevant = supported_evidence(
+            view, turns, question, plan, rt.embed(question), keep_all=full
+        )
         budget = 10**9 if full else self.shared.budget
         packed = pack(build_closures(plan, evidence, [], {}, budget, None, question), budget)
         reader = self.shared.roles.get("reader")
         if full and reader is not None and packed.tokens > self.shared.reader_window:
-            return SystemOutput(prediction="", status="error", context_tokens=packed.tokens,
-                                error=f"conversation is {packed.tokens} tokens, over the reader's {self.shared.reader_window}-token window; not truncated")
+            return SystemOutput(
+                prediction="",
+                status="error",
+                context_tokens=packed.tokens,
+                error=f"conversation is {packed.tokens} tokens, over the reader's {self.shared.reader_window}-token window; not truncated",
+            )
         if full and reader is None:
             # Offline reader over everything: it sees the whole conversation ranked, or nothing
             # (it abstains) when no turn is supported enough.
-            packed = packed.model_copy(update={"closures": sorted(packed.closures, key=lambda c: -c.priority) if relevant else []})
+            packed = packed.model_copy(
+                update={"closures": sorted(packed.closures, key=lambda c: -c.priority) if relevant else []}
+            )
         if reader is None:
             text, status = offline_read(question, plan, packed, [])
             calls = [offline_reader_call(question, packed.context(), text)]

@@ -40,7 +40,9 @@ class EvalSystem(Protocol):
         """Ingest one conversation; called once per conversation before its questions."""
         ...
 
-    def answer(self, question: str, sample_id: str, category: int, as_of: datetime | None = None) -> SystemOutput:
+    def answer(
+        self, question: str, sample_id: str, category: int, as_of: datetime | None = None
+    ) -> SystemOutput:
         """Answer one question about the conversation `sample_id` that was prepared, as known at
         `as_of` (None: everything stored)."""
         ...

@@ -51,7 +51,9 @@ def memory_tool(memory: Memory, namespace: str):
     def recall(question: str) -> str:
         """Answer a question from long-term memory, citing the turns it rests on."""
         a = memory.ask(question, namespace, mode="auto")
-        lines = [f"{a.answer} [{a.status}]"] + [f"- {e.turn_id} ({e.time:%Y-%m-%d}) {e.speaker}: {e.text}" for e in a.evidence[:5]]
+        lines = [f"{a.answer} [{a.status}]"] + [
+            f"- {e.turn_id} ({e.time:%Y-%m-%d}) {e.speaker}: {e.text}" for e in a.evidence[:5]
+        ]
         return "\n".join(lines)
 
     return recall
@@ -65,7 +67,9 @@ def main() -> None:
         agent = build_agent(memory)
         out = agent.invoke({"question": "Where does Alice live now?", "namespace": NAMESPACE, "mode": "deep"})
         print("subgraph:", out["reply"])
-        print("tool:", memory_tool(memory, NAMESPACE).invoke({"question": "What pets do Alice and Ben have?"}))
+        print(
+            "tool:", memory_tool(memory, NAMESPACE).invoke({"question": "What pets do Alice and Ben have?"})
+        )
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             returncode=3,
         )
 
+
 SMALL_CONVERSATION: dict[str, Any] = {
     "conversation_id": "c1",
     "sessions": [

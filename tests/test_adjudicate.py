@@ -14,10 +14,16 @@ from emem.memory import Memory
 
 CONV = {
     "conversation_id": "c",
-    "sessions": [{"session_id": "S1", "time": "2023-05-01T10:00:00+00:00", "turns": [
-        {"turn_id": "S1:1", "speaker": "Ana", "text": "I live in Boston."},
-        {"turn_id": "S1:2", "speaker": "Ana", "text": "Well, Chicago, since the move is done."},
-    ]}],
+    "sessions": [
+        {
+            "session_id": "S1",
+            "time": "2023-05-01T10:00:00+00:00",
+            "turns": [
+                {"turn_id": "S1:1", "speaker": "Ana", "text": "I live in Boston."},
+                {"turn_id": "S1:2", "speaker": "Ana", "text": "Well, Chicago, since the move is done."},
+            ],
+        }
+    ],
 }
 
 
@@ -26,13 +32,27 @@ class TwoCities:
 
     def __call__(self, turns):
         city = {"S1:1": "Boston", "S1:2": "Chicago"}
-        return [FactCandidate(subject="Ana", predicate="lives_in", object=city[t.turn_id], surface=t.text,
-                              source_turn_ids=[t.turn_id]) for t in turns]
+        return [
+            FactCandidate(
+                subject="Ana",
+                predicate="lives_in",
+                object=city[t.turn_id],
+                surface=t.text,
+                source_turn_ids=[t.turn_id],
+            )
+            for t in turns
+        ]
 
 
 def roles(reply: str | None) -> RoleModels:
-    judge = None if reply is None else LangChainChatModel(FakeListChatModel(responses=[reply]), model="fake-judge")
-    return RoleModels({"planner": None, "assistant": None, "reader": None, "summariser": None, "adjudicator": judge})
+    judge = (
+        None
+        if reply is None
+        else LangChainChatModel(FakeListChatModel(responses=[reply]), model="fake-judge")
+    )
+    return RoleModels(
+        {"planner": None, "assistant": None, "reader": None, "summariser": None, "adjudicator": judge}
+    )
 
 
 def test_without_an_adjudicator_the_tie_stays_a_conflict(tmp_path) -> None:

@@ -84,18 +84,45 @@ def _conversation(sample_id: str, a: str, b: str, topics: list[str]) -> dict:
             _turn(a, f"D{i}:3", "It was relaxing and I met some nice people."),
         ]
     qa = [
-        {"question": f"What did {a} do with the {topics[1]}?", "answer": topics[1], "evidence": ["D2:1"], "category": 4},
-        {"question": f"Which hobbies has {a} tried?", "answer": "several", "evidence": ["D1:1", "D3:1"], "category": 1},
+        {
+            "question": f"What did {a} do with the {topics[1]}?",
+            "answer": topics[1],
+            "evidence": ["D2:1"],
+            "category": 4,
+        },
+        {
+            "question": f"Which hobbies has {a} tried?",
+            "answer": "several",
+            "evidence": ["D1:1", "D3:1"],
+            "category": 1,
+        },
     ]
     return {"sample_id": sample_id, "conversation": conv, "qa": qa}
 
 
 def test_route_questions_matches_the_master_router(tmp_path: Path) -> None:
     data = tmp_path / "mini.json"
-    data.write_text(json.dumps([
-        _conversation("x", "Ada", "Ben", ["pottery wheel", "kayak trip", "chess club", "bread baking", "bird watching", "salsa dancing", "rock climbing"]),
-        _conversation("y", "Cy", "Di", ["violin lessons", "marathon training", "garden beds"]),
-    ]))
+    data.write_text(
+        json.dumps(
+            [
+                _conversation(
+                    "x",
+                    "Ada",
+                    "Ben",
+                    [
+                        "pottery wheel",
+                        "kayak trip",
+                        "chess club",
+                        "bread baking",
+                        "bird watching",
+                        "salsa dancing",
+                        "rock climbing",
+                    ],
+                ),
+                _conversation("y", "Cy", "Di", ["violin lessons", "marathon training", "garden beds"]),
+            ]
+        )
+    )
     with Memory(tmp_path / "home") as m:
         routed = route_questions(m, data)
         assert [q.conversation for q in routed] == [0, 0, 1, 1]

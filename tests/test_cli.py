@@ -33,10 +33,21 @@ def test_ingest_search_stats_ask(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "stored 6 new turns" in result.output
     result = run("search", "parrot", "--namespace", "ns", "--json", "--home", home)
     hits = json.loads(result.output)
-    assert hits[0]["turn_id"] == "S2:3" and set(hits[0]) >= {"turn_id", "session_id", "speaker", "time", "text", "score"}
+    assert hits[0]["turn_id"] == "S2:3" and set(hits[0]) >= {
+        "turn_id",
+        "session_id",
+        "speaker",
+        "time",
+        "text",
+        "score",
+    }
     stats = json.loads(run("stats", "--namespace", "ns", "--json", "--home", home).output)
     assert stats["turns"] == 6 and stats["index_coverage"]["dense_turns"] == 6
-    answer = json.loads(run("ask", "Who adopted a parrot?", "--namespace", "ns", "--json", "--mode", "deep", "--home", home).output)
+    answer = json.loads(
+        run(
+            "ask", "Who adopted a parrot?", "--namespace", "ns", "--json", "--mode", "deep", "--home", home
+        ).output
+    )
     assert answer["mode_used"] == "deep" and answer["status"] in {"answered", "abstained"}
     assert {"answer", "evidence", "usage", "activated_segments", "latency_ms"} <= set(answer)
 
@@ -52,13 +63,27 @@ def test_user_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
         ("ask", "anything?", "--namespace", "empty", "--home", home),
         ("ask", "anything?", "--namespace", "ns", "--mode", "slow", "--home", home),
         ("ask", "anything?", "--namespace", "ns", "--as-of", "yesterday", "--home", home),
-        ("facts", "add", "Alice", "teleports_to", "Mars", "--valid-from", "2023-01-01", "--namespace", "ns", "--home", home),
+        (
+            "facts",
+            "add",
+            "Alice",
+            "teleports_to",
+            "Mars",
+            "--valid-from",
+            "2023-01-01",
+            "--namespace",
+            "ns",
+            "--home",
+            home,
+        ),
     ]
     for args in cases:
         result = run(*args)
         assert result.exit_code == 2, (args, result.output)
         assert "Traceback" not in result.output
-        assert result.output.strip().startswith("error:") and len(result.output.strip().splitlines()) <= 2, result.output
+        assert result.output.strip().startswith("error:") and len(result.output.strip().splitlines()) <= 2, (
+            result.output
+        )
 
 
 def test_facts_add_declares_an_open_predicate(tmp_path: Path) -> None:

@@ -47,7 +47,12 @@ def batch(writer: str, b: int, size: int = 4) -> list[dict]:
 
 
 def expected_texts(writers: list[str], batches: int) -> dict[tuple[str, str], str]:
-    return {(t["conversation_id"], t["turn_id"]): t["text"] for w in writers for b in range(batches) for t in batch(w, b)}
+    return {
+        (t["conversation_id"], t["turn_id"]): t["text"]
+        for w in writers
+        for b in range(batches)
+        for t in batch(w, b)
+    }
 
 
 # -- child processes ------------------------------------------------------------------------------
@@ -100,9 +105,25 @@ def child_reader(home: str, writers: str, batches: str, stop_file: str, go_file:
             mode = ("deep", "fast")[checks % 2]
             answers = [m.ask("What did they talk about regarding the violin?", NS, mode=mode)]
             status = [a.status for a in answers]
-            quoted = [e for a in answers for e in a.evidence if texts.get(f"{e.conversation_id}/{e.turn_id}") != e.text]
-            print(json.dumps({"hits": len(hits), "bad_hits": bad, "view_turns": len(view.turns),
-                              "zero_vectors": zero, "status": status, "bad_evidence": len(quoted)}), flush=True)
+            quoted = [
+                e
+                for a in answers
+                for e in a.evidence
+                if texts.get(f"{e.conversation_id}/{e.turn_id}") != e.text
+            ]
+            print(
+                json.dumps(
+                    {
+                        "hits": len(hits),
+                        "bad_hits": bad,
+                        "view_turns": len(view.turns),
+                        "zero_vectors": zero,
+                        "status": status,
+                        "bad_evidence": len(quoted),
+                    }
+                ),
+                flush=True,
+            )
             Path(go_file + ".checks").write_text(str(checks))
     print("READER-DONE", flush=True)
 
@@ -110,7 +131,11 @@ def child_reader(home: str, writers: str, batches: str, stop_file: str, go_file:
 def spawn(func: str, *args: str) -> subprocess.Popen[str]:
     code = f"import sys; sys.path.insert(0, {str(TESTS)!r}); import test_concurrency as t; t.{func}(*sys.argv[1:])"
     return subprocess.Popen(
-        [sys.executable, "-c", code, *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", code, *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -182,7 +207,9 @@ def test_index_lock_is_reentrant_shared_and_exclusive(tmp_path: Path) -> None:
         "except BlockingIOError:\n    print('blocked')\n"
     )
     with lock.shared():
-        out = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "index.lock")], capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", probe, str(tmp_path / "index.lock")], capture_output=True, text=True
+        )
     assert out.stdout.strip() == "blocked"
     # another process changing the tokens is heard at the next acquisition
     (tmp_path / "index.gen").write_text("erase=elsewhere\nwrite=elsewhere\n")

@@ -70,8 +70,10 @@ def test_consolidation_killed_mid_run_reruns_to_the_uninterrupted_ledger(tmp_pat
         assert cl.ledger_rows(m) == reference
 
 
-@pytest.mark.parametrize(("step", "victim"), [("deleted", "session:b2"), ("vectors_scrubbed", "namespace"),
-                                              ("random", "session:b5")])
+@pytest.mark.parametrize(
+    ("step", "victim"),
+    [("deleted", "session:b2"), ("vectors_scrubbed", "namespace"), ("random", "session:b5")],
+)
 def test_crash_loop_erasure_kills(tmp_path: Path, step: str, victim: str) -> None:
     summary = cl.Summary()
     line = cl.erase_kill(tmp_path, "r", 3, random.Random(0), summary, step=step, victim=victim)

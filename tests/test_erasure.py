@@ -113,7 +113,12 @@ def run_log(home: Path) -> Path:
     path.parent.mkdir(parents=True)
     rows = [
         {"qid": "q1", "system": "emem", "question": "Where did Dana move?", "prediction": SECRET_TURN},
-        {"qid": "q2", "system": "emem", "question": "Where does Dana work?", "prediction": "a bakery called Crumbs"},
+        {
+            "qid": "q2",
+            "system": "emem",
+            "question": "Where does Dana work?",
+            "prediction": "a bakery called Crumbs",
+        },
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
@@ -133,7 +138,9 @@ def filled(home: Path):
     m.episodes.put_segment_summary("ns", "c1/S1", "h", f"Dana moved to {SECRET_CITY}.", "test-model")
     assert [h.turn_id for h in m.search(SECRET_CITY, "ns", k=1)] == ["S1:1"]
     assert [h.turn_id for h in m.search(OTHER_CITY, "other", k=1)] == ["S1:1"]
-    assert SECRET_CITY in m.ask("Where did Dana move to?", "ns", mode="deep").model_dump_json()  # caches filled
+    assert (
+        SECRET_CITY in m.ask("Where did Dana move to?", "ns", mode="deep").model_dump_json()
+    )  # caches filled
     run_log(home)
     yield m
     m.close()
@@ -301,7 +308,9 @@ def test_another_process_sees_the_erasure_at_its_next_search(tmp_path: Path) -> 
     assert [h.turn_id for h in reader.search(SECRET_CITY, "ns", k=1)] == ["S1:1"]
     code = "import sys; from emem.cli import app; sys.argv = ['emem', *sys.argv[1:]]; app()"
     args = ["forget", "-n", "ns", "--turn", "S1:1", "--home", str(home), "--json"]
-    out = subprocess.run([sys.executable, "-c", code, *args], cwd=REPO, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["turns"] == 1
     hits = reader.search(SECRET_CITY, "ns", k=20)
@@ -318,7 +327,12 @@ def test_another_process_erasure_reaches_the_ask_caches(tmp_path: Path) -> None:
     assert SECRET_CITY in reader.ask("Where did Dana move to?", "ns", mode="deep").model_dump_json()
     code = "import sys; from emem.cli import app; sys.argv = ['emem', *sys.argv[1:]]; app()"
     args = ["forget", "-n", "ns", "--turn", "S1:1", "--home", str(home)]
-    assert subprocess.run([sys.executable, "-c", code, *args], cwd=REPO, capture_output=True, timeout=120).returncode == 0
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", code, *args], cwd=REPO, capture_output=True, timeout=120
+        ).returncode
+        == 0
+    )
     for mode in ("deep", "fast"):
         assert SECRET_CITY not in reader.ask("Where did Dana move to?", "ns", mode=mode).model_dump_json()
     reader.close()
@@ -327,8 +341,9 @@ def test_another_process_erasure_reaches_the_ask_caches(tmp_path: Path) -> None:
 def test_cli_forget_and_drop_namespace(filled: Memory, home: Path) -> None:
     filled.close()
     runner = CliRunner()
-    res = runner.invoke(app, ["forget", "-n", "ns", "--subject", "Dana", "--reason", "gdpr", "--json",
-                              "--home", str(home)])
+    res = runner.invoke(
+        app, ["forget", "-n", "ns", "--subject", "Dana", "--reason", "gdpr", "--json", "--home", str(home)]
+    )
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["revisions"] >= 2
     res = runner.invoke(app, ["forget", "-n", "ns", "--home", str(home)])

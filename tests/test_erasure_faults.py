@@ -167,8 +167,14 @@ def test_reingesting_an_erased_turn_is_refused_unless_restored(tmp_path: Path) -
             m.add_conversation(conversation("c1"), "ns")
         assert m.stats("ns").turns == 4  # all or nothing: the batch was refused whole
         # same content under another turn id (content hash): also refused
-        moved = {"conversation_id": "c1", "session_id": "S1", "turn_id": "S1:1", "speaker": "Dana",
-                 "text": f"I just moved to {SECRET_CITY} for a new job.", "time": T0}
+        moved = {
+            "conversation_id": "c1",
+            "session_id": "S1",
+            "turn_id": "S1:1",
+            "speaker": "Dana",
+            "text": f"I just moved to {SECRET_CITY} for a new job.",
+            "time": T0,
+        }
         with pytest.raises(ConflictError, match="erased"):
             m.add_turns([moved], "ns")
         report = m.add_conversation(conversation("c1"), "ns", restore=True)
@@ -184,8 +190,13 @@ def test_cli_ingest_refuses_erased_turns_and_restores_with_flag(tmp_path: Path) 
     env = {**os.environ, "EMEM_HOME": str(home)}
 
     def emem(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", "from emem.cli import main; main()", *args], env=env, capture_output=True,
-                              text=True, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-c", "from emem.cli import main; main()", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     assert emem("ingest", str(src), "-n", "ns", "--no-index").returncode == 0
     assert emem("forget", "-n", "ns", "--turn", "S1:1", "--conversation", "c1").returncode == 0

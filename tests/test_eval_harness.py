@@ -231,12 +231,19 @@ def test_per_category_first_or_spread_over_conversations(samples):
     first = [q.qid for q in iter_questions(samples, categories=[4, 5], per_category=2)]
     assert first == ["conv-a#3", "conv-a#4", "conv-a#5", "conv-b#2"]
     spread = [q.qid for q in iter_questions(samples, categories=[4, 5], per_category=2, sample="spread")]
-    assert spread == ["conv-a#3", "conv-a#4", "conv-b#0", "conv-b#2"]  # one of each per conversation, file order
+    assert spread == [
+        "conv-a#3",
+        "conv-a#4",
+        "conv-b#0",
+        "conv-b#2",
+    ]  # one of each per conversation, file order
     three = [q.qid for q in iter_questions(samples, categories=[4], per_category=3, sample="spread")]
     assert three == ["conv-a#3", "conv-a#5", "conv-b#0"]  # round two starts again at conv-a
     more = [q.qid for q in iter_questions(samples, categories=[4], per_category=9, sample="spread")]
     assert more == ["conv-a#3", "conv-a#5", "conv-b#0", "conv-b#1"]  # asking for more than exist
-    only_b = [q.qid for q in iter_questions(samples, conversations=["conv-b"], per_category=1, sample="spread")]
+    only_b = [
+        q.qid for q in iter_questions(samples, conversations=["conv-b"], per_category=1, sample="spread")
+    ]
     assert only_b == ["conv-b#0", "conv-b#2"]
     with pytest.raises(InputError, match="sample must be"):
         list(iter_questions(samples, per_category=1, sample="random"))
@@ -385,7 +392,9 @@ def test_end_to_end_rows_report_and_plots(tmp_path, samples):
     assert "| oracle | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 9 |" in text
     retrieval = text[text.index("## Retrieval") : text.index("## Cost")]
     assert "| keyword |" in retrieval and "| oracle |" not in retrieval
-    assert "| keyword | reader | offline |" in text and "| keyword | read |" in text  # tokens by role and model, stage latency
+    assert (
+        "| keyword | reader | offline |" in text and "| keyword | read |" in text
+    )  # tokens by role and model, stage latency
     for png in (PLOT_BY_CATEGORY, PLOT_VS_CONTEXT):
         assert (out / png).read_bytes()[:4] == b"\x89PNG"
 
@@ -500,7 +509,17 @@ def test_activate_option_bounds_the_segments_deep_reads(tmp_path, locomo_path):
 
     def run(*extra: str) -> tuple[list[dict], dict]:
         out = tmp_path / f"run{len(extra)}"
-        args = ["eval", "locomo", "--data", str(locomo_path), "--systems", "emem-deep", "--out", str(out), *extra]
+        args = [
+            "eval",
+            "locomo",
+            "--data",
+            str(locomo_path),
+            "--systems",
+            "emem-deep",
+            "--out",
+            str(out),
+            *extra,
+        ]
         result = CliRunner().invoke(app, [*args, "--home", str(tmp_path / "home")])
         assert result.exit_code == 0, result.output
         rows = [json.loads(line) for line in (out / LOG_NAME).read_text().splitlines()]

@@ -31,7 +31,9 @@ def test_locomo_slice_end_to_end(tmp_path: Path) -> None:
     data = tmp_path / "slice.json"
     data.write_text(json.dumps([sample]))
     out = tmp_path / "run"
-    result = CliRunner().invoke(app, ["eval", "locomo", "--data", str(data), "--out", str(out), "--home", str(tmp_path / "home")])
+    result = CliRunner().invoke(
+        app, ["eval", "locomo", "--data", str(data), "--out", str(out), "--home", str(tmp_path / "home")]
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (out / "rows.jsonl").read_text().splitlines()]
     assert len(per_cat) >= 4 and len(rows) == len(picked) * len(SYSTEM_NAMES)
@@ -42,5 +44,7 @@ def test_locomo_slice_end_to_end(tmp_path: Path) -> None:
     assert "offline reader" in report and "4 = single-hop, 1 = multi-hop" in report
     assert (out / "manifest.json").exists() and (out / "score_by_category.png").exists()
     # resumable: a rerun logs nothing new
-    again = CliRunner().invoke(app, ["eval", "locomo", "--data", str(data), "--out", str(out), "--home", str(tmp_path / "home")])
+    again = CliRunner().invoke(
+        app, ["eval", "locomo", "--data", str(data), "--out", str(out), "--home", str(tmp_path / "home")]
+    )
     assert again.exit_code == 0 and len((out / "rows.jsonl").read_text().splitlines()) == len(rows)

@@ -67,7 +67,11 @@ def test_vague_quantities_are_approximate_ranges() -> None:
     assert (few.start.date(), few.end.date()) == (date(2023, 4, 10), date(2023, 5, 1))
     couple = resolve_relative_date("a couple of months ago", MONDAY)
     assert couple is not None and couple.approximate
-    assert (couple.start.date(), couple.end.date(), couple.granularity) == (date(2023, 3, 1), date(2023, 4, 1), "month")
+    assert (couple.start.date(), couple.end.date(), couple.granularity) == (
+        date(2023, 3, 1),
+        date(2023, 4, 1),
+        "month",
+    )
 
 
 def test_weekend_depends_on_the_anchor_weekday() -> None:
@@ -84,8 +88,14 @@ def test_prefer_future_places_months_and_weekdays_forward() -> None:
 
 
 def test_ordinary_words_are_not_dates() -> None:
-    for text in ("I may go there", "we march on", "I love Fridays", "I'm 5 minutes away",
-                 "the week before the wedding", "I sold 2019 copies"):
+    for text in (
+        "I may go there",
+        "we march on",
+        "I love Fridays",
+        "I'm 5 minutes away",
+        "the week before the wedding",
+        "I sold 2019 copies",
+    ):
         assert find_date_mentions(text, MONDAY) == [], text
 
 
@@ -94,7 +104,7 @@ def test_finds_every_mention_with_exact_spans() -> None:
     mentions = find_date_mentions(text, MONDAY)
     assert [m.surface for m in mentions] == ["last year", "3 days ago", "in June"]
     for m in mentions:
-        assert text[m.span[0]:m.span[1]] == m.surface
+        assert text[m.span[0] : m.span[1]] == m.surface
 
 
 def test_keeps_the_anchor_timezone_and_refuses_naive_anchors() -> None:

@@ -112,7 +112,11 @@ class TestDates:
 
     def test_visit_with_a_year(self) -> None:
         fact = one("I went to Paris last year.")
-        assert (fact.predicate, fact.object, fact.valid_from) == ("visited", "Paris", datetime(2022, 1, 1, tzinfo=UTC))
+        assert (fact.predicate, fact.object, fact.valid_from) == (
+            "visited",
+            "Paris",
+            datetime(2022, 1, 1, tzinfo=UTC),
+        )
 
     def test_move_with_a_date(self) -> None:
         fact = one("I moved to Denver two months ago.")
@@ -123,7 +127,11 @@ class TestDates:
 
     def test_plans_carry_their_resolved_date_in_the_object(self) -> None:
         fact = one("I'm going to run a marathon next month.")
-        assert (fact.predicate, fact.object, fact.valid_from) == ("plans_to", "run a marathon (June 2023)", None)
+        assert (fact.predicate, fact.object, fact.valid_from) == (
+            "plans_to",
+            "run a marathon (June 2023)",
+            None,
+        )
 
     def test_general_events_need_a_date(self) -> None:
         assert triples("I ran a race.") == set()
@@ -157,7 +165,7 @@ class TestNegative:
             "I'm a huge mess right now.",
             "I'm going to cry.",
             "I'm 5 minutes away.",
-            "She said \"I moved to Paris\" but she was lying.",
+            'She said "I moved to Paris" but she was lying.',
             "Sounds like fun!",
             "My mom lives in Florida.",
             "I used to live in Boston.",
@@ -170,12 +178,17 @@ class TestNegative:
     )
     def test_no_positive_fact(self, text: str) -> None:
         got = triples(text)
-        assert not {t for t in got if t[3] == "assert" and t[1] in ("lives_in", "likes", "visited", "job_title",
-                                                                      "plans_to", "has_pet", "age")}, got
+        assert not {
+            t
+            for t in got
+            if t[3] == "assert"
+            and t[1] in ("lives_in", "likes", "visited", "job_title", "plans_to", "has_pet", "age")
+        }, got
 
     def test_taylor_swift_concert_is_an_event_not_a_place(self) -> None:
         assert ("Caroline", "attended", "the Taylor Swift concert", "assert") in triples(
-            "We went to the Taylor Swift concert.")
+            "We went to the Taylor Swift concert."
+        )
 
     def test_negated_like_is_a_dislike_not_a_like(self) -> None:
         assert triples("I don't like horror movies.") == {("Caroline", "dislikes", "horror movies", "assert")}
@@ -198,7 +211,9 @@ class TestThirdPerson:
 
     def test_alias_is_resolved_to_the_speaker(self) -> None:
         facts = extract(("Caroline", "Mel got engaged last week!"), ("Melanie", "I did!"))
-        assert [(f.subject, f.predicate, f.object) for f in facts] == [("Melanie", "relationship_status", "engaged")]
+        assert [(f.subject, f.predicate, f.object) for f in facts] == [
+            ("Melanie", "relationship_status", "engaged")
+        ]
 
     def test_explicit_resolver_is_used(self) -> None:
         ex = OfflineExtractor(resolver=AliasResolver(["Caroline", "Melanie"]))
@@ -236,7 +251,9 @@ class TestRetractions:
 
     def test_not_anymore(self) -> None:
         # "anymore" / "no longer": it held and stopped (kind "end"), unlike "never" (a retraction).
-        assert triples("Actually, I don't live in Austin anymore.") == {("Caroline", "lives_in", "Austin", "end")}
+        assert triples("Actually, I don't live in Austin anymore.") == {
+            ("Caroline", "lives_in", "Austin", "end")
+        }
         assert triples("I no longer work at Google.") == {("Caroline", "works_at", "Google", "end")}
 
     def test_retraction_without_an_earlier_fact_leaves_the_object_open(self) -> None:
@@ -248,22 +265,37 @@ class TestRetractions:
         assert ("Caroline", "lives_in", "Chicago", "retract") in triples("We moved out of Chicago.")
 
     def test_wrong_about_finds_the_fact_it_names(self) -> None:
-        facts = extract(("Caroline", "I adopted a dog named Rex."), ("Caroline", "I was wrong about the dog."))
-        assert [(f.predicate, f.object, f.kind) for f in facts][-1] == ("has_pet", "a dog named Rex", "retract")
+        facts = extract(
+            ("Caroline", "I adopted a dog named Rex."), ("Caroline", "I was wrong about the dog.")
+        )
+        assert [(f.predicate, f.object, f.kind) for f in facts][-1] == (
+            "has_pet",
+            "a dog named Rex",
+            "retract",
+        )
 
     def test_scratch_that_in_the_same_turn_withdraws_the_earlier_sentence(self) -> None:
         facts = extract(("Caroline", "I live in Boston. Scratch that. I live in Denver."))
-        assert [(f.object, f.kind) for f in facts] == [("Boston", "assert"), ("Boston", "retract"), ("Denver", "assert")]
+        assert [(f.object, f.kind) for f in facts] == [
+            ("Boston", "assert"),
+            ("Boston", "retract"),
+            ("Denver", "assert"),
+        ]
 
     def test_correction_after_scratch_that_is_kept(self) -> None:
         facts = extract(("Caroline", "I live in Boston."), ("Caroline", "Scratch that, I live in Denver."))
         assert [(f.object, f.kind, f.source_turn_ids) for f in facts] == [
-            ("Boston", "assert", ["D1:1"]), ("Boston", "retract", ["D1:2"]), ("Denver", "assert", ["D1:2"])]
+            ("Boston", "assert", ["D1:1"]),
+            ("Boston", "retract", ["D1:2"]),
+            ("Denver", "assert", ["D1:2"]),
+        ]
 
     def test_scratch_that_does_not_reach_another_speaker_or_far_back(self) -> None:
         facts = extract(("Melanie", "I live in Boston."), ("Caroline", "Scratch that."))
         assert [f.kind for f in facts] == ["assert"]
-        lines = [("Caroline", "I live in Boston.")] + [("Melanie", "ok")] * 6 + [("Caroline", "Just kidding.")]
+        lines = (
+            [("Caroline", "I live in Boston.")] + [("Melanie", "ok")] * 6 + [("Caroline", "Just kidding.")]
+        )
         assert [f.kind for f in extract(*lines)] == ["assert"]
 
     def test_a_newer_statement_that_ceases_is_not_an_assertion(self) -> None:
@@ -271,8 +303,10 @@ class TestRetractions:
 
 
 class TestContract:
-    TEXT = ("Hey Mel! So I moved to Austin last year, and honestly I love the food scene. "
-            "I work at a small bakery now. My dog Max is adjusting too.")
+    TEXT = (
+        "Hey Mel! So I moved to Austin last year, and honestly I love the food scene. "
+        "I work at a small bakery now. My dog Max is adjusting too."
+    )
 
     def test_surface_is_verbatim_and_sources_are_set(self) -> None:
         turns = turns_of(("Caroline", self.TEXT))
@@ -298,7 +332,10 @@ class TestContract:
 
     def test_sentence_splitting_keeps_abbreviations(self) -> None:
         text = "I work at St. Mary's Hospital. Dr. Lee is my boss!"
-        assert [text[s:e] for s, e in split_sentences(text)] == ["I work at St. Mary's Hospital.", "Dr. Lee is my boss!"]
+        assert [text[s:e] for s, e in split_sentences(text)] == [
+            "I work at St. Mary's Hospital.",
+            "Dr. Lee is my boss!",
+        ]
         assert ("Caroline", "works_at", "St. Mary's Hospital", "assert") in triples(text)
 
 
@@ -315,8 +352,13 @@ class TestPatternLanguage:
         from emem.extract.patterns import compile_template
 
         p = compile_template(r"{S}{vg:live:now}\s+in\s+{obj:place}")
-        for text in ("I live in Rome", "We've been living in Rome", "I'm currently living in Rome",
-                     "Anna lives in Rome", "I have lived in Rome"):
+        for text in (
+            "I live in Rome",
+            "We've been living in Rome",
+            "I'm currently living in Rome",
+            "Anna lives in Rome",
+            "I have lived in Rome",
+        ):
             m = p.search(text)
             assert m is not None and m.group("obj") == "Rome", text
         assert p.search("I lived in Rome") is None  # past: not where one lives now
@@ -339,54 +381,109 @@ class TestPatternLanguage:
 # its normalised form contains the key (or the key contains it).
 
 HELD_OUT: list[tuple[str, str, list[tuple[str, str, str, str]]]] = [
-    ("Jordan", "We just relocated to Denver a few weeks ago, still unpacking boxes.",
-     [("Jordan", "lives_in", "Denver", "assert")]),
-    ("Jordan", "These days I'm living in Lisbon, which I adore.", [("Jordan", "lives_in", "Lisbon", "assert")]),
-    ("Jordan", "Been working for Spotify since January, loving it so far.",
-     [("Jordan", "works_at", "Spotify", "assert")]),
-    ("Jordan", "I'm an accountant, so tax season is brutal.", [("Jordan", "job_title", "accountant", "assert")]),
-    ("Jordan", "My husband and I got married in June 2019.",
-     [("Jordan", "relationship_status", "married", "assert")]),
+    (
+        "Jordan",
+        "We just relocated to Denver a few weeks ago, still unpacking boxes.",
+        [("Jordan", "lives_in", "Denver", "assert")],
+    ),
+    (
+        "Jordan",
+        "These days I'm living in Lisbon, which I adore.",
+        [("Jordan", "lives_in", "Lisbon", "assert")],
+    ),
+    (
+        "Jordan",
+        "Been working for Spotify since January, loving it so far.",
+        [("Jordan", "works_at", "Spotify", "assert")],
+    ),
+    (
+        "Jordan",
+        "I'm an accountant, so tax season is brutal.",
+        [("Jordan", "job_title", "accountant", "assert")],
+    ),
+    (
+        "Jordan",
+        "My husband and I got married in June 2019.",
+        [("Jordan", "relationship_status", "married", "assert")],
+    ),
     ("Jordan", "I finally adopted a puppy! Her name is Biscuit.", [("Jordan", "has_pet", "puppy", "assert")]),
-    ("Jordan", "I really enjoy baking sourdough on Sundays.", [("Jordan", "likes", "baking sourdough", "assert")]),
+    (
+        "Jordan",
+        "I really enjoy baking sourdough on Sundays.",
+        [("Jordan", "likes", "baking sourdough", "assert")],
+    ),
     ("Jordan", "Honestly, I can't stand reality TV.", [("Jordan", "dislikes", "reality TV", "assert")]),
-    ("Jordan", "I'm hoping to run the Boston Marathon next year.",
-     [("Jordan", "plans_to", "Boston Marathon", "assert")]),
-    ("Jordan", "Last weekend I went to a pottery workshop downtown.",
-     [("Jordan", "attended", "pottery workshop", "assert")]),
+    (
+        "Jordan",
+        "I'm hoping to run the Boston Marathon next year.",
+        [("Jordan", "plans_to", "Boston Marathon", "assert")],
+    ),
+    (
+        "Jordan",
+        "Last weekend I went to a pottery workshop downtown.",
+        [("Jordan", "attended", "pottery workshop", "assert")],
+    ),
     ("Jordan", "I visited Tokyo back in 2018.", [("Jordan", "visited", "Tokyo", "assert")]),
-    ("Jordan", "My brother Liam works at a hospital in Leeds.", [("Liam", "works_at", "hospital", "assert"),
-                                                                 ("Jordan", "has_sibling", "Liam", "assert")]),
+    (
+        "Jordan",
+        "My brother Liam works at a hospital in Leeds.",
+        [("Liam", "works_at", "hospital", "assert"), ("Jordan", "has_sibling", "Liam", "assert")],
+    ),
     ("Jordan", "I'm thinking of moving to Berlin.", []),
     ("Jordan", "Would you ever live in Canada?", []),
     ("Jordan", "I don't eat meat anymore.", []),
-    ("Jordan", "My daughter Emma started kindergarten this year.", [("Jordan", "has_child", "Emma", "assert")]),
+    (
+        "Jordan",
+        "My daughter Emma started kindergarten this year.",
+        [("Jordan", "has_child", "Emma", "assert")],
+    ),
     ("Jordan", "I picked up knitting during lockdown.", [("Jordan", "hobby", "knitting", "assert")]),
     ("Jordan", "I've been learning Spanish on Duolingo.", [("Jordan", "studies", "Spanish", "assert")]),
     ("Jordan", "Ugh, I hate mornings.", [("Jordan", "dislikes", "mornings", "assert")]),
-    ("Jordan", "We're going to Mexico next month for my sister's wedding.",
-     [("Jordan", "plans_to", "Mexico", "assert")]),
+    (
+        "Jordan",
+        "We're going to Mexico next month for my sister's wedding.",
+        [("Jordan", "plans_to", "Mexico", "assert")],
+    ),
     ("Jordan", "I bought a kayak last summer.", [("Jordan", "owns", "kayak", "assert")]),
     ("Jordan", "I joined a running club in April.", [("Jordan", "member_of", "running club", "assert")]),
     ("Jordan", "I'm 27, turning 28 in August.", [("Jordan", "age", "27", "assert")]),
     ("Jordan", "I don't work at the bank anymore.", [("Jordan", "works_at", "bank", "end")]),
     ("Jordan", "Actually scratch that, I'm not moving to Seattle.", []),
-    ("Jordan", "My friend Tom has two cats.",
-     [("Tom", "has_pet", "two cats", "assert"), ("Jordan", "friend_of", "Tom", "assert")]),
+    (
+        "Jordan",
+        "My friend Tom has two cats.",
+        [("Tom", "has_pet", "two cats", "assert"), ("Jordan", "friend_of", "Tom", "assert")],
+    ),
     ("Jordan", "If I had more money I'd buy a boat.", []),
     ("Jordan", "I'm not really into sports.", [("Jordan", "dislikes", "sports", "assert")]),
     ("Jordan", "Sarah got engaged last week!", [("Sarah", "relationship_status", "engaged", "assert")]),
     ("Jordan", "I've been to Iceland twice.", [("Jordan", "visited", "Iceland", "assert")]),
-    ("Jordan", "I work as a graphic designer for a small agency.",
-     [("Jordan", "job_title", "graphic designer", "assert"), ("Jordan", "works_at", "small agency", "assert")]),
-    ("Jordan", "I love my new apartment in Brooklyn.",
-     [("Jordan", "lives_in", "Brooklyn", "assert"), ("Jordan", "likes", "apartment", "assert")]),
+    (
+        "Jordan",
+        "I work as a graphic designer for a small agency.",
+        [
+            ("Jordan", "job_title", "graphic designer", "assert"),
+            ("Jordan", "works_at", "small agency", "assert"),
+        ],
+    ),
+    (
+        "Jordan",
+        "I love my new apartment in Brooklyn.",
+        [("Jordan", "lives_in", "Brooklyn", "assert"), ("Jordan", "likes", "apartment", "assert")],
+    ),
     ("Jordan", "Is your dog still sick?", []),
-    ("Jordan", "I met my girlfriend at a concert.",
-     [("Jordan", "relationship_status", "relationship", "assert")]),
+    (
+        "Jordan",
+        "I met my girlfriend at a concert.",
+        [("Jordan", "relationship_status", "relationship", "assert")],
+    ),
     ("Jordan", "We moved out of Chicago in 2021.", [("Jordan", "lives_in", "Chicago", "retract")]),
-    ("Jordan", "I got promoted to senior manager last week!",
-     [("Jordan", "job_title", "senior manager", "assert")]),
+    (
+        "Jordan",
+        "I got promoted to senior manager last week!",
+        [("Jordan", "job_title", "senior manager", "assert")],
+    ),
     ("Jordan", "I'm a big Taylor Swift fan.", [("Jordan", "likes", "Taylor Swift", "assert")]),
     ("Jordan", "My son plays soccer every Saturday.", [("Jordan", "has_child", "son", "assert")]),
     ("Jordan", "I'm going to try yoga someday.", []),
@@ -394,11 +491,17 @@ HELD_OUT: list[tuple[str, str, list[tuple[str, str, str, str]]]] = [
     ("Jordan", "Mark and I broke up in March.", [("Jordan", "relationship_status", "single", "assert")]),
     ("Jordan", "I'm allergic to cats.", [("Jordan", "allergy", "cats", "assert")]),
     ("Jordan", "We spent two weeks in Portugal last summer.", [("Jordan", "visited", "Portugal", "assert")]),
-    ("Jordan", "I started volunteering at the animal shelter in January.",
-     [("Jordan", "hobby", "volunteering", "assert")]),
+    (
+        "Jordan",
+        "I started volunteering at the animal shelter in January.",
+        [("Jordan", "hobby", "volunteering", "assert")],
+    ),
     ("Jordan", "I've got three kids.", [("Jordan", "has_child", "three kids", "assert")]),
-    ("Jordan", "My cat Luna knocked over my coffee this morning.",
-     [("Jordan", "has_pet", "cat named Luna", "assert")]),
+    (
+        "Jordan",
+        "My cat Luna knocked over my coffee this morning.",
+        [("Jordan", "has_pet", "cat named Luna", "assert")],
+    ),
     ("Jordan", "Nah, I never liked horror movies.", [("Jordan", "dislikes", "horror movies", "assert")]),
     ("Jordan", "Don't you love summer?", []),
     ("Jordan", "My mom lives in Florida.", []),
@@ -406,7 +509,9 @@ HELD_OUT: list[tuple[str, str, list[tuple[str, str, str, str]]]] = [
 ]
 
 
-def score_held_out(rows: Sequence[tuple[str, str, list[tuple[str, str, str, str]]]] | None = None) -> tuple[float, float, list[str]]:
+def score_held_out(
+    rows: Sequence[tuple[str, str, list[tuple[str, str, str, str]]]] | None = None,
+) -> tuple[float, float, list[str]]:
     """Precision over every predicted fact, recall over every expected fact, on `rows` (default:
     this file's held-out phrasings)."""
     correct = predicted = found = expected = 0
@@ -418,8 +523,12 @@ def score_held_out(rows: Sequence[tuple[str, str, list[tuple[str, str, str, str]
             predicted += 1
             for j, (subj, pred, key, kind) in enumerate(wanted):
                 got, want = normalise_object(f.object), normalise_object(key)
-                if j not in used and (f.subject, f.predicate, f.kind) == (subj, pred, kind) and got and (
-                        want in got or got in want):
+                if (
+                    j not in used
+                    and (f.subject, f.predicate, f.kind) == (subj, pred, kind)
+                    and got
+                    and (want in got or got in want)
+                ):
                     used.add(j)
                     correct += 1
                     break

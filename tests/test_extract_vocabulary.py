@@ -17,8 +17,10 @@ T = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
 
 def extract(*lines: tuple[str, str]) -> list[FactCandidate]:
-    turns = [Turn(conversation_id="c", session_id="S1", turn_id=f"D1:{i}", speaker=s, text=t, time=T)
-             for i, (s, t) in enumerate(lines, start=1)]
+    turns = [
+        Turn(conversation_id="c", session_id="S1", turn_id=f"D1:{i}", speaker=s, text=t, time=T)
+        for i, (s, t) in enumerate(lines, start=1)
+    ]
     return OfflineExtractor()(turns)
 
 
@@ -29,7 +31,9 @@ def facts(text: str, speaker: str = "user") -> dict[str, FactCandidate]:
 class TestDates:
     def test_an_offer_starts_on_the_date_ahead(self) -> None:
         got = facts("I accepted an offer from Globex, I will be a product manager there, starting in July.")
-        assert got["works_at"].object == "Globex" and got["works_at"].valid_from == datetime(2023, 7, 1, tzinfo=UTC)
+        assert got["works_at"].object == "Globex" and got["works_at"].valid_from == datetime(
+            2023, 7, 1, tzinfo=UTC
+        )
         assert got["job_title"].object == "product manager"
         assert got["job_title"].valid_from == datetime(2023, 7, 1, tzinfo=UTC)
 
@@ -54,9 +58,14 @@ class TestDates:
 
 class TestCorrectionsAndChanges:
     def test_a_correction_withdraws_the_previous_value_first(self) -> None:
-        got = extract(("user", "My number is 555-867-5309."), ("user", "Sorry, my number is actually 555-867-0000."))
+        got = extract(
+            ("user", "My number is 555-867-5309."), ("user", "Sorry, my number is actually 555-867-0000.")
+        )
         assert [(f.kind, f.object) for f in got] == [
-            ("assert", "555-867-5309"), ("retract", "555-867-5309"), ("assert", "555-867-0000")]
+            ("assert", "555-867-5309"),
+            ("retract", "555-867-5309"),
+            ("assert", "555-867-0000"),
+        ]
 
     def test_a_change_is_not_a_correction(self) -> None:
         got = extract(("user", "I'm vegan."), ("user", "Actually, I'm vegetarian now."))
@@ -65,12 +74,17 @@ class TestCorrectionsAndChanges:
 
 class TestWhoSaidIt:
     def test_the_agent_s_turns_are_not_facts(self) -> None:
-        got = extract(("user", "Hi there!"), ("assistant", "You live in Boston, right? My name is Nova."),
-                      ("user", "My name is Priya."))
+        got = extract(
+            ("user", "Hi there!"),
+            ("assistant", "You live in Boston, right? My name is Nova."),
+            ("user", "My name is Priya."),
+        )
         assert [(f.subject, f.predicate, f.object) for f in got] == [("user", "name", "Priya")]
 
     def test_a_named_user_talking_with_an_agent(self) -> None:
-        got = extract(("Priya", "I'm allergic to peanuts."), ("assistant", "I'm allergic to nothing, I'm an AI."))
+        got = extract(
+            ("Priya", "I'm allergic to peanuts."), ("assistant", "I'm allergic to nothing, I'm an AI.")
+        )
         assert [(f.subject, f.predicate, f.object) for f in got] == [("Priya", "allergy", "peanuts")]
 
 
@@ -89,9 +103,16 @@ class TestForgetRequests:
         got = facts(text)["forget_request"]
         assert (got.subject, got.object, got.kind) == ("user", topic, "assert")
 
-    @pytest.mark.parametrize("text", ["Forget it, it doesn't matter.", "I forgot my phone at home.",
-                                      "I can't remember my phone number.", "Did you forget my birthday?",
-                                      "I don't want to talk about it."])
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "Forget it, it doesn't matter.",
+            "I forgot my phone at home.",
+            "I can't remember my phone number.",
+            "Did you forget my birthday?",
+            "I don't want to talk about it.",
+        ],
+    )
     def test_not_requests(self, text: str) -> None:
         assert "forget_request" not in facts(text)
 
@@ -103,7 +124,9 @@ class TestForgetRequests:
 def test_emails_do_not_split_sentences() -> None:
     text = "Mail me at priya.k@example.com today. It is 3.5 km away."
     assert [text[s:e] for s, e in split_sentences(text)] == [
-        "Mail me at priya.k@example.com today.", "It is 3.5 km away."]
+        "Mail me at priya.k@example.com today.",
+        "It is 3.5 km away.",
+    ]
 
 
 def score() -> tuple[float, float, list[str]]:
@@ -121,9 +144,12 @@ def test_held_out_precision_and_recall() -> None:
 
 class TestConfirmations:
     def test_the_user_confirming_the_agent_s_guess_makes_it_a_fact(self) -> None:
-        got = extract(("assistant", "Welcome back! You live in Boston, right?"), ("user", "Yes, that's right."))
+        got = extract(
+            ("assistant", "Welcome back! You live in Boston, right?"), ("user", "Yes, that's right.")
+        )
         assert [(f.subject, f.predicate, f.object, f.source_turn_ids) for f in got] == [
-            ("user", "lives_in", "Boston", ["D1:1", "D1:2"])]
+            ("user", "lives_in", "Boston", ["D1:1", "D1:2"])
+        ]
         assert "You live in Boston" in got[0].surface and "that's right" in got[0].surface
 
     @pytest.mark.parametrize("reply", ["No, Denver.", "Yes, but not for long.", "What do you mean?"])
@@ -135,7 +161,9 @@ class TestConfirmations:
 def test_a_forget_request_can_be_taken_back() -> None:
     got = extract(("user", "Forget my address."), ("user", "Actually, you can remember my address again."))
     assert [(f.predicate, f.object, f.kind) for f in got] == [
-        ("forget_request", "address", "assert"), ("forget_request", "address", "retract")]
+        ("forget_request", "address", "assert"),
+        ("forget_request", "address", "retract"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -169,7 +197,10 @@ def test_a_forget_request_can_be_taken_back() -> None:
         ("My new flat is at 3 Elm Row, Leeds.", ("address", "3 Elm Row, Leeds", "assert")),
         ("My new flat is at 3 Elm Row, Leeds.", ("lives_in", "Leeds", "assert")),
         ("Okay, now please forget my email address.", ("forget_request", "email address", "assert")),
-        ("Also, please forget the old Birch Lane address.", ("forget_request", "old Birch Lane address", "assert")),
+        (
+            "Also, please forget the old Birch Lane address.",
+            ("forget_request", "old Birch Lane address", "assert"),
+        ),
         ("Please delete my email from your memory.", ("forget_request", "email", "assert")),
         ("We live in Boston right now, so it's cold.", ("lives_in", "Boston", "assert")),
         ("We're planning to move to Austin in August.", ("lives_in", "Austin", "assert")),
@@ -179,8 +210,9 @@ def test_more_ways_of_saying_it(text: str, expected: tuple[str, str, str]) -> No
     assert expected in {(f.predicate, f.object, f.kind) for f in extract(("user", text))}
 
 
-@pytest.mark.parametrize("text", ["If I get the job, I'm a teacher.", "If it works out, I'm vegan.",
-                                  "Our cat Luna passed away."])
+@pytest.mark.parametrize(
+    "text", ["If I get the job, I'm a teacher.", "If it works out, I'm vegan.", "Our cat Luna passed away."]
+)
 def test_no_assertion(text: str) -> None:
     assert [f for f in extract(("user", text)) if f.kind == "assert"] == []
 
@@ -188,7 +220,11 @@ def test_no_assertion(text: str) -> None:
 def test_a_value_corrected_in_the_same_breath_withdraws_the_first() -> None:
     got = extract(("user", "Mia is 8 and Noah is 6. Sorry, Mia is 9 now, her birthday was on Sunday."))
     assert [(f.subject, f.object, f.kind) for f in got if f.predicate == "age"] == [
-        ("Mia", "8", "assert"), ("Noah", "6", "assert"), ("Mia", "8", "retract"), ("Mia", "9", "assert")]
+        ("Mia", "8", "assert"),
+        ("Noah", "6", "assert"),
+        ("Mia", "8", "retract"),
+        ("Mia", "9", "assert"),
+    ]
 
 
 def test_a_new_number_is_not_a_possession() -> None:

@@ -52,20 +52,50 @@ LOCOMO: dict[str, Any] = {
     },
 }
 EVENT: dict[str, Any] = {
-    "conversation_id": "c9", "session_id": "S1", "turn_id": "e1", "speaker": "Ann", "text": "Hello there.", "time": T,
+    "conversation_id": "c9",
+    "session_id": "S1",
+    "turn_id": "e1",
+    "speaker": "Ann",
+    "text": "Hello there.",
+    "time": T,
 }
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
 json_values = st.recursive(
-    json_scalars, lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=12), c, max_size=4), max_leaves=12
+    json_scalars,
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=12), c, max_size=4),
+    max_leaves=12,
 )
-bad_times = st.sampled_from([
-    "", " ", "yesterday", "2023-02-30T00:00:00", "2023-13-01", "2023-05-08T25:00:00", "0001-01-01T00:00:00+05:00",
-    "9999-12-31T23:59:59-05:00", "2023-05-08T13:56:00+24:00", "1:56 pm on 8 May, 2023", "20230508", "NaN",
-]) | st.text(max_size=30)
-nasty_text = st.sampled_from([
-    "", "   ", "\x00", "a\x00b", "\ud800", "x" * (MAX_TURN_CHARS + 1), "[/red] [bold]", "\x1b[31m", "\u2028", "\ufeff",
-]) | st.text(max_size=40)
+bad_times = st.sampled_from(
+    [
+        "",
+        " ",
+        "yesterday",
+        "2023-02-30T00:00:00",
+        "2023-13-01",
+        "2023-05-08T25:00:00",
+        "0001-01-01T00:00:00+05:00",
+        "9999-12-31T23:59:59-05:00",
+        "2023-05-08T13:56:00+24:00",
+        "1:56 pm on 8 May, 2023",
+        "20230508",
+        "NaN",
+    ]
+) | st.text(max_size=30)
+nasty_text = st.sampled_from(
+    [
+        "",
+        "   ",
+        "\x00",
+        "a\x00b",
+        "\ud800",
+        "x" * (MAX_TURN_CHARS + 1),
+        "[/red] [bold]",
+        "\x1b[31m",
+        "\u2028",
+        "\ufeff",
+    ]
+) | st.text(max_size=40)
 
 
 # -- the store's bytes ---------------------------------------------------------------------------
@@ -76,7 +106,9 @@ def snapshot(home: Path) -> tuple[Any, bytes]:
     path = home / "episodes.sqlite3"
     with sqlite3.connect(path, timeout=30) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+        tables = [
+            r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
+        ]
         rows = {t: conn.execute(f"SELECT * FROM '{t}' ORDER BY 1").fetchall() for t in tables}
     return rows, path.read_bytes()
 
@@ -174,10 +206,14 @@ def test_mutated_add_turns_events(store, data: st.DataObject) -> None:
 
 @FUZZ
 @given(data=st.data(), suffix=st.sampled_from([".json", ".jsonl", ".txt"]))
-def test_files_of_any_bytes(store, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, suffix: str) -> None:
+def test_files_of_any_bytes(
+    store, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, suffix: str
+) -> None:
     base = {
         ".json": json.dumps(EMEM_CONV).encode(),
-        ".jsonl": b"".join(json.dumps({**EVENT, "turn_id": f"f{i}"}, ensure_ascii=False).encode() + b"\n" for i in range(3)),
+        ".jsonl": b"".join(
+            json.dumps({**EVENT, "turn_id": f"f{i}"}, ensure_ascii=False).encode() + b"\n" for i in range(3)
+        ),
         ".txt": json.dumps(LOCOMO).encode(),
     }[suffix]
     how = data.draw(st.sampled_from(["flip", "cut", "insert", "random"]))
@@ -190,7 +226,11 @@ def test_files_of_any_bytes(store, tmp_path_factory: pytest.TempPathFactory, dat
         elif how == "cut":
             raw = base[:at]
         else:
-            raw = base[:at] + data.draw(st.sampled_from([b"\xff", b"\xc3", b"\x00", b"\xed\xa0\x80", b"{", b"\n"])) + base[at:]
+            raw = (
+                base[:at]
+                + data.draw(st.sampled_from([b"\xff", b"\xc3", b"\x00", b"\xed\xa0\x80", b"{", b"\n"]))
+                + base[at:]
+            )
     path = tmp_path_factory.mktemp("files") / f"input{suffix}"
     path.write_bytes(raw)
     result = attempt(store, lambda m: m.ingest_file(path, NS))
@@ -220,8 +260,16 @@ def test_turn_size_limit_in_every_format(store, tmp_path: Path, fmt: str) -> Non
         if fmt == "add_turns":
             return m.add_turns([one_turn(text, tid)], NS)
         if fmt == "emem":
-            conv = {"conversation_id": "sizes", "sessions": [{"session_id": "S1", "time": T, "turns": [
-                {"turn_id": tid, "speaker": "Ann", "text": text}]}]}
+            conv = {
+                "conversation_id": "sizes",
+                "sessions": [
+                    {
+                        "session_id": "S1",
+                        "time": T,
+                        "turns": [{"turn_id": tid, "speaker": "Ann", "text": text}],
+                    }
+                ],
+            }
             return m.add_conversation(conv, NS)
         if fmt == "locomo":
             sample = copy.deepcopy(LOCOMO)
@@ -235,7 +283,9 @@ def test_turn_size_limit_in_every_format(store, tmp_path: Path, fmt: str) -> Non
     refused = attempt(store, lambda m: write(m, megabyte, f"mb-{fmt}"))
     assert isinstance(refused, InputError)
     assert "'text'" in str(refused) and str(MAX_TURN_CHARS) in str(refused) and f"mb-{fmt}" in str(refused)
-    assert isinstance(attempt(store, lambda m: write(m, "y" * (MAX_TURN_CHARS + 1), f"over-{fmt}")), InputError)
+    assert isinstance(
+        attempt(store, lambda m: write(m, "y" * (MAX_TURN_CHARS + 1), f"over-{fmt}")), InputError
+    )
     assert attempt(store, lambda m: write(m, "z" * MAX_TURN_CHARS, f"max-{fmt}")).added == 1
 
 
@@ -261,7 +311,10 @@ def test_duplicate_ids_with_different_content_are_refused(store) -> None:
     result = attempt(store, lambda m: m.add_turns(twin, NS))  # within one batch
     assert isinstance(result, ConflictError) and "turn 'dup'" in str(result)
     memory, _ = store
-    assert memory.add_turns([one_turn("first version", "dup"), one_turn("first version", "dup")], NS).unchanged == 1
+    assert (
+        memory.add_turns([one_turn("first version", "dup"), one_turn("first version", "dup")], NS).unchanged
+        == 1
+    )
     result = attempt(store, lambda m: m.add_turns([one_turn("changed", "dup")], NS))  # across batches
     assert isinstance(result, ConflictError)
     moved = copy.deepcopy(EMEM_CONV)
@@ -276,8 +329,11 @@ def test_bad_times_everywhere(store, when: str) -> None:
     if isinstance(result, EmemError):
         assert "turn timed field 'time'" in str(result)
     memory, _ = store
-    for call in (lambda: memory.ask("Where?", NS, as_of=when), lambda: memory.facts(NS, valid_at=when),
-                 lambda: memory.resolve(NS, "Ann", "lives_in", known_at=when)):
+    for call in (
+        lambda: memory.ask("Where?", NS, as_of=when),
+        lambda: memory.facts(NS, valid_at=when),
+        lambda: memory.resolve(NS, "Ann", "lives_in", known_at=when),
+    ):
         try:
             call()
         except EmemError as exc:
@@ -300,8 +356,26 @@ COMMANDS: dict[str, tuple[int, list[str]]] = {  # positional arguments, options
 }
 FLAGS = {"--no-index", "--json", "--yes"}
 cli_words = st.sampled_from(
-    ["", "-1", "0", "3", "x", "fuzz", "S1:1", "c1", "Ann", "lives_in", "acme prod", "[/x]", "a\x1bb", "9" * 30,
-     "2023-05-08", "deep", "../etc", "/nonexistent.json"]
+    [
+        "",
+        "-1",
+        "0",
+        "3",
+        "x",
+        "fuzz",
+        "S1:1",
+        "c1",
+        "Ann",
+        "lives_in",
+        "acme prod",
+        "[/x]",
+        "a\x1bb",
+        "9" * 30,
+        "2023-05-08",
+        "deep",
+        "../etc",
+        "/nonexistent.json",
+    ]
 ) | st.text(alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"), max_size=15)
 
 

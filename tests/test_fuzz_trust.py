@@ -27,14 +27,45 @@ T = "2023-01-05T10:00:00+00:00"
 N = int(os.environ.get("EMEM_FUZZ_EXAMPLES", "12"))
 FUZZ = settings(max_examples=N, deadline=None, suppress_health_check=list(HealthCheck))
 
-nasty = st.sampled_from([
-    "", " ", "\x00", "a\x00b", "\ud800", "\udcff\udcfe", "x\udc80y", "\u200b\u2060", "\ufeff", "x" * 200_000,
-    "</memory>", "\nLEDGER a b = c (current)", "{{memory}}", "[/red]", "S1:1", "c1/S1:1", "Dana", "lives_in",
-    T, "c1", "-1", "0",
-]) | st.text(max_size=30)
-scalar = st.none() | st.booleans() | st.integers(-5, 10**12) | st.floats(allow_nan=True) | nasty | st.binary(max_size=8)
-value = st.recursive(scalar, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
-                     max_leaves=8)
+nasty = st.sampled_from(
+    [
+        "",
+        " ",
+        "\x00",
+        "a\x00b",
+        "\ud800",
+        "\udcff\udcfe",
+        "x\udc80y",
+        "\u200b\u2060",
+        "\ufeff",
+        "x" * 200_000,
+        "</memory>",
+        "\nLEDGER a b = c (current)",
+        "{{memory}}",
+        "[/red]",
+        "S1:1",
+        "c1/S1:1",
+        "Dana",
+        "lives_in",
+        T,
+        "c1",
+        "-1",
+        "0",
+    ]
+) | st.text(max_size=30)
+scalar = (
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 10**12)
+    | st.floats(allow_nan=True)
+    | nasty
+    | st.binary(max_size=8)
+)
+value = st.recursive(
+    scalar,
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
+    max_leaves=8,
+)
 arg = st.one_of(nasty, value)
 
 
@@ -64,15 +95,35 @@ def mem(tmp_path_factory: pytest.TempPathFactory):
 
 
 METHODS: dict[str, int] = {  # public method: how many positional arguments to generate
-    "add_conversation": 2, "add_turns": 2, "ingest_file": 2, "index": 1, "search": 2, "stats": 1,
-    "assert_fact": 5, "revoke": 2, "resolve": 3, "facts": 1, "history": 2, "consolidate": 1, "forget": 1,
-    "drop_namespace": 1, "ask": 2, "segment_summaries": 1,
+    "add_conversation": 2,
+    "add_turns": 2,
+    "ingest_file": 2,
+    "index": 1,
+    "search": 2,
+    "stats": 1,
+    "assert_fact": 5,
+    "revoke": 2,
+    "resolve": 3,
+    "facts": 1,
+    "history": 2,
+    "consolidate": 1,
+    "forget": 1,
+    "drop_namespace": 1,
+    "ask": 2,
+    "segment_summaries": 1,
 }
 KEYWORDS: dict[str, list[str]] = {
-    "assert_fact": ["valid_to", "known_at", "sources"], "revoke": ["known_at", "reason"],
-    "resolve": ["valid_at", "known_at"], "facts": ["subject", "predicate", "valid_at"], "history": ["predicate"],
-    "forget": ["turn_ids", "session_id", "subject", "conversation_id", "reason"], "drop_namespace": ["reason"],
-    "search": ["k"], "ask": ["mode", "as_of", "budget"], "add_turns": ["restore"], "ingest_file": ["fmt"],
+    "assert_fact": ["valid_to", "known_at", "sources"],
+    "revoke": ["known_at", "reason"],
+    "resolve": ["valid_at", "known_at"],
+    "facts": ["subject", "predicate", "valid_at"],
+    "history": ["predicate"],
+    "forget": ["turn_ids", "session_id", "subject", "conversation_id", "reason"],
+    "drop_namespace": ["reason"],
+    "search": ["k"],
+    "ask": ["mode", "as_of", "budget"],
+    "add_turns": ["restore"],
+    "ingest_file": ["fmt"],
 }
 
 
@@ -86,8 +137,11 @@ def calls(draw: st.DrawFn) -> tuple[str, list[Any], dict[str, Any]]:
         args[1] = NS
     if name in ("drop_namespace",) or (name == "forget" and args[0] == NS):
         args[0] = draw(st.sampled_from(["other", "fz2"]) | nasty)  # never erase the fixture's tenant
-    kwargs = {k: draw(arg) for k in draw(st.lists(st.sampled_from(KEYWORDS.get(name, ["_"])), max_size=2,
-                                                     unique=True)) if k != "_"}
+    kwargs = {
+        k: draw(arg)
+        for k in draw(st.lists(st.sampled_from(KEYWORDS.get(name, ["_"])), max_size=2, unique=True))
+        if k != "_"
+    }
     return name, args, kwargs
 
 
@@ -105,18 +159,52 @@ def test_public_methods_refuse_cleanly(mem, call: tuple[str, list[Any], dict[str
 
 
 COMMANDS: dict[str, int] = {
-    "ingest": 1, "search": 1, "stats": 0, "ask": 1, "facts": 0, "facts add": 3, "facts revoke": 1, "resolve": 2,
-    "history": 0, "consolidate": 0, "forget": 0, "drop-namespace": 1, "demo": 0, "llm status": 0, "llm stop": 0,
+    "ingest": 1,
+    "search": 1,
+    "stats": 0,
+    "ask": 1,
+    "facts": 0,
+    "facts add": 3,
+    "facts revoke": 1,
+    "resolve": 2,
+    "history": 0,
+    "consolidate": 0,
+    "forget": 0,
+    "drop-namespace": 1,
+    "demo": 0,
+    "llm status": 0,
+    "llm stop": 0,
     "eval report": 1,
 }
 """Every command but the ones that download weights or start servers/long runs with valid input
 (llm pull, llm serve, eval locomo, eval longmemeval): those are fuzzed only through their options."""
-OPTIONS = ["--namespace", "--subject", "--predicate", "--turn", "--session", "--conversation", "--reason",
-           "--valid-from", "--valid-at", "--known-at", "--as-of", "--mode", "--k", "--format", "--budget"]
-raw_word = st.binary(min_size=0, max_size=12).filter(lambda b: b"\x00" not in b).map(
-    lambda b: b.decode("utf-8", "surrogateescape"))  # what Python makes of non-UTF-8 argv
-word = st.one_of(raw_word, st.sampled_from(["fz", "S1:1", "c1", "Dana", "lives_in", T, "x" * 5000, "[/x]"]),
-                 st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=12))
+OPTIONS = [
+    "--namespace",
+    "--subject",
+    "--predicate",
+    "--turn",
+    "--session",
+    "--conversation",
+    "--reason",
+    "--valid-from",
+    "--valid-at",
+    "--known-at",
+    "--as-of",
+    "--mode",
+    "--k",
+    "--format",
+    "--budget",
+]
+raw_word = (
+    st.binary(min_size=0, max_size=12)
+    .filter(lambda b: b"\x00" not in b)
+    .map(lambda b: b.decode("utf-8", "surrogateescape"))
+)  # what Python makes of non-UTF-8 argv
+word = st.one_of(
+    raw_word,
+    st.sampled_from(["fz", "S1:1", "c1", "Dana", "lives_in", T, "x" * 5000, "[/x]"]),
+    st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=12),
+)
 
 
 @st.composite
@@ -146,7 +234,10 @@ def test_every_cli_command_gives_no_traceback(cli_home: Path, args: list[str]) -
     before = snapshot(cli_home)
     env = {"EMEM_HOME": str(cli_home), "EMEM_LLM_BASE_URL": "", "EMEM_LLM_MODEL": ""}
     result = CliRunner().invoke(app, [*args, "--home", str(cli_home)], env=env)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (args, repr(result.exception))
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        args,
+        repr(result.exception),
+    )
     assert "Traceback" not in result.output
     if result.exit_code == 2:
         lines = [line for line in result.stderr.splitlines() if line.strip()]

@@ -34,7 +34,11 @@ def dump(home: Path) -> list[str]:
     for name in ("episodes.sqlite3", "ledger.sqlite3"):
         if (home / name).exists():
             with sqlite3.connect(home / name) as conn:
-                out += [line for line in conn.iterdump() if line.startswith("INSERT") and "index_state" not in line]
+                out += [
+                    line
+                    for line in conn.iterdump()
+                    if line.startswith("INSERT") and "index_state" not in line
+                ]
     return out
 
 
@@ -100,8 +104,17 @@ def test_ingest_refuses_devices_and_checks_size_first(tmp_path: Path) -> None:
 def test_large_jsonl_is_streamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import emem.ingest.loader as loader
 
-    events = [{"conversation_id": "c1", "session_id": "S1", "turn_id": f"S1:{i}", "speaker": "A",
-               "text": f"line {i}", "time": T0} for i in range(50)]
+    events = [
+        {
+            "conversation_id": "c1",
+            "session_id": "S1",
+            "turn_id": f"S1:{i}",
+            "speaker": "A",
+            "text": f"line {i}",
+            "time": T0,
+        }
+        for i in range(50)
+    ]
     path = tmp_path / "t.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
     monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole"))
@@ -113,12 +126,16 @@ def test_large_jsonl_is_streamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_duplicate_json_keys_are_refused(tmp_path: Path) -> None:
     good = json.dumps(conversation("c1"))
-    dup = good.replace('"text": "I work at a bakery called Crumbs."',
-                       '"text": "I work at a bakery called Crumbs.", "text": "something else"')
+    dup = good.replace(
+        '"text": "I work at a bakery called Crumbs."',
+        '"text": "I work at a bakery called Crumbs.", "text": "something else"',
+    )
     assert dup != good
     (tmp_path / "d.json").write_text(dup, encoding="utf-8")
-    line = ('{"conversation_id": "c1", "session_id": "S1", "turn_id": "S1:1", "speaker": "A", '
-            '"text": "a", "text": "b", "time": "2023-01-05T10:00:00+00:00"}\n')
+    line = (
+        '{"conversation_id": "c1", "session_id": "S1", "turn_id": "S1:1", "speaker": "A", '
+        '"text": "a", "text": "b", "time": "2023-01-05T10:00:00+00:00"}\n'
+    )
     (tmp_path / "d.jsonl").write_text(line, encoding="utf-8")
     with Memory(tmp_path / "home", embedder=ExactEmbedder()) as m:
         for name in ("d.json", "d.jsonl"):

@@ -38,9 +38,17 @@ def test_the_probe_does_catch_a_leak(world, monkeypatch: pytest.MonkeyPatch) -> 
     """Sanity check of the detector: a search that ignores its namespace is caught."""
     memory, w = world
     real = Memory.search
-    monkeypatch.setattr(memory, "search", lambda q, ns, k=10: real(memory, q, "acme.prod" if ns != "acme.prod" else "acme", k))
+    monkeypatch.setattr(
+        memory, "search", lambda q, ns, k=10: real(memory, q, "acme.prod" if ns != "acme.prod" else "acme", k)
+    )
     rng = random.Random(1)
-    leaks = [t for _ in range(60) for kind, _, leaked in [iso.probe(memory, w, rng)] if kind == "search" for t in leaked]
+    leaks = [
+        t
+        for _ in range(60)
+        for kind, _, leaked in [iso.probe(memory, w, rng)]
+        if kind == "search"
+        for t in leaked
+    ]
     assert leaks
 
 
@@ -51,7 +59,9 @@ def test_same_ids_and_names_in_every_namespace_stay_apart(world) -> None:
         assert [t.turn_id for t in turns] == ["S0:0", "S0:1", "S0:2", "S0:3", "S0:4"]
         assert all(w.tokens[ns] in t.text.lower() for t in turns)
         values = {v for f in memory.facts(ns, subject="Dana") for v in f.values}
-        assert f"{w.tokens[ns]} cake" in values and not any(o in " ".join(values).lower() for o in w.others(ns))
+        assert f"{w.tokens[ns]} cake" in values and not any(
+            o in " ".join(values).lower() for o in w.others(ns)
+        )
 
 
 def test_erasure_in_one_namespace_touches_no_other(tmp_path: Path) -> None:

@@ -273,17 +273,35 @@ class TestConsolidationOfCandidates:
         from emem.models import StoredTurn
 
         t = datetime(2024, 6, 3, 9, tzinfo=UTC)
-        return StoredTurn(conversation_id="c", session_id="S1", turn_id="S1:1", speaker="user", text=text, time=t,
-                          namespace=NS, seq=1, recorded_at=t, hash="h1")
+        return StoredTurn(
+            conversation_id="c",
+            session_id="S1",
+            turn_id="S1:1",
+            speaker="user",
+            text=text,
+            time=t,
+            namespace=NS,
+            seq=1,
+            recorded_at=t,
+            hash="h1",
+        )
 
     def test_open_predicate_candidates_declare_their_cardinality(self, ledger: Ledger) -> None:
         from emem.consolidate import consolidate
         from emem.extract.schema import FactCandidate
 
         turn = self._turn("I speak French.")
-        good = FactCandidate(subject="user", predicate="speaks", object="French", surface="I speak French",
-                             source_turn_ids=["S1:1"], cardinality="multi")
-        bad = FactCandidate(subject="user", predicate="hums", object="jazz", surface="x", source_turn_ids=["S1:1"])
+        good = FactCandidate(
+            subject="user",
+            predicate="speaks",
+            object="French",
+            surface="I speak French",
+            source_turn_ids=["S1:1"],
+            cardinality="multi",
+        )
+        bad = FactCandidate(
+            subject="user", predicate="hums", object="jazz", surface="x", source_turn_ids=["S1:1"]
+        )
         report = consolidate(NS, [turn], ledger, lambda turns: [good, bad])
         assert report.revisions_written == 1 and report.skipped == 1
         assert "unknown predicate 'hums'" in report.notes[0]
@@ -298,16 +316,30 @@ class TestConsolidationOfCandidates:
         report = consolidate(NS, [self._turn("I quit Acme Corp last Friday.")], ledger, OfflineExtractor())
         assert report.ended == 1
         friday = datetime(2024, 5, 31, tzinfo=UTC)
-        assert ledger.resolve(NS, "user", "works_at", valid_at=datetime(2024, 5, 30, 12, tzinfo=UTC)).values == [
-            "Acme Corp"]
+        assert ledger.resolve(
+            NS, "user", "works_at", valid_at=datetime(2024, 5, 30, 12, tzinfo=UTC)
+        ).values == ["Acme Corp"]
         assert ledger.resolve(NS, "user", "works_at", valid_at=friday).status == "miss"
-        assert ledger.resolve(NS, "user", "works_at", valid_at=datetime(2024, 1, 1, tzinfo=UTC)).status == "miss"
+        assert (
+            ledger.resolve(NS, "user", "works_at", valid_at=datetime(2024, 1, 1, tzinfo=UTC)).status == "miss"
+        )
 
 
 def test_dropping_a_namespace_drops_its_declarations(tmp_path: Path) -> None:
     with Memory(tmp_path / "h") as mem:
-        mem.add_turns([{"conversation_id": "c", "session_id": "s", "turn_id": "1", "speaker": "user",
-                        "text": "hello", "time": "2024-01-01T00:00:00+00:00"}], NS)
+        mem.add_turns(
+            [
+                {
+                    "conversation_id": "c",
+                    "session_id": "s",
+                    "turn_id": "1",
+                    "speaker": "user",
+                    "text": "hello",
+                    "time": "2024-01-01T00:00:00+00:00",
+                }
+            ],
+            NS,
+        )
         mem.assert_fact(NS, "user", "speaks", "French", "2024-01-01T00:00:00+00:00", cardinality="multi")
         mem.drop_namespace(NS)
         assert mem.ledger.declared_predicates(NS) == {}
@@ -316,8 +348,10 @@ def test_dropping_a_namespace_drops_its_declarations(tmp_path: Path) -> None:
 def test_anymore_ends_a_fact_and_keeps_its_past(tmp_path: Path) -> None:
     conv = agent_conversation(
         ("2024-01-10T10:00:00+00:00", [("user", "I live in Austin."), ("user", "I'm vegetarian.")]),
-        ("2024-05-10T10:00:00+00:00", [("user", "I don't live in Austin anymore."),
-                                       ("user", "I started eating meat again.")]),
+        (
+            "2024-05-10T10:00:00+00:00",
+            [("user", "I don't live in Austin anymore."), ("user", "I started eating meat again.")],
+        ),
     )
     with Memory(tmp_path / "h") as mem:
         mem.add_conversation(conv, NS)
@@ -331,7 +365,10 @@ def test_anymore_ends_a_fact_and_keeps_its_past(tmp_path: Path) -> None:
 def test_a_doubtful_ending_only_ends_what_is_running(tmp_path: Path) -> None:
     conv = agent_conversation(
         ("2024-03-01T10:00:00+00:00", [("user", "I'm reading Dune right now.")]),
-        ("2024-03-20T10:00:00+00:00", [("user", "Finished Dune yesterday."), ("user", "Finished Severance too.")]),
+        (
+            "2024-03-20T10:00:00+00:00",
+            [("user", "Finished Dune yesterday."), ("user", "Finished Severance too.")],
+        ),
     )
     with Memory(tmp_path / "h") as mem:
         mem.add_conversation(conv, NS)

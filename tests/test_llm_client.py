@@ -113,7 +113,9 @@ def test_a_reply_cut_off_at_max_tokens_is_flagged() -> None:
     with FakeOpenAIServer(ok("Paris.")) as server:
         assert not client(server, recorder).chat("reader", MESSAGES).call.truncated
     usage = recorder.usage()
-    assert usage.truncated_calls == 1 and usage.by_role["reader"].truncated_calls == 1 and usage.llm_calls == 2
+    assert (
+        usage.truncated_calls == 1 and usage.by_role["reader"].truncated_calls == 1 and usage.llm_calls == 2
+    )
 
 
 def test_langchain_reply_cut_off_is_flagged() -> None:
@@ -473,12 +475,16 @@ def test_structured_output_can_be_forced_to_plain(tmp_path) -> None:
     """A server that accepts json_object but is slow at it can be told to use plain text."""
     from emem.llm.config import build_chat_model, load_llm_settings
 
-    (tmp_path / "llm.json").write_text(json.dumps({"base_url": "http://127.0.0.1:9/v1", "model": "m",
-                                                   "structured_output": "plain"}))
+    (tmp_path / "llm.json").write_text(
+        json.dumps({"base_url": "http://127.0.0.1:9/v1", "model": "m", "structured_output": "plain"})
+    )
     settings = load_llm_settings(tmp_path, env={})
     assert settings.structured_output == "plain"
     assert build_chat_model("assistant", settings).structured_output == "plain"
-    assert load_llm_settings(tmp_path, env={"EMEM_LLM_STRUCTURED_OUTPUT": "json_object"}).structured_output == "json_object"
+    assert (
+        load_llm_settings(tmp_path, env={"EMEM_LLM_STRUCTURED_OUTPUT": "json_object"}).structured_output
+        == "json_object"
+    )
     with FakeOpenAIServer(ok('{"answer": "x"}')) as server:
         model = OpenAIChatModel(server.base_url, "m", structured_output="plain", max_retries=0)
         result = model.chat("reader", [{"role": "user", "content": "q"}], schema=SCHEMA)

@@ -21,8 +21,14 @@ T = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
 
 def turn(turn_id: str, speaker: str, text: str, session: str = "S1", minutes: int = 0) -> Turn:
-    return Turn(conversation_id="c", session_id=session, turn_id=turn_id, speaker=speaker, text=text,
-                time=T + timedelta(minutes=minutes))
+    return Turn(
+        conversation_id="c",
+        session_id=session,
+        turn_id=turn_id,
+        speaker=speaker,
+        text=text,
+        time=T + timedelta(minutes=minutes),
+    )
 
 
 class FakeChat:
@@ -35,8 +41,16 @@ class FakeChat:
         self.parse = parse
         self.calls: list[dict[str, Any]] = []
 
-    def chat(self, role: str, messages: list[dict[str, str]], *, schema: dict[str, Any] | None = None,
-             max_tokens: int = 512, temperature: float = 0.0, prompt_hash: str | None = None) -> ChatResult:
+    def chat(
+        self,
+        role: str,
+        messages: list[dict[str, str]],
+        *,
+        schema: dict[str, Any] | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        prompt_hash: str | None = None,
+    ) -> ChatResult:
         self.calls.append({"role": role, "messages": messages, "schema": schema, "prompt_hash": prompt_hash})
         reply = self.script.pop(0)
         if isinstance(reply, Exception):
@@ -47,8 +61,11 @@ class FakeChat:
                 data = json.loads(reply)
             except json.JSONDecodeError:
                 data = None
-        return ChatResult(text=reply, data=data,
-                          call=LLMCall(role=role, model=self.model, backend="openai", prompt_hash=prompt_hash))
+        return ChatResult(
+            text=reply,
+            data=data,
+            call=LLMCall(role=role, model=self.model, backend="openai", prompt_hash=prompt_hash),
+        )
 
 
 def facts_json(*facts: dict[str, Any]) -> str:
@@ -56,8 +73,16 @@ def facts_json(*facts: dict[str, Any]) -> str:
 
 
 def fact(turn_id: str = "D1:1", **kw: Any) -> dict[str, Any]:
-    base = {"subject": "Caroline", "predicate": "lives_in", "object": "Austin", "turn_id": turn_id,
-            "quote": "I moved to Austin", "valid_from": None, "kind": "assert", "confidence": 0.9}
+    base = {
+        "subject": "Caroline",
+        "predicate": "lives_in",
+        "object": "Austin",
+        "turn_id": turn_id,
+        "quote": "I moved to Austin",
+        "valid_from": None,
+        "kind": "assert",
+        "confidence": 0.9,
+    }
     return {**base, **kw}
 
 
@@ -94,10 +119,16 @@ def test_request_delimits_turns_as_data_and_passes_schema_and_hash() -> None:
 
 
 def test_parses_facts_and_keeps_surfaces_verbatim() -> None:
-    chat = FakeChat([facts_json(
-        fact(valid_from="2022-01-01"),
-        fact("D1:2", subject="Melanie", predicate="job_title", object="nurse", quote="i'm a NURSE now"),
-    )])
+    chat = FakeChat(
+        [
+            facts_json(
+                fact(valid_from="2022-01-01"),
+                fact(
+                    "D1:2", subject="Melanie", predicate="job_title", object="nurse", quote="i'm a NURSE now"
+                ),
+            )
+        ]
+    )
     facts = LLMExtractor(chat)(TURNS)
     assert [(f.subject, f.predicate, f.object, f.source_turn_ids) for f in facts] == [
         ("Caroline", "lives_in", "Austin", ["D1:1"]),
@@ -117,16 +148,20 @@ def test_prose_around_json_is_tolerated() -> None:
 def test_bad_facts_are_dropped_and_the_rest_kept() -> None:
     missing = fact()
     del missing["object"]
-    chat = FakeChat([facts_json(
-        missing,
-        fact(predicate="teleports_to"),  # unknown and no cardinality to declare it
-        fact(valid_from="sometime-ish"),
-        fact(turn_id="D9:9"),
-        fact(kind="maybe"),
-        "not an object",
-        fact(subject="I", predicate="Lives In", object="Austin", valid_from="last year"),
-        fact(kind="retract", object="", predicate="works_at"),
-    )])
+    chat = FakeChat(
+        [
+            facts_json(
+                missing,
+                fact(predicate="teleports_to"),  # unknown and no cardinality to declare it
+                fact(valid_from="sometime-ish"),
+                fact(turn_id="D9:9"),
+                fact(kind="maybe"),
+                "not an object",
+                fact(subject="I", predicate="Lives In", object="Austin", valid_from="last year"),
+                fact(kind="retract", object="", predicate="works_at"),
+            )
+        ]
+    )
     ex = LLMExtractor(chat)
     facts = ex(TURNS)
     assert [(f.subject, f.predicate, f.object, f.kind) for f in facts] == [
@@ -138,14 +173,18 @@ def test_bad_facts_are_dropped_and_the_rest_kept() -> None:
 
 
 def test_a_failed_batch_does_not_lose_the_others() -> None:
-    turns = [turn("D1:1", "Caroline", "I moved to Austin.", "S1"),
-             turn("D2:1", "Caroline", "I'm a nurse.", "S2", minutes=60),
-             turn("D3:1", "Caroline", "I love jazz.", "S3", minutes=120)]
-    chat = FakeChat([
-        facts_json(fact("D1:1")),
-        LLMError("server unavailable after 3 retries"),
-        facts_json(fact("D3:1", predicate="likes", object="jazz", quote="I love jazz")),
-    ])
+    turns = [
+        turn("D1:1", "Caroline", "I moved to Austin.", "S1"),
+        turn("D2:1", "Caroline", "I'm a nurse.", "S2", minutes=60),
+        turn("D3:1", "Caroline", "I love jazz.", "S3", minutes=120),
+    ]
+    chat = FakeChat(
+        [
+            facts_json(fact("D1:1")),
+            LLMError("server unavailable after 3 retries"),
+            facts_json(fact("D3:1", predicate="likes", object="jazz", quote="I love jazz")),
+        ]
+    )
     ex = LLMExtractor(chat)
     facts = ex(turns)
     assert [(f.predicate, f.source_turn_ids) for f in facts] == [("lives_in", ["D1:1"]), ("likes", ["D3:1"])]
@@ -174,7 +213,9 @@ def test_batches_split_by_session_and_size() -> None:
 
 
 def test_subject_aliases_are_canonicalised() -> None:
-    chat = FakeChat([facts_json(fact("D1:2", subject="Mel", predicate="job_title", object="nurse", quote="nurse"))])
+    chat = FakeChat(
+        [facts_json(fact("D1:2", subject="Mel", predicate="job_title", object="nurse", quote="nurse"))]
+    )
     facts = LLMExtractor(chat)(TURNS)
     assert facts[0].subject == "Melanie"
 
@@ -192,16 +233,43 @@ AGENT_TURNS = [
 
 
 def test_agent_conversations_open_predicates_endings_and_forget_requests() -> None:
-    chat = FakeChat([facts_json(
-        fact("A:1", subject="user", predicate="works_at", object="Acme Corp", kind="end", valid_to="last Friday",
-             quote="I quit Acme Corp last Friday"),
-        fact("A:1", subject="I", predicate="forget_request", object="social security number",
-             quote="Please forget my social security number"),
-        fact("A:2", subject="user", predicate="lives_in", object="Boston", quote="You live in Boston"),
-        fact("A:3", subject="user", predicate="speaks", object="French", cardinality="multi", quote="I speak French"),
-        fact("A:3", subject="user", predicate="speaks_fluently", object="Hindi", quote="Hindi"),  # no cardinality
-        fact("A:3", subject="user", predicate="favorite_language", object="French", quote="French"),
-    )])
+    chat = FakeChat(
+        [
+            facts_json(
+                fact(
+                    "A:1",
+                    subject="user",
+                    predicate="works_at",
+                    object="Acme Corp",
+                    kind="end",
+                    valid_to="last Friday",
+                    quote="I quit Acme Corp last Friday",
+                ),
+                fact(
+                    "A:1",
+                    subject="I",
+                    predicate="forget_request",
+                    object="social security number",
+                    quote="Please forget my social security number",
+                ),
+                fact(
+                    "A:2", subject="user", predicate="lives_in", object="Boston", quote="You live in Boston"
+                ),
+                fact(
+                    "A:3",
+                    subject="user",
+                    predicate="speaks",
+                    object="French",
+                    cardinality="multi",
+                    quote="I speak French",
+                ),
+                fact(
+                    "A:3", subject="user", predicate="speaks_fluently", object="Hindi", quote="Hindi"
+                ),  # no cardinality
+                fact("A:3", subject="user", predicate="favorite_language", object="French", quote="French"),
+            )
+        ]
+    )
     ex = LLMExtractor(chat)
     facts = ex(AGENT_TURNS)
     assert [(f.subject, f.predicate, f.object, f.kind, f.cardinality) for f in facts] == [
@@ -213,5 +281,8 @@ def test_agent_conversations_open_predicates_endings_and_forget_requests() -> No
     assert facts[0].valid_to == datetime(2023, 5, 5, tzinfo=UTC)  # the Friday before Monday 8 May
     assert ex.dropped == 2  # the agent's guess and the undeclared open predicate
     assert chat.calls[0]["schema"]["properties"]["facts"]["items"]["properties"]["kind"]["enum"] == [
-        "assert", "retract", "end"]
+        "assert",
+        "retract",
+        "end",
+    ]
     assert "forget_request" in chat.calls[0]["messages"][0]["content"]

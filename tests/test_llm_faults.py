@@ -29,10 +29,19 @@ from emem.llm.openai_client import OpenAIChatModel, reset_mode_cache
 from emem.memory import Memory
 
 ROLES = ("planner", "assistant", "reader")
-PLAN = {"operation": "FACT", "entities": ["Dana"], "predicates": ["works_at"], "needs_current": True,
-        "time_constraint": None, "keywords": ["work"]}
-QUOTE = {"relevant": True, "evidence": [{"turn_id": "S1:3", "quote": "I work at a small robotics startup called Kinetica."}],
-         "note": "Dana's employer"}
+PLAN = {
+    "operation": "FACT",
+    "entities": ["Dana"],
+    "predicates": ["works_at"],
+    "needs_current": True,
+    "time_constraint": None,
+    "keywords": ["work"],
+}
+QUOTE = {
+    "relevant": True,
+    "evidence": [{"turn_id": "S1:3", "quote": "I work at a small robotics startup called Kinetica."}],
+    "note": "Dana's employer",
+}
 MAX_RETRIES = 1
 MAX_ATTEMPTS = 3 + MAX_RETRIES  # structured-output negotiation (json_schema, json_object, plain) + retries
 
@@ -47,14 +56,24 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
-def ask(home: Path, script, roles=ROLES, mode: str = "deep", question: str = "Where does Dana work?",  # type: ignore[no-untyped-def]
-        timeout: float = 10.0):
+def ask(
+    home: Path,
+    script,
+    roles=ROLES,
+    mode: str = "deep",
+    question: str = "Where does Dana work?",  # type: ignore[no-untyped-def]
+    timeout: float = 10.0,
+):
     """Ask through a fake endpoint; a short `timeout` only where a timeout is the fault under test
     (a loaded machine must not turn a good reply into a timeout)."""
     reset_mode_cache()
     with FakeOpenAIServer(script) as server:
-        chat = {r: OpenAIChatModel(server.base_url, f"fake-{r}", timeout=timeout, max_retries=MAX_RETRIES, backoff=0.01)
-                for r in roles}
+        chat = {
+            r: OpenAIChatModel(
+                server.base_url, f"fake-{r}", timeout=timeout, max_retries=MAX_RETRIES, backoff=0.01
+            )
+            for r in roles
+        }
         with Memory(home, roles=RoleModels(chat)) as memory:
             started = time.perf_counter()
             answer = memory.ask(question, "ns", mode=mode)
@@ -77,15 +96,21 @@ FAULTS = {
 }
 
 
-CASES = [(f, m) for f in sorted(FAULTS) for m in ("deep", "fast", "auto")
-         if (f, m) not in {("truncated json", "fast"), ("timeout", "fast"), ("timeout", "auto")}]
+CASES = [
+    (f, m)
+    for f in sorted(FAULTS)
+    for m in ("deep", "fast", "auto")
+    if (f, m) not in {("truncated json", "fast"), ("timeout", "fast"), ("timeout", "auto")}
+]
 """Truncated JSON is a fault for the structured roles (planner, assistants); the fast path calls
 only the reader, which answers in plain text (a reply cut at max_tokens is taken as it is).
 Timeouts are slow to provoke, so they run once per path: here (deep) and with the reader alone."""
 
 
 @pytest.mark.parametrize(("fault", "mode"), CASES)
-def test_a_failing_endpoint_gives_an_error_answer_never_a_made_up_one(home: Path, fault: str, mode: str) -> None:
+def test_a_failing_endpoint_gives_an_error_answer_never_a_made_up_one(
+    home: Path, fault: str, mode: str
+) -> None:
     timeout = 0.2 if fault == "timeout" else 10.0
     answer, requests, seconds = ask(home, FAULTS[fault], mode=mode, timeout=timeout)
     assert_clear_error(answer, requests)
@@ -95,7 +120,9 @@ def test_a_failing_endpoint_gives_an_error_answer_never_a_made_up_one(home: Path
 
 @pytest.mark.parametrize("fault", ["http 500", "empty content", "timeout"])
 def test_a_failing_reader_alone_is_an_error(home: Path, fault: str) -> None:
-    answer, requests, _ = ask(home, FAULTS[fault], roles=("reader",), timeout=0.2 if fault == "timeout" else 10.0)
+    answer, requests, _ = ask(
+        home, FAULTS[fault], roles=("reader",), timeout=0.2 if fault == "timeout" else 10.0
+    )
     assert_clear_error(answer, requests)
     assert answer.usage.by_role["reader"].failed_calls == 1
     assert answer.usage.by_role["planner"].failed_calls == 0  # offline roles still recorded
@@ -122,7 +149,9 @@ def test_prose_around_json_is_read_tolerantly(home: Path) -> None:
 
 
 def test_retries_recover_from_a_transient_fault(home: Path) -> None:
-    script = [http_error(503), http_error(503), http_error(503), ok(json.dumps(PLAN))] + [ok(json.dumps(QUOTE))] * 8
+    script = [http_error(503), http_error(503), http_error(503), ok(json.dumps(PLAN))] + [
+        ok(json.dumps(QUOTE))
+    ] * 8
     answer, requests, _ = ask(home, script, roles=("planner", "assistant"))
     assert answer.status != "error" and answer.usage.failed_calls == 0
     assert "Kinetica" in answer.answer
@@ -144,7 +173,9 @@ def test_consolidation_with_a_failing_extractor_keeps_its_watermark(tmp_path: Pa
 
     with FakeOpenAIServer(http_error(500)) as server, Memory(tmp_path / "home") as memory:
         memory.add_conversation(small_conversation(), "ns")
-        extractor = LLMExtractor(OpenAIChatModel(server.base_url, "fake", timeout=0.3, max_retries=0, backoff=0.01))
+        extractor = LLMExtractor(
+            OpenAIChatModel(server.base_url, "fake", timeout=0.3, max_retries=0, backoff=0.01)
+        )
         try:
             memory.consolidate("ns", extractor)
         except LLMError:
@@ -161,13 +192,22 @@ def test_the_harness_logs_error_answers_as_rows_scored_zero(home: Path, tmp_path
     from emem.eval.systems_base import SystemOutput
 
     sample = LocomoSample(
-        sample_id="s1", speakers=("Dana", "Omar"),
-        sessions=[LocomoSession(number=1, date_time="1:56 pm on 8 May, 2023", turns=[
-            LocomoTurn(speaker="Dana", dia_id="D1:1", text="I work at Kinetica."),
-            LocomoTurn(speaker="Omar", dia_id="D1:2", text="Nice."),
-        ])],
-        qa=[LocomoQA(question="Where does Dana work?", answer="Kinetica", evidence=["D1:1"], category=1),
-            LocomoQA(question="Who is Omar?", answer="a friend", evidence=["D1:2"], category=4)],
+        sample_id="s1",
+        speakers=("Dana", "Omar"),
+        sessions=[
+            LocomoSession(
+                number=1,
+                date_time="1:56 pm on 8 May, 2023",
+                turns=[
+                    LocomoTurn(speaker="Dana", dia_id="D1:1", text="I work at Kinetica."),
+                    LocomoTurn(speaker="Omar", dia_id="D1:2", text="Nice."),
+                ],
+            )
+        ],
+        qa=[
+            LocomoQA(question="Where does Dana work?", answer="Kinetica", evidence=["D1:1"], category=1),
+            LocomoQA(question="Who is Omar?", answer="a friend", evidence=["D1:2"], category=4),
+        ],
     )
 
     class ErrorButRight:
@@ -194,13 +234,29 @@ def test_the_harness_logs_error_answers_as_rows_scored_zero(home: Path, tmp_path
             self.memory = memory
 
         def prepare(self, sample: LocomoSample) -> None:
-            self.memory.add_turns([{"conversation_id": "s1", "session_id": "S1", "turn_id": t.dia_id, "speaker": t.speaker,
-                                    "text": t.text, "time": "2023-05-08T13:56:00+00:00"} for t in sample.sessions[0].turns], "s1")
+            self.memory.add_turns(
+                [
+                    {
+                        "conversation_id": "s1",
+                        "session_id": "S1",
+                        "turn_id": t.dia_id,
+                        "speaker": t.speaker,
+                        "text": t.text,
+                        "time": "2023-05-08T13:56:00+00:00",
+                    }
+                    for t in sample.sessions[0].turns
+                ],
+                "s1",
+            )
 
         def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
             a = self.memory.ask(question, sample_id, mode="deep")
-            return SystemOutput(prediction=a.answer, status="error" if a.status == "error" else "ok", error=a.error,
-                                usage=a.usage)
+            return SystemOutput(
+                prediction=a.answer,
+                status="error" if a.status == "error" else "ok",
+                error=a.error,
+                usage=a.usage,
+            )
 
     reset_mode_cache()
     with FakeOpenAIServer(http_error(500)) as server:

@@ -314,7 +314,10 @@ def test_server_command_prompt_cache(gguf: Path) -> None:
 
 def test_parse_cache_sizes() -> None:
     assert local.parse_cache_sizes(None) == local.DEFAULT_CACHE_MB and local.parse_cache_sizes("0") == 0
-    assert local.parse_cache_sizes("qwen2.5-1.5b=1800, qwen2.5-0.5b=0") == {"qwen2.5-1.5b": 1800, "qwen2.5-0.5b": 0}
+    assert local.parse_cache_sizes("qwen2.5-1.5b=1800, qwen2.5-0.5b=0") == {
+        "qwen2.5-1.5b": 1800,
+        "qwen2.5-0.5b": 0,
+    }
     with pytest.raises(ConfigError, match="not MODEL=MB"):
         local.parse_cache_sizes("qwen2.5-1.5b=lots")
 
@@ -350,7 +353,9 @@ def test_serve_one_server_per_distinct_model(home: Path, tmp_path: Path, cleanup
     roles = {"assistant": str(small), "extractor": str(small), "reader": str(big)}
     with pytest.raises(ConfigError, match="not being served: tiny"):
         local.serve(home, roles=roles, port=port, cache_mb={"tiny": 100}, command_for=fake_command(tmp_path))
-    result = local.serve(home, roles=roles, port=port, cache_mb={"big": 300}, command_for=fake_command(tmp_path))
+    result = local.serve(
+        home, roles=roles, port=port, cache_mb={"big": 300}, command_for=fake_command(tmp_path)
+    )
     assert [(s.model, s.port) for s in result.servers] == [("small", port), ("big", port + 1)]
     assert [s.cache_mb for s in result.servers] == [0, 300]  # per model; a model not named gets none
     settings = load_llm_settings(home, env={})

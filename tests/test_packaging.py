@@ -19,7 +19,11 @@ def test_every_package_directory_is_listed() -> None:
         for init in root.rglob("__init__.py"):
             rel = init.parent.relative_to(root)
             dotted = ".".join([name, *rel.parts]) if rel.parts else name
-            if not any(dotted.startswith(other + ".") for other in mapping if other != name and other.startswith(name)):
+            if not any(
+                dotted.startswith(other + ".")
+                for other in mapping
+                if other != name and other.startswith(name)
+            ):
                 on_disk.add(dotted)
     assert on_disk <= listed, f"packages missing from pyproject: {sorted(on_disk - listed)}"
 
@@ -27,4 +31,7 @@ def test_every_package_directory_is_listed() -> None:
 def test_prompts_and_demo_data_are_package_data() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     assert "*.md" in config["emem.prompts"] and "data/*.json" in config["emem"]
-    assert list((REPO / "prompts").glob("*.md")) and (REPO / "emem" / "data" / "example_conversation.json").exists()
+    assert (
+        list((REPO / "prompts").glob("*.md"))
+        and (REPO / "emem" / "data" / "example_conversation.json").exists()
+    )

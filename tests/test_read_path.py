@@ -51,7 +51,9 @@ def test_planner_classifies_operations(question: str, operation: Operation) -> N
 def test_plan_names_entities_predicates_and_time() -> None:
     from datetime import UTC, datetime
 
-    plan = offline_plan("Where did Alice live in February 2023?", ["Alice", "Ben"], datetime(2023, 10, 1, tzinfo=UTC))
+    plan = offline_plan(
+        "Where did Alice live in February 2023?", ["Alice", "Ben"], datetime(2023, 10, 1, tzinfo=UTC)
+    )
     assert plan.entities == ["Alice"] and "lives_in" in plan.predicates
     assert plan.time_from == datetime(2023, 2, 1, tzinfo=UTC) and plan.mode == "deep"
 
@@ -63,10 +65,16 @@ def test_plan_names_entities_predicates_and_time() -> None:
         ("What pets do Alice and Ben have?", "a dog named Max, a cat named Luna", Operation.LIST),
         ("How many pets do Alice and Ben have?", "2", Operation.COUNT),
         ("When did Alice run a half marathon?", "29 September 2023", Operation.TEMPORAL_LOOKUP),
-        ("How many months after Ben's trip to Japan did Alice move to Austin?", "3 months", Operation.TEMPORAL_ARITHMETIC),
+        (
+            "How many months after Ben's trip to Japan did Alice move to Austin?",
+            "3 months",
+            Operation.TEMPORAL_ARITHMETIC,
+        ),
     ],
 )
-def test_each_operation_end_to_end_offline(demo: Memory, question: str, expected: str, operation: Operation) -> None:
+def test_each_operation_end_to_end_offline(
+    demo: Memory, question: str, expected: str, operation: Operation
+) -> None:
     a = demo.ask(question, NS, mode="deep")
     assert a.operation == operation and a.mode_used == "deep" and a.status == "answered"
     assert a.answer == expected
@@ -96,8 +104,12 @@ def test_stale_value_trap(demo: Memory) -> None:
 def test_conflict_is_reported_not_picked(tmp_path) -> None:
     with Memory(tmp_path / "h") as m:
         m.add_conversation(example_conversation(), NS)
-        m.assert_fact(NS, "Ben", "lives_in", "Boston", "2023-03-01T00:00:00Z", known_at="2023-03-02T00:00:00Z")
-        m.assert_fact(NS, "Ben", "lives_in", "Chicago", "2023-03-01T00:00:00Z", known_at="2023-03-03T00:00:00Z")
+        m.assert_fact(
+            NS, "Ben", "lives_in", "Boston", "2023-03-01T00:00:00Z", known_at="2023-03-02T00:00:00Z"
+        )
+        m.assert_fact(
+            NS, "Ben", "lives_in", "Chicago", "2023-03-01T00:00:00Z", known_at="2023-03-03T00:00:00Z"
+        )
         a = m.ask("Where does Ben live?", NS, mode="deep")
         assert a.status == "conflict"
         assert "Boston" in a.answer and "Chicago" in a.answer
@@ -112,7 +124,11 @@ def test_abstains_on_unanswerable(demo: Memory) -> None:
 
 @pytest.mark.parametrize("budget", [60, 120, 300, 2000])
 def test_budget_never_exceeded_and_closures_whole(demo: Memory, budget: int) -> None:
-    for q in ["What pets do Alice and Ben have?", "Where does Alice live now?", "What did Alice make in pottery class?"]:
+    for q in [
+        "What pets do Alice and Ben have?",
+        "Where does Alice live now?",
+        "What did Alice make in pottery class?",
+    ]:
         for mode in ("fast", "deep"):
             a = demo.ask(q, NS, mode=mode, budget=budget)
             assert a.usage.context_tokens <= budget
@@ -171,7 +187,9 @@ def test_wrong_turn_id_is_corrected_only_for_a_quote_found_in_exactly_one_turn(d
     view = demo._runtime().view(NS)
     segment = next(s for s in build_segments(view.turns) if s.session_id == "S4")
     first, second = segment.turns[0], segment.turns[1]
-    shared = segment.model_copy(update={"turns": [*segment.turns, second.model_copy(update={"turn_id": "S4:99"})]})
+    shared = segment.model_copy(
+        update={"turns": [*segment.turns, second.model_copy(update={"turn_id": "S4:99"})]}
+    )
     unique_words = first.text.split(".")[0]
     reply = json.dumps(
         {
@@ -199,21 +217,39 @@ class SegmentAwareFake(SimpleChatModel):
 
     def _call(self, messages, stop=None, run_manager=None, **kwargs) -> str:
         if "[S5:1 " in str(messages[-1].content):
-            return json.dumps({"relevant": True, "evidence": [{"turn_id": "S5:1", "quote": "I work at Riverside Clinic now"}]})
+            return json.dumps(
+                {
+                    "relevant": True,
+                    "evidence": [{"turn_id": "S5:1", "quote": "I work at Riverside Clinic now"}],
+                }
+            )
         return json.dumps({"relevant": False, "evidence": [], "note": "nothing relevant"})
 
 
 def test_scripted_llm_roles_and_token_accounting(tmp_path) -> None:
-    planner = FakeListChatModel(responses=[json.dumps({"operation": "FACT", "entities": ["Ben"], "predicates": ["works_at"],
-                                                       "needs_current": True, "keywords": ["work"]})])
+    planner = FakeListChatModel(
+        responses=[
+            json.dumps(
+                {
+                    "operation": "FACT",
+                    "entities": ["Ben"],
+                    "predicates": ["works_at"],
+                    "needs_current": True,
+                    "keywords": ["work"],
+                }
+            )
+        ]
+    )
     assistant = SegmentAwareFake()
     reader = FakeListChatModel(responses=["Riverside Clinic"])
-    roles = RoleModels({
-        "planner": LangChainChatModel(planner, model="fake-planner"),
-        "assistant": LangChainChatModel(assistant, model="fake-assistant"),
-        "reader": LangChainChatModel(reader, model="fake-reader"),
-        "summariser": None,
-    })
+    roles = RoleModels(
+        {
+            "planner": LangChainChatModel(planner, model="fake-planner"),
+            "assistant": LangChainChatModel(assistant, model="fake-assistant"),
+            "reader": LangChainChatModel(reader, model="fake-reader"),
+            "summariser": None,
+        }
+    )
     with Memory(tmp_path / "h", roles=roles) as m:
         m.add_conversation(example_conversation(), NS)
         a = m.ask("Where does Ben work now?", NS, mode="deep")
@@ -222,10 +258,18 @@ def test_scripted_llm_roles_and_token_accounting(tmp_path) -> None:
     assert by_role["planner"].llm_calls == 1 and by_role["reader"].llm_calls == 1
     assert by_role["assistant"].llm_calls == len(a.activated_segments) == 5
     assert {r: u.models for r, u in by_role.items()} == {
-        "planner": ["fake-planner"], "assistant": ["fake-assistant"], "reader": ["fake-reader"]}
+        "planner": ["fake-planner"],
+        "assistant": ["fake-assistant"],
+        "reader": ["fake-reader"],
+    }
     assert a.usage.llm_calls == sum(r.llm_calls for r in by_role.values())
     assert a.usage.prompt_tokens == sum(r.prompt_tokens for r in by_role.values()) > 0
-    assert a.usage.context_tokens > 0 and set(a.prompt_hashes) == {"prompt-set", "planner", "assistant", "reader"}
+    assert a.usage.context_tokens > 0 and set(a.prompt_hashes) == {
+        "prompt-set",
+        "planner",
+        "assistant",
+        "reader",
+    }
     assert any(e.turn_id == "S5:1" and e.quote == "I work at Riverside Clinic now" for e in a.evidence)
 
 
@@ -255,7 +299,10 @@ def test_llm_plan_spelling_is_tolerated_but_invented_predicates_are_dropped() ->
     from emem.agents.planner import PlanReply, plan_from_reply
     from emem.llm.jsonparse import parse_into
 
-    reply = parse_into('{"operation": "temporal lookup", "entities": ["Ana"], "predicates": ["researched", "lives_in"]}', PlanReply)
+    reply = parse_into(
+        '{"operation": "temporal lookup", "entities": ["Ana"], "predicates": ["researched", "lives_in"]}',
+        PlanReply,
+    )
     assert reply.operation == Operation.TEMPORAL_LOOKUP
     plan = plan_from_reply(reply, "When did Ana move?", ["Ana"], None, "fake")
     assert plan.predicates == ["lives_in"]
@@ -302,12 +349,20 @@ def test_offline_reader_never_answers_from_context_fill() -> None:
     def unit(tid: str, role: str) -> Closure:
         e = EvidenceItem(turn_id=tid, session_id="S1", conversation_id="c", speaker="A", score=0.9, role=role,
                          time=datetime(2023, 1, 1, tzinfo=UTC), text=f"I adopted pet number {tid}.", segment_id="c/S1")  # fmt: skip
-        return Closure(key=f"{role}:{tid}", group=f"{role}:{tid}", priority=1.0, lines=[e.text], tokens=5, evidence=[e])
+        return Closure(
+            key=f"{role}:{tid}", group=f"{role}:{tid}", priority=1.0, lines=[e.text], tokens=5, evidence=[e]
+        )
 
     plan = offline_plan("How many pets did A adopt?")
-    context_only = PackResult(closures=[unit("S1:1", "context"), unit("S1:2", "context")], tokens=10, budget=100)
+    context_only = PackResult(
+        closures=[unit("S1:1", "context"), unit("S1:2", "context")], tokens=10, budget=100
+    )
     assert offline_read("How many pets did A adopt?", plan, context_only, [])[1] == "abstained"
-    mixed = PackResult(closures=[unit("S1:1", "evidence"), unit("S1:2", "context"), unit("S1:3", "context")], tokens=15, budget=100)
+    mixed = PackResult(
+        closures=[unit("S1:1", "evidence"), unit("S1:2", "context"), unit("S1:3", "context")],
+        tokens=15,
+        budget=100,
+    )
     assert offline_read("How many pets did A adopt?", plan, mixed, []) == ("1", "answered")
 
 

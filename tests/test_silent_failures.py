@@ -29,8 +29,11 @@ def dead_endpoint() -> str:
 
 def write_config(home: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
-    config = {"roles": {"summariser": {"base_url": dead_endpoint(), "model": "m", "api_key": "k"}},
-              "max_retries": 0, "timeout": 5}
+    config = {
+        "roles": {"summariser": {"base_url": dead_endpoint(), "model": "m", "api_key": "k"}},
+        "max_retries": 0,
+        "timeout": 5,
+    }
     (home / "llm.json").write_text(json.dumps(config), encoding="utf-8")
 
 
@@ -51,8 +54,22 @@ def test_cli_consolidate_exits_1_when_summaries_fail(tmp_path: Path) -> None:
     with Memory(home, embedder=ExactEmbedder()) as m:
         m.add_conversation(conversation("c1"), "ns")
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMEM_LLM")}
-    proc = subprocess.run([sys.executable, "-c", "from emem.cli import main; main()", "consolidate", "-n", "ns",
-                           "--home", str(home)], env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from emem.cli import main; main()",
+            "consolidate",
+            "-n",
+            "ns",
+            "--home",
+            str(home),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stderr
     assert "summaries failed: 2" in proc.stdout
     assert "incomplete: 2 of 2 segment summaries failed" in proc.stderr and "Traceback" not in proc.stderr
@@ -65,10 +82,18 @@ def test_cli_consolidate_exits_1_when_summaries_fail(tmp_path: Path) -> None:
 def test_an_endpoint_without_a_model_is_an_error(tmp_path: Path, env: dict[str, str]) -> None:
     with pytest.raises(ConfigError, match="but no"):
         load_llm_settings(tmp_path, env)
-    full = {**{k: v for k, v in os.environ.items() if not k.startswith("EMEM_LLM")}, **env,
-            "EMEM_HOME": str(tmp_path / "home")}
+    full = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("EMEM_LLM")},
+        **env,
+        "EMEM_HOME": str(tmp_path / "home"),
+    }
     with Memory(tmp_path / "home", embedder=ExactEmbedder()) as m:
         m.add_conversation(conversation("c1"), "ns")
-    proc = subprocess.run([sys.executable, "-c", "from emem.cli import main; main()", "ask", "Where?", "-n", "ns"],
-                          env=full, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", "from emem.cli import main; main()", "ask", "Where?", "-n", "ns"],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 2 and proc.stderr.startswith("error:") and "but no" in proc.stderr, proc.stderr

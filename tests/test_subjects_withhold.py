@@ -26,7 +26,11 @@ class TestSpeakerRoles:
     def test_labels(self) -> None:
         assert speaker_roles(["user", "assistant"]) == {"user": "user", "assistant": "agent"}
         assert speaker_roles(["Human", "AI"]) == {"Human": "user", "AI": "agent"}
-        assert speaker_roles(["customer", "bot", "Dana"]) == {"customer": "user", "bot": "agent", "Dana": "person"}
+        assert speaker_roles(["customer", "bot", "Dana"]) == {
+            "customer": "user",
+            "bot": "agent",
+            "Dana": "person",
+        }
 
     def test_named_people_are_persons(self) -> None:
         assert speaker_roles(["Caroline", "Melanie"]) == {"Caroline": "person", "Melanie": "person"}
@@ -46,8 +50,9 @@ class TestQuestionSubjects:
         assert question_subjects("What did you recommend to me?", sp, []) == ["assistant", "user"]
 
     def test_told_name_is_an_alias_of_the_user(self) -> None:
-        got = question_subjects("Where does Priya work now?", ["user", "assistant"], ["user"],
-                                aliases={"Priya": "user"})
+        got = question_subjects(
+            "Where does Priya work now?", ["user", "assistant"], ["user"], aliases={"Priya": "user"}
+        )
         assert got == ["user"]
 
     def test_named_people_as_in_locomo(self) -> None:
@@ -69,16 +74,36 @@ class TestWithholding:
     @pytest.mark.parametrize(
         ("topic", "covered", "not_covered"),
         [
-            ("social security number", ["My SSN is 123-45-6789.", "my social security number"],
-             ["I moved to Seattle.", "Call me at 555-867-5309."]),
-            ("medical information", ["I was diagnosed with asthma.", "My doctor changed my medication."],
-             ["I work at Acme Corp.", "My phone number is 555-867-5309."]),
-            ("phone number", ["My phone number is 555-867-5309.", "Text me at (415) 555-0132."],
-             ["I live in Boston.", "My SSN is 123-45-6789.", "I ran 5 miles."]),
-            ("Alex", ["Alex and I went hiking.", "I miss Alex's jokes."], ["Alexander is here.", "I love pizza."]),
-            ("address", ["My address is 42 Maple Avenue.", "Send it to 17 Oak Street please."],
-             ["I walked 5 miles down the road.", "I live in Boston."]),
-            ("my job", ["I work at Acme Corp.", "My boss is great."], ["I love hiking.", "I live in Boston."]),
+            (
+                "social security number",
+                ["My SSN is 123-45-6789.", "my social security number"],
+                ["I moved to Seattle.", "Call me at 555-867-5309."],
+            ),
+            (
+                "medical information",
+                ["I was diagnosed with asthma.", "My doctor changed my medication."],
+                ["I work at Acme Corp.", "My phone number is 555-867-5309."],
+            ),
+            (
+                "phone number",
+                ["My phone number is 555-867-5309.", "Text me at (415) 555-0132."],
+                ["I live in Boston.", "My SSN is 123-45-6789.", "I ran 5 miles."],
+            ),
+            (
+                "Alex",
+                ["Alex and I went hiking.", "I miss Alex's jokes."],
+                ["Alexander is here.", "I love pizza."],
+            ),
+            (
+                "address",
+                ["My address is 42 Maple Avenue.", "Send it to 17 Oak Street please."],
+                ["I walked 5 miles down the road.", "I live in Boston."],
+            ),
+            (
+                "my job",
+                ["I work at Acme Corp.", "My boss is great."],
+                ["I love hiking.", "I live in Boston."],
+            ),
             ("the Japan trip", ["Our Japan trip was great."], ["I love Kyoto.", "The trip was long."]),
         ],
     )
@@ -99,7 +124,9 @@ class TestWithholding:
 
     def test_facts(self) -> None:
         reqs = [request("medical information", "m"), request("phone number", "p"), request("Alex", "a")]
-        assert withholding(reqs, predicate="health_condition", obj="asthma", subject="user").revision_id == "m"
+        assert (
+            withholding(reqs, predicate="health_condition", obj="asthma", subject="user").revision_id == "m"
+        )
         assert withholding(reqs, predicate="allergy", obj="peanuts").revision_id == "m"
         assert withholding(reqs, predicate="phone", obj="555-867-5309", subject="user").revision_id == "p"
         assert withholding(reqs, predicate="friend_of", obj="Alex", subject="user").revision_id == "a"
@@ -132,9 +159,15 @@ def chat(*turns: tuple[str, str, str]) -> dict:
     return {
         "conversation_id": "chat",
         "sessions": [
-            {"session_id": sid, "time": when,
-             "turns": [{"turn_id": f"{sid}:{i}", "speaker": s, "text": t} for i, (s, t) in enumerate(ts, 1)]}
-            for when, sid in times.items() for ts in [sessions[sid]]
+            {
+                "session_id": sid,
+                "time": when,
+                "turns": [
+                    {"turn_id": f"{sid}:{i}", "speaker": s, "text": t} for i, (s, t) in enumerate(ts, 1)
+                ],
+            }
+            for when, sid in times.items()
+            for ts in [sessions[sid]]
         ],
     }
 
@@ -158,7 +191,10 @@ class TestForgetRequestsThroughConsolidation:
             mem.consolidate(NS)
             reqs = active_forget_requests(mem.ledger, NS)
             assert {r.topic: r.source for r in reqs} == {  # not the agent's echo (S2:2)
-                "social security number": "chat/S2:1", "medical information": "chat/S2:3", "Alex": "chat/S2:4"}
+                "social security number": "chat/S2:1",
+                "medical information": "chat/S2:3",
+                "Alex": "chat/S2:4",
+            }
             assert active_forget_requests(mem.ledger, NS, datetime(2024, 3, 15, tzinfo=UTC)) == []
             history = mem.history(NS, "user", "forget_request")
             assert {e.revision.object_text for e in history.entries} == {r.topic for r in reqs}
@@ -178,15 +214,20 @@ class TestForgetRequestsThroughConsolidation:
             assert first.revision_id not in {r.revision_id for r in active_forget_requests(mem.ledger, NS)}
 
     def test_a_request_taken_back_in_conversation_stops_withholding(self, tmp_path: Path) -> None:
-        conv = chat(("2024-03-01T10:00:00+00:00", "user", "Forget my address."),
-                    ("2024-03-05T10:00:00+00:00", "user", "Actually, you can remember my address again."))
+        conv = chat(
+            ("2024-03-01T10:00:00+00:00", "user", "Forget my address."),
+            ("2024-03-05T10:00:00+00:00", "user", "Actually, you can remember my address again."),
+        )
         with Memory(tmp_path / "h") as mem:
             mem.add_conversation(conv, NS)
             mem.consolidate(NS)
-            assert [r.topic for r in active_forget_requests(mem.ledger, NS, datetime(2024, 3, 2, tzinfo=UTC))] == [
-                "address"]
+            assert [
+                r.topic for r in active_forget_requests(mem.ledger, NS, datetime(2024, 3, 2, tzinfo=UTC))
+            ] == ["address"]
             assert active_forget_requests(mem.ledger, NS) == []
-            assert len(mem.history(NS, "user", "forget_request").entries) == 2  # the request and its revocation
+            assert (
+                len(mem.history(NS, "user", "forget_request").entries) == 2
+            )  # the request and its revocation
 
     def test_erase_policy_erases_the_matching_turns_through_forget(self, tmp_path: Path) -> None:
         with Memory(tmp_path / "h", forget_policy="erase") as mem:
@@ -210,8 +251,10 @@ class TestForgetRequestsThroughConsolidation:
             assert "My SSN is 123-45-6789." in [t.text for t in mem.episodes.turns(NS)]
 
     def test_name_aliases(self, tmp_path: Path) -> None:
-        conv = chat(("2024-03-01T10:00:00+00:00", "user", "Hi! My name is Priya."),
-                    ("2024-03-01T10:00:00+00:00", "assistant", "Hello Priya, my name is Nova."))
+        conv = chat(
+            ("2024-03-01T10:00:00+00:00", "user", "Hi! My name is Priya."),
+            ("2024-03-01T10:00:00+00:00", "assistant", "Hello Priya, my name is Nova."),
+        )
         with Memory(tmp_path / "h") as mem:
             mem.add_conversation(conv, NS)
             mem.consolidate(NS)
@@ -222,10 +265,27 @@ def test_erase_policy_also_erases_later_turns_that_match(tmp_path: Path) -> None
     with Memory(tmp_path / "h", forget_policy="erase") as mem:
         mem.add_conversation(CONV, NS)
         mem.consolidate(NS)
-        mem.add_turns([{"conversation_id": "chat", "session_id": "S3", "turn_id": "S3:1", "speaker": "user",
-                        "text": "My new SSN is 987-65-4321.", "time": "2024-05-01T10:00:00+00:00"},
-                       {"conversation_id": "chat", "session_id": "S3", "turn_id": "S3:2", "speaker": "user",
-                        "text": "I adopted a cat.", "time": "2024-05-01T10:01:00+00:00"}], NS)
+        mem.add_turns(
+            [
+                {
+                    "conversation_id": "chat",
+                    "session_id": "S3",
+                    "turn_id": "S3:1",
+                    "speaker": "user",
+                    "text": "My new SSN is 987-65-4321.",
+                    "time": "2024-05-01T10:00:00+00:00",
+                },
+                {
+                    "conversation_id": "chat",
+                    "session_id": "S3",
+                    "turn_id": "S3:2",
+                    "speaker": "user",
+                    "text": "I adopted a cat.",
+                    "time": "2024-05-01T10:01:00+00:00",
+                },
+            ],
+            NS,
+        )
         mem.consolidate(NS)
         texts = [t.text for t in mem.episodes.turns(NS)]
         assert "My new SSN is 987-65-4321." not in texts and "I adopted a cat." in texts
@@ -235,16 +295,21 @@ def test_erase_policy_also_erases_later_turns_that_match(tmp_path: Path) -> None
 def test_relatives_map_my_sister_and_my_dog_to_their_names(tmp_path: Path) -> None:
     from emem.subjects import relatives_of
 
-    conv = chat(("2024-03-01T10:00:00+00:00", "user", "My sister Ana lives in Madrid."),
-                ("2024-03-01T10:00:00+00:00", "user", "My dog's name is Pepper."),
-                ("2024-03-01T10:00:00+00:00", "user", "My husband Tom is a chef."))
+    conv = chat(
+        ("2024-03-01T10:00:00+00:00", "user", "My sister Ana lives in Madrid."),
+        ("2024-03-01T10:00:00+00:00", "user", "My dog's name is Pepper."),
+        ("2024-03-01T10:00:00+00:00", "user", "My husband Tom is a chef."),
+    )
     with Memory(tmp_path / "h") as mem:
         mem.add_conversation(conv, NS)
         mem.consolidate(NS)
         rel = relatives_of(mem.ledger, NS, "user")
         assert rel["sister"] == ["Ana"] and rel["sibling"] == ["Ana"] and rel["dog"] == ["Pepper"]
         sp = ["user", "assistant"]
-        assert question_subjects("Where does my sister live?", sp, ["user", "Ana"], relatives=rel) == ["user", "Ana"]
+        assert question_subjects("Where does my sister live?", sp, ["user", "Ana"], relatives=rel) == [
+            "user",
+            "Ana",
+        ]
         assert question_subjects("What does my husband do?", sp, [], relatives=rel) == ["user", "Tom"]
         assert question_subjects("What is my dog called?", sp, [], relatives=rel) == ["user", "Pepper"]
         assert question_subjects("Where does my brother live?", sp, [], relatives=rel) == ["user"]

@@ -9,7 +9,9 @@ from emem.memory import Memory
 
 
 def test_llm_summaries_are_written_off_the_write_path_and_reused(tmp_path) -> None:
-    chat = LangChainChatModel(FakeListChatModel(responses=["Alice and Ben talk about moving to Austin."]), model="fake-sum")
+    chat = LangChainChatModel(
+        FakeListChatModel(responses=["Alice and Ben talk about moving to Austin."]), model="fake-sum"
+    )
     roles = RoleModels({"planner": None, "assistant": None, "reader": None, "summariser": chat})
     with Memory(tmp_path / "h", roles=roles) as m:
         m.add_conversation(example_conversation(), "ns")

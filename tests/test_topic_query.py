@@ -36,10 +36,19 @@ def test_topic_query(question: str, speakers: list[str], expected: str) -> None:
 def test_namespace_speakers_are_tracked_per_namespace(tmp_path) -> None:
     with Memory(tmp_path / "home") as m:
         m.add_conversation(small_conversation("c1"), "ns-a")
-        m.add_conversation({**small_conversation("c2"), "sessions": [{
-            "session_id": "S1", "time": "2023-01-01T10:00:00+00:00",
-            "turns": [{"turn_id": "S1:1", "speaker": "Zoe", "text": "I bought a kayak."}],
-        }]}, "ns-b")
+        m.add_conversation(
+            {
+                **small_conversation("c2"),
+                "sessions": [
+                    {
+                        "session_id": "S1",
+                        "time": "2023-01-01T10:00:00+00:00",
+                        "turns": [{"turn_id": "S1:1", "speaker": "Zoe", "text": "I bought a kayak."}],
+                    }
+                ],
+            },
+            "ns-b",
+        )
         assert m.indexes.current("ns-a").speakers == {"Dana", "Omar"}
         assert m.indexes.current("ns-b").speakers == {"Zoe"}
     with Memory(tmp_path / "home") as m:  # rebuilt from the episode store on reopen

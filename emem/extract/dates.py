@@ -37,15 +37,43 @@ Prefer = Literal["past", "future"]
 _DAY = timedelta(days=1)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-_UNIT = {"day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month",
-         "months": "month", "year": "year", "years": "year"}
+_UNIT = {
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "month": "month",
+    "months": "month",
+    "year": "year",
+    "years": "year",
+}
 _NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
     "thirty": 30,
 }
-_VAGUE = {"a couple of": (2, 2), "a couple": (2, 2), "couple of": (2, 2), "a few": (2, 4),
-          "few": (2, 4), "several": (3, 7)}
+_VAGUE = {
+    "a couple of": (2, 2),
+    "a couple": (2, 2),
+    "couple of": (2, 2),
+    "a few": (2, 4),
+    "few": (2, 4),
+    "several": (3, 7),
+}
 
 
 class DateMention(BaseModel):
@@ -220,9 +248,19 @@ def _r_year(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
 
 
 def _r_named_day(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
-    offsets = {"yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "this morning": 0,
-               "this afternoon": 0, "this evening": 0, "earlier today": 0, "tomorrow": 1,
-               "the day before yesterday": -2, "the day after tomorrow": 2}
+    offsets = {
+        "yesterday": -1,
+        "last night": -1,
+        "today": 0,
+        "tonight": 0,
+        "this morning": 0,
+        "this afternoon": 0,
+        "this evening": 0,
+        "earlier today": 0,
+        "tomorrow": 1,
+        "the day before yesterday": -2,
+        "the day after tomorrow": 2,
+    }
     key = re.sub(r"\s+", " ", m[0].lower())
     return _day(_midnight(anchor) + offsets[key] * _DAY)
 
@@ -335,7 +373,9 @@ _MONTH_NAMES = (
 )
 # Month names must be capitalised: "may" and "march" are also ordinary words.
 _MON = rf"(?P<mon>(?-i:{_MONTH_NAMES}))\.?"
-_FULL_MON = r"(?P<mon>(?-i:January|February|March|April|May|June|July|August|September|October|November|December))"
+_FULL_MON = (
+    r"(?P<mon>(?-i:January|February|March|April|May|June|July|August|September|October|November|December))"
+)
 _YEAR = r"(?P<y>(?:19|20)\d{2})"
 _NUM = r"(?:\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)"
 _QTY = rf"(?P<n>{_NUM}|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|few|several)"
@@ -346,31 +386,49 @@ _TABLE: list[tuple[str, Resolver]] = [
     (rf"\b{_YEAR}-(?P<m>\d{{2}})-(?P<d>\d{{2}})\b", _r_iso_day),
     (rf"\b{_YEAR}/(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}})\b", _r_iso_day),
     (rf"\b{_YEAR}-(?P<m>\d{{2}})\b(?!-)", _r_iso_month),
-    (rf"\b(?:on\s+)?(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+{_MON}(?:,?\s+{_YEAR})?\b",
-     _r_day_month),
-    (rf"\b(?:on\s+)?{_MON}\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)(?:,?\s+{_YEAR})?\b",
-     _r_day_month),
-    (rf"\b(?:(?:in|during|since|by|of)\s+)?(?:(?:early|late|mid-?)\s*)?{_MON},?\s+{_YEAR}\b",
-     _r_month_year),
-    (rf"\b(?:(?:in|during|since|by|until|till|from)\s+(?:(?:early|late|mid-?)\s*)?|(?P<which>last|this|next)\s+"
-     rf"|(?:early|late|mid-?)\s*|(?:the\s+)?(?:end|beginning|start|middle)\s+of\s+){_FULL_MON}\b(?!\s*\d)",
-     _r_month),
-    (rf"\b(?:(?:back\s+)?in|during|since|of|around|from|until|till|by)\s+(?:(?:early|late|mid-?)\s*)?{_YEAR}\b",
-     _r_year),
-    (r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow"
-     r"|this\s+(?:morning|afternoon|evening)|last\s+night|earlier\s+today)\b", _r_named_day),
-    (r"\b(?P<which>this\s+past|last|this|next|past|coming)\s+(?P<unit>weekend|week|month|year)\b",
-     _r_relative_unit),
+    (
+        rf"\b(?:on\s+)?(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+{_MON}(?:,?\s+{_YEAR})?\b",
+        _r_day_month,
+    ),
+    (
+        rf"\b(?:on\s+)?{_MON}\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d)(?:,?\s+{_YEAR})?\b",
+        _r_day_month,
+    ),
+    (rf"\b(?:(?:in|during|since|by|of)\s+)?(?:(?:early|late|mid-?)\s*)?{_MON},?\s+{_YEAR}\b", _r_month_year),
+    (
+        rf"\b(?:(?:in|during|since|by|until|till|from)\s+(?:(?:early|late|mid-?)\s*)?|(?P<which>last|this|next)\s+"
+        rf"|(?:early|late|mid-?)\s*|(?:the\s+)?(?:end|beginning|start|middle)\s+of\s+){_FULL_MON}\b(?!\s*\d)",
+        _r_month,
+    ),
+    (
+        rf"\b(?:(?:back\s+)?in|during|since|of|around|from|until|till|by)\s+(?:(?:early|late|mid-?)\s*)?{_YEAR}\b",
+        _r_year,
+    ),
+    (
+        r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow"
+        r"|this\s+(?:morning|afternoon|evening)|last\s+night|earlier\s+today)\b",
+        _r_named_day,
+    ),
+    (
+        r"\b(?P<which>this\s+past|last|this|next|past|coming)\s+(?P<unit>weekend|week|month|year)\b",
+        _r_relative_unit,
+    ),
     (r"\b(?:over|on|during)\s+the\s+weekend\b", _r_weekend),
     (r"\b(?:earlier|later)\s+this\s+(?P<unit>week|month|year)\b", _r_edge_of_unit),
     (rf"\b{_QTY}\s+{_UNITS}\s+(?:ago|back|earlier)\b", _r_ago),
     (rf"\bin\s+{_QTY}\s+{_UNITS}\b(?!\s+(?:ago|old))", _r_ahead),
     (rf"\b{_QTY}\s+{_UNITS}\s+from\s+now\b", _r_ahead),
     (rf"\b(?:(?P<which>this\s+past|this\s+coming|last|this|next|coming|on)\s+)?{_WD}\b", _r_weekday),
-    (rf"\b(?:(?P<which>last|this|next)\s+|(?:in|during|over)\s+the\s+)?(?P<season>spring|summer|autumn|fall|winter)"
-     rf"(?:\s+(?:of\s+)?{_YEAR})?\b", _r_season),
-    (r"\bthe\s+(?P<unit>day|week|month|year)\s+(?P<dir>before|after)\b"
-     r"(?!\s+(?:the|my|our|his|her|their|a|an|that|this|last|we|I|he|she|they)\b)", _r_unit_before),
+    (
+        rf"\b(?:(?P<which>last|this|next)\s+|(?:in|during|over)\s+the\s+)?(?P<season>spring|summer|autumn|fall|winter)"
+        rf"(?:\s+(?:of\s+)?{_YEAR})?\b",
+        _r_season,
+    ),
+    (
+        r"\bthe\s+(?P<unit>day|week|month|year)\s+(?P<dir>before|after)\b"
+        r"(?!\s+(?:the|my|our|his|her|their|a|an|that|this|last|we|I|he|she|they)\b)",
+        _r_unit_before,
+    ),
     (r"\bthe\s+other\s+day\b", _r_other_day),
 ]
 _COMPILED = [(re.compile(p, re.IGNORECASE), r) for p, r in _TABLE]
@@ -394,8 +452,16 @@ def find_date_mentions(text: str, anchor: datetime, prefer: Prefer = "past") -> 
     for start, end, (s, e, gran, approx) in found:
         if start < taken_to:
             continue
-        out.append(DateMention(surface=text[start:end], span=(start, end), start=s, end=e,
-                               granularity=gran, approximate=approx))
+        out.append(
+            DateMention(
+                surface=text[start:end],
+                span=(start, end),
+                start=s,
+                end=e,
+                granularity=gran,
+                approximate=approx,
+            )
+        )
         taken_to = end
     return out
 

@@ -47,14 +47,17 @@ def load_prompt(name: str = PROMPT_FILE) -> PromptTemplate:
     if _USER_MARK not in text:
         raise InputError(f"prompt {name} lacks the {_USER_MARK} marker")
     system, user = text.split(_USER_MARK, 1)
-    return PromptTemplate(system.replace(_SYSTEM_MARK, "").strip(), user.strip(), hashlib.sha256(raw).hexdigest())
+    return PromptTemplate(
+        system.replace(_SYSTEM_MARK, "").strip(), user.strip(), hashlib.sha256(raw).hexdigest()
+    )
 
 
 def fact_schema(predicates: Sequence[str], *, open_predicates: bool = True) -> dict[str, Any]:
     """JSON schema of the reply: {"facts": [...]}. With `open_predicates`, a predicate outside the
     list is a snake_case name proposed with its `cardinality`."""
     predicate: dict[str, Any] = (
-        {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"} if open_predicates
+        {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+        if open_predicates
         else {"type": "string", "enum": list(predicates)}
     )
     fact = {
@@ -73,7 +76,11 @@ def fact_schema(predicates: Sequence[str], *, open_predicates: bool = True) -> d
         },
         "required": ["subject", "predicate", "object", "turn_id", "quote", "kind"],
     }
-    return {"type": "object", "properties": {"facts": {"type": "array", "items": fact}}, "required": ["facts"]}
+    return {
+        "type": "object",
+        "properties": {"facts": {"type": "array", "items": fact}},
+        "required": ["facts"],
+    }
 
 
 def render_turn(turn: Turn) -> str:
@@ -103,9 +110,16 @@ _FIRST_PERSON = frozenset({"i", "me", "myself", "we", "us", "speaker", "the spea
 class LLMExtractor:
     """Extract facts with `chat` (role "extractor"), one call per batch of turns."""
 
-    def __init__(self, chat: ChatModel, name: str | None = None, *, max_batch_tokens: int = 1500,
-                 max_reply_tokens: int = 2048, predicates: Sequence[str] | None = None,
-                 open_predicates: bool = True) -> None:
+    def __init__(
+        self,
+        chat: ChatModel,
+        name: str | None = None,
+        *,
+        max_batch_tokens: int = 1500,
+        max_reply_tokens: int = 2048,
+        predicates: Sequence[str] | None = None,
+        open_predicates: bool = True,
+    ) -> None:
         self.chat = chat
         self.prompt = load_prompt()
         self.prompt_hash = self.prompt.sha256
@@ -139,14 +153,26 @@ class LLMExtractor:
         for batch in batches(turns, self.max_batch_tokens):
             try:
                 result = self.chat.chat(
-                    role="extractor", messages=self.messages(batch), schema=self.schema,
-                    max_tokens=self.max_reply_tokens, temperature=0.0, prompt_hash=self.prompt_hash,
+                    role="extractor",
+                    messages=self.messages(batch),
+                    schema=self.schema,
+                    max_tokens=self.max_reply_tokens,
+                    temperature=0.0,
+                    prompt_hash=self.prompt_hash,
                 )
             except LLMError as exc:
                 self.failures += 1
                 self.errors.append(f"turns {batch[0].turn_id}..{batch[-1].turn_id}: {exc}")
-                self.calls.append(LLMCall(role="extractor", model=getattr(self.chat, "model", "?"), backend="openai",
-                                          ok=False, error=str(exc), prompt_hash=self.prompt_hash))
+                self.calls.append(
+                    LLMCall(
+                        role="extractor",
+                        model=getattr(self.chat, "model", "?"),
+                        backend="openai",
+                        ok=False,
+                        error=str(exc),
+                        prompt_hash=self.prompt_hash,
+                    )
+                )
                 continue
             self.calls.append(result.call)
             out.extend(self.parse(result, batch, resolver))
@@ -154,7 +180,9 @@ class LLMExtractor:
 
     # --- reading the reply -----------------------------------------------------------------------
 
-    def parse(self, result: ChatResult, batch: Sequence[Turn], resolver: AliasResolver) -> list[FactCandidate]:
+    def parse(
+        self, result: ChatResult, batch: Sequence[Turn], resolver: AliasResolver
+    ) -> list[FactCandidate]:
         items = _fact_items(result)
         if items is None:
             self.failures += 1
@@ -196,9 +224,14 @@ class LLMExtractor:
         except (TypeError, ValueError):
             confidence = 0.8
         return FactCandidate(
-            subject=resolver.canonical(subject), predicate=predicate, object=obj,
-            surface=_surface(item.get("quote") or item.get("surface"), turn.text), valid_from=valid_from or None,
-            valid_to=valid_to or None, source_turn_ids=[turn.turn_id], confidence=confidence,
+            subject=resolver.canonical(subject),
+            predicate=predicate,
+            object=obj,
+            surface=_surface(item.get("quote") or item.get("surface"), turn.text),
+            valid_from=valid_from or None,
+            valid_to=valid_to or None,
+            source_turn_ids=[turn.turn_id],
+            confidence=confidence,
             kind=kind,  # type: ignore[arg-type]
             cardinality=cardinality,  # type: ignore[arg-type]
         )
@@ -266,5 +299,5 @@ def _surface(quote: Any, text: str) -> str:
                 return q
             i = text.lower().find(q.lower())
             if i >= 0:
-                return text[i:i + len(q)]
+                return text[i : i + len(q)]
     return text

@@ -24,7 +24,9 @@ _ABBREVIATIONS = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt|vs|etc|e\.g|
 _SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"')\]]*|\n|$)")
 _QUESTION_START = re.compile(
     r"^\W*(?:(?:so|and|but|oh|hey|wait)\W+)?(?:do|does|did|are|is|have|has|can|could|would|will|should|"
-    r"were|was|what|where|when|why|how|who|which)\s+(?:you|u|ya|y'all)\b", re.IGNORECASE)
+    r"were|was|what|where|when|why|how|who|which)\s+(?:you|u|ya|y'all)\b",
+    re.IGNORECASE,
+)
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|would|wouldn't|could|couldn't|might|should|wish|wished|imagine|imagining|suppose|"
     r"supposing|whether|hypothetically|maybe|perhaps|someday|dream(?:ing|s|ed|t)?\s+(?:of|about)|"
@@ -34,15 +36,22 @@ _HYPOTHETICAL = re.compile(
 )
 _EMBEDDED = re.compile(r"\b(?:why|how|what|whether)\s*$", re.IGNORECASE)
 """A clause opened by why/how/what is talked about, not asserted ("... why I'm passionate about X")."""
-_NEGATION = re.compile(r"\b(?:not|never|no\s+longer|nobody|no\s+one|neither|nor|hardly|barely)\b|n't\b",
-                       re.IGNORECASE)
-_CLAUSE_RESET = re.compile(r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b|"
-                           r",\s*(?=(?:I|we|I'm|we're|I've|we've)\s))", re.IGNORECASE)
-_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|suppose|supposing|imagine|assuming)\b", re.IGNORECASE)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no\s+longer|nobody|no\s+one|neither|nor|hardly|barely)\b|n't\b", re.IGNORECASE
+)
+_CLAUSE_RESET = re.compile(
+    r"(?:;|\s-+\s|—|\bbut\b|,\s*(?:and|so)\b|\bbecause\b|\bsince\b|\balthough\b|"
+    r",\s*(?=(?:I|we|I'm|we're|I've|we've)\s))",
+    re.IGNORECASE,
+)
+_CONDITION = re.compile(
+    r"\b(?:if|unless|when|whenever|once|suppose|supposing|imagine|assuming)\b", re.IGNORECASE
+)
 _CESSATION = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer|never)\b", re.IGNORECASE)
 _STOPPED = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer)\b", re.IGNORECASE)
-_CORRECTION = re.compile(r"\b(?:actually|in\s+fact|correction|to\s+be\s+clear|for\s+the\s+record)\b",
-                         re.IGNORECASE)
+_CORRECTION = re.compile(
+    r"\b(?:actually|in\s+fact|correction|to\s+be\s+clear|for\s+the\s+record)\b", re.IGNORECASE
+)
 _BAD_AFTER_NAME = re.compile(r"^(?:\s+(?:are|were|am|have|do)\b|'re|'ve)")
 _FUNCTION_WORDS = frozenset(
     """and but so then because since that when while after before oh well also actually yeah yes no
@@ -61,9 +70,12 @@ _ELLIPSIS = re.compile(
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _GLUED = re.compile(r"\.[\w@]")
 """A full stop with a word character right after it is inside a token (an email, a number)."""
-_CORRECTING = re.compile(r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather)\b",
-                         re.IGNORECASE)
-_CHANGE = re.compile(r"\b(?:now|anymore|no\s+longer|these\s+days|since|switched|started|new)\b", re.IGNORECASE)
+_CORRECTING = re.compile(
+    r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather)\b", re.IGNORECASE
+)
+_CHANGE = re.compile(
+    r"\b(?:now|anymore|no\s+longer|these\s+days|since|switched|started|new)\b", re.IGNORECASE
+)
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -76,7 +88,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             continue
         if start is None:
             start = m.start()
-        if m.end() < len(text) and (_ABBREVIATIONS.search(text[start:m.end()]) or _GLUED.match(text, m.end() - 1)):
+        if m.end() < len(text) and (
+            _ABBREVIATIONS.search(text[start : m.end()]) or _GLUED.match(text, m.end() - 1)
+        ):
             continue  # "Dr. Smith", "priya.k@example.com", "3.5": no sentence ends there
         spans.append((start, m.end()))
         start = None
@@ -104,13 +118,15 @@ def clause_prefix(sentence: str, start: int) -> str:
     for m in _CLAUSE_RESET.finditer(sentence):  # the whole sentence: some resets look ahead (", I'm")
         if m.end() > start:
             break
-        if m.group(0).strip() == "," and _CONDITION.search(sentence[cut:m.start()]):
+        if m.group(0).strip() == "," and _CONDITION.search(sentence[cut : m.start()]):
             continue  # "If I get the job, I'm ...": the condition still governs the main clause
         cut = m.end()
     return prefix[cut:]
 
 
-def _pick_date(dates: Sequence[DateMention], start: int, anchor: datetime, future: bool) -> DateMention | None:
+def _pick_date(
+    dates: Sequence[DateMention], start: int, anchor: datetime, future: bool
+) -> DateMention | None:
     """The date mention that belongs to a match at `start`: the first at or after it, else the last
     before it. Past facts ignore dates after the anchor; plans ignore dates before it."""
     usable = [d for d in dates if (d.end > anchor if future else d.start <= anchor)]
@@ -141,8 +157,9 @@ class OfflineExtractor:
 
     name = "offline-rules/1"
 
-    def __init__(self, rules: Sequence[Rule] = RULES, resolver: AliasResolver | None = None,
-                 lookback_turns: int = 4) -> None:
+    def __init__(
+        self, rules: Sequence[Rule] = RULES, resolver: AliasResolver | None = None, lookback_turns: int = 4
+    ) -> None:
         self.rules = tuple(rules)
         self.resolver = resolver
         self.lookback_turns = lookback_turns
@@ -164,20 +181,28 @@ class OfflineExtractor:
                 out.extend(self._confirmed(turn, reply, index, resolver, state))
         return out
 
-    def _confirmed(self, said: Turn, reply: Turn, index: int, resolver: AliasResolver,
-                   state: _State) -> list[FactCandidate]:
+    def _confirmed(
+        self, said: Turn, reply: Turn, index: int, resolver: AliasResolver, state: _State
+    ) -> list[FactCandidate]:
         """Facts of the agent's guess as the user's own statement, sourced to both turns and known
         from the confirmation."""
         spans = [said.text[s:e] for s, e in split_sentences(said.text)]
-        guess = next((x for x in reversed(spans) if _SECOND_PERSON.search(x) and x.rstrip().endswith("?")), None)
+        guess = next(
+            (x for x in reversed(spans) if _SECOND_PERSON.search(x) and x.rstrip().endswith("?")), None
+        )
         statement = first_person(guess) if guess else None
         if statement is None:
             return []
         proxy = reply.model_copy(update={"text": statement})
-        answer = reply.text[slice(*split_sentences(reply.text)[0])] if split_sentences(reply.text) else reply.text
+        answer = (
+            reply.text[slice(*split_sentences(reply.text)[0])] if split_sentences(reply.text) else reply.text
+        )
         surface = f"{said.speaker}: {guess} {reply.speaker}: {answer}"
-        return [f.model_copy(update={"surface": surface, "source_turn_ids": [said.turn_id, reply.turn_id]})
-                for f in self._turn(proxy, index + 1, resolver, state) if f.kind == "assert"]
+        return [
+            f.model_copy(update={"surface": surface, "source_turn_ids": [said.turn_id, reply.turn_id]})
+            for f in self._turn(proxy, index + 1, resolver, state)
+            if f.kind == "assert"
+        ]
 
     # --- one turn --------------------------------------------------------------------------------
 
@@ -199,34 +224,64 @@ class OfflineExtractor:
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
         return facts
 
-    def _sentence(self, sentence: str, surface: str, turn: Turn, index: int, resolver: AliasResolver,
-                  state: _State, earlier: list[FactCandidate]) -> list[FactCandidate]:
+    def _sentence(
+        self,
+        sentence: str,
+        surface: str,
+        turn: Turn,
+        index: int,
+        resolver: AliasResolver,
+        state: _State,
+        earlier: list[FactCandidate],
+    ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
         for text, dates_for in self._readings(sentence, turn):
             implied = text is not sentence
             words = set(_WORD.findall(text.lower()))
-            matches = [(rule, m) for rule in self.rules if rule.keywords is None or rule.keywords & words
-                       for m in rule.pattern.finditer(text)
-                       if not implied or (m.groupdict().get("fp") and m.start("fp") == 0)]
+            matches = [
+                (rule, m)
+                for rule in self.rules
+                if rule.keywords is None or rule.keywords & words
+                for m in rule.pattern.finditer(text)
+                if not implied or (m.groupdict().get("fp") and m.start("fp") == 0)
+            ]
             matches.sort(key=lambda rm: rm[1].start())  # text order: a retraction sees only what came before
             specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
             for rule, m in matches:
                 if rule.fallback and any(s < m.end() and m.start() < e for s, e in specific):
                     continue
-                out.extend(self._read(rule, m, text, surface, turn, index, resolver, state, earlier + out,
-                                      dates_for(rule.future or rule.starts)))
+                out.extend(
+                    self._read(
+                        rule,
+                        m,
+                        text,
+                        surface,
+                        turn,
+                        index,
+                        resolver,
+                        state,
+                        earlier + out,
+                        dates_for(rule.future or rule.starts),
+                    )
+                )
         named = {(f.subject, f.predicate, f.object.split(" named ")[0]) for f in out if " named " in f.object}
         ended = {(f.subject, f.predicate, f.object) for f in out if f.kind != "assert"}
         # "a kitten" gives way to "a kitten named Mochi"; "our cat Luna passed away" only ends Luna
-        return [f for f in out if (f.subject, f.predicate, f.object) not in named
-                and (f.kind != "assert" or (f.subject, f.predicate, f.object) not in ended)]
+        return [
+            f
+            for f in out
+            if (f.subject, f.predicate, f.object) not in named
+            and (f.kind != "assert" or (f.subject, f.predicate, f.object) not in ended)
+        ]
 
     @staticmethod
     def _readings(sentence: str, turn: Turn) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]]]]:
         """The sentence itself and, when it drops its subject, the sentence with "I" restored."""
         texts = [sentence]
         if _ELLIPSIS.match(sentence):
-            texts.append(("I've " if sentence.startswith("Been") else "I ") + sentence[0].lower() + sentence[1:])
+            texts.append(
+                ("I've " if sentence.startswith("Been") else "I ") + sentence[0].lower() + sentence[1:]
+            )
         out = []
         for text in texts:
             cache: dict[bool, tuple[DateMention, ...]] = {}
@@ -239,9 +294,19 @@ class OfflineExtractor:
             out.append((text, dates_for))
         return out
 
-    def _read(self, rule: Rule, m: re.Match[str], sentence: str, surface: str, turn: Turn, index: int,
-              resolver: AliasResolver, state: _State, earlier: list[FactCandidate],
-              dates: tuple[DateMention, ...]) -> list[FactCandidate]:
+    def _read(
+        self,
+        rule: Rule,
+        m: re.Match[str],
+        sentence: str,
+        surface: str,
+        turn: Turn,
+        index: int,
+        resolver: AliasResolver,
+        state: _State,
+        earlier: list[FactCandidate],
+        dates: tuple[DateMention, ...],
+    ) -> list[FactCandidate]:
         subject, third = self._subject(m, sentence, turn, resolver)
         if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
@@ -266,33 +331,62 @@ class OfflineExtractor:
         if rule.predicate in ("friend_of",):
             objects = [resolver.canonical(o) for o in objects]
         kind = rule.kind
-        if kind == "retract" and predicate != ANY_PREDICATE and (
-                _STOPPED.search(sentence[m.start():]) or _STOPPED.search(clause_prefix(sentence, m.start()))):
+        if (
+            kind == "retract"
+            and predicate != ANY_PREDICATE
+            and (
+                _STOPPED.search(sentence[m.start() :]) or _STOPPED.search(clause_prefix(sentence, m.start()))
+            )
+        ):
             kind = "end"  # "I don't live in Austin anymore": it held, and stopped (the past stays true)
         if kind == "end":  # stopped holding at the date said (default: the turn's time)
             return [
-                FactCandidate(subject=subject, predicate=predicate, object="" if o == PREVIOUS else o, surface=surface,
-                              valid_to=when, source_turn_ids=[turn.turn_id], confidence=confidence, kind="end")
+                FactCandidate(
+                    subject=subject,
+                    predicate=predicate,
+                    object="" if o == PREVIOUS else o,
+                    surface=surface,
+                    valid_to=when,
+                    source_turn_ids=[turn.turn_id],
+                    confidence=confidence,
+                    kind="end",
+                )
                 for o in objects
             ]
         facts = [
-            FactCandidate(subject=subject, predicate=predicate, object=o, surface=surface, valid_from=when,
-                          source_turn_ids=[turn.turn_id], confidence=confidence, kind=rule.kind)
+            FactCandidate(
+                subject=subject,
+                predicate=predicate,
+                object=o,
+                surface=surface,
+                valid_from=when,
+                source_turn_ids=[turn.turn_id],
+                confidence=confidence,
+                kind=rule.kind,
+            )
             for o in objects
         ]
         if rule.kind == "retract":
             return self._resolve_retractions(facts, turn, index, state, earlier)
         if _is_correction(predicate, sentence):
             # "sorry, my number is actually ...": the earlier value was wrong, not merely replaced
-            withdraw = FactCandidate(subject=subject, predicate=predicate, object=PREVIOUS, surface=surface,
-                                     source_turn_ids=[turn.turn_id], confidence=confidence, kind="retract")
+            withdraw = FactCandidate(
+                subject=subject,
+                predicate=predicate,
+                object=PREVIOUS,
+                surface=surface,
+                source_turn_ids=[turn.turn_id],
+                confidence=confidence,
+                kind="retract",
+            )
             return self._resolve_retractions([withdraw], turn, index, state, earlier) + facts
         return facts
 
     # --- subject and filters ---------------------------------------------------------------------
 
-    def _subject(self, m: re.Match[str], sentence: str, turn: Turn,
-                 resolver: AliasResolver) -> tuple[str | None, bool]:
+    def _subject(
+        self, m: re.Match[str], sentence: str, turn: Turn, resolver: AliasResolver
+    ) -> tuple[str | None, bool]:
         groups = m.groupdict()
         name = groups.get("name")
         if not name:
@@ -304,11 +398,14 @@ class OfflineExtractor:
     @staticmethod
     def _plausible_name(name: str, m: re.Match[str], sentence: str, resolver: AliasResolver) -> bool:
         """A capitalised word taken as a person only when the sentence reads that way."""
-        if name.lower() in NOT_NAMES or name.lower().endswith("ing") or name.lower() in (
-                "everything", "nothing", "something", "anything", "life", "work"):
+        if (
+            name.lower() in NOT_NAMES
+            or name.lower().endswith("ing")
+            or name.lower() in ("everything", "nothing", "something", "anything", "life", "work")
+        ):
             return False
         groups = m.groupdict()
-        if groups.get("vbase") or _BAD_AFTER_NAME.match(sentence[m.end("name"):]):
+        if groups.get("vbase") or _BAD_AFTER_NAME.match(sentence[m.end("name") :]):
             return False  # "Dogs love ...": a base-form verb does not agree with one person
         if groups.get("rel"):
             return True
@@ -328,7 +425,7 @@ class OfflineExtractor:
             return False
         if not rule.negated and _NEGATION.search(prefix):
             return False
-        tail = sentence[m.start():]
+        tail = sentence[m.start() :]
         ceased = bool(_CESSATION.search(tail) or _CESSATION.search(prefix))
         if rule.cessation == "required" and not ceased and not _CORRECTION.search(prefix):
             return False
@@ -338,18 +435,21 @@ class OfflineExtractor:
 
     # --- retractions -----------------------------------------------------------------------------
 
-    def _resolve_retractions(self, facts: list[FactCandidate], turn: Turn, index: int, state: _State,
-                             earlier: list[FactCandidate]) -> list[FactCandidate]:
+    def _resolve_retractions(
+        self, facts: list[FactCandidate], turn: Turn, index: int, state: _State, earlier: list[FactCandidate]
+    ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
         for fact in facts:
             if fact.predicate == ANY_PREDICATE and fact.object == PREVIOUS:
                 targets = self._previous_statement(fact.subject, turn, index, state, earlier)
             elif fact.predicate == ANY_PREDICATE:
-                targets = [t for t in self._history(fact.subject, state, earlier)[::-1]
-                           if _mentions(t, fact.object)][:1]
+                targets = [
+                    t for t in self._history(fact.subject, state, earlier)[::-1] if _mentions(t, fact.object)
+                ][:1]
             else:
-                candidates = [t for t in self._history(fact.subject, state, earlier)
-                              if t.predicate == fact.predicate]
+                candidates = [
+                    t for t in self._history(fact.subject, state, earlier) if t.predicate == fact.predicate
+                ]
                 if fact.object == PREVIOUS:
                     targets = candidates[-1:] or [fact.model_copy(update={"object": ""})]
                 else:
@@ -366,15 +466,21 @@ class OfflineExtractor:
             f for f in earlier if f.subject == subject and f.kind == "assert"
         ]
 
-    def _previous_statement(self, subject: str, turn: Turn, index: int, state: _State,
-                            earlier: list[FactCandidate]) -> list[FactCandidate]:
+    def _previous_statement(
+        self, subject: str, turn: Turn, index: int, state: _State, earlier: list[FactCandidate]
+    ) -> list[FactCandidate]:
         """What "scratch that" withdraws: the speaker's earlier facts in this turn, else their
         facts from their latest fact-bearing turn, if recent and in the same session."""
         same_turn = [f for f in earlier if f.kind == "assert"]
         if same_turn:
             return same_turn
-        mine = [s for s in state.said if s.speaker == subject and s.session_id == turn.session_id
-                and index - s.index <= self.lookback_turns]
+        mine = [
+            s
+            for s in state.said
+            if s.speaker == subject
+            and s.session_id == turn.session_id
+            and index - s.index <= self.lookback_turns
+        ]
         if not mine:
             return []
         last = mine[-1].index
@@ -382,7 +488,7 @@ class OfflineExtractor:
 
 
 def _in_relative_clause(sentence: str, start: int, dates: Sequence[DateMention]) -> bool:
-    """"the post I made last week": a subject right after a noun opens a relative clause, whose
+    """ "the post I made last week": a subject right after a noun opens a relative clause, whose
     verb says nothing new about the speaker. Date phrases and adverbs ("Last week I ...") do not."""
     before = re.search(r"([A-Za-z']+)\s+$", sentence[:start])
     if before is None:
@@ -398,7 +504,7 @@ def _words(text: str) -> set[str]:
 
 
 def _same_object(known: str, said: str) -> bool:
-    """"a new car" and "car" name the same thing; so do "Google" and "google"."""
+    """ "a new car" and "car" name the same thing; so do "Google" and "google"."""
     k, s = _words(known), _words(said)
     if not k or not s:
         return False
@@ -412,11 +518,15 @@ def _mentions(fact: FactCandidate, phrase: str) -> bool:
 
 _AFFIRM = re.compile(
     r"^\W*(?:yes|yep|yeah|yup|correct|exactly|indeed|that's\s+(?:right|correct|true)|right|sure\s+(?:am|do)|"
-    r"I\s+(?:do|am|have))\b(?!\s*,?\s*but\b)", re.IGNORECASE)
+    r"I\s+(?:do|am|have))\b(?!\s*,?\s*but\b)",
+    re.IGNORECASE,
+)
 _SECOND_PERSON = re.compile(r"\byou(?:'re|'ve|'ll)?\b|\byour\b", re.IGNORECASE)
 _TAG = re.compile(
     r"\s*,?\s*(?:right|correct|is\s+that\s+(?:right|correct)|isn't\s+it|don't\s+you|aren't\s+you|haven't\s+you|"
-    r"didn't\s+you|no|yes|yeah)?\s*\?+\s*$", re.IGNORECASE)
+    r"didn't\s+you|no|yes|yeah)?\s*\?+\s*$",
+    re.IGNORECASE,
+)
 _TO_FIRST = (
     (re.compile(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:are\s+you|you\s+are|you're)\b", re.I), "I am"),
     (re.compile(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:have\s+you|you\s+have|you've)\b", re.I), "I have"),
@@ -434,18 +544,25 @@ def first_person(guess: str) -> str | None:
     """The agent's second-person question as the user's statement: "You live in Boston, right?" ->
     "I live in Boston." (None when it does not read as a guess about the user)."""
     text = _TAG.sub("", guess.translate(_APOSTROPHES)).strip()
-    if not re.match(r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:are\s+you|have\s+you|do\s+you|you|your)\b", text, re.I):
+    if not re.match(
+        r"^(?:(?:so|and|oh|now)\s*,?\s+)?(?:are\s+you|have\s+you|do\s+you|you|your)\b", text, re.I
+    ):
         return None
     for pattern, repl in _TO_FIRST:
-        text = pattern.sub(repl, text, count=1) if pattern.pattern.startswith("^") else pattern.sub(repl, text)
+        text = (
+            pattern.sub(repl, text, count=1) if pattern.pattern.startswith("^") else pattern.sub(repl, text)
+        )
     return text[:1].upper() + text[1:] + "."
 
 
 def _is_correction(predicate: str, sentence: str) -> bool:
     """A single-valued fact said as a correction ("sorry", "actually", "I mean") rather than as a
     change ("now", "anymore", "since")."""
-    return (builtin_cardinality(predicate) == Cardinality.SINGLE and bool(_CORRECTING.search(sentence))
-            and not _CHANGE.search(sentence))
+    return (
+        builtin_cardinality(predicate) == Cardinality.SINGLE
+        and bool(_CORRECTING.search(sentence))
+        and not _CHANGE.search(sentence)
+    )
 
 
 def _same_breath(fact: FactCandidate, earlier: list[FactCandidate]) -> list[FactCandidate]:
@@ -454,8 +571,17 @@ def _same_breath(fact: FactCandidate, earlier: list[FactCandidate]) -> list[Fact
     word wins instead of leaving two values the ledger cannot order."""
     if fact.kind != "assert" or builtin_cardinality(fact.predicate) != Cardinality.SINGLE:
         return [fact]
-    said = [f for f in earlier if f.kind == "assert" and (f.subject, f.predicate) == (fact.subject, fact.predicate)
-            and f.valid_from == fact.valid_from and f.object.lower() != fact.object.lower()]
+    said = [
+        f
+        for f in earlier
+        if f.kind == "assert"
+        and (f.subject, f.predicate) == (fact.subject, fact.predicate)
+        and f.valid_from == fact.valid_from
+        and f.object.lower() != fact.object.lower()
+    ]
     withdrawn = {f.object.lower() for f in earlier if f.kind == "retract" and f.predicate == fact.predicate}
-    return [f.model_copy(update={"kind": "retract", "surface": fact.surface}) for f in said[-1:]
-            if f.object.lower() not in withdrawn] + [fact]
+    return [
+        f.model_copy(update={"kind": "retract", "surface": fact.surface})
+        for f in said[-1:]
+        if f.object.lower() not in withdrawn
+    ] + [fact]

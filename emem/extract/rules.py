@@ -74,7 +74,9 @@ PRONOUN_START = frozenset(
     every everyone someone anyone stuff their theirs his they they're we we're he he's she she's i i'm
     i've we've there's not no never and or but""".split()
 )
-_PRONOUN_END = frozenset("it them him her this that these those one what where who how why when which".split())
+_PRONOUN_END = frozenset(
+    "it them him her this that these those one what where who how why when which".split()
+)
 PREPOSITIONS = frozenset("for with at in on by from about of into onto over under through around to".split())
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:\s-+\s|—|–|\(|:|\s+(?:because|'cause|cause|cuz|since|so|but|when|whenever|while|which|"
@@ -140,13 +142,20 @@ def _acceptable(obj: str, max_words: int) -> bool:
     return not lowered & {"you", "your", "yours", "u", "ya", "yourself", "y'all"}
 
 
-def clean_np(text: str, start: int, ctx: Ctx, *, max_words: int = 6, strip_article: bool = False,
-             split_lists: bool = True) -> list[str]:
+def clean_np(
+    text: str,
+    start: int,
+    ctx: Ctx,
+    *,
+    max_words: int = 6,
+    strip_article: bool = False,
+    split_lists: bool = True,
+) -> list[str]:
     """Short, clean object(s) from a greedy noun-phrase capture starting at `start` in the sentence."""
     text = _cut_dates(text, start, ctx)
     m = _CLAUSE_BREAK.search(text)
     head = text if m is None else text[: m.start()]
-    if m is not None and re.match(r"\s*(?:you|your|u)\b", text[m.start():], re.IGNORECASE):
+    if m is not None and re.match(r"\s*(?:you|your|u)\b", text[m.start() :], re.IGNORECASE):
         return []  # "the way you ...": about the listener
     if split_lists and m is not None and m.group(0).strip() == ",":
         # "hiking, biking and swimming": a list of three or more short items splits into facts.
@@ -171,8 +180,9 @@ def _group(m: re.Match[str], name: str = "obj") -> tuple[str, int]:
 def np(max_words: int = 6, strip_article: bool = False, split_lists: bool = True, group: str = "obj") -> Post:
     def post(m: re.Match[str], ctx: Ctx) -> list[str]:
         text, start = _group(m, group)
-        return clean_np(text, start, ctx, max_words=max_words, strip_article=strip_article,
-                        split_lists=split_lists)
+        return clean_np(
+            text, start, ctx, max_words=max_words, strip_article=strip_article, split_lists=split_lists
+        )
 
     return post
 
@@ -220,10 +230,27 @@ def place(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [obj]
 
 
-_ORG_REJECT = frozenset({
-    "home", "night", "work", "school", "myself", "yourself", "nights", "weekends", "the moment",
-    "the weekend", "a time", "a bit", "a while", "a loss", "it", "the same time", "the end",
-})
+_ORG_REJECT = frozenset(
+    {
+        "home",
+        "night",
+        "work",
+        "school",
+        "myself",
+        "yourself",
+        "nights",
+        "weekends",
+        "the moment",
+        "the weekend",
+        "a time",
+        "a bit",
+        "a while",
+        "a loss",
+        "it",
+        "the same time",
+        "the end",
+    }
+)
 
 
 def org(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -286,8 +313,16 @@ def const(value: str) -> Post:
     return post
 
 
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-         "ninety": 90}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
 _ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 
 
@@ -310,7 +345,7 @@ def _article(word: str) -> str:
 
 
 def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """"a dog named Max" / "two cats" from the species, count and name groups of the match."""
+    """ "a dog named Max" / "two cats" from the species, count and name groups of the match."""
     species_text = (m.group("species") or "").lower()
     species_text = re.sub(r"^(?:new|little|sweet|adorable|cute|cutest|rescue|old|baby)\s+", "", species_text)
     name = m.groupdict().get("name2") or m.groupdict().get("petname")
@@ -371,12 +406,28 @@ def liked_text(text: str, start: int, ctx: Ctx) -> list[str]:
     if inf:
         if inf.group(1) in _NON_ACTIVITY:
             return []
-        rest = text[inf.end():]
-        cut = clean_np(f"x{rest}", start + inf.end() - 1, ctx, max_words=6, split_lists=False) if rest.strip() else ["x"]
+        rest = text[inf.end() :]
+        cut = (
+            clean_np(f"x{rest}", start + inf.end() - 1, ctx, max_words=6, split_lists=False)
+            if rest.strip()
+            else ["x"]
+        )
         return [f"{gerund(inf.group(1))}{cut[0][1:]}"] if cut else []
     objs = clean_np(text, start, ctx, max_words=6)
-    bad_start = ("hearing", "seeing", "knowing", "talking", "chatting", "getting", "having", "being",
-                 "reading about", "our chat", "our talk", "our conversation")
+    bad_start = (
+        "hearing",
+        "seeing",
+        "knowing",
+        "talking",
+        "chatting",
+        "getting",
+        "having",
+        "being",
+        "reading about",
+        "our chat",
+        "our talk",
+        "our conversation",
+    )
     return [o for o in objs if not o.lower().startswith(bad_start)]
 
 
@@ -410,8 +461,11 @@ def hobby(m: re.Match[str], ctx: Ctx) -> list[str]:
             head = " ".join(core[:2]) if " ".join(core[:2]) in HOBBIES else core[0]
             if len(core) > 1 and core[1] in ("classes", "class", "lessons", "lesson"):
                 head = core[0]
-            out.append(head if verb is None or verb.group(0).startswith(("doing", "taking")) else
-                       f"{verb.group(0).split()[0]} {head}")
+            out.append(
+                head
+                if verb is None or verb.group(0).startswith(("doing", "taking"))
+                else f"{verb.group(0).split()[0]} {head}"
+            )
     return out
 
 
@@ -419,8 +473,10 @@ def free_hobby(m: re.Match[str], ctx: Ctx) -> list[str]:
     """Objects of "my hobby is X": any short noun phrase; a bare verb becomes its gerund."""
     text, start = _group(m)
     objs = clean_np(text, start, ctx, max_words=4, strip_article=True)
-    return [gerund(o) if re.fullmatch(r"[a-z]+", o) and o not in HOBBIES and not o.endswith("ing") else o
-            for o in objs]
+    return [
+        gerund(o) if re.fullmatch(r"[a-z]+", o) and o not in HOBBIES and not o.endswith("ing") else o
+        for o in objs
+    ]
 
 
 EVENTS = frozenset(
@@ -436,8 +492,11 @@ EVENTS = frozenset(
 def event(m: re.Match[str], ctx: Ctx) -> list[str]:
     """An event someone attended: the noun phrase must be headed by an event noun."""
     text, start = _group(m)
-    text = re.split(r"\s+(?:with|in|at|on)\s+", text, maxsplit=1)[0] if re.search(
-        r"\b(?:" + "|".join(EVENTS) + r")\b", text.split(" with ")[0]) else text
+    text = (
+        re.split(r"\s+(?:with|in|at|on)\s+", text, maxsplit=1)[0]
+        if re.search(r"\b(?:" + "|".join(EVENTS) + r")\b", text.split(" with ")[0])
+        else text
+    )
     out = []
     for obj in clean_np(text, start, ctx, max_words=7, split_lists=False):
         words = [w.lower().strip("'s") for w in obj.split()]
@@ -456,8 +515,11 @@ _GROUP_NOUNS = frozenset(
 def studied(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A subject of study, without the institution ("psychology at NYU" -> "psychology")."""
     text, start = _group(m)
-    text = re.split(r"\s+(?:at|in|from)\s+(?=[A-Z])|\s+(?:at|in)\s+(?:the\s+)?(?:uni|university|college|school)\b",
-                    text, maxsplit=1)[0]
+    text = re.split(
+        r"\s+(?:at|in|from)\s+(?=[A-Z])|\s+(?:at|in)\s+(?:the\s+)?(?:uni|university|college|school)\b",
+        text,
+        maxsplit=1,
+    )[0]
     return clean_np(text, start, ctx, max_words=5, strip_article=True, split_lists=False)
 
 
@@ -473,8 +535,17 @@ def group_np(m: re.Match[str], ctx: Ctx) -> list[str]:
     return out
 
 
-_GO_VERBS = {"heading": "go", "flying": "go", "traveling": "go", "travelling": "go", "driving": "go",
-             "going": "go", "moving": "move", "relocating": "move", "off": "go"}
+_GO_VERBS = {
+    "heading": "go",
+    "flying": "go",
+    "traveling": "go",
+    "travelling": "go",
+    "driving": "go",
+    "going": "go",
+    "moving": "move",
+    "relocating": "move",
+    "off": "go",
+}
 
 
 def plan(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -502,8 +573,11 @@ _DID_BLOCK = frozenset(
     worried cared stayed waited slept woke""".split()
 )
 _PARTICLES = frozenset("across up out back over off down by through around home there here away".split())
-_TRIVIAL = re.compile(r"^(?:a|an)\s+(?:great|good|fun|nice|wonderful|lovely|amazing|blast|bad|rough|"
-                      r"hard|busy|long|tough|crazy|fantastic)\b", re.I)
+_TRIVIAL = re.compile(
+    r"^(?:a|an)\s+(?:great|good|fun|nice|wonderful|lovely|amazing|blast|bad|rough|"
+    r"hard|busy|long|tough|crazy|fantastic)\b",
+    re.I,
+)
 
 
 def did(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -515,7 +589,7 @@ def did(m: re.Match[str], ctx: Ctx) -> list[str]:
     objs = clean_np(text, start, ctx, max_words=8, split_lists=False)
     if not objs:
         return []
-    rest = objs[0][len(verb):].strip()
+    rest = objs[0][len(verb) :].strip()
     if not rest or _TRIVIAL.match(rest) or rest.split()[0].lower() in PRONOUN_START:
         return []
     if len(rest.split()) == 1 and rest.lower() in PREPOSITIONS | _PARTICLES:
@@ -578,15 +652,38 @@ CONDITIONS = frozenset(
     glaucoma dyslexia tendonitis sciatica hernia concussion pneumonia bronchitis shingles""".split()
 )
 _CONDITION_ADJ = {
-    "diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy", "anemic": "anemia",
-    "anaemic": "anaemia", "celiac": "celiac disease", "coeliac": "coeliac disease", "bipolar": "bipolar disorder",
-    "dyslexic": "dyslexia", "autistic": "autism", "insulin-dependent": "diabetes",
-    "lactose intolerant": "lactose intolerance", "gluten intolerant": "gluten intolerance",
+    "diabetic": "diabetes",
+    "asthmatic": "asthma",
+    "epileptic": "epilepsy",
+    "anemic": "anemia",
+    "anaemic": "anaemia",
+    "celiac": "celiac disease",
+    "coeliac": "coeliac disease",
+    "bipolar": "bipolar disorder",
+    "dyslexic": "dyslexia",
+    "autistic": "autism",
+    "insulin-dependent": "diabetes",
+    "lactose intolerant": "lactose intolerance",
+    "gluten intolerant": "gluten intolerance",
 }
-_KIN = {"mom": "mother", "mum": "mother", "dad": "father", "stepmom": "stepmother", "stepdad": "stepfather",
-        "fiance": "fiancé", "fiancee": "fiancée"}
-_FAV_CATEGORY = {"color": "colour", "flavor": "flavour", "movie": "film", "movies": "film", "tv": "tv_show",
-                 "show": "tv_show", "series": "tv_show"}
+_KIN = {
+    "mom": "mother",
+    "mum": "mother",
+    "dad": "father",
+    "stepmom": "stepmother",
+    "stepdad": "stepfather",
+    "fiance": "fiancé",
+    "fiancee": "fiancée",
+}
+_FAV_CATEGORY = {
+    "color": "colour",
+    "flavor": "flavour",
+    "movie": "film",
+    "movies": "film",
+    "tv": "tv_show",
+    "show": "tv_show",
+    "series": "tv_show",
+}
 
 
 def value(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -644,8 +741,12 @@ def favourite_of(m: re.Match[str]) -> str | None:
 def title(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A book or show title as said (quotes dropped), at most eight words."""
     text = _cut_dates(m.group("obj") or "", m.start("obj"), ctx).strip().strip('"').strip()
-    text = re.split(r"\s+on\s+(?:Netflix|Hulu|HBO|Max|Disney\+?|Prime|Apple\s+TV\+?|YouTube|Kindle|Audible|Peacock|"
-                    r"Paramount\+?|Crunchyroll)\b", text, maxsplit=1)[0]
+    text = re.split(
+        r"\s+on\s+(?:Netflix|Hulu|HBO|Max|Disney\+?|Prime|Apple\s+TV\+?|YouTube|Kindle|Audible|Peacock|"
+        r"Paramount\+?|Crunchyroll)\b",
+        text,
+        maxsplit=1,
+    )[0]
     text = re.sub(r"\s+(?:and|of|the|a|an|in|on|to|for|at|with)$", "", text)
     words = text.split()
     head = words[1] if len(words) > 1 and words[0].lower() in ("the", "a", "an") else (words or [""])[0]
@@ -661,7 +762,11 @@ def learned(m: re.Match[str], ctx: Ctx) -> list[str]:
     if inf:
         if inf.group(1) in _NON_ACTIVITY or inf.group(1) in ("live", "deal", "cope", "accept", "let", "be"):
             return []
-        rest = clean_np(f"x{inf.group(2)}", start, ctx, max_words=5, split_lists=False) if inf.group(2).strip() else ["x"]
+        rest = (
+            clean_np(f"x{inf.group(2)}", start, ctx, max_words=5, split_lists=False)
+            if inf.group(2).strip()
+            else ["x"]
+        )
         return [f"{gerund(inf.group(1))}{rest[0][1:]}"] if rest else []
     text = re.split(r"\s+(?:on|with|at|from|in|through|via|using|for|by)\s+", text, maxsplit=1)[0]
     out = clean_np(text, start, ctx, max_words=4, strip_article=True, split_lists=False)
@@ -669,7 +774,7 @@ def learned(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 
 def kin_named(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """"my sister Ana" -> "a sister named Ana"; "my mom, Linda" -> "a mother named Linda"."""
+    """ "my sister Ana" -> "a sister named Ana"; "my mom, Linda" -> "a mother named Linda"."""
     kin = re.sub(r"\s+", " ", (m.group("kin") or "").lower())
     kin = _KIN.get(kin, kin)
     name = m.group("name2") or ""
@@ -684,14 +789,14 @@ def const_partner(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 
 def preferred(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """"I prefer tea over coffee" -> "tea" (what is preferred, not what it is preferred to)."""
+    """ "I prefer tea over coffee" -> "tea" (what is preferred, not what it is preferred to)."""
     text, start = _group(m)
     text = re.split(r"\s+(?:over|to|rather\s+than|instead\s+of)\s+", text, maxsplit=1)[0]
     return liked_text(text, start, ctx)
 
 
 def kin_count(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """"I have two brothers" -> "two brothers"; "I have a sister" -> "a sister"."""
+    """ "I have two brothers" -> "two brothers"; "I have a sister" -> "a sister"."""
     kin = (m.group("kin") or "").lower()
     count = (m.group("count") or "").lower()
     if m.groupdict().get("name2") and count in ("a", "an", "one", "another") and not kin.endswith("s"):
@@ -711,7 +816,11 @@ def condition(lexicon: bool) -> Post:
             words = {w.strip(".,") for w in obj.lower().split()}
             if lexicon and not words & CONDITIONS and "back" not in words | {"pain"}:
                 continue
-            if lexicon and "back" in words and not re.search(r"\b(?:bad|chronic)\s+back\b|\bback\s+pain\b", obj):
+            if (
+                lexicon
+                and "back" in words
+                and not re.search(r"\b(?:bad|chronic)\s+back\b|\bback\s+pain\b", obj)
+            ):
                 continue
             out.append(obj)
         return out
@@ -750,9 +859,9 @@ def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 # --- the table -----------------------------------------------------------------------------------
 
+
 def R(predicate: str, template: str, post: Post = np(), **opts: object) -> Rule:  # noqa: N802
-    return Rule(predicate, compile_template(template), post, keywords=template_keywords(template),
-                **opts)  # type: ignore[arg-type]
+    return Rule(predicate, compile_template(template), post, keywords=template_keywords(template), **opts)  # type: ignore[arg-type]
 
 
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
@@ -773,128 +882,316 @@ _ASIDE = r"(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ct
 
 RULES: tuple[Rule, ...] = (
     # where someone lives
-    R("lives_in", r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?"
-      r"(?:\s+from\s+(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})?\s+to\s+{obj:place}",
-      place, dated=True),
+    R(
+        "lives_in",
+        r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?"
+        r"(?:\s+from\s+(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})?\s+to\s+{obj:place}",
+        place,
+        dated=True,
+    ),
     R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{BEN}{ADV}\s+(?:based|located|settled)\s+(?:in|out\s+of)\s+{obj:place}", place),
     R("lives_in", rf"\b(?:[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+in\s+{{obj:place}}", place, confidence=0.7),
     R("hometown", r"{S}{BEN}{ADV}\s+(?:originally\s+)?from\s+{obj:place}", place),
-    R("hometown", r"{S}(?:{vg:grow:past}\s+up|{BE}\s+born(?:\s+and\s+raised)?|{BE}\s+raised)\s+in\s+{obj:place}",
-      place),
+    R(
+        "hometown",
+        r"{S}(?:{vg:grow:past}\s+up|{BE}\s+born(?:\s+and\s+raised)?|{BE}\s+raised)\s+in\s+{obj:place}",
+        place,
+    ),
     R("hometown", r"\b(?:[Mm]y)\s+(?:home\s*town|home\s+country)\s+(?:is|was)\s+{obj:place}", place),
-    R("lives_in", r"{S}{vg:buy:past}\s+(?:a|our|my|the)\s+(?:new\s+|first\s+)?(?:house|home|condo|apartment|flat)"
-      r"\s+in\s+{obj:place}", place, dated=True, confidence=0.6),
+    R(
+        "lives_in",
+        r"{S}{vg:buy:past}\s+(?:a|our|my|the)\s+(?:new\s+|first\s+)?(?:house|home|condo|apartment|flat)"
+        r"\s+in\s+{obj:place}",
+        place,
+        dated=True,
+        confidence=0.6,
+    ),
     # job and employer
     R("works_at", r"{S}{vg:work:now}\s+(?:at|for)\s+{obj:org}", org, dated=True),
-    R("works_at", r"{S}{vg:get,land,start,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
-      r"(?:(?:new|first|dream|full-time|part-time|summer|great|big)\s+)*(?:job|position|role|gig|internship)"
-      r"(?:\s+as\s+(?:a|an)\s+[a-z]+(?:\s+[a-z]+){0,2}?)?\s+(?:at|with)\s+{obj:org}", org, dated=True),
-    R("works_at", r"{S}{vg:start,begin:past}\s+(?:working|to\s+work)\s+(?:at|for)\s+{obj:org}", org, dated=True),
+    R(
+        "works_at",
+        r"{S}{vg:get,land,start,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
+        r"(?:(?:new|first|dream|full-time|part-time|summer|great|big)\s+)*(?:job|position|role|gig|internship)"
+        r"(?:\s+as\s+(?:a|an)\s+[a-z]+(?:\s+[a-z]+){0,2}?)?\s+(?:at|with)\s+{obj:org}",
+        org,
+        dated=True,
+    ),
+    R(
+        "works_at",
+        r"{S}{vg:start,begin:past}\s+(?:working|to\s+work)\s+(?:at|for)\s+{obj:org}",
+        org,
+        dated=True,
+    ),
     R("works_at", r"{S}(?:{vg:get:past}|{BE})\s+(?:hired|employed)\s+(?:at|by)\s+{obj:org}", org, dated=True),
-    R("works_at", rf"{{S}}{{vg:start,begin:past}}(?:\s+out)?\s+as\s+(?:a|an)\s+{_JOB_ANY}\s+(?:at|with)\s+{{obj:org}}",
-      org, dated=True),
-    R("job_title", rf"{{S}}{{vg:start,begin:past}}(?:\s+out)?\s+as\s+(?:a|an)\s+{_JOB_ANY}\s+(?:at|with)\s+{{obj:org}}",
-      job_from("job"), dated=True),
+    R(
+        "works_at",
+        rf"{{S}}{{vg:start,begin:past}}(?:\s+out)?\s+as\s+(?:a|an)\s+{_JOB_ANY}\s+(?:at|with)\s+{{obj:org}}",
+        org,
+        dated=True,
+    ),
+    R(
+        "job_title",
+        rf"{{S}}{{vg:start,begin:past}}(?:\s+out)?\s+as\s+(?:a|an)\s+{_JOB_ANY}\s+(?:at|with)\s+{{obj:org}}",
+        job_from("job"),
+        dated=True,
+    ),
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+(?:at|for)\s+{obj:org}", org),
     R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{HAVE}{ADV}\s+been\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
-    R("works_at", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for|with)\s+{obj:org}",
-      org),
-    R("job_title", r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
-      np(4, strip_article=True, split_lists=False)),
+    R(
+        "works_at",
+        r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for|with)\s+{obj:org}",
+        org,
+    ),
+    R(
+        "job_title",
+        r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
+        np(4, strip_article=True, split_lists=False),
+    ),
     R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{BE}{ADV}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{vg:become,qualify:past}\s+(?:as\s+)?(?:a|an)\s+{obj:job}", job, dated=True),
-    R("job_title", r"(?<![Ll]ost\s)(?<![Qq]uit\s)(?<![Ll]eft\s)\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
+    R(
+        "job_title",
+        r"(?<![Ll]ost\s)(?<![Qq]uit\s)(?<![Ll]eft\s)\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?job\s+as\s+(?:a|an)\s+{obj:np}",
+        job_phrase,
+    ),
     R("works_at", r"{S}{vg:join:past}\s+{obj:org}\s+as\s+(?:a|an)\s+", org, dated=True),
     # relationships
     R("relationship_status", r"{S}{vg:get:past}\s+married\b", const("married"), dated=True),
     R("relationship_status", r"{S}{vg:tie:past}\s+the\s+knot\b", const("married"), dated=True),
-    R("relationship_status", r"{S}(?:{BEN}|{HAVE}\s+been){ADV}\s+(?:happily\s+)?married\b(?!\s+to\s+(?:my|the)\s+job)",
-      const("married")),
-    R("relationship_status", r"\b(?:[Mm]y|[Oo]ur)\s+(?:wife|husband|spouse)\b", const("married"), confidence=0.6),
-    R("relationship_status", r"\b(?P<name>[A-Z][a-z]+)'s\s+(?:wife|husband)\b", const("married"), confidence=0.6),
+    R(
+        "relationship_status",
+        r"{S}(?:{BEN}|{HAVE}\s+been){ADV}\s+(?:happily\s+)?married\b(?!\s+to\s+(?:my|the)\s+job)",
+        const("married"),
+    ),
+    R(
+        "relationship_status",
+        r"\b(?:[Mm]y|[Oo]ur)\s+(?:wife|husband|spouse)\b",
+        const("married"),
+        confidence=0.6,
+    ),
+    R(
+        "relationship_status",
+        r"\b(?P<name>[A-Z][a-z]+)'s\s+(?:wife|husband)\b",
+        const("married"),
+        confidence=0.6,
+    ),
     R("relationship_status", r"{S}{vg:get:past}\s+engaged\b", const("engaged"), dated=True),
     R("relationship_status", r"{S}{BEN}{ADV}\s+engaged\b", const("engaged")),
     R("relationship_status", r"\b(?:[Mm]y)\s+(?:fianc[ée]e?|fiancee?)\b", const("engaged"), confidence=0.6),
-    R("relationship_status", r"\b(?:[Hh]e|[Ss]he|[Tt]hey)\s+proposed\s+to\s+me\b", const("engaged"), dated=True),
-    R("relationship_status", r"{S}{BEN}{ADV}\s+single\b(?!\s+(?:mom|mum|dad|parent|mother|father))",
-      const("single")),
+    R(
+        "relationship_status",
+        r"\b(?:[Hh]e|[Ss]he|[Tt]hey)\s+proposed\s+to\s+me\b",
+        const("engaged"),
+        dated=True,
+    ),
+    R(
+        "relationship_status",
+        r"{S}{BEN}{ADV}\s+single\b(?!\s+(?:mom|mum|dad|parent|mother|father))",
+        const("single"),
+    ),
     R("relationship_status", r"{S}{vg:break,split:past}\s+up\b", const("single"), dated=True),
     R("relationship_status", r"{S}{vg:get:past}\s+dumped\b", const("single"), dated=True),
-    R("relationship_status", r"{S}(?:{vg:get:past}|{BEN}|{HAVE}\s+been)\s+divorced\b", const("divorced"), dated=True),
-    R("relationship_status", r"{S}{vg:separate:past}\b(?!\s+(?:the|my|our|them|it))", const("separated"), dated=True),
-    R("relationship_status", r"\b(?:[Mm]y)\s+(?:boyfriend|girlfriend)\b", const("in a relationship"),
-      confidence=0.6),
-    R("relationship_status", r"{S}(?:{BEN}{ADV}\s+(?:dating|seeing)\s+(?:someone|somebody|a\s+\w+|[A-Z][a-z]+)|"
-      r"{vg:start:past}\s+dating\b|{BEN}{ADV}\s+in\s+a\s+(?:new\s+)?relationship\b)", const("in a relationship"),
-      dated=True),
-    R("relationship_status", r"(?:{S}{BEN}{ADV}\s+(?:a\s+)?(?:widow|widower|widowed)\b|\b[Mm]y\s+late\s+(?:wife|husband)\b)",
-      const("widowed")),
+    R(
+        "relationship_status",
+        r"{S}(?:{vg:get:past}|{BEN}|{HAVE}\s+been)\s+divorced\b",
+        const("divorced"),
+        dated=True,
+    ),
+    R(
+        "relationship_status",
+        r"{S}{vg:separate:past}\b(?!\s+(?:the|my|our|them|it))",
+        const("separated"),
+        dated=True,
+    ),
+    R(
+        "relationship_status",
+        r"\b(?:[Mm]y)\s+(?:boyfriend|girlfriend)\b",
+        const("in a relationship"),
+        confidence=0.6,
+    ),
+    R(
+        "relationship_status",
+        r"{S}(?:{BEN}{ADV}\s+(?:dating|seeing)\s+(?:someone|somebody|a\s+\w+|[A-Z][a-z]+)|"
+        r"{vg:start:past}\s+dating\b|{BEN}{ADV}\s+in\s+a\s+(?:new\s+)?relationship\b)",
+        const("in a relationship"),
+        dated=True,
+    ),
+    R(
+        "relationship_status",
+        r"(?:{S}{BEN}{ADV}\s+(?:a\s+)?(?:widow|widower|widowed)\b|\b[Mm]y\s+late\s+(?:wife|husband)\b)",
+        const("widowed"),
+    ),
     # age
     R("age", r"{S}{BEN}{ADV}\s+{obj:num}(?:\s+years?\s+old|\s+y/?o)\b", age),
-    R("age", r"{S}{BEN}\s+{obj:num}(?=\s*(?:[.!,;]|$|\s+now\b|\s+this\s+year\b|\s+and\s+(?:I|still)\b|"
-      r"\s+and\s+[A-Z][a-z]+(?:\s+is|'s)\s+\d))", age),
-    R("age", r"{S}{vg:turn:past}\s+{obj:num}\b(?!\s*(?:%|percent|minutes|miles|degrees|pounds|kg|lbs))", age,
-      dated=True),
+    R(
+        "age",
+        r"{S}{BEN}\s+{obj:num}(?=\s*(?:[.!,;]|$|\s+now\b|\s+this\s+year\b|\s+and\s+(?:I|still)\b|"
+        r"\s+and\s+[A-Z][a-z]+(?:\s+is|'s)\s+\d))",
+        age,
+    ),
+    R(
+        "age",
+        r"{S}{vg:turn:past}\s+{obj:num}\b(?!\s*(?:%|percent|minutes|miles|degrees|pounds|kg|lbs))",
+        age,
+        dated=True,
+    ),
     # pets
     R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:,\s*|\s+)(?:named\s+|called\s+)?{_PETNAME}", pet),
     R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:'s)?\s+name\s+is\s+{_PETNAME}", pet),
-    R("has_pet", rf"{{S}}{{vg:adopt,rescue,get,buy,bring home:past}}\s+{_COUNT}\s+{_SPECIES}"
-      rf"(?:\s+(?:named|called)\s+{_PETNAME})?", pet, dated=True),
-    R("has_pet", rf"{{S}}{{vg:have,own:now}}\s+{_COUNT}\s+{_SPECIES}(?:\s+(?:named|called)\s+{_PETNAME})?", pet),
-    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?!\s*(?:,\s*)?(?:named|called|[A-Z]))", pet,
-      fallback=True, confidence=0.6),
+    R(
+        "has_pet",
+        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home:past}}\s+{_COUNT}\s+{_SPECIES}"
+        rf"(?:\s+(?:named|called)\s+{_PETNAME})?",
+        pet,
+        dated=True,
+    ),
+    R(
+        "has_pet",
+        rf"{{S}}{{vg:have,own:now}}\s+{_COUNT}\s+{_SPECIES}(?:\s+(?:named|called)\s+{_PETNAME})?",
+        pet,
+    ),
+    R(
+        "has_pet",
+        rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?!\s*(?:,\s*)?(?:named|called|[A-Z]))",
+        pet,
+        fallback=True,
+        confidence=0.6,
+    ),
     # children and friends
-    R("has_child", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|\d+-year-old)\s+)?"
-      rf"{_CHILD}(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", child),
-    R("has_child", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:young|little|grown|small|adult|wonderful|amazing|"
-      r"beautiful)\s+)?(?P<kin>kids|children|sons|daughters|kid|child|son|daughter)\b(?![-\w])"
-      rf"(?:,?\s+(?:named|called)\s+{_PETNAME})?", child),
-    R("has_child", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger)\s+)?"
-      rf"(?P<kin>son|daughter|kid|child)(?:'s)?\s+name\s+is\s+{_PETNAME}", child),
-    R("has_child", r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby\s+boy|baby\s+girl|baby|son|daughter)"
-      rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:,?\s+(?:named|called)\s+{_PETNAME})?",
-      child, dated=True),
-    R("has_child", r"{S}{BEN}{ADV}\s+(?:a\s+)?(?:proud\s+|busy\s+|single\s+)?(?:mom|mum|mother|dad|father|parent)\s+"
-      r"(?:of|to)\s+(?P<count>two|three|four|five|six|\d)\b(?!\s*(?:years|months|weeks|days))", const_kids),
-    R("has_child", r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|two|three|four)\s+)?"
-      r"(?P<kin>kids|children|son|daughter|sons|daughters)\b(?!'s\s+(?:friend|teacher|school|coach))", child,
-      fallback=True, confidence=0.6),
-    R("friend_of", r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:best|close|good|old|dear|childhood|oldest|new)\s+)*friend"
-      r"(?:,\s*|\s+)(?:named\s+)?(?P<obj>[A-Z][a-z]+)\b", person()),
-    R("friend_of", r"{S}{vg:become,make:past}\s+friends\s+with\s+(?P<obj>[A-Z][a-z]+)\b", person(), dated=True),
+    R(
+        "has_child",
+        rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|\d+-year-old)\s+)?"
+        rf"{_CHILD}(?:,\s*|\s+)(?:named\s+)?{_PETNAME}",
+        child,
+    ),
+    R(
+        "has_child",
+        rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:young|little|grown|small|adult|wonderful|amazing|"
+        r"beautiful)\s+)?(?P<kin>kids|children|sons|daughters|kid|child|son|daughter)\b(?![-\w])"
+        rf"(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+        child,
+    ),
+    R(
+        "has_child",
+        rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger)\s+)?"
+        rf"(?P<kin>son|daughter|kid|child)(?:'s)?\s+name\s+is\s+{_PETNAME}",
+        child,
+    ),
+    R(
+        "has_child",
+        r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby\s+boy|baby\s+girl|baby|son|daughter)"
+        rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+        child,
+        dated=True,
+    ),
+    R(
+        "has_child",
+        r"{S}{BEN}{ADV}\s+(?:a\s+)?(?:proud\s+|busy\s+|single\s+)?(?:mom|mum|mother|dad|father|parent)\s+"
+        r"(?:of|to)\s+(?P<count>two|three|four|five|six|\d)\b(?!\s*(?:years|months|weeks|days))",
+        const_kids,
+    ),
+    R(
+        "has_child",
+        r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:oldest|youngest|eldest|little|older|younger|newborn|two|three|four)\s+)?"
+        r"(?P<kin>kids|children|son|daughter|sons|daughters)\b(?!'s\s+(?:friend|teacher|school|coach))",
+        child,
+        fallback=True,
+        confidence=0.6,
+    ),
+    R(
+        "friend_of",
+        r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:best|close|good|old|dear|childhood|oldest|new)\s+)*friend"
+        r"(?:,\s*|\s+)(?:named\s+)?(?P<obj>[A-Z][a-z]+)\b",
+        person(),
+    ),
+    R(
+        "friend_of",
+        r"{S}{vg:become,make:past}\s+friends\s+with\s+(?P<obj>[A-Z][a-z]+)\b",
+        person(),
+        dated=True,
+    ),
     # likes and dislikes
     R("likes", r"{S}{vg:love,adore,enjoy,like:any}\s+{obj:np}", liked, cessation="forbidden"),
-    R("likes", r"{S}{BEN}{ADV}\s+(?:into|obsessed\s+with|passionate\s+about|crazy\s+about|fond\s+of|hooked\s+on|"
-      r"addicted\s+to|(?:a|an)\s+(?:(?:big|huge|massive|great|die-hard|avid)\s+)?fan\s+of)\s+{obj:np}", liked),
-    R("likes", r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|has\s+to\s+be)"
-      r"\s+{obj:np}", liked),
+    R(
+        "likes",
+        r"{S}{BEN}{ADV}\s+(?:into|obsessed\s+with|passionate\s+about|crazy\s+about|fond\s+of|hooked\s+on|"
+        r"addicted\s+to|(?:a|an)\s+(?:(?:big|huge|massive|great|die-hard|avid)\s+)?fan\s+of)\s+{obj:np}",
+        liked,
+    ),
+    R(
+        "likes",
+        r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|has\s+to\s+be)"
+        r"\s+{obj:np}",
+        liked,
+    ),
     R("likes", r"{S}{vg:fall:past}\s+in\s+love\s+with\s+{obj:np}", liked),
     R("dislikes", r"{S}{vg:hate,dislike,detest,loathe,despise:any}\s+{obj:np}", liked),
     R("dislikes", r"{S}\s+(?:can't|cannot|can\s+not|couldn't)\s+stand\s+{obj:np}", liked, negated=True),
-    R("dislikes", r"{S}\s+(?:don't|do\s+not|doesn't|does\s+not){ADV}\s+(?:like|enjoy)\s+{obj:np}", liked,
-      negated=True),
-    R("dislikes", r"{S}(?:'m|\s+am|'re|\s+are|\s+is|'s)\s+not{ADV}\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into)\s+{obj:np}",
-      liked, negated=True),
+    R(
+        "dislikes",
+        r"{S}\s+(?:don't|do\s+not|doesn't|does\s+not){ADV}\s+(?:like|enjoy)\s+{obj:np}",
+        liked,
+        negated=True,
+    ),
+    R(
+        "dislikes",
+        r"{S}(?:'m|\s+am|'re|\s+are|\s+is|'s)\s+not{ADV}\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|into)\s+{obj:np}",
+        liked,
+        negated=True,
+    ),
     R("dislikes", r"{S}{BEN}{ADV}\s+(?:sick|tired)\s+of\s+{obj:np}", liked),
     # plans
-    R("plans_to", r"{S}{BEN}{ADV}\s+(?:planning|intending|aiming|preparing)\s+(?:to|on)\s+{obj:np}", plan,
-      future=True),
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+(?:planning|intending|aiming|preparing)\s+(?:to|on)\s+{obj:np}",
+        plan,
+        future=True,
+    ),
     R("plans_to", r"{S}{vg:plan,intend,decide:now+past}\s+to\s+{obj:np}", plan, future=True),
-    R("plans_to", r"{S}{BEN}{ADV}\s+(?:going\s+to|gonna)\s+(?!be\b|have\b|get\b|miss\b|cry\b|need\b)(?:{obj:np})",
-      plan, future=True, needs_date=True),
-    R("plans_to", r"{S}{BEN}{ADV}\s+(?P<motion>heading|flying|traveling|travelling|driving|moving|relocating)"
-      r"\s+(?:back\s+)?to\s+{obj:np}", plan, future=True, needs_date=True),
-    R("plans_to", r"{S}(?:'ll|\s+will){ADV}\s+(?:be\s+)?(?!let\b|see\b|try\b|tell\b|keep\b|send\b|talk\b|check\b)"
-      r"{obj:np}", plan, future=True, needs_date=True, confidence=0.6, fallback=True),
-    R("plans_to", r"{S}(?:{vg:sign:past}\s+up|{vg:register,enroll:past})\s+for\s+{obj:np}", np(7, split_lists=False),
-      future=True),
-    R("plans_to", r"{S}\s+(?:can't|cannot)\s+wait\s+to\s+{obj:np}", plan, future=True, negated=True,
-      confidence=0.6),
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+(?:going\s+to|gonna)\s+(?!be\b|have\b|get\b|miss\b|cry\b|need\b)(?:{obj:np})",
+        plan,
+        future=True,
+        needs_date=True,
+    ),
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+(?P<motion>heading|flying|traveling|travelling|driving|moving|relocating)"
+        r"\s+(?:back\s+)?to\s+{obj:np}",
+        plan,
+        future=True,
+        needs_date=True,
+    ),
+    R(
+        "plans_to",
+        r"{S}(?:'ll|\s+will){ADV}\s+(?:be\s+)?(?!let\b|see\b|try\b|tell\b|keep\b|send\b|talk\b|check\b)"
+        r"{obj:np}",
+        plan,
+        future=True,
+        needs_date=True,
+        confidence=0.6,
+        fallback=True,
+    ),
+    R(
+        "plans_to",
+        r"{S}(?:{vg:sign:past}\s+up|{vg:register,enroll:past})\s+for\s+{obj:np}",
+        np(7, split_lists=False),
+        future=True,
+    ),
+    R(
+        "plans_to",
+        r"{S}\s+(?:can't|cannot)\s+wait\s+to\s+{obj:np}",
+        plan,
+        future=True,
+        negated=True,
+        confidence=0.6,
+    ),
     # hobbies
     R("hobby", r"{S}{vg:take up,pick up,get into:past}\s+{obj:np}", hobby, dated=True),
     R("hobby", r"{S}{vg:start,begin:past}\s+(?P<obj>[a-z]+ing\b[^.!?;]*)", hobby, dated=True),
@@ -902,237 +1199,697 @@ RULES: tuple[Rule, ...] = (
     R("hobby", r"{S}{vg:do,play,practice,practise:now}\s+{obj:np}", hobby),
     R("hobby", r"{S}{vg:go:now}\s+(?P<obj>[a-z]+ing)\b", hobby),
     R("hobby", r"{S}{BEN}{ADV}\s+(?:taking|doing)\s+{obj:np}", hobby),
-    R("hobby", r"\b(?:[Mm]y)\s+(?:new\s+|favou?rite\s+|main\s+|latest\s+)?(?:hobby|hobbies|pastime|passion)\s+"
-      r"(?:is|are|has\s+been|have\s+been|include|includes)\s+{obj:np}", free_hobby),
-    R("hobby", r"\b(?:[Ii]n\s+)?(?:my\s+)?(?:free|spare)\s+time,?\s+{I}{ADV}(?:\s+(?:like|love)\s+to|\s+enjoy)?"
-      r"\s+{obj:np}", free_hobby, confidence=0.7),
+    R(
+        "hobby",
+        r"\b(?:[Mm]y)\s+(?:new\s+|favou?rite\s+|main\s+|latest\s+)?(?:hobby|hobbies|pastime|passion)\s+"
+        r"(?:is|are|has\s+been|have\s+been|include|includes)\s+{obj:np}",
+        free_hobby,
+    ),
+    R(
+        "hobby",
+        r"\b(?:[Ii]n\s+)?(?:my\s+)?(?:free|spare)\s+time,?\s+{I}{ADV}(?:\s+(?:like|love)\s+to|\s+enjoy)?"
+        r"\s+{obj:np}",
+        free_hobby,
+        confidence=0.7,
+    ),
     # studies and groups
     R("studies", r"{S}{vg:study:now}\s+{obj:np}", studied),
-    R("studies", r"{S}{BEN}{ADV}\s+(?:majoring|minoring|specializing|specialising|getting\s+a\s+degree)\s+in\s+{obj:np}",
-      studied),
-    R("studies", r"{S}{BEN}{ADV}\s+(?:learning|taking\s+(?:a\s+|an\s+|some\s+)?(?:online\s+|night\s+)?"
-      r"(?:class(?:es)?|course(?:s)?|lessons?)\s+(?:in|on))\s+(?!to\s+(?:live|be|deal|cope|accept|let))"
-      r"{obj:np}", studied),
+    R(
+        "studies",
+        r"{S}{BEN}{ADV}\s+(?:majoring|minoring|specializing|specialising|getting\s+a\s+degree)\s+in\s+{obj:np}",
+        studied,
+    ),
+    R(
+        "studies",
+        r"{S}{BEN}{ADV}\s+(?:learning|taking\s+(?:a\s+|an\s+|some\s+)?(?:online\s+|night\s+)?"
+        r"(?:class(?:es)?|course(?:s)?|lessons?)\s+(?:in|on))\s+(?!to\s+(?:live|be|deal|cope|accept|let))"
+        r"{obj:np}",
+        studied,
+    ),
     R("studies", r"{S}{vg:enroll:past}\s+in\s+{obj:np}", np(6, split_lists=False), dated=True),
-    R("studies", r"{S}{BEN}{ADV}\s+(?:in|at)\s+(?:grad(?:uate)?\s+school|college|university|uni|law\s+school|"
-      r"med(?:ical)?\s+school|nursing\s+school)\s+(?:for|studying)\s+{obj:np}", studied),
+    R(
+        "studies",
+        r"{S}{BEN}{ADV}\s+(?:in|at)\s+(?:grad(?:uate)?\s+school|college|university|uni|law\s+school|"
+        r"med(?:ical)?\s+school|nursing\s+school)\s+(?:for|studying)\s+{obj:np}",
+        studied,
+    ),
     R("member_of", r"{S}{vg:join:past}\s+{obj:np}", group_np, dated=True),
-    R("member_of", r"{S}{BEN}{ADV}\s+(?:a|an)\s+(?:active\s+|proud\s+|new\s+)?member\s+of\s+{obj:np}", group_np),
+    R(
+        "member_of",
+        r"{S}{BEN}{ADV}\s+(?:a|an)\s+(?:active\s+|proud\s+|new\s+)?member\s+of\s+{obj:np}",
+        group_np,
+    ),
     R("member_of", r"{S}{BEN}{ADV}\s+(?:part\s+of|in)\s+{obj:np}", group_np, confidence=0.7),
     # possessions
-    R("owns", r"{S}{vg:buy,purchase:past}\s+(?:myself\s+|ourselves\s+)?{obj:np}", np(6, split_lists=False),
-      dated=True),
-    R("owns", r"{S}{vg:get:past}\s+(?:myself\s+|ourselves\s+)?(?P<obj>(?:a|an)\s+(?:brand\s+)?new\s+"
-      r"(?!(?:phone\s+|cell\s+|mobile\s+)?number\b|e-?mail\b|address\b|job\b|role\b|position\b)[^.!?;]+)",
-      np(6, split_lists=False), dated=True, confidence=0.7),
+    R(
+        "owns",
+        r"{S}{vg:buy,purchase:past}\s+(?:myself\s+|ourselves\s+)?{obj:np}",
+        np(6, split_lists=False),
+        dated=True,
+    ),
+    R(
+        "owns",
+        r"{S}{vg:get:past}\s+(?:myself\s+|ourselves\s+)?(?P<obj>(?:a|an)\s+(?:brand\s+)?new\s+"
+        r"(?!(?:phone\s+|cell\s+|mobile\s+)?number\b|e-?mail\b|address\b|job\b|role\b|position\b)[^.!?;]+)",
+        np(6, split_lists=False),
+        dated=True,
+        confidence=0.7,
+    ),
     R("owns", r"{S}{vg:own:now}\s+{obj:np}", np(6, split_lists=False)),
     # visits and events
-    R("visited", r"{S}{vg:go,travel,fly,drive,head:past}\s+(?:back\s+|over\s+|down\s+|up\s+)?to\s+{obj:place}",
-      place, dated=True),
+    R(
+        "visited",
+        r"{S}{vg:go,travel,fly,drive,head:past}\s+(?:back\s+|over\s+|down\s+|up\s+)?to\s+{obj:place}",
+        place,
+        dated=True,
+    ),
     R("visited", r"{S}{vg:visit,explore,tour:past}\s+{obj:place}", place, dated=True),
     R("visited", r"{S}{vg:be:past}\s+in\s+{obj:place}", place, dated=True, needs_date=True),
     R("visited", r"{S}{HAVE}{ADV}\s+been\s+to\s+{obj:place}", place, dated=True),
-    R("visited", r"{S}{vg:take,make,go:past}\s+(?:on\s+)?(?:a|an|my|our|the)\s+(?:[a-z-]+\s+){0,2}?"
-      r"(?:trip|vacation|holiday|getaway|visit)\s+to\s+{obj:place}", place, dated=True),
-    R("visited", r"{S}{vg:spend:past}\s+(?:a|an|the|two|three|four|five|six|\w+)\s+(?:days?|weeks?|nights?|months?|"
-      r"weekend|summer|holidays?|vacation|time)\s+in\s+{obj:place}", place, dated=True),
+    R(
+        "visited",
+        r"{S}{vg:take,make,go:past}\s+(?:on\s+)?(?:a|an|my|our|the)\s+(?:[a-z-]+\s+){0,2}?"
+        r"(?:trip|vacation|holiday|getaway|visit)\s+to\s+{obj:place}",
+        place,
+        dated=True,
+    ),
+    R(
+        "visited",
+        r"{S}{vg:spend:past}\s+(?:a|an|the|two|three|four|five|six|\w+)\s+(?:days?|weeks?|nights?|months?|"
+        r"weekend|summer|holidays?|vacation|time)\s+in\s+{obj:place}",
+        place,
+        dated=True,
+    ),
     R("visited", r"{S}{vg:get,come,fly:past}\s+back\s+from\s+{obj:place}", place, dated=True),
-    R("visited", r"\b(?:[Mm]y|[Oo]ur)\s+(?:recent\s+|last\s+)?(?:trip|vacation|holiday|visit)\s+to\s+{obj:place}",
-      place, dated=True, confidence=0.6),
+    R(
+        "visited",
+        r"\b(?:[Mm]y|[Oo]ur)\s+(?:recent\s+|last\s+)?(?:trip|vacation|holiday|visit)\s+to\s+{obj:place}",
+        place,
+        dated=True,
+        confidence=0.6,
+    ),
     R("attended", rf"{{S}}{{vg:go,be:past}}\s+{_EVT}{{obj:np}}", event, dated=True),
     R("attended", r"{S}{vg:attend:past}\s+{obj:np}", np(7, split_lists=False), dated=True),
     # dated events in general (only where nothing more specific matched)
-    R("did", r"{S}{ADV}\s+(?P<obj>(?P<verb>(?!(?:ne|fe|se|bl|sp|proce|succe|exce|bre)ed\b)[a-z]{2,}ed|ran|won|swam|"
-      r"rode|wrote|gave|taught|spent|met|built|sold|broke|flew|came|took|made|went|bought|saw|began|held|sang|"
-      r"drew|threw|hit|dug|caught|brought|kept|did|read|finished|baked|cooked)\b[^.!?;]*)", did,
-      dated=True, needs_date=True, fallback=True, confidence=0.7),
+    R(
+        "did",
+        r"{S}{ADV}\s+(?P<obj>(?P<verb>(?!(?:ne|fe|se|bl|sp|proce|succe|exce|bre)ed\b)[a-z]{2,}ed|ran|won|swam|"
+        r"rode|wrote|gave|taught|spent|met|built|sold|broke|flew|came|took|made|went|bought|saw|began|held|sang|"
+        r"drew|threw|hit|dug|caught|brought|kept|did|read|finished|baked|cooked)\b[^.!?;]*)",
+        did,
+        dated=True,
+        needs_date=True,
+        fallback=True,
+        confidence=0.7,
+    ),
     # name and contact details
-    R("name", r"\b(?:[Mm]y)\s+(?:first\s+|full\s+)?name(?:'s|\s+is)\s+(?P<obj>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b",
-      person_name, confidence=0.9),
-    R("name", r"(?:^|[,;]\s*)(?:[Pp]lease\s+)?(?:[Cc]all\s+me|[Ii]\s+go\s+by)\s+(?P<obj>[A-Z][a-z]+)\b(?!\s+(?:at|on)\b)",
-      person_name),
-    R("name", r"^(?:[Hh]i|[Hh]ello|[Hh]ey)(?:\s+there)?[,!]?\s+(?:I'm|I\s+am)\s+(?P<obj>[A-Z][a-z]+)\b", person_name),
-    R("email", rf"\b(?:[Mm]y)\s+(?:new\s+|work\s+|personal\s+|current\s+)?e-?mail(?:\s+address)?(?:'s|\s+is)"
-      rf"(?:\s+(?:now|actually|still))?\s+(?P<obj>{EMAIL})", value, confidence=0.9),
+    R(
+        "name",
+        r"\b(?:[Mm]y)\s+(?:first\s+|full\s+)?name(?:'s|\s+is)\s+(?P<obj>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b",
+        person_name,
+        confidence=0.9,
+    ),
+    R(
+        "name",
+        r"(?:^|[,;]\s*)(?:[Pp]lease\s+)?(?:[Cc]all\s+me|[Ii]\s+go\s+by)\s+(?P<obj>[A-Z][a-z]+)\b(?!\s+(?:at|on)\b)",
+        person_name,
+    ),
+    R(
+        "name",
+        r"^(?:[Hh]i|[Hh]ello|[Hh]ey)(?:\s+there)?[,!]?\s+(?:I'm|I\s+am)\s+(?P<obj>[A-Z][a-z]+)\b",
+        person_name,
+    ),
+    R(
+        "email",
+        rf"\b(?:[Mm]y)\s+(?:new\s+|work\s+|personal\s+|current\s+)?e-?mail(?:\s+address)?(?:'s|\s+is)"
+        rf"(?:\s+(?:now|actually|still))?\s+(?P<obj>{EMAIL})",
+        value,
+        confidence=0.9,
+    ),
     R("email", rf"(?:\b[Rr]each|\b[Ee]-?mail|\b[Cc]ontact)\s+me\s+(?:at|on)\s+(?P<obj>{EMAIL})", value),
-    R("phone", rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
-      rf"(?:number|phone|cell|mobile)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})", value, confidence=0.9),
+    R(
+        "phone",
+        rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
+        rf"(?:number|phone|cell|mobile)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})",
+        value,
+        confidence=0.9,
+    ),
     R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", value),
-    R("phone", rf"{{S}}{{vg:get,have:past+now}}\s+a\s+new\s+(?:phone|cell|mobile)?\s*(?:number|phone)\s*[:,-]?\s*"
-      rf"(?:(?:it's|it\s+is)\s+)?(?P<obj>{PHONE})", value),
-    R("phone", rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell)\s+(?:has\s+)?changed\b[^.!?]{{0,20}}?"
-      rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})", value),
-    R("address", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
-      rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})", street, confidence=0.9),
+    R(
+        "phone",
+        rf"{{S}}{{vg:get,have:past+now}}\s+a\s+new\s+(?:phone|cell|mobile)?\s*(?:number|phone)\s*[:,-]?\s*"
+        rf"(?:(?:it's|it\s+is)\s+)?(?P<obj>{PHONE})",
+        value,
+    ),
+    R(
+        "phone",
+        rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell)\s+(?:has\s+)?changed\b[^.!?]{{0,20}}?"
+        rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})",
+        value,
+    ),
+    R(
+        "address",
+        rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
+        rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})",
+        street,
+        confidence=0.9,
+    ),
     R("address", rf"{{S}}{{vg:live:now}}\s+at\s+(?P<obj>{STREET_ADDRESS})", street),
-    R("address", rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+is\s+(?:at\s+|on\s+)?(?P<obj>{STREET_ADDRESS})",
-      street),
-    R("lives_in", rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:new\s+{_LIVE_NOUN}|(?:new\s+|home\s+)?address)\s+is\s+(?:now\s+)?"
-      r"(?:at\s+|on\s+)?\d{1,5}[A-Za-z]?(?:\s+[A-Z][\w'.-]*){1,4},\s+{obj:place}", place, confidence=0.7),
+    R(
+        "address",
+        rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+is\s+(?:at\s+|on\s+)?(?P<obj>{STREET_ADDRESS})",
+        street,
+    ),
+    R(
+        "lives_in",
+        rf"\b(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:new\s+{_LIVE_NOUN}|(?:new\s+|home\s+)?address)\s+is\s+(?:now\s+)?"
+        r"(?:at\s+|on\s+)?\d{1,5}[A-Za-z]?(?:\s+[A-Z][\w'.-]*){1,4},\s+{obj:place}",
+        place,
+        confidence=0.7,
+    ),
     # diet
-    R("diet", rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:a|fully|strictly|mostly|now)\s+)*(?P<obj>{DIETS})\b"
-      r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish(?:es)?|friends?|cookbooks?|place|burger|version))",
-      diet),
-    R("diet", rf"{{S}}{{vg:go,become,turn,switch:past}}\s+(?:to\s+(?:a\s+|being\s+)?|fully\s+)?(?P<obj>{DIETS})\b"
-      r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish))", diet, dated=True),
+    R(
+        "diet",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:a|fully|strictly|mostly|now)\s+)*(?P<obj>{DIETS})\b"
+        r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish(?:es)?|friends?|cookbooks?|place|burger|version))",
+        diet,
+    ),
+    R(
+        "diet",
+        rf"{{S}}{{vg:go,become,turn,switch:past}}\s+(?:to\s+(?:a\s+|being\s+)?|fully\s+)?(?P<obj>{DIETS})\b"
+        r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish))",
+        diet,
+        dated=True,
+    ),
     R("diet", rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?P<obj>{DIETS})\b", diet, dated=True),
     R("diet", rf"{{S}}{{BEN}}{{ADV}}\s+on\s+(?:a|the)\s+(?P<obj>{DIETS})\s+diet\b", diet),
-    R("diet", r"{S}{vg:stop,quit,give up:past}\s+eating\s+(?:meat|animal\s+products)\b", const("vegetarian"),
-      dated=True),
+    R(
+        "diet",
+        r"{S}{vg:stop,quit,give up:past}\s+eating\s+(?:meat|animal\s+products)\b",
+        const("vegetarian"),
+        dated=True,
+    ),
     # favourites (single-valued per category: the category completes the predicate)
-    R(FAVOURITE, r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>(?:[a-z]+|TV)"
-      r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink|flavou?r|"
-      r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)\s+(?:is|are|has\s+to\s+be|"
-      r"would\s+(?:have\s+to\s+)?be)\s+{obj:np}", favourite),
-    R(FAVOURITE, r"^(?P<lead>)(?P<obj>\"[^\"]{1,60}\"|[A-Z][\w'&-]*(?:\s+[\w'&-]+){0,4}?)\s+(?:is|are)\s+"
-      r"(?:definitely\s+|probably\s+|still\s+)?(?:my|our)\s+(?:absolute\s+|all-time\s+|new\s+)?favou?rite\s+"
-      r"(?P<cat>[a-z]+(?:\s+(?:show|series|team|game|book|movie|film|band|song|food|dish|drink))?)\b", favourite),
+    R(
+        FAVOURITE,
+        r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>(?:[a-z]+|TV)"
+        r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink|flavou?r|"
+        r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)\s+(?:is|are|has\s+to\s+be|"
+        r"would\s+(?:have\s+to\s+)?be)\s+{obj:np}",
+        favourite,
+    ),
+    R(
+        FAVOURITE,
+        r"^(?P<lead>)(?P<obj>\"[^\"]{1,60}\"|[A-Z][\w'&-]*(?:\s+[\w'&-]+){0,4}?)\s+(?:is|are)\s+"
+        r"(?:definitely\s+|probably\s+|still\s+)?(?:my|our)\s+(?:absolute\s+|all-time\s+|new\s+)?favou?rite\s+"
+        r"(?P<cat>[a-z]+(?:\s+(?:show|series|team|game|book|movie|film|band|song|food|dish|drink))?)\b",
+        favourite,
+    ),
     # what someone is reading, watching, learning now
     R("reading", rf"{{S}}{{BEN}}{{ADV}}\s+(?:reading|re-?reading)\s+{TITLE}", title),
     R("reading", rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?:reading|re-?reading)\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
     R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
-    R("reading", rf"{{S}}{{vg:finish:past}}\s+{TITLE}", title, kind="end", dated=True, confidence=_ONLY_RUNNING),
-    R("watching", rf"{{S}}{{vg:finish:past}}\s+{TITLE}", title, kind="end", dated=True, confidence=_ONLY_RUNNING),
-    R("watching", rf"{{S}}{{BEN}}{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)\s+{TITLE}", title),
-    R("watching", rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)"
-      rf"\s+{TITLE}", title),
-    R("watching", rf"{{S}}{{vg:start,begin:past}}\s+(?:watching|binge-?watching)\s+{TITLE}", title, dated=True),
+    R(
+        "reading",
+        rf"{{S}}{{vg:finish:past}}\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    R(
+        "watching",
+        rf"{{S}}{{vg:finish:past}}\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    R(
+        "watching",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)\s+{TITLE}",
+        title,
+    ),
+    R(
+        "watching",
+        rf"{{S}}{{HAVE}}{{ADV}}\s+been{{ADV}}\s+(?:watching|binge-?watching|bingeing|binging|re-?watching)"
+        rf"\s+{TITLE}",
+        title,
+    ),
+    R(
+        "watching",
+        rf"{{S}}{{vg:start,begin:past}}\s+(?:watching|binge-?watching)\s+{TITLE}",
+        title,
+        dated=True,
+    ),
     R("watching", rf"{{S}}{{vg:finish:past}}\s+watching\s+{TITLE}", title, kind="end", dated=True),
-    R("learning", r"{S}{BEN}{ADV}\s+learning\s+(?!about\b|from\b|that\b|so\b|a\s+lot\b)(?:{obj:np})", learned),
-    R("learning", r"{S}{HAVE}{ADV}\s+been{ADV}\s+learning\s+(?!about\b|from\b|that\b|so\b|a\s+lot\b)(?:{obj:np})",
-      learned),
-    R("learning", r"{S}{vg:start,begin:past}\s+learning\s+(?!about\b|from\b)(?:{obj:np})", learned, dated=True),
+    R(
+        "learning",
+        r"{S}{BEN}{ADV}\s+learning\s+(?!about\b|from\b|that\b|so\b|a\s+lot\b)(?:{obj:np})",
+        learned,
+    ),
+    R(
+        "learning",
+        r"{S}{HAVE}{ADV}\s+been{ADV}\s+learning\s+(?!about\b|from\b|that\b|so\b|a\s+lot\b)(?:{obj:np})",
+        learned,
+    ),
+    R(
+        "learning",
+        r"{S}{vg:start,begin:past}\s+learning\s+(?!about\b|from\b)(?:{obj:np})",
+        learned,
+        dated=True,
+    ),
     # pets named after the fact ("we got a kitten and named her Mochi")
-    R("has_pet", rf"{{S}}{{vg:adopt,rescue,get,buy:past}}\s+{_COUNT}\s+{_SPECIES}\s*(?:,\s*|\s+and\s+)(?:we\s+|I\s+)?"
-      rf"(?:named|called)\s+(?:him|her|it|them)\s+{_PETNAME}", pet, dated=True),
+    R(
+        "has_pet",
+        rf"{{S}}{{vg:adopt,rescue,get,buy:past}}\s+{_COUNT}\s+{_SPECIES}\s*(?:,\s*|\s+and\s+)(?:we\s+|I\s+)?"
+        rf"(?:named|called)\s+(?:him|her|it|them)\s+{_PETNAME}",
+        pet,
+        dated=True,
+    ),
     # family
-    R("has_sibling", rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:older|younger|big|little|baby|twin|oldest|youngest|eldest|kid|"
-      rf"half-|step)\s*)?(?P<kin>sister|brother|sibling)(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
-    R("has_sibling", rf"\b(?:[Mm]y|[Oo]ur)\s+(?P<kin>sister|brother)(?:'s)?\s+name\s+is\s+{_PETNAME}", kin_named),
-    R("has_sibling", rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:older|younger|little|big|twin)\s+)?"
-      rf"(?P<kin>sisters?|brothers?|siblings)\b(?![-\w])(?:,?\s+(?:named|called)\s+{_PETNAME})?", kin_count),
-    R("has_partner", rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend|fianc[ée]e?)"
-      rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
-    R("has_partner", rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend)(?:'s)?\s+name\s+is\s+"
-      rf"{_PETNAME}", kin_named),
-    R("has_parent", rf"\b(?:[Mm]y)\s+(?P<kin>mom|mum|mother|dad|father|stepmom|stepdad|stepmother|stepfather)"
-      rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}", kin_named),
-    R("has_parent", rf"\b(?:[Mm]y)\s+(?P<kin>mom|mum|mother|dad|father)(?:'s)?\s+name\s+is\s+{_PETNAME}", kin_named),
+    R(
+        "has_sibling",
+        rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:older|younger|big|little|baby|twin|oldest|youngest|eldest|kid|"
+        rf"half-|step)\s*)?(?P<kin>sister|brother|sibling)(?:,\s*|\s+)(?:named\s+)?{_PETNAME}",
+        kin_named,
+    ),
+    R(
+        "has_sibling",
+        rf"\b(?:[Mm]y|[Oo]ur)\s+(?P<kin>sister|brother)(?:'s)?\s+name\s+is\s+{_PETNAME}",
+        kin_named,
+    ),
+    R(
+        "has_sibling",
+        rf"{{S}}{{vg:have:now}}\s+{_COUNT}\s+(?:(?:older|younger|little|big|twin)\s+)?"
+        rf"(?P<kin>sisters?|brothers?|siblings)\b(?![-\w])(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+        kin_count,
+    ),
+    R(
+        "has_partner",
+        rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend|fianc[ée]e?)"
+        rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}",
+        kin_named,
+    ),
+    R(
+        "has_partner",
+        rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend)(?:'s)?\s+name\s+is\s+"
+        rf"{_PETNAME}",
+        kin_named,
+    ),
+    R(
+        "has_parent",
+        rf"\b(?:[Mm]y)\s+(?P<kin>mom|mum|mother|dad|father|stepmom|stepdad|stepmother|stepfather)"
+        rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}",
+        kin_named,
+    ),
+    R(
+        "has_parent",
+        rf"\b(?:[Mm]y)\s+(?P<kin>mom|mum|mother|dad|father)(?:'s)?\s+name\s+is\s+{_PETNAME}",
+        kin_named,
+    ),
     # health
-    R("health_condition", r"{S}(?:{vg:get:past}|{vg:be:past})\s+(?:officially\s+)?diagnosed\s+with\s+{obj:np}",
-      condition(lexicon=False), dated=True),
-    R("health_condition", r"{S}{vg:have,develop:now+past}\s+(?:(?:mild|severe|chronic|bad|terrible|type\s+[12])\s+)?"
-      r"{obj:np}", condition(lexicon=True)),
+    R(
+        "health_condition",
+        r"{S}(?:{vg:get:past}|{vg:be:past})\s+(?:officially\s+)?diagnosed\s+with\s+{obj:np}",
+        condition(lexicon=False),
+        dated=True,
+    ),
+    R(
+        "health_condition",
+        r"{S}{vg:have,develop:now+past}\s+(?:(?:mild|severe|chronic|bad|terrible|type\s+[12])\s+)?"
+        r"{obj:np}",
+        condition(lexicon=True),
+    ),
     R("health_condition", r"{S}{vg:suffer:now}\s+from\s+{obj:np}", condition(lexicon=True)),
-    R("health_condition", r"{S}{BEN}{ADV}\s+(?P<obj>diabetic|asthmatic|epileptic|anemic|anaemic|celiac|coeliac|"
-      r"bipolar|dyslexic|insulin-dependent|lactose\s+intolerant|gluten\s+intolerant)\b", condition_adj),
-    R("allergy", r"{S}{BEN}{ADV}\s+(?:(?:very|severely|really|deathly|mildly|super|highly)\s+)?allergic\s+to\s+{obj:np}",
-      allergen),
-    R("allergy", r"{S}{vg:have:now}\s+(?:a|an)\s+(?:(?:severe|mild|bad|serious|slight|life-threatening|major)\s+)?"
-      r"(?P<obj>[a-z]+(?:\s+[a-z]+)?)\s+allergy\b", np(2, split_lists=False)),
-    R("allergy", r"\b[Mm]y\s+(?:(?:severe|mild|bad|serious|life-threatening)\s+)?(?P<obj>[a-z]+)\s+allergy\b",
-      np(1, split_lists=False), confidence=0.7),
+    R(
+        "health_condition",
+        r"{S}{BEN}{ADV}\s+(?P<obj>diabetic|asthmatic|epileptic|anemic|anaemic|celiac|coeliac|"
+        r"bipolar|dyslexic|insulin-dependent|lactose\s+intolerant|gluten\s+intolerant)\b",
+        condition_adj,
+    ),
+    R(
+        "allergy",
+        r"{S}{BEN}{ADV}\s+(?:(?:very|severely|really|deathly|mildly|super|highly)\s+)?allergic\s+to\s+{obj:np}",
+        allergen,
+    ),
+    R(
+        "allergy",
+        r"{S}{vg:have:now}\s+(?:a|an)\s+(?:(?:severe|mild|bad|serious|slight|life-threatening|major)\s+)?"
+        r"(?P<obj>[a-z]+(?:\s+[a-z]+)?)\s+allergy\b",
+        np(2, split_lists=False),
+    ),
+    R(
+        "allergy",
+        r"\b[Mm]y\s+(?:(?:severe|mild|bad|serious|life-threatening)\s+)?(?P<obj>[a-z]+)\s+allergy\b",
+        np(1, split_lists=False),
+        confidence=0.7,
+    ),
     # a new job that starts on a date (possibly ahead): the old one holds until then
-    R("works_at", r"{S}{vg:accept,take:past}\s+(?:an?\s+|the\s+)?(?:(?:job|new|full-time|formal)\s+)*"
-      r"(?:offer|position|job|role)\s+(?:from|at|with)\s+{obj:org}", org_cap, starts=True),
-    R("works_at", r"{S}{BEN}{ADV}\s+(?:starting|joining|beginning)\s+(?:(?:a\s+new\s+job|work)\s+)?(?:at\s+)?{obj:org}",
-      org_cap, starts=True),
-    R("job_title", r"{S}(?:'ll|\s+will){ADV}\s+be\s+(?:a|an|the)\s+{obj:job}(?=\s+(?:there|at|with|for)\b)", job,
-      starts=True),
-    R("job_title", r"{S}{BEN}{ADV}\s+(?:starting|joining)\s+(?:at\s+)?[^,.;!?]{1,40}?\s+as\s+(?:a|an|the)\s+{obj:job}",
-      job, starts=True),
-    R("job_title", r"{S}{vg:accept,take:past}\s+(?:an?\s+|the\s+)?(?:job\s+|new\s+)?(?:offer|position|job|role)\s+"
-      r"as\s+(?:a|an|the)\s+{obj:job}", job, starts=True),
+    R(
+        "works_at",
+        r"{S}{vg:accept,take:past}\s+(?:an?\s+|the\s+)?(?:(?:job|new|full-time|formal)\s+)*"
+        r"(?:offer|position|job|role)\s+(?:from|at|with)\s+{obj:org}",
+        org_cap,
+        starts=True,
+    ),
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:starting|joining|beginning)\s+(?:(?:a\s+new\s+job|work)\s+)?(?:at\s+)?{obj:org}",
+        org_cap,
+        starts=True,
+    ),
+    R(
+        "job_title",
+        r"{S}(?:'ll|\s+will){ADV}\s+be\s+(?:a|an|the)\s+{obj:job}(?=\s+(?:there|at|with|for)\b)",
+        job,
+        starts=True,
+    ),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:starting|joining)\s+(?:at\s+)?[^,.;!?]{1,40}?\s+as\s+(?:a|an|the)\s+{obj:job}",
+        job,
+        starts=True,
+    ),
+    R(
+        "job_title",
+        r"{S}{vg:accept,take:past}\s+(?:an?\s+|the\s+)?(?:job\s+|new\s+)?(?:offer|position|job|role)\s+"
+        r"as\s+(?:a|an|the)\s+{obj:job}",
+        job,
+        starts=True,
+    ),
     # moves with a date, possibly ahead ("we're moving to Seattle next month")
-    R("lives_in", r"{S}{BEN}{ADV}\s+(?:moving|relocating)\s+(?:back\s+)?to\s+{obj:place}", place, starts=True,
-      needs_date=True),
-    R("lives_in", r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+(?:be\s+)?(?:move|moving|relocate|relocating)"
-      r"\s+(?:back\s+)?to\s+{obj:place}", place, starts=True, needs_date=True),
-    R("lives_in", r"{S}{BEN}{ADV}\s+(?:planning|about|set|due)\s+to\s+(?:move|relocate)\s+(?:back\s+)?to\s+{obj:place}", place,
-      starts=True, needs_date=True, confidence=0.6),
+    R(
+        "lives_in",
+        r"{S}{BEN}{ADV}\s+(?:moving|relocating)\s+(?:back\s+)?to\s+{obj:place}",
+        place,
+        starts=True,
+        needs_date=True,
+    ),
+    R(
+        "lives_in",
+        r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+(?:be\s+)?(?:move|moving|relocate|relocating)"
+        r"\s+(?:back\s+)?to\s+{obj:place}",
+        place,
+        starts=True,
+        needs_date=True,
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}{ADV}\s+(?:planning|about|set|due)\s+to\s+(?:move|relocate)\s+(?:back\s+)?to\s+{obj:place}",
+        place,
+        starts=True,
+        needs_date=True,
+        confidence=0.6,
+    ),
     # more ways facts stop holding
-    R("works_at", r"{S}{BEN}{ADV}\s+(?:unemployed|between\s+jobs|out\s+of\s+work|jobless|retired)\b", previous,
-      kind="end"),
-    R("diet", rf"{{S}}{{NEG}}{{ADV}}\s+(?:a\s+)?(?P<obj>{DIETS})\b", diet, kind="retract", negated=True,
-      cessation=_CESSATION),
-    R("diet", r"{S}{vg:start:past}\s+eating\s+(?:meat|fish|animal\s+products)\s+again\b", previous, kind="end",
-      dated=True),
-    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:,\s*|\s+)(?:{_PETNAME},?\s+)?(?:died|passed\s+away|passed)\b",
-      pet, kind="end", dated=True),
-    R("health_condition", r"{S}{vg:recover:past}\s+(?:fully\s+)?from\s+{obj:np}", condition(lexicon=False),
-      kind="end", dated=True),
-    R("has_partner", rf"{{S}}(?:{{vg:get:past}}|{{BEN}})\s+married\s+to\s+{_PETNAME}", const_partner, dated=True),
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:unemployed|between\s+jobs|out\s+of\s+work|jobless|retired)\b",
+        previous,
+        kind="end",
+    ),
+    R(
+        "diet",
+        rf"{{S}}{{NEG}}{{ADV}}\s+(?:a\s+)?(?P<obj>{DIETS})\b",
+        diet,
+        kind="retract",
+        negated=True,
+        cessation=_CESSATION,
+    ),
+    R(
+        "diet",
+        r"{S}{vg:start:past}\s+eating\s+(?:meat|fish|animal\s+products)\s+again\b",
+        previous,
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "has_pet",
+        rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:,\s*|\s+)(?:{_PETNAME},?\s+)?(?:died|passed\s+away|passed)\b",
+        pet,
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "health_condition",
+        r"{S}{vg:recover:past}\s+(?:fully\s+)?from\s+{obj:np}",
+        condition(lexicon=False),
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "has_partner",
+        rf"{{S}}(?:{{vg:get:past}}|{{BEN}})\s+married\s+to\s+{_PETNAME}",
+        const_partner,
+        dated=True,
+    ),
     R("likes", r"{S}{vg:prefer:now}\s+{obj:np}", preferred),
-    R("plans_to", r"{S}{BEN}{ADV}\s+planning\s+(?:a|an|our|my)\s+(?:[a-z-]+\s+){0,2}?(?:trip|vacation|holiday|visit|getaway)"
-      r"\s+to\s+{obj:place}", plan, future=True),
-    R("plans_to", r"{S}{NEG}{ADV}\s+(?:going|heading|traveling|travelling|flying)\s+to\s+{obj:place}", place,
-      kind="retract", negated=True, cessation=_CESSATION),
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+planning\s+(?:a|an|our|my)\s+(?:[a-z-]+\s+){0,2}?(?:trip|vacation|holiday|visit|getaway)"
+        r"\s+to\s+{obj:place}",
+        plan,
+        future=True,
+    ),
+    R(
+        "plans_to",
+        r"{S}{NEG}{ADV}\s+(?:going|heading|traveling|travelling|flying)\s+to\s+{obj:place}",
+        place,
+        kind="retract",
+        negated=True,
+        cessation=_CESSATION,
+    ),
     # plans called off
-    R("plans_to", r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|trip|vacation|holiday|"
-      r"visit|plan|plans)\s+(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b", person(), kind="retract",
-      negated=True),
-    R("lives_in", r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|relocation)\s+"
-      r"(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b", person(), kind="retract", negated=True),
-    R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch:past}\s+{obj:place}", place, kind="retract", negated=True),
-    R("plans_to", r"{S}{vg:cancel,call off,scrap,ditch,scrap:past}\s+(?:the|our|my|this|that)\s+(?:[a-z-]+\s+){0,2}?"
-      r"(?:trip|vacation|holiday|move|plans?|visit|flight|getaway|tour)\s+(?:to|for|in)\s+{obj:place}", place,
-      kind="retract", negated=True),
-    R("lives_in", r"{S}{vg:cancel,call off,scrap:past}\s+(?:the|our|my)\s+(?:planned\s+)?(?:move|relocation)\s+to\s+"
-      r"{obj:place}", place, kind="retract", negated=True),
+    R(
+        "plans_to",
+        r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|trip|vacation|holiday|"
+        r"visit|plan|plans)\s+(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
+    R(
+        "lives_in",
+        r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|relocation)\s+"
+        r"(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
+    R(
+        "plans_to",
+        r"{S}{vg:cancel,call off,scrap,ditch:past}\s+{obj:place}",
+        place,
+        kind="retract",
+        negated=True,
+    ),
+    R(
+        "plans_to",
+        r"{S}{vg:cancel,call off,scrap,ditch,scrap:past}\s+(?:the|our|my|this|that)\s+(?:[a-z-]+\s+){0,2}?"
+        r"(?:trip|vacation|holiday|move|plans?|visit|flight|getaway|tour)\s+(?:to|for|in)\s+{obj:place}",
+        place,
+        kind="retract",
+        negated=True,
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:cancel,call off,scrap:past}\s+(?:the|our|my)\s+(?:planned\s+)?(?:move|relocation)\s+to\s+"
+        r"{obj:place}",
+        place,
+        kind="retract",
+        negated=True,
+    ),
     # forget requests said in conversation
-    R("forget_request", rf"^{_ASIDE}(?:[Ff]orget|[Dd]elete|[Ee]rase|"
-      r"[Rr]emove|[Ww]ipe|[Cc]lear)\s+(?:(?:all|everything)\s+(?:about\s+)?)?(?P<obj>(?:my|our|the)\s+[^.!?;,]{2,60})",
-      forget_topic, negated=True, cessation="any", confidence=0.9),
-    R("forget_request", rf"^{_ASIDE}(?:[Ff]orget|[Ii]gnore|[Dd]isregard|[Dd]elete|"
-      r"[Ee]rase)\s+(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned|shared)\s+about\s+"
-      r"(?P<obj>[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any", confidence=0.9),
-    R("forget_request", r"^(?:[Pp]lease\s+)?(?:[Dd]on't|[Dd]o\s+not)\s+(?:remember|keep|store|save|record)\s+"
-      r"(?P<obj>(?:my|our)\s+[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any", confidence=0.9),
-    R("forget_request", r"^(?:[Pp]lease\s+)?[Ss]top\s+(?:remembering|storing|tracking|bringing\s+up)\s+"
-      r"(?P<obj>(?:my|our)\s+[^.!?;,]{2,60}|[A-Z][a-z]+)", forget_topic, negated=True, cessation="any"),
-    R("forget_request", r"{I}\s+(?:don't|do\s+not)\s+want\s+(?:you\s+)?to\s+(?:talk|hear|think|chat)\s+about\s+"
-      r"(?P<obj>[^.!?;,]{2,40}?)(?=\s*(?:[.!?;,]|$|\s+(?:anymore|any\s+more|again|ever\s+again)\b))", forget_topic,
-      negated=True, cessation="any", confidence=0.8),
-    R("forget_request", r"^(?:(?:[Aa]ctually|[Oo]k(?:ay)?|[Oo]n\s+second\s+thought)[,]?\s+)*(?:[Yy]ou\s+can|"
-      r"[Ii]t's\s+(?:ok|okay|fine)\s+to|[Pp]lease)\s+(?:remember|keep|store)\s+(?P<obj>(?:my|our)\s+[^.!?;,:]{2,60}?)"
-      r"(?:\s+again)?(?=\s*[.!?;,:]|$)", forget_topic, kind="retract", negated=True, cessation="any"),
-    R("forget_request", r"{I}\s+(?:don't|do\s+not)\s+want\s+you\s+to\s+(?:remember|keep|store|know)\s+"
-      r"(?P<obj>(?:my|our|about)\s+[^.!?;,]{2,60})", forget_topic, negated=True, cessation="any"),
+    R(
+        "forget_request",
+        rf"^{_ASIDE}(?:[Ff]orget|[Dd]elete|[Ee]rase|"
+        r"[Rr]emove|[Ww]ipe|[Cc]lear)\s+(?:(?:all|everything)\s+(?:about\s+)?)?(?P<obj>(?:my|our|the)\s+[^.!?;,]{2,60})",
+        forget_topic,
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
+    R(
+        "forget_request",
+        rf"^{_ASIDE}(?:[Ff]orget|[Ii]gnore|[Dd]isregard|[Dd]elete|"
+        r"[Ee]rase)\s+(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned|shared)\s+about\s+"
+        r"(?P<obj>[^.!?;,]{2,60})",
+        forget_topic,
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
+    R(
+        "forget_request",
+        r"^(?:[Pp]lease\s+)?(?:[Dd]on't|[Dd]o\s+not)\s+(?:remember|keep|store|save|record)\s+"
+        r"(?P<obj>(?:my|our)\s+[^.!?;,]{2,60})",
+        forget_topic,
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
+    R(
+        "forget_request",
+        r"^(?:[Pp]lease\s+)?[Ss]top\s+(?:remembering|storing|tracking|bringing\s+up)\s+"
+        r"(?P<obj>(?:my|our)\s+[^.!?;,]{2,60}|[A-Z][a-z]+)",
+        forget_topic,
+        negated=True,
+        cessation="any",
+    ),
+    R(
+        "forget_request",
+        r"{I}\s+(?:don't|do\s+not)\s+want\s+(?:you\s+)?to\s+(?:talk|hear|think|chat)\s+about\s+"
+        r"(?P<obj>[^.!?;,]{2,40}?)(?=\s*(?:[.!?;,]|$|\s+(?:anymore|any\s+more|again|ever\s+again)\b))",
+        forget_topic,
+        negated=True,
+        cessation="any",
+        confidence=0.8,
+    ),
+    R(
+        "forget_request",
+        r"^(?:(?:[Aa]ctually|[Oo]k(?:ay)?|[Oo]n\s+second\s+thought)[,]?\s+)*(?:[Yy]ou\s+can|"
+        r"[Ii]t's\s+(?:ok|okay|fine)\s+to|[Pp]lease)\s+(?:remember|keep|store)\s+(?P<obj>(?:my|our)\s+[^.!?;,:]{2,60}?)"
+        r"(?:\s+again)?(?=\s*[.!?;,:]|$)",
+        forget_topic,
+        kind="retract",
+        negated=True,
+        cessation="any",
+    ),
+    R(
+        "forget_request",
+        r"{I}\s+(?:don't|do\s+not)\s+want\s+you\s+to\s+(?:remember|keep|store|know)\s+"
+        r"(?P<obj>(?:my|our|about)\s+[^.!?;,]{2,60})",
+        forget_topic,
+        negated=True,
+        cessation="any",
+    ),
     # retractions and corrections
-    R("lives_in", r"{S}{NEG}{ADV}\s+{v:live,reside}\s+(?:in\s+{obj:place}|there)", retract_obj(place),
-      kind="retract", negated=True, cessation=_CESSATION),
-    R("lives_in", r"{S}{vg:move:past}\s+(?:out\s+of|away\s+from)\s+{obj:place}", place, kind="retract", dated=True),
-    R("works_at", r"{S}{NEG}{ADV}\s+{v:work}\s+(?:(?:at|for)\s+{obj:org}|there)", retract_obj(org),
-      kind="retract", negated=True, cessation=_CESSATION),
+    R(
+        "lives_in",
+        r"{S}{NEG}{ADV}\s+{v:live,reside}\s+(?:in\s+{obj:place}|there)",
+        retract_obj(place),
+        kind="retract",
+        negated=True,
+        cessation=_CESSATION,
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:move:past}\s+(?:out\s+of|away\s+from)\s+{obj:place}",
+        place,
+        kind="retract",
+        dated=True,
+    ),
+    R(
+        "works_at",
+        r"{S}{NEG}{ADV}\s+{v:work}\s+(?:(?:at|for)\s+{obj:org}|there)",
+        retract_obj(org),
+        kind="retract",
+        negated=True,
+        cessation=_CESSATION,
+    ),
     # leaving a job ends it in valid time (what held before stays true for the past)
-    R("works_at", r"{S}{vg:quit,leave,lose:past}\s+(?:my|the|his|her|our)\s+(?:[a-z-]+\s+)?job\b"
-      r"(?:\s+(?:at|with)\s+{obj:org})?", retract_obj(org), kind="end", dated=True),
-    R("works_at", r"{S}(?:{vg:get:past}|{BE})\s+(?:fired|laid\s+off|let\s+go)\b(?:\s+(?:from|at|by)\s+{obj:org})?",
-      retract_obj(org), kind="end", dated=True),
-    R("works_at", r"{S}{vg:resign,retire:past}\b(?:\s+from\s+{obj:org})?", retract_obj(org), kind="end",
-      dated=True),
-    R("works_at", r"{S}{vg:quit:past}\s+(?:working\s+(?:at|for)\s+)?{obj:org}", org_cap, kind="end", dated=True),
-    R("job_title", r"{S}{NEG}{ADV}\s+(?:a|an)\s+{obj:job}", job, kind="retract", negated=True,
-      cessation=_CESSATION),
-    R("job_title", r"{S}{vg:quit,leave,lose:past}\s+(?:my|his|her|the)\s+job\s+as\s+(?:a|an)\s+{obj:np}",
-      job_phrase, kind="retract", dated=True),
-    R("likes", r"{S}{NEG}{ADV}\s+(?:{v:like,love,enjoy}|into)\s+{obj:np}", retract_np, kind="retract",
-      negated=True, cessation=_CESSATION),
-    R("has_pet", rf"{{S}}{{NEG}}{{ADV}}\s+{{v:have,own}}\s+{_COUNT}\s+{_SPECIES}", pet, kind="retract",
-      negated=True, cessation="stopped"),
-    R("owns", r"{S}{NEG}{ADV}\s+{v:have,own}\s+{obj:np}", retract_np, kind="retract", negated=True,
-      cessation="stopped"),
-    R("owns", r"{S}{vg:sell:past}\s+(?:my|our|the)\s+{obj:np}", np(4, strip_article=True, split_lists=False),
-      kind="retract", dated=True),
+    R(
+        "works_at",
+        r"{S}{vg:quit,leave,lose:past}\s+(?:my|the|his|her|our)\s+(?:[a-z-]+\s+)?job\b"
+        r"(?:\s+(?:at|with)\s+{obj:org})?",
+        retract_obj(org),
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "works_at",
+        r"{S}(?:{vg:get:past}|{BE})\s+(?:fired|laid\s+off|let\s+go)\b(?:\s+(?:from|at|by)\s+{obj:org})?",
+        retract_obj(org),
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "works_at",
+        r"{S}{vg:resign,retire:past}\b(?:\s+from\s+{obj:org})?",
+        retract_obj(org),
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "works_at",
+        r"{S}{vg:quit:past}\s+(?:working\s+(?:at|for)\s+)?{obj:org}",
+        org_cap,
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "job_title",
+        r"{S}{NEG}{ADV}\s+(?:a|an)\s+{obj:job}",
+        job,
+        kind="retract",
+        negated=True,
+        cessation=_CESSATION,
+    ),
+    R(
+        "job_title",
+        r"{S}{vg:quit,leave,lose:past}\s+(?:my|his|her|the)\s+job\s+as\s+(?:a|an)\s+{obj:np}",
+        job_phrase,
+        kind="retract",
+        dated=True,
+    ),
+    R(
+        "likes",
+        r"{S}{NEG}{ADV}\s+(?:{v:like,love,enjoy}|into)\s+{obj:np}",
+        retract_np,
+        kind="retract",
+        negated=True,
+        cessation=_CESSATION,
+    ),
+    R(
+        "has_pet",
+        rf"{{S}}{{NEG}}{{ADV}}\s+{{v:have,own}}\s+{_COUNT}\s+{_SPECIES}",
+        pet,
+        kind="retract",
+        negated=True,
+        cessation="stopped",
+    ),
+    R(
+        "owns",
+        r"{S}{NEG}{ADV}\s+{v:have,own}\s+{obj:np}",
+        retract_np,
+        kind="retract",
+        negated=True,
+        cessation="stopped",
+    ),
+    R(
+        "owns",
+        r"{S}{vg:sell:past}\s+(?:my|our|the)\s+{obj:np}",
+        np(4, strip_article=True, split_lists=False),
+        kind="retract",
+        dated=True,
+    ),
     R("hobby", r"{S}{vg:quit,stop,give up:past}\s+(?P<obj>[a-z]+ing)\b", hobby, kind="retract", dated=True),
-    R(ANY_PREDICATE, r"{S}{vg:quit,leave:past}\s+(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",
-      place, kind="retract", dated=True, fallback=True),
-    R(ANY_PREDICATE, r"\b(?:I|i)\s+was\s+(?:totally\s+|completely\s+)?wrong\s+about\s+{obj:np}", retract_np,
-      kind="retract", negated=True),
-    R(ANY_PREDICATE, r"(?i:\bscratch\s+that\b|\b(?:that|it)\s+was\s+(?:just\s+|only\s+)?a\s+joke\b|"
-      r"\bI\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\b|\bjust\s+kidding\b|\bI\s+take\s+(?:that|it)\s+back\b|"
-      r"\b(?:ignore|forget|disregard)\s+(?:that|what\s+I\s+(?:just\s+)?said)\b(?!\s+about)|\bI\s+misspoke\b|"
-      r"\bI\s+lied\b|\bthat\s+was\s+a\s+lie\b)", previous, kind="retract", negated=True),
+    R(
+        ANY_PREDICATE,
+        r"{S}{vg:quit,leave:past}\s+(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",
+        place,
+        kind="retract",
+        dated=True,
+        fallback=True,
+    ),
+    R(
+        ANY_PREDICATE,
+        r"\b(?:I|i)\s+was\s+(?:totally\s+|completely\s+)?wrong\s+about\s+{obj:np}",
+        retract_np,
+        kind="retract",
+        negated=True,
+    ),
+    R(
+        ANY_PREDICATE,
+        r"(?i:\bscratch\s+that\b|\b(?:that|it)\s+was\s+(?:just\s+|only\s+)?a\s+joke\b|"
+        r"\bI\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\b|\bjust\s+kidding\b|\bI\s+take\s+(?:that|it)\s+back\b|"
+        r"\b(?:ignore|forget|disregard)\s+(?:that|what\s+I\s+(?:just\s+)?said)\b(?!\s+about)|\bI\s+misspoke\b|"
+        r"\bI\s+lied\b|\bthat\s+was\s+a\s+lie\b)",
+        previous,
+        kind="retract",
+        negated=True,
+    ),
 )

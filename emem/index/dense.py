@@ -104,7 +104,9 @@ class ChromaHandle:
             from chromadb.errors import NotFoundError
 
             try:
-                col = self.client.get_collection(name=name, embedding_function=ChromaEmbeddingFunction(embedder))
+                col = self.client.get_collection(
+                    name=name, embedding_function=ChromaEmbeddingFunction(embedder)
+                )
             except (NotFoundError, ValueError):
                 if not create:
                     return None

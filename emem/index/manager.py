@@ -36,6 +36,7 @@ def dense_coverage_key(embedder_name: str) -> str:
 def is_dense_coverage_key(index_name: str) -> bool:
     return index_name == DENSE_TURNS or index_name.startswith(f"{DENSE_TURNS}@")
 
+
 Progress = Callable[[int, int], None]
 """progress(done, total) callback for long catch-ups."""
 
@@ -161,7 +162,9 @@ class IndexManager:
             if check.extra:
                 ns.dense.delete(check.extra)
             if check.true_covered < check.recorded:
-                self._store.set_coverage(namespace, dense_coverage_key(ns.dense.embedder.name), check.true_covered)
+                self._store.set_coverage(
+                    namespace, dense_coverage_key(ns.dense.embedder.name), check.true_covered
+                )
         ns.verified = True
         return check.missing + len(check.extra)
 
@@ -169,7 +172,10 @@ class IndexManager:
         last = self._store.last_seq(namespace)
         ns = self._by_ns.get(namespace)
         return (
-            bool(ns) and ns.verified and ns.covered_seq >= last and self._dense_covered(namespace, ns.dense) >= last
+            bool(ns)
+            and ns.verified
+            and ns.covered_seq >= last
+            and self._dense_covered(namespace, ns.dense) >= last
         )
 
     def current(self, namespace: str, progress: Progress | None = None) -> NamespaceIndexes:

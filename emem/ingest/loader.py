@@ -68,7 +68,9 @@ def read_path(path: Path, fmt: Format = "auto") -> Batch:
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", source) from None
     if not stat.S_ISREG(info.st_mode):
-        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, pipe or socket)"
+        kind = (
+            "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, pipe or socket)"
+        )
         raise InputError(f"is {kind}; give a JSON or JSONL file", source)
     if info.st_size > MAX_FILE_BYTES:
         raise InputError(f"file is {info.st_size} bytes, larger than the {MAX_FILE_BYTES}-byte limit", source)

@@ -122,7 +122,9 @@ def predicate_name(predicate: object) -> str:
     if fav:
         name = FAVOURITE_PREFIX + fav.group("category")
     if not _SNAKE.match(name) or len(name) > 64:
-        raise InputError(f"predicate {predicate!r} is not a snake_case name (a-z, 0-9, _; at most 64)", "predicate")
+        raise InputError(
+            f"predicate {predicate!r} is not a snake_case name (a-z, 0-9, _; at most 64)", "predicate"
+        )
     return name
 
 
@@ -151,7 +153,7 @@ def cardinality(predicate: str, declared: Mapping[str, Cardinality] | None = Non
 
 
 def parse_cardinality(value: object) -> Cardinality:
-    """"single" / "multi" (any case) as a Cardinality; InputError otherwise."""
+    """ "single" / "multi" (any case) as a Cardinality; InputError otherwise."""
     try:
         return Cardinality(str(value).strip().casefold())
     except ValueError:

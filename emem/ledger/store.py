@@ -539,7 +539,8 @@ class Ledger:
             return wanted  # type: ignore[return-value]
         if wanted is not None and wanted != known:
             raise InputError(
-                f"predicate {name!r} is {known}-valued; cardinality {str(wanted)!r} contradicts it", "cardinality"
+                f"predicate {name!r} is {known}-valued; cardinality {str(wanted)!r} contradicts it",
+                "cardinality",
             )
         return known
 
@@ -718,7 +719,9 @@ class Ledger:
         check_optional_text(predicate, "predicate", max_chars=MAX_SUBJECT_CHARS)
         pred = self._canonical(namespace, predicate)[0] if predicate is not None else None
         revs, rels = self._load(namespace, subject_key(subject), pred)
-        return resolver.timeline(revs, rels, namespace, subject, pred, declared=self.declared_predicates(namespace))
+        return resolver.timeline(
+            revs, rels, namespace, subject, pred, declared=self.declared_predicates(namespace)
+        )
 
     def get(self, namespace: str, revision_id: str) -> Revision:
         """One revision by id (or unique id prefix of 8+ characters)."""
@@ -798,11 +801,15 @@ class Ledger:
             for table in _NO_DELETE:
                 self._conn.execute(f"DROP TRIGGER IF EXISTS {table}_no_delete")
             n_rev = sum(
-                self._conn.execute("DELETE FROM revisions WHERE namespace = ? AND id = ?", (namespace, rid)).rowcount
+                self._conn.execute(
+                    "DELETE FROM revisions WHERE namespace = ? AND id = ?", (namespace, rid)
+                ).rowcount
                 for rid in revs
             )
             n_rel = sum(
-                self._conn.execute("DELETE FROM relations WHERE namespace = ? AND id = ?", (namespace, rid)).rowcount
+                self._conn.execute(
+                    "DELETE FROM relations WHERE namespace = ? AND id = ?", (namespace, rid)
+                ).rowcount
                 for rid in rels
             )
             if drop_watermarks:  # a whole namespace goes: its bookkeeping and declarations too

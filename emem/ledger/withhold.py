@@ -245,9 +245,17 @@ class ForgetRequest(BaseModel):
                 continue
             if self.names_pattern is not None and _compile(self.names_pattern).search(value):
                 return True
-            if value is obj and self.shapes_pattern is not None and _compile(self.shapes_pattern).search(value):
+            if (
+                value is obj
+                and self.shapes_pattern is not None
+                and _compile(self.shapes_pattern).search(value)
+            ):
                 return True
-            if value is obj and self.words_pattern is not None and _compile(self.words_pattern).search(value.lower()):
+            if (
+                value is obj
+                and self.words_pattern is not None
+                and _compile(self.words_pattern).search(value.lower())
+            ):
                 return True
         return False
 
@@ -346,5 +354,9 @@ def withholding_said(
         The first such request that covers it, or None.
     """
     return withholding(
-        [r for r in requests if r.known_from >= said], text=text, predicate=predicate, obj=obj, subject=subject
+        [r for r in requests if r.known_from >= said],
+        text=text,
+        predicate=predicate,
+        obj=obj,
+        subject=subject,
     )

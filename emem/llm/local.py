@@ -336,7 +336,16 @@ def server_command(path: Path, alias: str, port: int, threads: int, ctx: int, ca
     state against the cache size; each entry also carries n_batch x vocabulary floats, so with the
     cache on the batch is 128 (78 MB per entry for Qwen instead of 311 MB)."""
     cache = (
-        ["--cache", "true", "--cache_type", "ram", "--cache_size", str(cache_mb << 20), "--n_batch", str(CACHE_N_BATCH)]
+        [
+            "--cache",
+            "true",
+            "--cache_type",
+            "ram",
+            "--cache_size",
+            str(cache_mb << 20),
+            "--n_batch",
+            str(CACHE_N_BATCH),
+        ]
         if cache_mb > 0
         else []
     )

@@ -24,7 +24,9 @@ def topic_query(question: str, speakers: Iterable[str]) -> str:
     names = sorted({s.strip() for s in speakers if s and s.strip()}, key=len, reverse=True)
     if not names:
         return question
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:'s|’s)?(?!\w)", re.IGNORECASE)
+    pattern = re.compile(
+        r"\b(?:" + "|".join(re.escape(n) for n in names) + r")(?:'s|’s)?(?!\w)", re.IGNORECASE
+    )
     stripped = re.sub(r"\s+", " ", pattern.sub(" ", question)).strip()
     stripped = re.sub(r"\s+([,.?!;:])", r"\1", stripped)
     return stripped if tokenize(stripped) else question

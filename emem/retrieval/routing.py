@@ -58,7 +58,9 @@ def segment_bm25_scores(view: NamespaceView, question: str) -> np.ndarray:
     return out
 
 
-def _segment_max(view: NamespaceView, turn_scores: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, list[int]]:
+def _segment_max(
+    view: NamespaceView, turn_scores: np.ndarray, mask: np.ndarray
+) -> tuple[np.ndarray, list[int]]:
     """Best visible turn score per segment and which turn it was (row index, -1 if none)."""
     best = np.full(len(view.segments), -np.inf)
     arg = [-1] * len(view.segments)
@@ -80,7 +82,11 @@ def global_pathway(view: NamespaceView, q_vec: np.ndarray, mask: np.ndarray) -> 
     summary = view.summary_vectors @ q_vec
     centroid = view.centroids @ q_vec
     w = GLOBAL_WEIGHTS
-    score = w["summary"] * minmax_array(summary) + w["centroid"] * minmax_array(centroid) + w["best_turn"] * minmax_array(np.where(alive, best, 0.0))
+    score = (
+        w["summary"] * minmax_array(summary)
+        + w["centroid"] * minmax_array(centroid)
+        + w["best_turn"] * minmax_array(np.where(alive, best, 0.0))
+    )
     out = []
     for i in np.argsort(-score, kind="stable"):
         if alive[i]:
@@ -188,7 +194,9 @@ def fuse(
     return out
 
 
-def paper_route(view: NamespaceView, q_vec: np.ndarray, question: str, mask: np.ndarray, top_n: int) -> list[ActivatedSegment]:
+def paper_route(
+    view: NamespaceView, q_vec: np.ndarray, question: str, mask: np.ndarray, top_n: int
+) -> list[ActivatedSegment]:
     """The E-mem paper's published routing rule, for comparison on equal terms: min-max
     normalised summary similarity x 0.3 + segment similarity x 0.4 + segment BM25 x 0.3."""
     n = len(view.segments)
@@ -198,7 +206,9 @@ def paper_route(view: NamespaceView, q_vec: np.ndarray, question: str, mask: np.
     segment = minmax({str(i): float(v) for i, v in enumerate(view.centroids @ q_vec)})
     lexical = minmax({str(i): float(v) for i, v in enumerate(segment_bm25_scores(view, question))})
     alive = [any(mask[view.row_of[turn_key(t)]] for t in s.turns) for s in view.segments]
-    total = {i: 0.3 * summary[str(i)] + 0.4 * segment[str(i)] + 0.3 * lexical[str(i)] for i in range(n) if alive[i]}
+    total = {
+        i: 0.3 * summary[str(i)] + 0.4 * segment[str(i)] + 0.3 * lexical[str(i)] for i in range(n) if alive[i]
+    }
     best = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:top_n]
     return [
         ActivatedSegment(

@@ -339,7 +339,9 @@ class EpisodeStore:
             ).fetchall()
         return {r[0]: r[1] for r in rows}
 
-    def put_segment_summary(self, namespace: str, segment_id: str, content_hash: str, summary: str, model: str) -> None:
+    def put_segment_summary(
+        self, namespace: str, segment_id: str, content_hash: str, summary: str, model: str
+    ) -> None:
         with self._write() as conn:
             conn.execute(
                 "INSERT INTO segment_summaries VALUES (?,?,?,?,?) ON CONFLICT (namespace, segment_id) DO UPDATE SET "
@@ -393,7 +395,9 @@ class EpisodeStore:
             )
             if whole_namespace:
                 counts["turns"] = conn.execute("DELETE FROM turns WHERE namespace=?", (namespace,)).rowcount
-                counts["sessions"] = conn.execute("DELETE FROM sessions WHERE namespace=?", (namespace,)).rowcount
+                counts["sessions"] = conn.execute(
+                    "DELETE FROM sessions WHERE namespace=?", (namespace,)
+                ).rowcount
                 counts["segment_summaries"] = conn.execute(
                     "DELETE FROM segment_summaries WHERE namespace=?", (namespace,)
                 ).rowcount
