@@ -35,6 +35,9 @@ NAMESPACE_ONLY = {
     "forget_requests",
     "namespace_exists",
     "segment_summaries",
+    "invalidate",
+    "namespace_indexes",
+    "integrity_problems",
 }
 
 
