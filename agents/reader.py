@@ -9,20 +9,25 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from emem.agents.counts import count_over_time
 from emem.agents.planner import PREDICATE_CUES
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
     about,
     about_entity,
+    adds_content,
     after_correction,
     answer_span,
     answer_type,
+    best_sentence,
     focus_words,
     head_noun,
+    number_value,
     revised_value,
     revises,
     salient_terms,
+    sentences,
     stated_quantity,
     stated_total,
     states_something,
@@ -92,14 +97,19 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None
     None when no candidate answers."""
     if _ASKS_WEEKDAY.search(question):
         for e in candidates:
-            part = after_correction(e.text) or e.text
+            # "switched from Wednesdays to Thursdays": the day that replaced the old one.
+            part = revised_value(e.text) or after_correction(e.text) or e.text
             m = _WEEKDAY.search(part) or _WEEKDAY.search(e.text)
             if m:
                 return m.group(0)
     if _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
         return event_date(candidates[0], ahead=True)[1] if candidates else None
-    return event_date(candidates[0])[1] if candidates else None
+    # A turn that states the event's date outranks one only said around it ("The wedding was
+    # beautiful", said a week later, is not its date).
+    stating = [e for e in candidates[:READ_DEPTH] if dated(e)]
+    chosen = stating[0] if stating else (candidates[0] if candidates else None)
+    return event_date(chosen)[1] if chosen is not None else None
 
 
 def arithmetic_endpoints(
@@ -364,10 +374,23 @@ def _others(e: EvidenceItem, entities: Sequence[str]) -> list[str]:
     return [n for n in entities if n.lower() != e.speaker.lower()]
 
 
-def _count(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
-    """A count: the ledger's members the question is about; else a number a turn states about
-    it ("I go 4 times a week"), the latest such when not asked about the past; else the turns."""
+def _count(
+    question: str,
+    plan: Plan,
+    states: list[FactItem],
+    holding: list[EvidenceItem],
+    said: Sequence[EvidenceItem] = (),
+) -> str | None:
+    """A count: the statements about the set replayed in time order when they change it ("three
+    cats" then "Tiza died"); else the ledger's members the question is about; else a number a
+    turn states about it ("I go 4 times a week"), the latest such when not asked about the past;
+    else the turns. `said` is every turn read, superseded ones included: a replay needs them."""
     focus = focus_words(question, set(plan.entities))
+    if not _EVENTS_OFTEN.search(question):
+        until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+        trace = count_over_time([e for e in said if _involves(e, plan.entities)], focus, until)
+        if trace is not None and trace.changes:
+            return str(trace.value)
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]
@@ -473,9 +496,14 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
         if value is not None:
-            return value, "answered"
+            dropped = _dropped_later(plan, states, holding) if plan.operation == Operation.FACT else None
+            return (dropped or value), "answered"
+    if plan.operation == Operation.FACT and not states:
+        replaced = _replacement_of_ended(question, plan, facts, every)
+        if replaced is not None:
+            return replaced, "answered"
     if plan.operation == Operation.COUNT and (states or holding):
-        n = _count(question, plan, states, holding)
+        n = _count(question, plan, states, holding, evidence)
         return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
         return abstention(question), "abstained"
@@ -496,6 +524,15 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         ]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
+    copular = copular_question(question)
+    if copular is not None and plan.operation == Operation.FACT and kind is AnswerType.OTHER:
+        # "What breed is Rufus?": only "Rufus is a beagle" says it; a turn that merely names
+        # Rufus, or says "breed" of someone else, does not.
+        for e in holding[: READ_DEPTH * 2]:
+            value = copular_value(e.text, copular)
+            if value:
+                return value, "answered"
+        return abstention(question), "abstained"
     for e in _candidates(question, plan, holding, names, frozenset(exclude)):
         span = answer_span(
             question,
@@ -510,8 +547,109 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             continue
         if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):
             continue
+        if not span.specific and not adds_content(span.text, question, [*plan.entities, e.speaker]):
+            continue  # "he's started his new job" does not say which job
         return span.text, "answered"
     return abstention(question), "abstained"
+
+
+def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
+    """The value that replaced the ledger's, when a later turn said by the time asked about drops
+    it and names another ("I gave up on Italian. I switched to Portuguese"): extraction may not
+    have caught the change, but the turn is in the evidence. None when no such turn is."""
+    if plan.asks_previous or not plan.prefers_latest:
+        return None
+    fact = states[0]
+    if len(fact.values) != 1:
+        return None
+    told = _latest_source_time([fact])
+    until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+    value = fact.values[0]
+    for e in sorted(holding, key=lambda e: e.time, reverse=True):
+        if told is not None and e.time <= told:
+            break
+        if until is not None and e.time > until:
+            continue
+        if not _involves(e, plan.entities):
+            continue
+        replacement = revised_value(e.text)
+        if replacement and revises(e.text, [value]) and value.lower() not in replacement.lower():
+            return replacement
+    return None
+
+
+def _replacement_of_ended(
+    question: str, plan: Plan, facts: list[FactItem], every: list[EvidenceItem]
+) -> str | None:
+    """For a current-state question whose ledger value has ended with nothing current ("Finished
+    Piranesi. Started The Night Circus"), what the turn that ended it says in its place: the
+    sentences of that turn that do not name the ended value. None when no fact ended that way."""
+    if plan.asks_previous or not plan.prefers_latest:
+        return None
+    by_ref = {f"{e.conversation_id}/{e.turn_id}": e for e in every}
+    for f in facts:
+        if f.status != "miss" or not f.history:
+            continue
+        last = f.history[-1]
+        ended = str(last.get("object_text") or last.get("object") or "")
+        turns = [by_ref[r] for r in last.get("sources", []) if r in by_ref]
+        if not ended or len(turns) < 2:
+            continue  # the value's own statement only: nothing said it ended
+        closing = max(turns, key=lambda e: e.time)
+        rest = [s for s in sentences(closing.text) if ended.lower() not in s.lower()]
+        said = " ".join(rest)
+        if said and adds_content(said, question, [*plan.entities, closing.speaker]):
+            kind = answer_type(question)
+            span = typed_span(kind, said, closing.image_caption, {closing.speaker.lower()})
+            return span or best_sentence(question, said)
+    return None
+
+
+_COPULAR = re.compile(
+    r"^\s*(?:what|which)\s+(?P<head>[a-z]+)\s+(?:is|are|was|were)\s+(?P<rest>[\w'’ -]+?)\s*\??\s*$", re.I
+)
+
+
+def copular_question(question: str) -> str | None:
+    """The thing a "What <kind> is <X>?" question asks the kind of ("What breed is Rufus?" ->
+    "Rufus"; "What colour are Grace's hens?" -> "hens"), or None for any other form ("What book is
+    Maya reading?" asks what Maya does, not what Maya is)."""
+    m = _COPULAR.match(question)
+    if not m or m.group("head").lower() in _QUESTION_HEADS:
+        return None
+    words = m.group("rest").split()
+    if not words or len(words) > 3 or any(w.lower().endswith("ing") for w in words):
+        return None
+    return re.sub(r"['’]s$", "", words[-1])
+
+
+_QUESTION_HEADS = frozenset(
+    {"is", "are", "was", "were", "kind", "type", "sort", "time", "day", "date", "year"}
+)
+
+
+def copular_value(text: str, thing: str) -> str | None:
+    """What the text says `thing` is ("Rufus is a beagle and Miso is a tabby" -> "beagle" for
+    Rufus), or None."""
+    m = re.search(
+        rf"\b{re.escape(thing)}\s+(?:is|was|are|were|'s)\s+(?:an?\s+|the\s+)?(?!not\b)([\w -]+?)"
+        r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bin case\b|\bwho\b|\bthat\b|$))",
+        text,
+        re.I,
+    )
+    if not m:
+        # "a golden retriever called Biscuit": the kind said beside the name.
+        m = re.search(
+            rf"\b(?:an?|my|our|his|her)\s+((?:[\w-]+\s+){{0,2}}[\w-]+)\s+(?:called|named)\s+{re.escape(thing)}\b",
+            text,
+            re.I,
+        )
+    if not m:
+        return None
+    value = m.group(1).strip()
+    if number_value(value.split()[0]) is not None or value.split()[0].isdigit():
+        return None  # "Rufus is six": an age, not a kind
+    return value
 
 
 def offline_reader_call(question: str, context: str, answer: str) -> LLMCall:
