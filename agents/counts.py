@@ -117,8 +117,6 @@ def count_over_time(
             new, kept = step
             if count is not None and new != count:
                 changes += 1
-            elif count is not None and kept != members:
-                changes += 1
             count, members = new, kept
     return CountTrace(count, changes) if count is not None else None
 
