@@ -39,11 +39,12 @@ GAIN = re.compile(
 )
 """Words with which members join it ("adopted a rabbit", "three more hens", "moved into")."""
 _ONLY_NAMES = re.compile(
-    rf"\b(?i:only|just)\s+(?:(?i:me)\s+and\s+)?({_NAMES})(?:\s+(?:are|is))?\s+(?i:left|now)\b"
+    rf"\b(?i:only|just)\s+(?:(?i:me)\s+and\s+)?({_NAMES})(?:\s+(?:are|is))?(?:\s+[a-z]+){{0,3}}?\s+(?i:left|now)\b"
 )
 _ONLY_NUMBER = re.compile(
     rf"\b(?:only|just)\s+(?:the\s+)?({_NUM})\s+(?:of\s+(?:them|us)|left)\b|\b({_NUM})\s+left\b", re.I
 )
+_CLAUSES = re.compile(r",\s*|\s+(?:so|but|and then|because)\s+")
 _OF_THE = re.compile(rf"\b({_NUM})\s+of\s+(?:the|them|my|our)\b", re.I)
 _MORE = re.compile(rf"\b({_NUM})\s+more\b", re.I)
 _TOTAL_AGAIN = re.compile(rf"\b(?:so|that's|so that's|now)\s+({_NUM})\b", re.I)
@@ -73,7 +74,8 @@ def mentions(text: str, focus: set[str]) -> bool:
     return any(singular(w) in wanted for w in tokenize(text))
 
 
-def _names(text: str) -> list[str]:
+def member_names(text: str) -> list[str]:
+    """Capitalised words that may name members ("Jake", "Nube"), not sentence openers."""
     return [n for n in re.findall(_NAME, text) if n not in _NOT_MEMBERS]
 
 
@@ -106,7 +108,7 @@ def count_over_time(
             continue
         linked = False
         for sentence in sentences(e.text):
-            named = [n for n in _names(sentence) if n in members]
+            named = [n for n in member_names(sentence) if n in members]
             listing = count is not None and not members and name_list(sentence)
             if not (linked or mentions(sentence, focus) or named or listing):
                 continue
@@ -146,15 +148,17 @@ def _read_sentence(
         if k is None and stated is not None:
             return stated, members  # "..., so I've got three roommates now"
         if gained:
-            joined = [n for n in _names(sentence) if n not in members]
+            joined = [n for n in member_names(sentence) if n not in members]
             return count + (k or len(joined) or 1), members | set(joined)
-        gone = [n for n in _names(sentence) if n in members]
+        # Who left is named in the clause saying so ("Jake moved out, so it's me and Sol").
+        clause = next((c for c in _CLAUSES.split(sentence) if LOSS.search(c)), sentence)
+        gone = [n for n in member_names(clause) if n in members]
         return max(count - (k or len(gone) or 1), 0), members - set(gone)
     if stated is not None:
-        names = _names(sentence)
+        names = member_names(sentence)
         return stated, set(names) if len(names) == stated else members
     if count is not None and not members:
-        listed = _names(sentence)
+        listed = member_names(sentence)
         if len(listed) == count and re.fullmatch(rf"\s*{_NAMES}\W*", sentence):
             return count, set(listed)  # "Nube, Tiza and Pimienta." after "my three cats"
     return None
@@ -163,4 +167,4 @@ def _read_sentence(
 def name_list(text: str) -> bool:
     """True for a turn that starts with a bare list of names ("Nube, Tiza and Pimienta.")."""
     first = sentences(text)[0]
-    return bool(re.fullmatch(rf"\s*{_NAMES}\W*", first)) and len(_names(first)) >= 2
+    return bool(re.fullmatch(rf"\s*{_NAMES}\W*", first)) and len(member_names(first)) >= 2

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
-from emem.agents.counts import GAIN, LOSS, mentions, name_list
+from emem.agents.counts import GAIN, LOSS, member_names, mentions, name_list
 from emem.agents.spans import about_entity, revises, salient_terms, sentences, stated_quantity
 from emem.answer import EvidenceItem, Operation, Plan
 from emem.ledger.models import Resolution, Revision
@@ -176,7 +176,8 @@ def count_follow_ups(
     for top in evidence[: FOLLOW_UP_TOP * 2]:
         if stated_quantity(top.text, focus) is None:
             continue
-        names: set[str] = set()
+        # Names said with the total are its members ("two roommates, Jake and Sol").
+        names = set(member_names(top.text))
         after = [
             t
             for t in ordered
@@ -187,7 +188,7 @@ def count_follow_ups(
             continue
         for t in after[start + 1 : start + 3]:
             if t.session_id == top.session_id and name_list(t.text):
-                names |= set(re.findall(r"[A-Z][\w'’-]+", sentences(t.text)[0]))
+                names |= set(member_names(sentences(t.text)[0]))
                 found[(t.conversation_id, t.turn_id)] = t
         for t in after[start + 1 :]:
             key = (t.conversation_id, t.turn_id)

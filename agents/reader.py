@@ -51,7 +51,10 @@ def abstention(question: str) -> str:
 
 
 _FUTURE = re.compile(
-    r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b", re.IGNORECASE
+    r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b"
+    # A present progressive with a date is an arrangement: "is getting married on the 24th".
+    r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b",
+    re.IGNORECASE,
 )
 
 
@@ -107,7 +110,7 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None
         return event_date(candidates[0], ahead=True)[1] if candidates else None
     # A turn that states the event's date outranks one only said around it ("The wedding was
     # beautiful", said a week later, is not its date).
-    stating = [e for e in candidates[:READ_DEPTH] if dated(e)]
+    stating = [e for e in candidates[: READ_DEPTH * 2] if dated(e)]
     chosen = stating[0] if stating else (candidates[0] if candidates else None)
     return event_date(chosen)[1] if chosen is not None else None
 
@@ -508,7 +511,20 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     if not holding:
         return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        when = temporal_lookup(question, _candidates(question, plan, holding) or holding)
+        candidates = _candidates(question, plan, holding) or holding
+        if plan.entities and not any(dated(e) for e in candidates[:READ_DEPTH]):
+            # "The wedding was beautiful", said a week later, dates nothing; a turn about the
+            # same person that states a date ("getting married ... on the 24th") may, in whatever
+            # words it names the event.
+            candidates = candidates + [
+                e
+                for e in holding[:READ_DEPTH]
+                if e not in candidates
+                and dated(e)
+                and _involves(e, plan.entities)
+                and not e.text.rstrip().endswith("?")
+            ]
+        when = temporal_lookup(question, candidates)
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         pair = arithmetic_endpoints(question, holding)

@@ -87,7 +87,8 @@ def apply_forget_requests(
     topic = focus_words(question, set())
     best_on_topic = True
     for e in ranked:
-        on_topic = about_question(_turn_text(e), topic)
+        # A question ("Shall I update your address?") states nothing: it does not decide.
+        on_topic = about_question(_turn_text(e), topic) and not e.text.rstrip().endswith("?")
         hit = withholding_said(requests, e.time, text=_turn_text(e))
         if hit is None:
             kept.append(e)
