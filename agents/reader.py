@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time
 from emem.agents.planner import PREDICATE_CUES
 from emem.agents.spans import (
@@ -275,6 +276,7 @@ def _candidates(
         about_it = [e for e in holding[:READ_DEPTH] if _involves(e, plan.entities)]
     else:
         focus = (focus_words(question, set(plan.entities)) - TYPE_WORDS) | {n.lower() for n in names}
+        focus |= {w for others in cue_kin(question, plan, focus).values() for w in others}
         about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
     # Only turns said by or naming the people the question is about answer it ("Omar's job" is
     # not answered by Nina's "just one job now").
@@ -634,11 +636,16 @@ def copular_question(question: str) -> str | None:
     if not m or m.group("head").lower() in _QUESTION_HEADS:
         return None
     words = m.group("rest").split()
-    if not words or len(words) > 3 or any(w.lower().endswith("ing") for w in words):
-        return None
+    if (
+        not words
+        or len(words) > 3
+        or any(w.lower().endswith("ing") or w.lower() in _PARTICLES for w in words)
+    ):
+        return None  # "Which team is Dylan on?" asks where Dylan is, not what Dylan is
     return re.sub(r"['’]s$", "", words[-1])
 
 
+_PARTICLES = frozenset("on in at from for with about to into of by like".split())
 _QUESTION_HEADS = frozenset(
     {"is", "are", "was", "were", "kind", "type", "sort", "time", "day", "date", "year"}
 )

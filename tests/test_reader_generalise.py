@@ -57,6 +57,7 @@ def test_what_kind_is_x_needs_a_statement_of_what_x_is() -> None:
     assert copular_question("What breed is Rufus?") == "Rufus"
     assert copular_question("What breed are Grace's hens?") == "hens"
     assert copular_question("What book is Maya reading at the moment?") is None
+    assert copular_question("Which team is Dylan on?") is None
     text = "Rufus is a beagle and Miso is a tabby, in case the clinic asks."
     assert copular_value(text, "Rufus") == "beagle"
     assert copular_value(text, "Miso") == "tabby"
