@@ -27,6 +27,7 @@ _NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
 
 LOSS = re.compile(
     r"\b(?:died|passed away|put down|moved out|ran away|gave away|given away|rehomed|sold|lost|"
+    r"went back|moved back|gone back|"
     r"dropped|quit|left|got|took|killed)\b",
     re.I,
 )
@@ -50,7 +51,7 @@ _MORE = re.compile(rf"\b({_NUM})\s+more\b", re.I)
 _TOTAL_AGAIN = re.compile(rf"\b(?:so|that's|so that's|now)\s+({_NUM})\b", re.I)
 _NOT_MEMBERS = frozenset(
     "I Me My We Our You The A An And But So Sad Sadly Oh Also Only Just It It's Its They Their She He "
-    "Sorry Big Good Some Quick Update Actually Yes No Hi Hey Well".split()
+    "Sorry Big Good Some Quick Update Actually Yes No Hi Hey Well I've I'm I'll I'd I’ve I’m".split()
 )
 
 
@@ -156,7 +157,12 @@ def _read_sentence(
         return max(count - (k or len(gone) or 1), 0), members - set(gone)
     if stated is not None:
         names = member_names(sentence)
-        return stated, set(names) if len(names) == stated else members
+        if len(names) == stated:
+            return stated, set(names)
+        joined = [n for n in names if n not in members]
+        if count is not None and stated == count + len(joined):
+            return stated, members | set(joined)  # "a third kid now, Mateo"
+        return stated, members
     if count is not None and not members:
         listed = member_names(sentence)
         if len(listed) == count and re.fullmatch(rf"\s*{_NAMES}\W*", sentence):

@@ -25,6 +25,7 @@ from emem.agents.spans import (
     focus_words,
     head_noun,
     number_value,
+    only_when,
     revised_value,
     revises,
     salient_terms,
@@ -59,12 +60,25 @@ _FUTURE = re.compile(
 )
 
 
+_TO_MONTH = re.compile(
+    r"\b(?:back |forward )?to\s+(?=(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b)",
+    re.IGNORECASE,
+)
+
+
+def date_text(text: str) -> str:
+    """The text as the date parser reads it: "pushed back to September" says when as "in
+    September" does (the parser reads months after in/by/until, not after "to")."""
+    return _TO_MONTH.sub("in ", text) if "to " in text.lower() else text
+
+
 def event_date(e: EvidenceItem, *, ahead: bool = False) -> tuple[datetime, str]:
     """When the evidence says the event happened: a date it mentions (read forwards when the turn
     talks about plans, or `ahead` when the question asks about something still to come), else
     when it was said."""
     forwards = ahead or _FUTURE.search(e.text)
-    mentions = find_date_mentions(e.text, e.time, "future" if forwards else "past")
+    mentions = find_date_mentions(date_text(e.text), e.time, "future" if forwards else "past")
     corrected = after_correction(e.text)
     if corrected and mentions:  # "I said December 8, but it's actually December 6"
         cut = len(e.text) - len(corrected)
@@ -90,7 +104,7 @@ _NOT_YET = re.compile(r"^\s*when\s+(?:is|are|will|'s)\b|^\s*when's\b", re.IGNORE
 
 def dated(e: EvidenceItem) -> bool:
     """True when the turn itself states a date (not only when it was said)."""
-    return bool(find_date_mentions(e.text, e.time))
+    return bool(find_date_mentions(date_text(e.text), e.time))
 
 
 def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None:
@@ -306,7 +320,8 @@ def _candidates(
         and not plan.asks_previous
         and plan.entities
         and _involves(top, plan.entities)
-        and revised_value(about_entity(top.text, _others(top, plan.entities)))
+        and (change := revised_value(about_entity(top.text, _others(top, plan.entities)))) is not None
+        and not only_when(change)
     ):
         # "Emma switched from violin to cello", ranked best for "What instrument does Emma
         # play?": a change of the asked person's state answers a question about their state,
@@ -327,7 +342,10 @@ need not repeat them to be about the question."""
 
 
 def _revision_led(plan: Plan, about_it: list[EvidenceItem]) -> bool:
-    return bool(about_it) and not plan.asks_previous and revised_value(about_it[0].text) is not None
+    if not about_it or plan.asks_previous:
+        return False
+    revised = revised_value(about_it[0].text)
+    return revised is not None and (plan.operation == Operation.TEMPORAL_LOOKUP or not only_when(revised))
 
 
 def _revised_first(
@@ -348,6 +366,9 @@ def _revised_first(
         if e.time > top.time
         and (until is None or e.time <= until)
         and (revises(e.text, terms, told) or (e in about_it and revised_value(e.text)))
+        # "The move got pushed back to September" changes when, which only a question about
+        # when it happens asks.
+        and (plan.operation == Operation.TEMPORAL_LOOKUP or not only_when(revised_value(e.text) or ""))
     ]
     if not later:
         return about_it
@@ -498,12 +519,15 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     )
     evidence = [e for e in evidence if not looks_like_instruction(e.text)]  # orders are data, never answers
     holding = [e for e in evidence if e.role != "superseded-value"]
+    states = [_without_negated(f, every) for f in states]
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
         if value is not None:
-            dropped = _dropped_later(plan, states, holding) if plan.operation == Operation.FACT else None
-            return (dropped or value), "answered"
-    if plan.operation == Operation.FACT and not states:
+            later = None
+            if plan.operation == Operation.FACT:
+                later = _dropped_later(plan, states, holding) or _newer_typed(question, plan, states, holding)
+            return (later or value), "answered"
+    if plan.operation == Operation.FACT:
         replaced = _replacement_of_ended(question, plan, facts, every)
         if replaced is not None:
             return replaced, "answered"
@@ -614,12 +638,73 @@ def _replacement_of_ended(
         if not ended or len(turns) < 2:
             continue  # the value's own statement only: nothing said it ended
         closing = max(turns, key=lambda e: e.time)
-        rest = [s for s in sentences(closing.text) if ended.lower() not in s.lower()]
-        said = " ".join(rest)
+        # The clauses that do not name the ended value ("Sam got laid off from Delta, he's
+        # starting at United" -> "he's starting at United").
+        marks = [w for w in re.findall(r"[A-Z][\w'’-]+", ended) if w not in ("The", "A", "An")] or [ended]
+        rest = [
+            c.strip()
+            for s in sentences(closing.text)
+            for c in _CLAUSE_BREAK.split(s)
+            if c.strip() and not any(re.search(rf"\b{re.escape(m)}\b", c, re.I) for m in marks)
+        ]
+        said = ", ".join(rest)
         if said and adds_content(said, question, [*plan.entities, closing.speaker]):
             kind = answer_type(question)
             span = typed_span(kind, said, closing.image_caption, {closing.speaker.lower()})
             return span or best_sentence(question, said)
+    return None
+
+
+_CLAUSE_BREAK = re.compile(r",\s+|;\s+|\s+(?:but|while|whereas)\s+")
+
+
+def _without_negated(fact: FactItem, every: list[EvidenceItem]) -> FactItem:
+    """A set-valued fact without the values a later turn says are not so ("I'm allergic to tree
+    nuts, not peanuts" after "allergic to peanuts"): extraction may have added the new value
+    without ending the old one."""
+    if len(fact.values) < 2:
+        return fact
+    told = {
+        str(r.get("object_text") or r.get("object")): str(r.get("known_from") or "") for r in fact.revisions
+    }
+    refs = {ref for r in fact.revisions for ref in r.get("sources", [])}
+    turns = [e for e in every if f"{e.conversation_id}/{e.turn_id}" in refs]
+    kept = []
+    for v in fact.values:
+        words = [w for w in re.findall(r"[\w'’-]+", v) if len(w) > 3][:1] or [v]
+        negated = any(
+            re.search(rf"\bnot\s+(?:\w+\s+)?{re.escape(words[0])}", e.text, re.I)
+            and e.time.isoformat() >= told.get(v, "")[:19]
+            for e in turns
+        )
+        if not negated:
+            kept.append(v)
+    return fact.model_copy(update={"values": kept}) if kept and len(kept) < len(fact.values) else fact
+
+
+_NEW_VALUE = re.compile(r"\b(?:new|now|changed|updated|switched|moved)\b", re.I)
+_TYPED_ALONE = frozenset({AnswerType.EMAIL, AnswerType.PHONE, AnswerType.ADDRESS})
+
+
+def _newer_typed(
+    question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]
+) -> str | None:
+    """An email, phone number or address the person themself said is new, later than the
+    ledger's value ("New email, kim@x.com, the old one is closing"): a value of that shape can only
+    be that kind of value. None when no later turn says one."""
+    kind = answer_type(question)
+    if kind not in _TYPED_ALONE or plan.asks_previous or not plan.prefers_latest or not plan.entities:
+        return None
+    told = _latest_source_time(states[:1])
+    current = {v.lower() for v in states[0].values}
+    for e in sorted(holding, key=lambda e: e.time, reverse=True):
+        if told is not None and e.time <= told:
+            break
+        if e.speaker.lower() != plan.entities[0].lower() or not _NEW_VALUE.search(e.text):
+            continue
+        span = typed_span(kind, e.text, None, set())
+        if span and span.lower() not in current:
+            return span
     return None
 
 

@@ -111,3 +111,45 @@ def test_counts_read_what_is_left_and_what_was_added() -> None:
 
 def test_no_total_no_count() -> None:
     assert count_over_time([_turn(1, "The cats are asleep on the sofa.")], {"cat"}) is None
+
+
+def test_finished_and_started_names_the_new_one() -> None:
+    from emem.agents.spans import AnswerType, answer_span
+
+    span = answer_span(
+        "What show is she watching?", AnswerType.PROPER, "Finished Severance, started The Bear.", None, set()
+    )
+    assert span.text == "The Bear" and span.specific
+
+
+def test_a_change_of_date_is_not_a_change_of_value() -> None:
+    from emem.agents.spans import only_when
+
+    assert revised_value("The move got pushed back to September, visa stuff.") == "September"
+    assert only_when("September") and only_when("next month")
+    assert not only_when("Porto")
+
+
+def test_ages_in_parentheses() -> None:
+    from emem.agents.spans import AnswerType, typed_span
+
+    assert typed_span(AnswerType.AGE, "Lily (7), I need a birthday idea for Lily.", None, set()) == "7"
+
+
+def test_a_later_not_drops_a_set_value() -> None:
+    from emem.agents.reader import _without_negated
+    from emem.answer import FactItem
+
+    later = _turn(200, "Correction: I'm allergic to tree nuts, not peanuts.")
+    first = _turn(1, "I'm allergic to peanuts.")
+    fact = FactItem(
+        subject="user",
+        predicate="allergy",
+        status="state",
+        values=["peanuts", "tree nuts"],
+        revisions=[
+            {"object_text": "peanuts", "known_from": first.time.isoformat(), "sources": ["c/S1:1"]},
+            {"object_text": "tree nuts", "known_from": later.time.isoformat(), "sources": ["c/S200:1"]},
+        ],
+    )
+    assert _without_negated(fact, [first, later]).values == ["tree nuts"]
