@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from pydantic import BaseModel, Field
 
+from emem.agents.planner import PREDICATE_CUES
 from emem.answer import EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
@@ -133,14 +134,32 @@ def support_scores(
     q_terms = set(tokenize(question)) - DATE_WORDS
     q_terms = {w for w in q_terms if not _YEAR.fullmatch(w)} or set(tokenize(question))
     entities = {e.lower() for e in plan.entities}
+    kin = cue_kin(question, plan, q_terms)
     dense = turn_vectors @ q_vec
     out = []
     for i, turn in enumerate(turns):
         words = set(tokenize(turn.render()))
-        overlap = len(q_terms & words) / max(len(q_terms), 1)
+        # A question word naming a ledger predicate ("diet") is matched by the predicate's other
+        # words ("pescatarian"): the vocabulary says what a value of it looks like.
+        matched = (q_terms & words) | {w for w, others in kin.items() if others & words}
+        overlap = len(matched) / max(len(q_terms), 1)
         mentioned = {e for e in entities if e in turn.render().lower() or e == turn.speaker.lower()}
         out.append(0.6 * float(dense[i]) + 0.4 * overlap + 0.05 * len(mentioned))
     return out
+
+
+def cue_kin(question: str, plan: Plan, q_terms: set[str]) -> dict[str, frozenset[str]]:
+    """For the question's word that cues its first predicate ("diet"), the predicate's other
+    one-word cues as the index tokenises them ("vegetarian", "vegan", ...); empty otherwise."""
+    if not plan.predicates or plan.predicates[0] not in PREDICATE_CUES:
+        return {}
+    predicate = plan.predicates[0]
+    cues = [c for c in PREDICATE_CUES[predicate] if " " not in c]
+    # Only the word naming the predicate's kind ("diet", "pet") stands for its values; a value
+    # word ("cat") stands for itself.
+    heads = set(tokenize(cues[0])) | set(tokenize(predicate.replace("_", " ")))
+    tokens = {t for c in cues for t in tokenize(c)}
+    return {w: frozenset(tokens - {w}) for w in q_terms & heads}
 
 
 def supported_evidence(

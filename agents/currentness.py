@@ -8,10 +8,12 @@ turn, a question about the current state prefers the latest of comparably suppor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
-from emem.agents.spans import about_entity, revises, salient_terms
+from emem.agents.counts import GAIN, LOSS, member_names, mentions, name_list
+from emem.agents.spans import about_entity, revises, salient_terms, sentences, stated_quantity
 from emem.answer import EvidenceItem, Operation, Plan
 from emem.ledger.models import Resolution, Revision
 from emem.models import StoredTurn
@@ -142,3 +144,57 @@ def later_revisions(
             if revises(t.text, terms, told if t.speaker == top.speaker else None):
                 found[key] = t
     return sorted(found.values(), key=lambda t: t.time, reverse=True)[:FOLLOW_UP_MAX]
+
+
+COUNT_FOLLOW_UP_MAX = 8
+"""At most this many turns the count follow-up adds."""
+
+
+def count_follow_ups(
+    evidence: Sequence[EvidenceItem],
+    turns: Sequence[StoredTurn],
+    focus: set[str],
+    until: datetime | None = None,
+) -> list[StoredTurn]:
+    """The count follow-up hop: for the best turns that state how many of the counted thing
+    someone has ("my three cats"), the names they list next ("Nube, Tiza and Pimienta") and their
+    later statements of a loss, a gain or what is left ("Tiza died last week"), which similarity
+    to "how many cats" alone may not retrieve.
+
+    Args:
+        evidence: the evidence, best first.
+        turns: the namespace's turns (any order).
+        focus: the question's content words naming what is counted.
+        until: turns said after it are not read (the as-of time or the period's end).
+
+    Returns:
+        Turns not already in `evidence`, in time order.
+    """
+    have = {(e.conversation_id, e.turn_id) for e in evidence}
+    ordered = sorted(turns, key=lambda t: (t.time, t.seq))
+    found: dict[tuple[str, str], StoredTurn] = {}
+    for top in evidence[: FOLLOW_UP_TOP * 2]:
+        if stated_quantity(top.text, focus) is None:
+            continue
+        # Names said with the total are its members ("two roommates, Jake and Sol").
+        names = set(member_names(top.text))
+        after = [
+            t
+            for t in ordered
+            if t.speaker == top.speaker and t.time >= top.time and (until is None or t.time <= until)
+        ]
+        start = next((i for i, t in enumerate(after) if t.turn_id == top.turn_id), None)
+        if start is None:
+            continue
+        for t in after[start + 1 : start + 3]:
+            if t.session_id == top.session_id and name_list(t.text):
+                names |= set(member_names(sentences(t.text)[0]))
+                found[(t.conversation_id, t.turn_id)] = t
+        for t in after[start + 1 :]:
+            key = (t.conversation_id, t.turn_id)
+            if key in have or key in found:
+                continue
+            named = any(re.search(rf"\b{re.escape(n)}\b", t.text) for n in names)
+            if (named or mentions(t.text, focus)) and (LOSS.search(t.text) or GAIN.search(t.text)):
+                found[key] = t
+    return sorted((t for k, t in found.items() if k not in have), key=lambda t: t.time)[:COUNT_FOLLOW_UP_MAX]

@@ -31,6 +31,7 @@ from emem.agents.currentness import (
     asks_follow_up,
     asks_state,
     by_source,
+    count_follow_ups,
     later_revisions,
     question_time,
     rank_for_state,
@@ -39,9 +40,10 @@ from emem.agents.currentness import (
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
+from emem.agents.spans import focus_words
 from emem.agents.state import AssistantTask, MasterState
 from emem.agents.withheld import apply_forget_requests, withheld_answer, withholding_ok
-from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
+from emem.answer import ABSTAIN, Answer, EvidenceItem, Operation, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
 from emem.index.vector_cache import VectorCache, text_hash
@@ -455,6 +457,14 @@ def build_master_graph(runtime: ReadRuntime):
                     evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text)
                 )
             evidence.sort(key=lambda e: -e.score)
+        if runtime.currentness and plan.operation == Operation.COUNT and evidence:
+            until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+            bound = min((t for t in (as_of, until) if t is not None), default=None)
+            focus = focus_words(state["question"], set(plan.entities))
+            for turn in count_follow_ups(evidence, view.turns, focus, bound):
+                evidence.append(
+                    evidence_item(turn, view.segment_for(turn), round(evidence[-1].score, 4), turn.text)
+                )
         stale: dict[str, list[tuple[Revision, Any]]] = {}
         if runtime.currentness and asks_state(plan, as_of):
             valid_at, known_at = question_time(plan, as_of)

@@ -4,6 +4,7 @@ LLM planner fills the same `Plan` from a prompt."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -154,13 +155,23 @@ def classify_operation(question: str) -> Operation:
     return Operation.FACT
 
 
+STEM_CUE_LENGTH = 5
+"""Cues this long or longer match as word stems ("relocat" -> "relocated"); shorter ones only as
+words with a plain inflection, so "mom" does not cue has_parent in "at the moment"."""
+
+
+@functools.lru_cache(maxsize=512)
+def _cue_pattern(cue: str) -> re.Pattern[str]:
+    if len(cue) >= STEM_CUE_LENGTH or " " in cue:
+        return re.compile(rf"\b{re.escape(cue)}")
+    return re.compile(rf"\b{re.escape(cue)}(?:s|es|ed|ing|d)?\b")
+
+
 def predicate_cues(question: str) -> list[str]:
     """Predicates the question's words point at, the most-cued first (ties in table order), so a
     reader answering one value takes the predicate the question names most specifically."""
     q = question.lower()
-    hits = {
-        p: sum(bool(re.search(rf"\b{re.escape(c)}", q)) for c in cues) for p, cues in PREDICATE_CUES.items()
-    }
+    hits = {p: sum(bool(_cue_pattern(c).search(q)) for c in cues) for p, cues in PREDICATE_CUES.items()}
     found = sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
     fav = _FAVOURITE.search(q)
     category = favourite_of(fav) if fav else None

@@ -9,20 +9,27 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from emem.agents.assistant import cue_kin
+from emem.agents.counts import count_over_time
 from emem.agents.planner import PREDICATE_CUES
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
     about,
     about_entity,
+    adds_content,
     after_correction,
     answer_span,
     answer_type,
+    best_sentence,
     focus_words,
     head_noun,
+    number_value,
+    only_when,
     revised_value,
     revises,
     salient_terms,
+    sentences,
     stated_quantity,
     stated_total,
     states_something,
@@ -46,8 +53,24 @@ def abstention(question: str) -> str:
 
 
 _FUTURE = re.compile(
-    r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b", re.IGNORECASE
+    r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b"
+    # A present progressive with a date is an arrangement: "is getting married on the 24th".
+    r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b",
+    re.IGNORECASE,
 )
+
+
+_TO_MONTH = re.compile(
+    r"\b(?:back |forward )?to\s+(?=(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b)",
+    re.IGNORECASE,
+)
+
+
+def date_text(text: str) -> str:
+    """The text as the date parser reads it: "pushed back to September" says when as "in
+    September" does (the parser reads months after in/by/until, not after "to")."""
+    return _TO_MONTH.sub("in ", text) if "to " in text.lower() else text
 
 
 def event_date(e: EvidenceItem, *, ahead: bool = False) -> tuple[datetime, str]:
@@ -55,7 +78,7 @@ def event_date(e: EvidenceItem, *, ahead: bool = False) -> tuple[datetime, str]:
     talks about plans, or `ahead` when the question asks about something still to come), else
     when it was said."""
     forwards = ahead or _FUTURE.search(e.text)
-    mentions = find_date_mentions(e.text, e.time, "future" if forwards else "past")
+    mentions = find_date_mentions(date_text(e.text), e.time, "future" if forwards else "past")
     corrected = after_correction(e.text)
     if corrected and mentions:  # "I said December 8, but it's actually December 6"
         cut = len(e.text) - len(corrected)
@@ -81,7 +104,7 @@ _NOT_YET = re.compile(r"^\s*when\s+(?:is|are|will|'s)\b|^\s*when's\b", re.IGNORE
 
 def dated(e: EvidenceItem) -> bool:
     """True when the turn itself states a date (not only when it was said)."""
-    return bool(find_date_mentions(e.text, e.time))
+    return bool(find_date_mentions(date_text(e.text), e.time))
 
 
 def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None:
@@ -92,14 +115,19 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None
     None when no candidate answers."""
     if _ASKS_WEEKDAY.search(question):
         for e in candidates:
-            part = after_correction(e.text) or e.text
+            # "switched from Wednesdays to Thursdays": the day that replaced the old one.
+            part = revised_value(e.text) or after_correction(e.text) or e.text
             m = _WEEKDAY.search(part) or _WEEKDAY.search(e.text)
             if m:
                 return m.group(0)
     if _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
         return event_date(candidates[0], ahead=True)[1] if candidates else None
-    return event_date(candidates[0])[1] if candidates else None
+    # A turn that states the event's date outranks one only said around it ("The wedding was
+    # beautiful", said a week later, is not its date).
+    stating = [e for e in candidates[: READ_DEPTH * 2] if dated(e)]
+    chosen = stating[0] if stating else (candidates[0] if candidates else None)
+    return event_date(chosen)[1] if chosen is not None else None
 
 
 def arithmetic_endpoints(
@@ -262,6 +290,7 @@ def _candidates(
         about_it = [e for e in holding[:READ_DEPTH] if _involves(e, plan.entities)]
     else:
         focus = (focus_words(question, set(plan.entities)) - TYPE_WORDS) | {n.lower() for n in names}
+        focus |= {w for others in cue_kin(question, plan, focus).values() for w in others}
         about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
     # Only turns said by or naming the people the question is about answer it ("Omar's job" is
     # not answered by Nina's "just one job now").
@@ -291,7 +320,8 @@ def _candidates(
         and not plan.asks_previous
         and plan.entities
         and _involves(top, plan.entities)
-        and revised_value(about_entity(top.text, _others(top, plan.entities)))
+        and (change := revised_value(about_entity(top.text, _others(top, plan.entities)))) is not None
+        and not only_when(change)
     ):
         # "Emma switched from violin to cello", ranked best for "What instrument does Emma
         # play?": a change of the asked person's state answers a question about their state,
@@ -312,7 +342,10 @@ need not repeat them to be about the question."""
 
 
 def _revision_led(plan: Plan, about_it: list[EvidenceItem]) -> bool:
-    return bool(about_it) and not plan.asks_previous and revised_value(about_it[0].text) is not None
+    if not about_it or plan.asks_previous:
+        return False
+    revised = revised_value(about_it[0].text)
+    return revised is not None and (plan.operation == Operation.TEMPORAL_LOOKUP or not only_when(revised))
 
 
 def _revised_first(
@@ -333,6 +366,9 @@ def _revised_first(
         if e.time > top.time
         and (until is None or e.time <= until)
         and (revises(e.text, terms, told) or (e in about_it and revised_value(e.text)))
+        # "The move got pushed back to September" changes when, which only a question about
+        # when it happens asks.
+        and (plan.operation == Operation.TEMPORAL_LOOKUP or not only_when(revised_value(e.text) or ""))
     ]
     if not later:
         return about_it
@@ -364,10 +400,23 @@ def _others(e: EvidenceItem, entities: Sequence[str]) -> list[str]:
     return [n for n in entities if n.lower() != e.speaker.lower()]
 
 
-def _count(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
-    """A count: the ledger's members the question is about; else a number a turn states about
-    it ("I go 4 times a week"), the latest such when not asked about the past; else the turns."""
+def _count(
+    question: str,
+    plan: Plan,
+    states: list[FactItem],
+    holding: list[EvidenceItem],
+    said: Sequence[EvidenceItem] = (),
+) -> str | None:
+    """A count: the statements about the set replayed in time order when they change it ("three
+    cats" then "Tiza died"); else the ledger's members the question is about; else a number a
+    turn states about it ("I go 4 times a week"), the latest such when not asked about the past;
+    else the turns. `said` is every turn read, superseded ones included: a replay needs them."""
     focus = focus_words(question, set(plan.entities))
+    if not _EVENTS_OFTEN.search(question):
+        until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+        trace = count_over_time([e for e in said if _involves(e, plan.entities)], focus, until)
+        if trace is not None and trace.changes:
+            return str(trace.value)
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]
@@ -470,17 +519,38 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     )
     evidence = [e for e in evidence if not looks_like_instruction(e.text)]  # orders are data, never answers
     holding = [e for e in evidence if e.role != "superseded-value"]
+    states = [_without_negated(f, every) for f in states]
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
         if value is not None:
-            return value, "answered"
+            later = None
+            if plan.operation == Operation.FACT:
+                later = _dropped_later(plan, states, holding) or _newer_typed(question, plan, states, holding)
+            return (later or value), "answered"
+    if plan.operation == Operation.FACT:
+        replaced = _replacement_of_ended(question, plan, facts, every)
+        if replaced is not None:
+            return replaced, "answered"
     if plan.operation == Operation.COUNT and (states or holding):
-        n = _count(question, plan, states, holding)
+        n = _count(question, plan, states, holding, evidence)
         return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
         return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        when = temporal_lookup(question, _candidates(question, plan, holding) or holding)
+        candidates = _candidates(question, plan, holding) or holding
+        if plan.entities and not any(dated(e) for e in candidates[:READ_DEPTH]):
+            # "The wedding was beautiful", said a week later, dates nothing; a turn about the
+            # same person that states a date ("getting married ... on the 24th") may, in whatever
+            # words it names the event.
+            candidates = candidates + [
+                e
+                for e in holding[:READ_DEPTH]
+                if e not in candidates
+                and dated(e)
+                and _involves(e, plan.entities)
+                and not e.text.rstrip().endswith("?")
+            ]
+        when = temporal_lookup(question, candidates)
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         pair = arithmetic_endpoints(question, holding)
@@ -496,6 +566,15 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         ]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
+    copular = copular_question(question)
+    if copular is not None and plan.operation == Operation.FACT and kind is AnswerType.OTHER:
+        # "What breed is Rufus?": only "Rufus is a beagle" says it; a turn that merely names
+        # Rufus, or says "breed" of someone else, does not.
+        for e in holding[: READ_DEPTH * 2]:
+            value = copular_value(e.text, copular)
+            if value:
+                return value, "answered"
+        return abstention(question), "abstained"
     for e in _candidates(question, plan, holding, names, frozenset(exclude)):
         span = answer_span(
             question,
@@ -510,8 +589,175 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             continue
         if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):
             continue
+        if not span.specific and not adds_content(span.text, question, [*plan.entities, e.speaker]):
+            continue  # "he's started his new job" does not say which job
         return span.text, "answered"
     return abstention(question), "abstained"
+
+
+def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
+    """The value that replaced the ledger's, when a later turn said by the time asked about drops
+    it and names another ("I gave up on Italian. I switched to Portuguese"): extraction may not
+    have caught the change, but the turn is in the evidence. None when no such turn is."""
+    if plan.asks_previous or not plan.prefers_latest:
+        return None
+    fact = states[0]
+    if len(fact.values) != 1:
+        return None
+    told = _latest_source_time([fact])
+    until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+    value = fact.values[0]
+    for e in sorted(holding, key=lambda e: e.time, reverse=True):
+        if told is not None and e.time <= told:
+            break
+        if until is not None and e.time > until:
+            continue
+        if not _involves(e, plan.entities):
+            continue
+        replacement = revised_value(e.text)
+        if replacement and revises(e.text, [value]) and value.lower() not in replacement.lower():
+            return replacement
+    return None
+
+
+def _replacement_of_ended(
+    question: str, plan: Plan, facts: list[FactItem], every: list[EvidenceItem]
+) -> str | None:
+    """For a current-state question whose ledger value has ended with nothing current ("Finished
+    Piranesi. Started The Night Circus"), what the turn that ended it says in its place: the
+    sentences of that turn that do not name the ended value. None when no fact ended that way."""
+    if plan.asks_previous or not plan.prefers_latest:
+        return None
+    by_ref = {f"{e.conversation_id}/{e.turn_id}": e for e in every}
+    for f in facts:
+        if f.status != "miss" or not f.history:
+            continue
+        last = f.history[-1]
+        ended = str(last.get("object_text") or last.get("object") or "")
+        turns = [by_ref[r] for r in last.get("sources", []) if r in by_ref]
+        if not ended or len(turns) < 2:
+            continue  # the value's own statement only: nothing said it ended
+        closing = max(turns, key=lambda e: e.time)
+        # The clauses that do not name the ended value ("Sam got laid off from Delta, he's
+        # starting at United" -> "he's starting at United").
+        marks = [w for w in re.findall(r"[A-Z][\w'’-]+", ended) if w not in ("The", "A", "An")] or [ended]
+        rest = [
+            c.strip()
+            for s in sentences(closing.text)
+            for c in _CLAUSE_BREAK.split(s)
+            if c.strip() and not any(re.search(rf"\b{re.escape(m)}\b", c, re.I) for m in marks)
+        ]
+        said = ", ".join(rest)
+        if said and adds_content(said, question, [*plan.entities, closing.speaker]):
+            kind = answer_type(question)
+            span = typed_span(kind, said, closing.image_caption, {closing.speaker.lower()})
+            return span or best_sentence(question, said)
+    return None
+
+
+_CLAUSE_BREAK = re.compile(r",\s+|;\s+|\s+(?:but|while|whereas)\s+")
+
+
+def _without_negated(fact: FactItem, every: list[EvidenceItem]) -> FactItem:
+    """A set-valued fact without the values a later turn says are not so ("I'm allergic to tree
+    nuts, not peanuts" after "allergic to peanuts"): extraction may have added the new value
+    without ending the old one."""
+    if len(fact.values) < 2:
+        return fact
+    told = {
+        str(r.get("object_text") or r.get("object")): str(r.get("known_from") or "") for r in fact.revisions
+    }
+    refs = {ref for r in fact.revisions for ref in r.get("sources", [])}
+    turns = [e for e in every if f"{e.conversation_id}/{e.turn_id}" in refs]
+    kept = []
+    for v in fact.values:
+        words = [w for w in re.findall(r"[\w'’-]+", v) if len(w) > 3][:1] or [v]
+        negated = any(
+            re.search(rf"\bnot\s+(?:\w+\s+)?{re.escape(words[0])}", e.text, re.I)
+            and e.time.isoformat() >= told.get(v, "")[:19]
+            for e in turns
+        )
+        if not negated:
+            kept.append(v)
+    return fact.model_copy(update={"values": kept}) if kept and len(kept) < len(fact.values) else fact
+
+
+_NEW_VALUE = re.compile(r"\b(?:new|now|changed|updated|switched|moved)\b", re.I)
+_TYPED_ALONE = frozenset({AnswerType.EMAIL, AnswerType.PHONE, AnswerType.ADDRESS})
+
+
+def _newer_typed(
+    question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]
+) -> str | None:
+    """An email, phone number or address the person themself said is new, later than the
+    ledger's value ("New email, kim@x.com, the old one is closing"): a value of that shape can only
+    be that kind of value. None when no later turn says one."""
+    kind = answer_type(question)
+    if kind not in _TYPED_ALONE or plan.asks_previous or not plan.prefers_latest or not plan.entities:
+        return None
+    told = _latest_source_time(states[:1])
+    current = {v.lower() for v in states[0].values}
+    for e in sorted(holding, key=lambda e: e.time, reverse=True):
+        if told is not None and e.time <= told:
+            break
+        if e.speaker.lower() != plan.entities[0].lower() or not _NEW_VALUE.search(e.text):
+            continue
+        span = typed_span(kind, e.text, None, set())
+        if span and span.lower() not in current:
+            return span
+    return None
+
+
+_COPULAR = re.compile(
+    r"^\s*(?:what|which)\s+(?P<head>[a-z]+)\s+(?:is|are|was|were)\s+(?P<rest>[\w'’ -]+?)\s*\??\s*$", re.I
+)
+
+
+def copular_question(question: str) -> str | None:
+    """The thing a "What <kind> is <X>?" question asks the kind of ("What breed is Rufus?" ->
+    "Rufus"; "What colour are Grace's hens?" -> "hens"), or None for any other form ("What book is
+    Maya reading?" asks what Maya does, not what Maya is)."""
+    m = _COPULAR.match(question)
+    if not m or m.group("head").lower() in _QUESTION_HEADS:
+        return None
+    words = m.group("rest").split()
+    if (
+        not words
+        or len(words) > 3
+        or any(w.lower().endswith("ing") or w.lower() in _PARTICLES for w in words)
+    ):
+        return None  # "Which team is Dylan on?" asks where Dylan is, not what Dylan is
+    return re.sub(r"['’]s$", "", words[-1])
+
+
+_PARTICLES = frozenset("on in at from for with about to into of by like".split())
+_QUESTION_HEADS = frozenset(
+    {"is", "are", "was", "were", "kind", "type", "sort", "time", "day", "date", "year"}
+)
+
+
+def copular_value(text: str, thing: str) -> str | None:
+    """What the text says `thing` is ("Rufus is a beagle and Miso is a tabby" -> "beagle" for
+    Rufus), or None."""
+    m = re.search(
+        rf"\b{re.escape(thing)}\s+(?:is|was|are|were|'s)\s+(?:an?\s+|the\s+)?(?!not\b)([\w -]+?)"
+        r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bin case\b|\bwho\b|\bthat\b|$))",
+        text,
+        re.I,
+    )
+    if not m:
+        # "a golden retriever called Biscuit": the kind said beside the name.
+        m = re.search(
+            rf"\b(?:an?|my|our|his|her)\s+((?:[\w-]+\s+){{0,2}}[\w-]+)\s+(?:called|named)\s+{re.escape(thing)}\b",
+            text,
+            re.I,
+        )
+    if not m:
+        return None
+    value = m.group(1).strip()
+    if number_value(value.split()[0]) is not None or value.split()[0].isdigit():
+        return None  # "Rufus is six": an age, not a kind
+    return value
 
 
 def offline_reader_call(question: str, context: str, answer: str) -> LLMCall:

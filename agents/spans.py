@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from emem.index.text import STOP_WORDS, tokenize
+from emem.timeparse import MONTHS
 
 
 class AnswerType(StrEnum):
@@ -100,7 +101,7 @@ _NOT_NAMES = frozenset(
     "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol "
     "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Both All Some Most "
     "Sorry Actually Correction Wait Please Maybe Just Also Still Anyway Ugh Ha Haha Now Then Here There "
-    "Guess Big".split()
+    "Guess Big TV".split()
 )
 _DEICTIC = re.compile(
     r"\b(?:this|these|here|look|check (?:it|this) out|what i made|pic|photo|picture)\b", re.I
@@ -154,7 +155,21 @@ def focus_words(question: str, entities: set[str]) -> set[str]:
     names = {w for e in entities for w in tokenize(e)}
     # "the user's address" tokenises to "user'": the possessive is not part of the word.
     words = {re.sub(r"(?:['’]s?)+$", "", w) for w in tokenize(question)}
-    return {w for w in words if w not in STOP_WORDS and w not in names and w not in _GENERIC and len(w) > 2}
+    return {
+        w
+        for w in words
+        if w not in STOP_WORDS
+        and w not in names
+        and w not in _GENERIC
+        and w not in _WHEN_WORDS
+        and len(w) > 2
+        and not _YEAR.fullmatch(w)
+    }
+
+
+_WHEN_WORDS = frozenset(tokenize(" ".join(MONTHS)))
+"""Month names say when, not what: "Where did Luca live in June 2023?" is not about June."""
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _stem(word: str) -> str:
@@ -224,7 +239,8 @@ NUMBER_WORDS = {
 _NUMBER = r"\d+|" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
 _AGE = re.compile(
     rf"\b(?:is|turned|turns|turning|be|was|aged?|age of)\s+(?:now\s+|just\s+|only\s+)?({_NUMBER})\b(?!\s*(?:%|percent|am|pm|:))"
-    rf"|\b({_NUMBER})[\s-]+(?:years?|yrs?)[\s-]+old\b|\b({_NUMBER})(?:st|nd|rd|th)\s+birthday\b",
+    rf"|\b({_NUMBER})[\s-]+(?:years?|yrs?)[\s-]+old\b|\b({_NUMBER})(?:st|nd|rd|th)\s+birthday\b"
+    r"|\b[A-Z][\w'’-]+\s*\((\d{1,2})\)",  # "Noah (10) and Lily (7)"
     re.I,
 )
 
@@ -411,6 +427,26 @@ def states_something(sentence: str, names: Sequence[str]) -> bool:
     return not sentence.rstrip().endswith("?") and not _only_names(sentence, names)
 
 
+LIGHT_WORDS = frozenset(
+    tokenize(
+        "says said saying started starting starts begun began going doing done having getting well "
+        "really actually just today yesterday week weekend honestly maybe guess anyway again also still "
+        "thing things stuff something news"
+    )
+)
+"""Words that carry no value of their own: "he's started his new job" says nothing of which job."""
+
+
+def adds_content(sentence: str, question: str, names: Sequence[str]) -> bool:
+    """True when the sentence has a content word that is not the question's, a name of the
+    people involved, or a light word: it says something the question did not already say."""
+    asked = {_stem(w) for w in tokenize(question)}
+    people = {w for n in names for w in tokenize(n)}
+    return any(
+        _stem(w) not in asked and w not in people and w not in LIGHT_WORDS for w in content_words(sentence)
+    )
+
+
 _SOCIAL = frozenset(
     "hi hey hello oh so congrats congratulations thanks thank you good morning evening night welcome "
     "wow ha haha".split()
@@ -445,7 +481,18 @@ def answer_span(
     turn that revises one (`revised_value`)."""
     whole, text = text, about_entity(text, entities)
     if current:  # "switched from violin to cello": the value that replaced the old one
-        text = revised_value(text) or revised_value(whole) or text
+        revised = revised_value(text) or revised_value(whole)
+        if revised and only_when(revised):
+            revised = None  # "pushed back to September" changes when, not what or where
+        lead = _TITLE_LEAD.match(revised or "") or _CAP_RUN.match(revised or "")
+        if (
+            lead
+            and kind in (AnswerType.PROPER, AnswerType.PERSON, AnswerType.PLACE)
+            and re.sub(r"['’]\w+$", "", lead.group(0).split()[0])
+            not in (_NOT_NAMES | _PRONOUNS) - {"The", "A", "An"}
+        ):
+            return Span(lead.group(0), True)  # "started The Bear": a title, article and all
+        text = revised or text
     heads = {AnswerType.NAME: head_noun, AnswerType.TOPIC: topic_noun, AnswerType.PROPER: proper_head}
     head = heads[kind](question) if kind in heads else None
     corrected = after_correction(text)
@@ -468,6 +515,23 @@ def answer_span(
     return Span(best_sentence(question, text), False)
 
 
+def only_when(text: str) -> bool:
+    """True for a span that only says when ("September", "next Friday", "the 24th")."""
+    words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP_WORDS]
+    return bool(words) and all(
+        w in MONTHS
+        or w in _WEEKDAYS
+        or w.isdigit()
+        or re.fullmatch(r"\d+(?:st|nd|rd|th)", w)
+        or w in _RELATIVE
+        for w in words
+    )
+
+
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_RELATIVE = frozenset("next last week month year weekend today tomorrow tonight".split())
+_PRONOUNS = frozenset("We He She They You Me Us Him Them Its We're We've He's She's They're".split())
+_TITLE_LEAD = re.compile(r"(?:The|A|An)\s+[A-Z][\w'’&-]*(?:\s+(?:of|the|and|&)?\s*[A-Z][\w'’&-]*)*")
 _CORRECTED_NUMBER = re.compile(
     rf"^\w+(?:\s+\w+)?[,:]?\s+(?:I meant\s+|it's\s+|make that\s+)?({_NUMBER})\b(?!\s*(?:%|am|pm|:))", re.I
 )
@@ -497,7 +561,14 @@ and people may be answered by the sentence when no span is found ("hiking in the
 REVISION = re.compile(
     r"\binstead\b|\b(?:is|are|was|were|got|been|it's)\s+(?:off|cancell?ed|called off)\b|\bcancell?ed\b"
     r"|\bcalled (?:it )?off\b|\bfell through\b|\bgone off\b|\bno longer\b|\bnot \w+ anymore\b"
-    r"|\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+\S",
+    r"|\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+\S"
+    r"|\b(?:it|the\s+\w+|was|been|got)\s+(?:moved|pushed|postponed|rescheduled|shifted|bumped)\s+(?:back\s+|forward\s+)?to\b"
+    r"|\b(?:moved|pushed|postponed|rescheduled|shifted|bumped|changed|switched)\s+(?:it|them)\s+to\b"
+    r"|\b(?:switched|changed)\s+to\b"
+    r"|,\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+"
+    r"|\bchanged\s+the\s+(?:venue|date|location|place|plan|plans|time|day)\b|\bchange\s+of\s+plans?\b"
+    r"|\b(?:pulled|dropped|backed)\s+out\s+of\b|\bgave\s+up\b|\bno\s+more\b"
+    r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b",
     re.I,
 )
 """Words with which a speaker drops a value they stated before and (usually) names its
@@ -505,11 +576,37 @@ replacement: "Iceland is off, we're doing Porto instead", "switched from violin 
 _FROM_TO = re.compile(
     r"\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+[^,.;!?]+?\s+to\s+([^,.;!?]+)", re.I
 )
+_MOVED_TO = re.compile(
+    r"(?:\b(?:it|the\s+\w+|was|been|got)\s+(?:moved|pushed|postponed|rescheduled|shifted|bumped)\s+(?:back\s+|forward\s+)?"
+    r"|\b(?:moved|pushed|postponed|rescheduled|shifted|bumped|changed|switched)\s+(?:it|them)\s+"
+    r"|\b(?:switched|changed)\s+)to\s+([^,.;!?]+)",
+    re.I,
+)
+_FINISHED_STARTED = re.compile(
+    r"\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\s+([^,.;!?]+)", re.I
+)
+"""'Finished Severance, started The Bear': what replaced the finished book or show."""
+_NOT_OLD = re.compile(r",\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+")
 _NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
 _INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
 
 
-_REVISION_KEYS = ("instead", "off", "cancel", "through", "longer", "anymore", "from")
+_REVISION_KEYS = (
+    "instead",
+    "off",
+    "cancel",
+    "through",
+    "longer",
+    "anymore",
+    "from",
+    " to",
+    "not ",
+    "change",
+    "out of",
+    "gave up",
+    "no more",
+    "finished",
+)
 """Every REVISION match contains one of these: a cheap test before the regex."""
 
 
@@ -530,9 +627,15 @@ def revised_value(text: str) -> str | None:
     value for any question that does not ask what came before."""
     if not has_revision_cue(text):
         return None
-    m = _FROM_TO.search(text)
+    m = _FROM_TO.search(text) or _MOVED_TO.search(text) or _FINISHED_STARTED.search(text)
     if m:
         return m.group(1).strip()
+    for sentence in sentences(text):
+        m = _NOT_OLD.search(sentence)
+        if m:  # "the ceremony will be in Nara now, not Kyoto": the clause the old value follows
+            kept = [c for c in _CLAUSE.split(sentence[: m.start()]) if c and c.strip()]
+            if kept:
+                return kept[-1].strip()
     clauses = [c.strip() for s in sentences(text) for c in _CLAUSE.split(s) if c and c.strip()]
     instead = [c for c in clauses if re.search(r"\binstead\b", c, re.I)]
     if instead:

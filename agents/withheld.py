@@ -47,6 +47,27 @@ def apply_forget_requests(
     dropped: list[str] = []
     kept_facts: list[FactItem] = []
     for f in facts:
+        if not f.values:
+            # Nothing current (a value that ended): its history still tells the reader what
+            # ended it, unless a request covers what it held.
+            covered = [
+                hit
+                for r in f.history
+                if (
+                    hit := withholding_said(
+                        requests,
+                        _time(r.get("known_from")),
+                        predicate=f.predicate,
+                        obj=str(r.get("object_text") or r.get("object")),
+                        subject=f.subject,
+                    )
+                )
+            ]
+            if covered:
+                dropped.append(f"fact:{f.subject}:{f.predicate}")
+            else:
+                kept_facts.append(f)
+            continue
         known = {str(r.get("object_text")): r.get("known_from") for r in f.revisions}
         values, hit = [], None
         for v in f.values:
@@ -60,19 +81,21 @@ def apply_forget_requests(
         else:
             about = about or hit
             dropped.append(f"fact:{f.subject}:{f.predicate}")
+    answering = [f for f in kept_facts if f.values]
     ranked = sorted(evidence, key=lambda e: -e.score)
     kept: list[EvidenceItem] = []
     topic = focus_words(question, set())
     best_on_topic = True
     for e in ranked:
-        on_topic = about_question(_turn_text(e), topic)
+        # A question ("Shall I update your address?") states nothing: it does not decide.
+        on_topic = about_question(_turn_text(e), topic) and not e.text.rstrip().endswith("?")
         hit = withholding_said(requests, e.time, text=_turn_text(e))
         if hit is None:
             kept.append(e)
             best_on_topic = best_on_topic and not on_topic
             continue
         dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
-        if best_on_topic and on_topic and not kept_facts:
+        if best_on_topic and on_topic and not answering:
             # The question is about withheld content when its best turn on the question's topic
             # is withheld ("What book is the user reading?" is not about the coworker the user
             # asked to forget, even when that turn ranks first), and no fact still answers it.
@@ -80,7 +103,7 @@ def apply_forget_requests(
         best_on_topic = best_on_topic and not on_topic
     asked = withholding(requests, text=question)
     newer = kept and asked is not None and max(kept, key=lambda e: e.score).time > asked.known_from
-    if asked is not None and not kept_facts and not newer:
+    if asked is not None and not answering and not newer:
         about = about or asked
     kept_ids = {id(e) for e in kept}
     return Withheld([e for e in evidence if id(e) in kept_ids], kept_facts, about, dropped)

@@ -1,0 +1,176 @@
+"""How many of something there were at a time, from what was said over time.
+
+A count changes after it is stated: "my three cats" then "Tiza died" is two; "four chickens",
+"a fox got two of the chickens", "I bought three more hens, so five birds again". The ledger
+holds a set only where extraction filed its members; these pure rules replay the statements
+themselves in time order: a total resets the count, a loss or a gain moves it.
+
+A sentence belongs to the counted set when it names what is counted (a focus word of the
+question) or one of the set's members (names said with the set's total), or when it follows such
+a sentence in the same turn ("A fox got two of the chickens. Only John and Ringo are left.").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from emem.agents.spans import NUMBER_WORDS, number_value, sentences, stated_quantity
+from emem.answer import EvidenceItem
+from emem.index.text import tokenize
+
+_NUM = r"\d+|" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
+_NAME = r"[A-Z][\w'’-]+"
+_NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
+
+LOSS = re.compile(
+    r"\b(?:died|passed away|put down|moved out|ran away|gave away|given away|rehomed|sold|lost|"
+    r"went back|moved back|gone back|"
+    r"dropped|quit|left|got|took|killed)\b",
+    re.I,
+)
+"""Words with which a member leaves the set ("Tiza died", "Jake moved out", "dropped the coding
+class", "a fox got two of the chickens")."""
+GAIN = re.compile(
+    r"\b(?:adopted|bought|moved in(?:to)?|joined|took in|rescued|added|signed up for|"
+    r"(?:got|have|has) (?:a new|another))\b|\bmore\b",
+    re.I,
+)
+"""Words with which members join it ("adopted a rabbit", "three more hens", "moved into")."""
+_ONLY_NAMES = re.compile(
+    rf"\b(?i:only|just)\s+(?:(?i:me)\s+and\s+)?({_NAMES})(?:\s+(?:are|is))?(?:\s+[a-z]+){{0,3}}?\s+(?i:left|now)\b"
+)
+_ONLY_NUMBER = re.compile(
+    rf"\b(?:only|just)\s+(?:the\s+)?({_NUM})\s+(?:of\s+(?:them|us)|left)\b|\b({_NUM})\s+left\b", re.I
+)
+_CLAUSES = re.compile(r",\s*|\s+(?:so|but|and then|because)\s+")
+_OF_THE = re.compile(rf"\b({_NUM})\s+of\s+(?:the|them|my|our)\b", re.I)
+_MORE = re.compile(rf"\b({_NUM})\s+more\b", re.I)
+_TOTAL_AGAIN = re.compile(rf"\b(?:so|that's|so that's|now)\s+({_NUM})\b", re.I)
+_NOT_MEMBERS = frozenset(
+    "I Me My We Our You The A An And But So Sad Sadly Oh Also Only Just It It's Its They Their She He "
+    "Sorry Big Good Some Quick Update Actually Yes No Hi Hey Well I've I'm I'll I'd I’ve I’m".split()
+)
+
+
+@dataclass(frozen=True)
+class CountTrace:
+    value: int
+    changes: int
+    """How many statements after the first moved or reset the count."""
+
+
+def singular(word: str) -> str:
+    """ "classes" -> "class", "cats" -> "cat", "class" -> "class"."""
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+
+
+def mentions(text: str, focus: set[str]) -> bool:
+    """True when the text names one of the focus words, singular or plural."""
+    wanted = {singular(f) for f in focus}
+    return any(singular(w) in wanted for w in tokenize(text))
+
+
+def member_names(text: str) -> list[str]:
+    """Capitalised words that may name members ("Jake", "Nube"), not sentence openers."""
+    return [n for n in re.findall(_NAME, text) if n not in _NOT_MEMBERS]
+
+
+def _number(word: str | None) -> int | None:
+    return number_value(word) if word else None
+
+
+def count_over_time(
+    evidence: Sequence[EvidenceItem], focus: set[str], until: datetime | None = None
+) -> CountTrace | None:
+    """Replay the statements about the counted set in time order.
+
+    Args:
+        evidence: turns that may speak of the set (any order); those said after `until` are not read.
+        focus: the question's content words naming what is counted ("cats", "roommates").
+        until: the end of the period asked about (None: now, or the question's as-of time, by
+            which the evidence is already cut).
+
+    Returns:
+        The count and how many statements changed it, or None when no statement gave a total.
+    """
+    turns = sorted(
+        {(e.conversation_id, e.turn_id): e for e in evidence}.values(), key=lambda e: (e.time, e.turn_id)
+    )
+    count: int | None = None
+    changes = 0
+    members: set[str] = set()
+    for e in turns:
+        if until is not None and e.time > until:
+            continue
+        linked = False
+        for sentence in sentences(e.text):
+            named = [n for n in member_names(sentence) if n in members]
+            listing = count is not None and not members and name_list(sentence)
+            if not (linked or mentions(sentence, focus) or named or listing):
+                continue
+            linked = True
+            step = _read_sentence(sentence, focus, count, members)
+            if step is None:
+                continue
+            new, kept = step
+            if count is not None and new != count:
+                changes += 1
+            count, members = new, kept
+    return CountTrace(count, changes) if count is not None else None
+
+
+def _read_sentence(
+    sentence: str, focus: set[str], count: int | None, members: set[str]
+) -> tuple[int, set[str]] | None:
+    """(count, members) after one sentence about the set, or None when it says nothing of its size."""
+    if m := _ONLY_NAMES.search(sentence):
+        left = [n for n in re.split(r",\s*|,?\s+and\s+", m.group(1)) if n and n not in _NOT_MEMBERS]
+        if left:
+            return len(left), set(left)
+    if m := _ONLY_NUMBER.search(sentence):
+        n = _number(m.group(1) or m.group(2))
+        if n is not None:
+            return n, members
+    stated = stated_quantity(sentence, focus)
+    gained = GAIN.search(sentence)
+    lost = LOSS.search(sentence) if not gained else None
+    change = gained or lost
+    if count is not None and change is not None:
+        total = _TOTAL_AGAIN.search(sentence[change.end() :])
+        if total and (n := _number(total.group(1))) is not None:
+            return n, members  # "bought three more hens, so five birds again"
+        by = _MORE.search(sentence) if gained else _OF_THE.search(sentence)
+        k = _number(by.group(1)) if by else None
+        if k is None and stated is not None:
+            return stated, members  # "..., so I've got three roommates now"
+        if gained:
+            joined = [n for n in member_names(sentence) if n not in members]
+            return count + (k or len(joined) or 1), members | set(joined)
+        # Who left is named in the clause saying so ("Jake moved out, so it's me and Sol").
+        clause = next((c for c in _CLAUSES.split(sentence) if LOSS.search(c)), sentence)
+        gone = [n for n in member_names(clause) if n in members]
+        return max(count - (k or len(gone) or 1), 0), members - set(gone)
+    if stated is not None:
+        names = member_names(sentence)
+        if len(names) == stated:
+            return stated, set(names)
+        joined = [n for n in names if n not in members]
+        if count is not None and stated == count + len(joined):
+            return stated, members | set(joined)  # "a third kid now, Mateo"
+        return stated, members
+    if count is not None and not members:
+        listed = member_names(sentence)
+        if len(listed) == count and re.fullmatch(rf"\s*{_NAMES}\W*", sentence):
+            return count, set(listed)  # "Nube, Tiza and Pimienta." after "my three cats"
+    return None
+
+
+def name_list(text: str) -> bool:
+    """True for a turn that starts with a bare list of names ("Nube, Tiza and Pimienta.")."""
+    first = sentences(text)[0]
+    return bool(re.fullmatch(rf"\s*{_NAMES}\W*", first)) and len(member_names(first)) >= 2
