@@ -10,11 +10,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
-from emem.extract.rules import ANY_PREDICATE, FAVOURITE, PREVIOUS, RULES, Ctx, Rule, favourite_of
+from emem.extract.rules import (
+    ANY_PREDICATE,
+    CORRECT,
+    FAVOURITE,
+    MEDIUM,
+    PREVIOUS,
+    RULES,
+    SWITCH,
+    Ctx,
+    Rule,
+    favourite_of,
+    medium_by_cues,
+)
 from emem.extract.schema import FactCandidate
 from emem.ledger.predicates import Cardinality, builtin_cardinality
 from emem.models import Turn
@@ -71,7 +83,9 @@ _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _GLUED = re.compile(r"\.[\w@]")
 """A full stop with a word character right after it is inside a token (an email, a number)."""
 _CORRECTING = re.compile(
-    r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather)\b", re.IGNORECASE
+    r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather|hang\s+on|wait|oops|whoops|"
+    r"swapped|mixed\s+up|got\s+(?:it|that|them)\s+wrong|wrong\s+(?:number|one|address|date))\b",
+    re.IGNORECASE,
 )
 _CHANGE = re.compile(
     r"\b(?:now|anymore|no\s+longer|these\s+days|since|switched|started|new)\b", re.IGNORECASE
@@ -137,6 +151,178 @@ def _pick_date(
     return before[-1] if before else None
 
 
+_ELLIPSIS_BE = re.compile(
+    r"^(?:(?:Currently|Still|Now|Also|Just|Really|Finally|Totally|Slowly)\s+[a-z]+ing\b|"
+    r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working)\s+(?!is\b|was\b)|"
+    r"(?:Done|Finished|Halfway|Partway|Midway)\s+(?:with|through)\b)"
+)
+"""Informal speech drops "I'm" too ("Currently reading X", "Done with Y"): read as "I'm ..."."""
+_SENTENCE_ADVERBS = frozenset(
+    """finally honestly sadly luckily basically recently currently apparently hopefully seriously really
+    obviously unfortunately fortunately literally anyway actually probably definitely clearly surprisingly
+    thankfully eventually suddenly originally personally naturally frankly ideally meanwhile otherwise
+    still also just maybe only even already lately officially""".split()
+)
+"""Sentence adverbs are capitalised at a sentence's start, but they are nobody's name ("Finally settled in ...")."""
+_STARTING = frozenset({"works_at", "job_title", "lives_in"})
+"""Predicates whose new value may begin on a date said in the next sentence ("I start on the 1st")."""
+_START_CUE = re.compile(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|as\s+of|effective|first\s+day\s+(?:is|will\s+be|there\s+is))\b",
+    re.IGNORECASE,
+)
+_LATER_NAME = re.compile(
+    r"^\W*(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:'s|\s+is)|(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:called|named)|"
+    r"(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+(?:her|him|it))\s+(?P<name>[A-Z][a-z]+)\b"
+)
+
+
+_GREETING = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya|morning|good\s+(?:morning|afternoon|evening))(?:\s+there)?\W*$", re.I
+)
+_PRONOUN = re.compile(r"\b(?:he|she)(?:'s|\s+is|\s+was|\s+has|'ll)?\b", re.IGNORECASE)
+_CAP_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+_PRONOUN_READING: dict[str, tuple[int, str, str]] = {}
+"""Readings with a pronoun restored to its name -> (where the name stands, group, name); a rule
+matching such a reading must take that name as its subject there."""
+
+
+def _pronoun_restored(sentence: str) -> str | None:
+    """ "Yusuf called, he's switching from medicine to biology" -> "... Yusuf is switching ...":
+    a he/she after exactly one person's name in the sentence stands for that name."""
+    pron = _PRONOUN.search(sentence)
+    if pron is None or pron.start() == 0:
+        return None
+    names = {
+        w
+        for w in _CAP_WORD.findall(sentence[: pron.start()])
+        if w.lower() not in NOT_NAMES and w.lower() not in _SENTENCE_ADVERBS and w != "I"
+    }
+    if len(names) != 1:
+        return None
+    name = names.pop()
+    said = pron.group(0).lower()
+    verb = {"'s": " is", "'ll": " will"}.get(
+        said[2:] if said.startswith("he") else said[3:], said.split()[-1] if " " in said else ""
+    )
+    text = f"{sentence[: pron.start()]}{name}{(' ' + verb.strip()) if verb.strip() else ''}{sentence[pron.end() :]}"
+    _PRONOUN_READING[text] = (pron.start(), "name", name)
+    if len(_PRONOUN_READING) > 4096:
+        _PRONOUN_READING.clear()
+        _PRONOUN_READING[text] = (pron.start(), "name", name)
+    return text
+
+
+_ASKED_FIELDS = (
+    ("address", re.compile(r"\baddress\b", re.I), "My address is"),
+    ("phone", re.compile(r"\b(?:phone|number|mobile|cell)\b", re.I), "My phone number is"),
+    ("email", re.compile(r"\be-?mail\b", re.I), "My email is"),
+    ("name", re.compile(r"\b(?:your\s+name|call\s+you)\b", re.I), "My name is"),
+)
+_BARE_REPLY = re.compile(
+    r"^\W*(?:(?:sure|yes|yeah|yep|ok(?:ay)?|of\s+course)\W+)?(?:(?:it's|it\s+is|that's|that\s+is|it\s+would\s+be)\s+)?"
+    r"(?P<value>[^.!?]*?\d[^!?]*?|[A-Z][a-z]+)\s*(?:[.!]|$)",
+    re.IGNORECASE,
+)
+
+
+def _as_statement(asked: str, reply: str) -> tuple[str, str] | None:
+    """The user's bare answer to the agent's question for a detail, as a statement about the user:
+    "What's the address of the flat?" - "It's 22 Alder Road, Flat 3, Bristol." -> (address,
+    "My address is 22 Alder Road, Flat 3, Bristol.")."""
+    questions = [q for q in re.findall(r"[^.!?]*\?", asked.translate(_APOSTROPHES))]
+    if not questions:
+        return None
+    first = split_sentences(reply.translate(_APOSTROPHES))
+    if not first:
+        return None
+    sentence = reply.translate(_APOSTROPHES)[slice(*first[0])]
+    m = _BARE_REPLY.match(sentence)
+    if m is None:
+        return None
+    for predicate, cue, lead in _ASKED_FIELDS:
+        if cue.search(questions[-1]):
+            return predicate, f"{lead} {m.group('value').strip()}."
+    return None
+
+
+def _held_until_ended(facts: list[FactCandidate], at: datetime) -> list[FactCandidate]:
+    """Order a turn's starts and ends in valid time. A single value ended in the same turn as
+    another one starts ("Finished X. Started Y last night.") ends when the other begins; a fact
+    said in the same turn as its ending ("I got two goldfish, Salt and Pepper. Sadly Pepper died
+    last week") held before the end, so it starts no later than a day before it."""
+    out = list(facts)
+    for i, end in enumerate(out):
+        if end.kind != "end" or builtin_cardinality(end.predicate) != Cardinality.SINGLE:
+            continue
+        starts = [
+            f.valid_from
+            for f in out
+            if f.kind == "assert"
+            and (f.subject, f.predicate) == (end.subject, end.predicate)
+            and f.valid_from is not None
+            and f.valid_from < (end.valid_to or at)
+            and not _same_value(f.object, end.object)
+        ]
+        if starts:  # "Finished X. Started Y last night.": X ended when Y began, not after
+            out[i] = end.model_copy(update={"valid_to": min(starts)})
+    for end in (f for f in out if f.kind == "end"):
+        stop = end.valid_to or at
+        for i, f in enumerate(out):
+            if (
+                f.kind == "assert"
+                and (f.subject, f.predicate) == (end.subject, end.predicate)
+                and _same_value(f.object, end.object)
+                and (f.valid_from or at) >= stop
+            ):
+                out[i] = f.model_copy(update={"valid_from": stop - timedelta(days=1)})
+    return out
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """Text around a sentence that its facts may depend on: the turn with its neighbours (for cues
+    such as the medium of a title) and the rest of the turn (for a start date said next)."""
+
+    context: str
+    after: str
+
+
+def _neighbours(turns: Sequence[Turn], index: int) -> str:
+    """The turn with the turns right before and after it in the same session."""
+    turn = turns[index]
+    near = [
+        t.text
+        for t in turns[max(0, index - 1) : index + 2]
+        if t.session_id == turn.session_id and t.conversation_id == turn.conversation_id
+    ]
+    return " ".join(near).translate(_APOSTROPHES)
+
+
+def _start_said_after(after: str, anchor: datetime) -> DateMention | None:
+    """A start date said in the next sentences of the turn ("... starting in August", "I start on
+    the 1st of April"), resolved forward from the turn's time."""
+    for s, e in split_sentences(after)[:2]:
+        sentence = after[s:e]
+        for cue in _START_CUE.finditer(sentence):
+            for d in find_date_mentions(sentence, anchor, "future"):
+                if 0 <= d.span[0] - cue.end() <= 12:
+                    return d
+    return None
+
+
+def _name_later(found: list[FactCandidate], following: str) -> list[FactCandidate]:
+    """ "We adopted a rabbit! Her name is Clover.": the one unnamed pet of a sentence takes the name
+    the next sentence gives."""
+    m = _LATER_NAME.match(following)
+    unnamed = [
+        f for f in found if f.predicate == "has_pet" and f.kind == "assert" and " named " not in f.object
+    ]
+    if m is None or len(unnamed) != 1 or m.group("name").lower() in NOT_NAMES:
+        return found
+    named = unnamed[0].model_copy(update={"object": f"{unnamed[0].object} named {m.group('name')}"})
+    return [named if f is unnamed[0] else f for f in found]
+
+
 @dataclass
 class _Said:
     index: int
@@ -150,12 +336,16 @@ class _State:
     """What the extractor has read so far in this call, for retractions that point back."""
 
     said: list[_Said] = field(default_factory=list)
+    known: Callable[[str], list[FactCandidate]] | None = None
+    """What the ledger already holds of a subject (earlier sessions), when consolidation says."""
 
 
 class OfflineExtractor:
     """Rule-based extractor; same input, same output, no model."""
 
     name = "offline-rules/1"
+    reads_ledger = True
+    """Consolidation passes `known`: a later session may refer back to facts of earlier ones."""
 
     def __init__(
         self, rules: Sequence[Rule] = RULES, resolver: AliasResolver | None = None, lookback_turns: int = 4
@@ -165,14 +355,35 @@ class OfflineExtractor:
         self.lookback_turns = lookback_turns
         """How far back (in turns) "scratch that" may reach for the speaker's last statement."""
 
-    def __call__(self, turns: Sequence[Turn]) -> list[FactCandidate]:
+    def __call__(
+        self, turns: Sequence[Turn], known: Callable[[str], list[FactCandidate]] | None = None
+    ) -> list[FactCandidate]:
+        """Fact candidates of `turns`, in turn order.
+
+        Args:
+            turns: one run of turns (consolidation passes one session at a time).
+            known: subject -> the facts the ledger holds of it, oldest first (what "Finished
+                Piranesi" or "it's Leeds, not Sheffield" may refer back to across sessions).
+
+        Returns:
+            Assertions, retractions and endings, each sourced to its turn(s).
+        """
         resolver = self.resolver or AliasResolver.from_turns(turns)
         roles = speaker_roles([t.speaker for t in turns])
-        state = _State()
+        state = _State(known=known)
         out: list[FactCandidate] = []
         for index, turn in enumerate(turns):
             if roles.get(turn.speaker) != "agent":
-                out.extend(self._turn(turn, index, resolver, state))
+                asked = (
+                    turns[index - 1] if index > 0 and roles.get(turns[index - 1].speaker) == "agent" else None
+                )
+                reply = _as_statement(asked.text, turn.text) if asked is not None else None
+                if reply is not None:  # "What's the address?" - "It's 22 Alder Road, Bristol."
+                    proxy = turn.model_copy(update={"text": reply[1]})
+                    out.extend(
+                        f for f in self._turn(proxy, index, resolver, state) if f.predicate == reply[0]
+                    )
+                out.extend(self._turn(turn, index, resolver, state, _neighbours(turns, index)))
                 continue
             # What the agent says ("You live in Boston, right?") is not a fact about the user,
             # unless the user's next turn confirms it ("Yes, ...").
@@ -206,20 +417,30 @@ class OfflineExtractor:
 
     # --- one turn --------------------------------------------------------------------------------
 
-    def _turn(self, turn: Turn, index: int, resolver: AliasResolver, state: _State) -> list[FactCandidate]:
+    def _turn(
+        self, turn: Turn, index: int, resolver: AliasResolver, state: _State, context: str = ""
+    ) -> list[FactCandidate]:
         text = turn.text.translate(_APOSTROPHES)
         facts: list[FactCandidate] = []
         seen: set[tuple[str, str, str, str]] = set()
-        for s, e in split_sentences(text):
+        spans = split_sentences(text)
+        if len(spans) > 1 and _GREETING.match(text[slice(*spans[0])]):
+            spans = [(spans[0][0], spans[1][1]), *spans[2:]]  # "Hi! I'm Maya.": one introduction
+        for k, (s, e) in enumerate(spans):
             sentence = text[s:e]
             if is_question(sentence):
                 continue
             surface = turn.text[s:e]
-            for fact in self._sentence(sentence, surface, turn, index, resolver, state, facts):
+            scope = _Scope(context or text, text[e:])
+            found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope)
+            if k + 1 < len(spans):
+                found = _name_later(found, text[slice(*spans[k + 1])])
+            for fact in found:
                 key = (fact.subject, fact.predicate, fact.object.lower(), fact.kind)
                 if key not in seen:
                     seen.add(key)
                     facts.extend(_same_breath(fact, facts))
+        facts = _held_until_ended(facts, turn.time)
         speaker = resolver.canonical(turn.speaker)
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
         return facts
@@ -233,17 +454,25 @@ class OfflineExtractor:
         resolver: AliasResolver,
         state: _State,
         earlier: list[FactCandidate],
+        scope: _Scope | None = None,
     ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
+        scope = scope or _Scope(sentence, "")
         for text, dates_for in self._readings(sentence, turn):
             implied = text is not sentence
+            named = _PRONOUN_READING.get(text)
             words = set(_WORD.findall(text.lower()))
             matches = [
                 (rule, m)
                 for rule in self.rules
                 if rule.keywords is None or rule.keywords & words
                 for m in rule.pattern.finditer(text)
-                if not implied or (m.groupdict().get("fp") and m.start("fp") == 0)
+                if not implied
+                or (
+                    m.start(named[1]) == named[0]
+                    if named is not None and m.groupdict().get("name") == named[2]
+                    else named is None and m.groupdict().get("fp") and m.start("fp") == 0
+                )
             ]
             matches.sort(key=lambda rm: rm[1].start())  # text order: a retraction sees only what came before
             specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
@@ -262,6 +491,7 @@ class OfflineExtractor:
                         state,
                         earlier + out,
                         dates_for(rule.future or rule.starts),
+                        scope,
                     )
                 )
         named = {(f.subject, f.predicate, f.object.split(" named ")[0]) for f in out if " named " in f.object}
@@ -278,7 +508,12 @@ class OfflineExtractor:
     def _readings(sentence: str, turn: Turn) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]]]]:
         """The sentence itself and, when it drops its subject, the sentence with "I" restored."""
         texts = [sentence]
-        if _ELLIPSIS.match(sentence):
+        restored = _pronoun_restored(sentence)
+        if restored is not None:
+            texts.append(restored)
+        if _ELLIPSIS_BE.match(sentence):
+            texts.append("I'm " + sentence[0].lower() + sentence[1:])
+        elif _ELLIPSIS.match(sentence):
             texts.append(
                 ("I've " if sentence.startswith("Been") else "I ") + sentence[0].lower() + sentence[1:]
             )
@@ -306,11 +541,13 @@ class OfflineExtractor:
         state: _State,
         earlier: list[FactCandidate],
         dates: tuple[DateMention, ...],
+        scope: _Scope | None = None,
     ) -> list[FactCandidate]:
+        scope = scope or _Scope(sentence, "")
         subject, third = self._subject(m, sentence, turn, resolver)
         if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
-        objects = rule.post(m, Ctx(sentence, dates))
+        objects = rule.post(m, Ctx(sentence, dates, scope.context))
         if not objects:
             return []
         predicate = rule.predicate
@@ -321,6 +558,16 @@ class OfflineExtractor:
         when = None
         if rule.dated or rule.needs_date or rule.future or rule.starts:
             mention = _pick_date(dates, m.start(), turn.time, rule.future or rule.starts)
+            if mention is None and predicate in _STARTING and (rule.starts or rule.dated):
+                mention = _start_said_after(scope.after, turn.time)
+            elif (
+                mention is not None
+                and predicate in _STARTING
+                and rule.dated
+                and not rule.starts
+                and (later := _start_said_after(scope.after, turn.time)) is not None
+            ):
+                mention = later  # "I got a job at X. I start on the 1st of April."
             if mention is None and rule.needs_date:
                 return []
             if mention is not None and rule.future:
@@ -328,6 +575,15 @@ class OfflineExtractor:
             elif mention is not None and (rule.dated or rule.starts):
                 when = mention.start
         confidence = round(max(0.1, rule.confidence - (0.1 if third else 0.0)), 2)
+        if predicate == MEDIUM:
+            return self._media(
+                rule, objects, sentence, surface, turn, subject, when, confidence, scope, state, earlier
+            )
+        if predicate in (SWITCH, CORRECT):
+            old = (m.group("old") or "").strip()
+            return self._replace(
+                predicate, subject, old, objects[0], surface, turn, when, confidence, state, earlier
+            )
         if rule.predicate in ("friend_of",):
             objects = [resolver.canonical(o) for o in objects]
         kind = rule.kind
@@ -339,6 +595,15 @@ class OfflineExtractor:
             )
         ):
             kind = "end"  # "I don't live in Austin anymore": it held, and stopped (the past stays true)
+        if kind == "end" and predicate == ANY_PREDICATE:
+            held = [
+                t
+                for t in self._history(subject, state, earlier)[::-1]
+                if _mentions(t, objects[0], strict=True)
+            ][:1]
+            if not held:  # "I dropped Italian": what held Italian ends; nothing if nothing did
+                return []
+            predicate, objects = held[0].predicate, [held[0].object]
         if kind == "end":  # stopped holding at the date said (default: the turn's time)
             return [
                 FactCandidate(
@@ -382,6 +647,89 @@ class OfflineExtractor:
             return self._resolve_retractions([withdraw], turn, index, state, earlier) + facts
         return facts
 
+    # --- works without a medium, switches and corrections ------------------------------------------
+
+    def _media(
+        self,
+        rule: Rule,
+        objects: list[str],
+        sentence: str,
+        surface: str,
+        turn: Turn,
+        subject: str,
+        when: datetime | None,
+        confidence: float,
+        scope: _Scope,
+        state: _State,
+        earlier: list[FactCandidate],
+    ) -> list[FactCandidate]:
+        """A work started or ended: reading or watching, as its history, the words around it or a
+        work ended in the same turn say; an ending nothing decides ends whichever is running."""
+        obj = objects[0]
+        media = _medium_of(
+            obj, sentence, scope.context, subject, self._history(subject, state, earlier), earlier
+        )
+        if media is None:
+            if rule.kind != "end":
+                return []
+            media_list, confidence = ["reading", "watching"], min(confidence, 0.6)
+        else:
+            media_list = [media]
+        end = rule.kind == "end"
+        return [
+            FactCandidate(
+                subject=subject,
+                predicate=p,
+                object=obj,
+                surface=surface,
+                valid_from=None if end else when,
+                valid_to=when if end else None,
+                source_turn_ids=[turn.turn_id],
+                confidence=confidence,
+                kind="end" if end else "assert",
+            )
+            for p in media_list
+        ]
+
+    def _replace(
+        self,
+        how: str,
+        subject: str,
+        old: str,
+        new: str,
+        surface: str,
+        turn: Turn,
+        when: datetime | None,
+        confidence: float,
+        state: _State,
+        earlier: list[FactCandidate],
+    ) -> list[FactCandidate]:
+        """ "switched from violin to cello" ends what held the old value and starts the new one;
+        "it's Leeds, not Sheffield" withdraws the old value and states the new one for the same time.
+        The predicate is the one the speaker's earlier fact about the old value has."""
+        held = [t for t in self._history(subject, state, earlier)[::-1] if _same_value(t.object, old)][:1]
+        base = {
+            "subject": subject,
+            "surface": surface,
+            "source_turn_ids": [turn.turn_id],
+            "confidence": confidence,
+        }
+        if not held:
+            return []
+        target = held[0]
+        value = _substitute(target.object, old, new)
+        if how == CORRECT:
+            return [
+                FactCandidate(predicate=target.predicate, object=target.object, kind="retract", **base),
+                FactCandidate(predicate=target.predicate, object=value, valid_from=target.valid_from, **base),
+            ]
+        return [
+            FactCandidate(
+                predicate=target.predicate, object=target.object, valid_to=when, kind="end", **base
+            ),
+            FactCandidate(predicate=target.predicate, object=value, valid_from=when, **base),
+        ]
+
     # --- subject and filters ---------------------------------------------------------------------
 
     def _subject(
@@ -391,6 +739,9 @@ class OfflineExtractor:
         name = groups.get("name")
         if not name:
             return resolver.canonical(turn.speaker), False
+        restored = _PRONOUN_READING.get(sentence)
+        if restored is not None and (m.start("name"), name) == (restored[0], restored[2]):
+            return resolver.canonical(name), resolver.canonical(name) != resolver.canonical(turn.speaker)
         if not self._plausible_name(name, m, sentence, resolver):
             return None, True
         return resolver.canonical(name), resolver.canonical(name) != resolver.canonical(turn.speaker)
@@ -400,6 +751,7 @@ class OfflineExtractor:
         """A capitalised word taken as a person only when the sentence reads that way."""
         if (
             name.lower() in NOT_NAMES
+            or name.lower() in _SENTENCE_ADVERBS
             or name.lower().endswith("ing")
             or name.lower() in ("everything", "nothing", "something", "anything", "life", "work")
         ):
@@ -462,9 +814,13 @@ class OfflineExtractor:
 
     @staticmethod
     def _history(subject: str, state: _State, earlier: list[FactCandidate]) -> list[FactCandidate]:
-        return [s.fact for s in state.said if s.fact.subject == subject] + [
-            f for f in earlier if f.subject == subject and f.kind == "assert"
-        ]
+        """What the subject said before this point: the ledger's facts, then this run's, oldest first."""
+        known = state.known(subject) if state.known is not None else []
+        return (
+            known
+            + [s.fact for s in state.said if s.fact.subject == subject]
+            + [f for f in earlier if f.subject == subject and f.kind == "assert"]
+        )
 
     def _previous_statement(
         self, subject: str, turn: Turn, index: int, state: _State, earlier: list[FactCandidate]
@@ -511,9 +867,51 @@ def _same_object(known: str, said: str) -> bool:
     return k == s or k <= s or s <= k or (known.split()[-1].lower() == said.split()[-1].lower())
 
 
-def _mentions(fact: FactCandidate, phrase: str) -> bool:
+def _mentions(fact: FactCandidate, phrase: str, strict: bool = False) -> bool:
+    """Whether `fact` is about `phrase`: shares a word with its object or surface (`strict`: its
+    object holds every word of the phrase)."""
     words = _words(phrase) - {"about", "that", "moving", "living", "working", "being", "having"}
+    if strict:
+        return bool(words) and words <= _words(fact.object)
     return bool(words) and bool(words & (_words(fact.object) | _words(fact.surface)))
+
+
+def _same_value(known: str, said: str) -> bool:
+    """ "playing violin" holds "violin"; "Sheffield" is "sheffield"."""
+    k, s = _words(known), _words(said)
+    return bool(s) and s <= k
+
+
+def _substitute(known: str, old: str, new: str) -> str:
+    """The known value with the old words put right ("playing violin" -> "playing cello")."""
+    pattern = re.compile(r"\b" + r"\s+".join(map(re.escape, old.split())) + r"\b", re.IGNORECASE)
+    return pattern.sub(new, known, count=1) if pattern.search(known) else new
+
+
+_MEDIA = ("reading", "watching")
+
+
+def _medium_of(
+    title: str,
+    sentence: str,
+    context: str,
+    subject: str,
+    history: list[FactCandidate],
+    earlier: list[FactCandidate],
+) -> str | None:
+    """Reading or watching, for a title said without its medium: what the speaker said of the same
+    title before, else the medium words of the sentence, then of the turn and its neighbours (the
+    title's own words aside), else the medium of a work the same turn ended or started."""
+    key = _words(title)
+    for f in [*history, *earlier][::-1]:
+        if f.predicate in _MEDIA and f.subject == subject and _words(f.object) == key:
+            return f.predicate
+    for text in (sentence, context):
+        medium = medium_by_cues(text.replace(title, " "))
+        if medium:
+            return medium
+    siblings = {f.predicate for f in earlier if f.predicate in _MEDIA and f.subject == subject}
+    return siblings.pop() if len(siblings) == 1 else None
 
 
 _AFFIRM = re.compile(

@@ -83,6 +83,7 @@ ADVERBS = (
     "spontaneously",
     "impulsively",
     "originally",
+    "remotely",
 )
 
 # lemma -> (3rd singular, past, past participle, gerund); regular verbs are derived by rule.

@@ -22,6 +22,14 @@ FAVOURITE = "favourite_*"
 """Predicate of the favourites rules: the category the match names completes it ("favourite_food")."""
 ANY_PREDICATE = "*"
 """Retraction of whichever earlier fact the words point at ("scratch that", "I was wrong about X")."""
+MEDIUM = "reading|watching"
+"""Predicate of rules that start or end a work without saying whether it is read or watched
+("Picked up Station Eleven", "Done with Severance"): the engine decides from the work's history,
+the words around it, or a work ended in the same breath."""
+SWITCH = "*switch"
+"""Predicate of "switched from X to Y": the predicate that held X (from what was said) takes Y."""
+CORRECT = "*correct"
+"""Predicate of "it's X, not Y": the predicate that held Y (from what was said) is corrected to X."""
 PREVIOUS = "\x00previous"
 """Object of a retraction that refers to what the speaker just said, not to a named value."""
 
@@ -33,6 +41,9 @@ class Ctx:
     sentence: str
     dates: tuple[DateMention, ...] = ()
     """Date mentions of the sentence (spans relative to it)."""
+    context: str = ""
+    """The turn and its neighbours (any speaker): cues a sentence leaves implicit ("Two great
+    novels" after "Picked up Station Eleven" says a book is meant)."""
 
 
 Post = Callable[[re.Match[str], Ctx], list[str]]
@@ -192,7 +203,7 @@ NOT_PLACES = frozenset(
     """i i'm the a an my our your his her their this that it monday tuesday wednesday thursday friday
     saturday sunday january february march april may june july august september october november december
     christmas easter thanksgiving halloween god mom mum dad grandma grandpa lol omg haha yes no ok
-    everyone someone and but so because also then""".split()
+    everyone someone and but so because also then apt unit flat suite""".split()
 )
 # Lowercase words that may follow a place name without making it a modifier ("Paris concert").
 _AFTER_PLACE_OK = frozenset(
@@ -253,10 +264,22 @@ _ORG_REJECT = frozenset(
 )
 
 
+_CALLED = re.compile(
+    r"^(?:a|an|the|this)\s+(?:[\w'-]+\s+){0,4}?(?:called|named)\s+(?P<name>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})"
+)
+
+
 def org(m: re.Match[str], ctx: Ctx) -> list[str]:
     """An employer: a capitalised name ("Google", "St. Mary's Hospital") or "a local bakery"."""
     text, start = _group(m)
     text = re.split(r"\s+(?:as|in\s+(?=[a-z]))\s+", text, maxsplit=1)[0]
+    called = _CALLED.match(text)
+    if called:  # "a Berlin startup called Tessellate": the name, not the description
+        text, start = called.group("name"), start + called.start("name")
+    if text[:1].isupper():  # "Nairn Motors in Aberdeen": the place is where, not who
+        text = re.split(
+            r"\s+(?:(?:in|near|outside|downtown)\s+(?=[A-Z])|and\s+(?=[a-z]+ing\b))", text, maxsplit=1
+        )[0]
     out = clean_np(text, start, Ctx(ctx.sentence, ctx.dates), max_words=6, split_lists=False)
     if not out:
         return []
@@ -338,21 +361,81 @@ def age(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 _PET_RE = re.compile(r"(" + "|".join(sorted(PETS, key=len, reverse=True)) + r")(?:s|es)?\b")
 _NUMBERS = ("a", "an", "one", "two", "three", "four", "five", "another", "some")
+_MORE_PETS_RE = re.compile(
+    r"^\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+)(?:also\s+)?(?:a|an|one|another)\s+"
+    r"(?P<species>(?:[a-z]+\s+){0,2}?(?:" + "|".join(sorted(PETS, key=len, reverse=True)) + r"))\b\s*,?\s+"
+    r"(?:(?:named|called)\s+)?(?P<name>[A-Z][a-z]+)\b"
+)
+"""A further pet in the same breath ("a dog named Juniper and a rabbit named Clove")."""
 
 
 def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
+_PET_NAME_WORD = r"[A-Z][a-z]+\b"
+_NAME_LIST = re.compile(
+    rf"^(?:\s+(?!and\b)[\w'-]+){{0,4}}?\s*[,:(-]\s*(?:(?:named|called)\s+)?(?P<names>{_PET_NAME_WORD}"
+    rf"(?:\s*,\s*{_PET_NAME_WORD})*,?\s+(?:and|&)\s+{_PET_NAME_WORD})"
+)
+"""Names listed after a count ("two cats, Pixel and Mango"; "two kittens last Sunday, Fig and Olive")."""
+_NUMBER_VALUE = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+
+
+def _singular(species: str) -> str:
+    """ "cats" -> "cat", "goldfish" -> "goldfish", "foster kittens" -> "foster kitten"."""
+    m = _PET_RE.search(species)
+    if m is None:
+        return species
+    return species[: m.start()] + m.group(1)
+
+
+def _names_after(text: str, n: int) -> list[str]:
+    """The `n` names a count is followed by, else none."""
+    lm = _NAME_LIST.match(text)
+    if not lm:
+        return []
+    names = re.findall(_PET_NAME_WORD, lm.group("names"))
+    if len(names) != n or any(x.lower() in NOT_PLACES or x.lower() in PRONOUN_START for x in names):
+        return []
+    return names
+
+
 def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """ "a dog named Max" / "two cats" from the species, count and name groups of the match."""
+    """ "a dog named Max" / "two cats" from the species, count and name groups of the match; a
+    count followed by names ("two cats, Pixel and Mango") and further pets said in the same breath
+    ("... and a rabbit named Clove") give one object per named animal."""
     species_text = (m.group("species") or "").lower()
     species_text = re.sub(r"^(?:new|little|sweet|adorable|cute|cutest|rescue|old|baby)\s+", "", species_text)
     name = m.groupdict().get("name2") or m.groupdict().get("petname")
     count = (m.groupdict().get("count") or "").lower()
+    rest = ctx.sentence[m.end() :] if ctx.sentence else ""
+    if count in _NUMBER_VALUE and not name:
+        sp = _singular(species_text)
+        names = _names_after(rest, _NUMBER_VALUE[count])
+        if names:
+            return [f"{_article(sp)} {sp} named {x}" for x in names]
     if count and count not in ("a", "an", "another", "one", "this", "the") and not name:
         return [f"{count} {species_text}"]
-    sp = species_text
+    if name and m.group(0) and ctx.sentence:
+        more = []
+        while True:
+            mm = _MORE_PETS_RE.match(rest)
+            if not mm or mm.group("name").lower() in NOT_PLACES | PRONOUN_START:
+                break
+            sp2 = re.sub(
+                r"^(?:new|little|sweet|adorable|cute|rescue|old|baby)\s+", "", mm.group("species").lower()
+            )
+            more.append(f"{_article(sp2)} {sp2} named {mm.group('name')}")
+            rest = rest[mm.end() :]
+        if more:
+            head = pet_one(species_text, name)
+            return head + more
+    return pet_one(species_text, name)
+
+
+def pet_one(sp: str, name: str | None) -> list[str]:
+    """One pet's object: "a cat named Luna", "a rabbit", or a plural kept as said ("my dogs")."""
     if name:
         if name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
             return []
@@ -627,10 +710,15 @@ def previous(m: re.Match[str], ctx: Ctx) -> list[str]:
 # --- the wider vocabulary: contact details, diet, favourites, media, family, health, forgetting --
 
 EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}"
-PHONE = r"(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}(?![\d-])"
+PHONE = (
+    r"(?<![\d-])(?:(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}|"
+    r"(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d{2,5}(?:[\s.-]?\d{2,6}){1,4})(?![\d-])"
+)
+"""A phone number: North American, or international / national with 9 to 15 digits in groups
+("0113 496 0512", "07700 900461", "+44 20 7946 0958"); `phone` checks the digit count."""
 STREET_ADDRESS = (
     r"\d{1,5}[A-Za-z]?(?:\s+(?:[A-Z][\w'.-]*|de|la|du|of|the)){1,5}"
-    r"(?:,\s*(?:[A-Z][\w'.-]*|Apt\.?\s*\d+\w*|Unit\s*\d+\w*)(?:\s+[A-Z][\w'.-]*){0,2}){0,2}(?:,?\s+\d{4,6})?"
+    r"(?:,\s*(?:(?:Apt\.?|Unit|Flat|Suite)\s*\d+\w*|[A-Z][\w'.-]*)(?:\s+[A-Z][\w'.-]*){0,2}){0,2}(?:,?\s+\d{4,6})?"
 )
 DIETS = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based|"
@@ -692,6 +780,16 @@ def value(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [text] if text else []
 
 
+def phone(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A phone number as written, when it has as many digits as phone numbers do (9 to 15) and is
+    not a date ("2024-06-14")."""
+    text = (m.group("obj") or "").strip().rstrip(".,;:!?")
+    digits = re.sub(r"\D", "", text)
+    if not 9 <= len(digits) <= 15 or re.fullmatch(r"(?:19|20)\d\d[-./]\d{1,2}[-./]\d{1,2}", text):
+        return []
+    return [text]
+
+
 def person_name(m: re.Match[str], ctx: Ctx) -> list[str]:
     name = (m.group("obj") or "").strip()
     words = name.split()
@@ -743,16 +841,71 @@ def title(m: re.Match[str], ctx: Ctx) -> list[str]:
     text = _cut_dates(m.group("obj") or "", m.start("obj"), ctx).strip().strip('"').strip()
     text = re.split(
         r"\s+on\s+(?:Netflix|Hulu|HBO|Max|Disney\+?|Prime|Apple\s+TV\+?|YouTube|Kindle|Audible|Peacock|"
-        r"Paramount\+?|Crunchyroll)\b",
+        r"Paramount\+?|Crunchyroll|TV|BBC|iPlayer|ITV|Channel\s+\d|Spotify|Libby)\b",
         text,
         maxsplit=1,
     )[0]
-    text = re.sub(r"\s+(?:and|of|the|a|an|in|on|to|for|at|with)$", "", text)
+    text = re.sub(r"(?:\s+(?:and|of|the|a|an|in|on|to|for|at|with))+$", "", text)
     words = text.split()
     head = words[1] if len(words) > 1 and words[0].lower() in ("the", "a", "an") else (words or [""])[0]
     if not words or len(words) > 8 or head.lower() in NOT_PLACES | PRONOUN_START:
         return []
     return [text]
+
+
+_BOOK_CUES = re.compile(
+    r"\b(?:books?|novels?|read|reads|reading|re-?read|pages?|chapters?|authors?|library|kindle|audiobooks?|"
+    r"memoir|paperback|hardback|bookshelf|book\s+club|trilogy|sequel|prose|writing)\b",
+    re.IGNORECASE,
+)
+_SCREEN_CUES = re.compile(
+    r"\b(?:shows?|tv|telly|seasons?|episodes?|watch|watched|watching|netflix|hbo|hulu|disney|prime\s+video|"
+    r"apple\s+tv|bbc|iplayer|streaming|binge[sd]?|bingeing|binging|finale|sitcom|docuseries|series\s+\d|"
+    r"films?|movies?|cinema|documentary)\b",
+    re.IGNORECASE,
+)
+
+
+def medium_by_cues(text: str) -> str | None:
+    """ "reading" or "watching" when only one medium's words occur in `text`, else None."""
+    book, screen = bool(_BOOK_CUES.search(text)), bool(_SCREEN_CUES.search(text))
+    if book == screen:
+        return None
+    return "reading" if book else "watching"
+
+
+LANGUAGES = (
+    r"(?:English|Spanish|French|German|Italian|Portuguese|Dutch|Swedish|Norwegian|Danish|Finnish|Icelandic|"
+    r"Polish|Czech|Slovak|Hungarian|Romanian|Bulgarian|Greek|Turkish|Russian|Ukrainian|Serbian|Croatian|"
+    r"Arabic|Hebrew|Persian|Farsi|Urdu|Hindi|Bengali|Punjabi|Tamil|Telugu|Marathi|Gujarati|Nepali|Japanese|"
+    r"Korean|Mandarin|Cantonese|Chinese|Vietnamese|Thai|Indonesian|Malay|Tagalog|Filipino|Swahili|Amharic|"
+    r"Yoruba|Zulu|Welsh|Irish|Gaelic|Catalan|Basque|Latin|Esperanto|ASL|BSL|sign\s+language)"
+)
+"""Languages by name: a closed class, so "doing Italian" can be read as learning it."""
+DISCIPLINES = (
+    r"(?:law|medicine|nursing|dentistry|pharmacy|veterinary\s+(?:medicine|science)|biology|chemistry|physics|"
+    r"maths|math|mathematics|statistics|economics|history|philosophy|psychology|sociology|anthropology|"
+    r"politics|political\s+science|geography|geology|architecture|engineering|(?:civil|mechanical|electrical|"
+    r"chemical|software|aerospace)\s+engineering|computer\s+science|linguistics|literature|English\s+literature|"
+    r"classics|theology|music|fine\s+art|art\s+history|design|journalism|accounting|finance|business|"
+    r"marketing|education|neuroscience|biochemistry|genetics|ecology|zoology|astronomy|data\s+science|"
+    r"nutrition|social\s+work|criminology|film\s+studies|media\s+studies)"
+)
+"""Subjects of study by name: "doing law" is studying it, "doing the dishes" is not."""
+
+
+ORG_HEADS = (
+    r"(?:Garage|Motors|Bank|Hospital|Clinic|Labs?|Ltd|Inc|LLC|plc|GmbH|Group|Studios?|Agency|Bakery|Caf[eé]|"
+    r"Restaurant|Trattoria|Bistro|Pharmacy|Partners|Associates|Consulting|Solutions|Systems|Technologies|Corp|"
+    r"Company|Foundation|Institute|Academy|Hotel|Press|Media|Records|Insurance|Capital|Logistics|Energy|Foods|"
+    r"Robotics|Software|Analytics|Dynamics|Industries|Enterprises|Holdings|Brewery|Salon|Gym|Surgery|Practice)"
+)
+"""Head nouns that make a capitalised name an organisation ("Kerr's Garage", "Nairn Motors")."""
+
+
+def field_of(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "a PhD in chemistry" -> "chemistry"."""
+    return [m.group("field").lower()]
 
 
 def learned(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -866,7 +1019,7 @@ def R(predicate: str, template: str, post: Post = np(), **opts: object) -> Rule:
 
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
 _PET_TAIL = r"(?!\s*(?:tank|food|bowl|toy|toys|bed|cage|treats?|sitter|walker|park|shelter|show|bite|hair|-))"
-_SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|old|baby|black|white|grey|gray|orange)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
+_SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|foster|old|baby|black|white|grey|gray|orange)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
 _PETNAME = r"(?P<name2>[A-Z][a-z]+)\b"
 _COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
 _CHILD = r"(?P<kin>son|daughter|kid|child|stepson|stepdaughter|baby\s+(?:boy|girl))"
@@ -1045,7 +1198,7 @@ RULES: tuple[Rule, ...] = (
     R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:'s)?\s+name\s+is\s+{_PETNAME}", pet),
     R(
         "has_pet",
-        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home:past}}\s+{_COUNT}\s+{_SPECIES}"
+        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home,take in,foster:past}}\s+{_COUNT}\s+{_SPECIES}"
         rf"(?:\s+(?:named|called)\s+{_PETNAME})?",
         pet,
         dated=True,
@@ -1331,21 +1484,21 @@ RULES: tuple[Rule, ...] = (
         "phone",
         rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
         rf"(?:number|phone|cell|mobile)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})",
-        value,
+        phone,
         confidence=0.9,
     ),
-    R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", value),
+    R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", phone),
     R(
         "phone",
         rf"{{S}}{{vg:get,have:past+now}}\s+a\s+new\s+(?:phone|cell|mobile)?\s*(?:number|phone)\s*[:,-]?\s*"
         rf"(?:(?:it's|it\s+is)\s+)?(?P<obj>{PHONE})",
-        value,
+        phone,
     ),
     R(
         "phone",
         rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell)\s+(?:has\s+)?changed\b[^.!?]{{0,20}}?"
         rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})",
-        value,
+        phone,
     ),
     R(
         "address",
@@ -1411,21 +1564,35 @@ RULES: tuple[Rule, ...] = (
     R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
     R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
+    # a work started or ended without naming the medium: the engine picks reading or watching
     R(
-        "reading",
-        rf"{{S}}{{vg:finish:past}}\s+{TITLE}",
+        MEDIUM,
+        rf"{{S}}{{vg:finish,wrap up,polish off,get through,give up on:past}}\s+{TITLE}",
         title,
         kind="end",
         dated=True,
-        confidence=_ONLY_RUNNING,
+    ),
+    R(MEDIUM, rf"{{S}}{{BE}}{{ADV}}\s+(?:done|finished)\s+with\s+{TITLE}", title, kind="end", dated=True),
+    R(
+        MEDIUM,
+        rf"{{S}}{{vg:start,begin,pick up,crack open,dive into,move on to:past}}\s+{TITLE}",
+        title,
+        dated=True,
+        confidence=0.7,
     ),
     R(
-        "watching",
-        rf"{{S}}{{vg:finish:past}}\s+{TITLE}",
+        MEDIUM,
+        rf"{{S}}[^.!?;]{{1,80}}?\b(?:and|then)\s+(?:then\s+|now\s+)?(?:{{v:start,begin,pick up,move on to,dive into}})"
+        rf"\s+{TITLE}",
         title,
-        kind="end",
         dated=True,
-        confidence=_ONLY_RUNNING,
+        confidence=0.7,
+    ),
+    R(
+        MEDIUM,
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:about\s+)?(?:halfway|partway|midway)|[\w-]+\s+(?:pages|chapters|episodes))"
+        rf"\s+(?:through|into)\s+{TITLE}",
+        title,
     ),
     R(
         "watching",
@@ -1871,7 +2038,7 @@ RULES: tuple[Rule, ...] = (
         ANY_PREDICATE,
         r"{S}{vg:quit,leave:past}\s+(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",
         place,
-        kind="retract",
+        kind="end",
         dated=True,
         fallback=True,
     ),
@@ -1892,4 +2059,142 @@ RULES: tuple[Rule, ...] = (
         kind="retract",
         negated=True,
     ),
+    # something given up or left, whatever it was ("I dropped Italian", "I left Tessellate last month")
+    R(
+        ANY_PREDICATE,
+        r"{S}{vg:drop,give up,abandon,ditch:past}\s+(?:on\s+)?(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+(?:of|the|and|[A-Z][\w'&.-]*))*)",
+        place,
+        kind="end",
+        dated=True,
+        fallback=True,
+    ),
+    # "switched from violin to cello": whatever held the old value now holds the new one
+    R(
+        SWITCH,
+        r"{S}{vg:switch,change,move,go:any}\s+(?:over\s+)?from\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s+to\s+"
+        r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[.,!?;]|$|\s+(?:this|last|next|in|on|at|because|since|now|"
+        r"instead|and|but|so)\b))",
+        np(4, split_lists=False),
+        dated=True,
+    ),
+    # "it's Leeds, not Sheffield": the speaker's earlier value was wrong
+    R(
+        CORRECT,
+        r"(?i:\b(?:it's|it\s+is|that's|that\s+is|I\s+meant|I\s+mean|make\s+that|should\s+be|it\s+was))\s+"
+        r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s+(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
+        np(4, split_lists=False),
+        negated=True,
+    ),
+    # a pet that left the household, by its name ("Mango passed away", "we had to rehome Clove")
+    R(
+        "has_pet",
+        r"\b(?P<obj>[A-Z][a-z]+)\s+(?:(?:has|had|sadly|just|finally)\s+)?(?:died|passed\s+away|passed\s+on|ran\s+away|"
+        r"(?:got|was|has\s+been)\s+(?:adopted|rehomed|put\s+down|put\s+to\s+sleep)|went\s+to\s+(?:a|her|his|their)\s+new\s+home)\b",
+        person(),
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    R(
+        "has_pet",
+        r"{S}(?:{vg:rehome,lose,give away,put down:past}|\s+had\s+to\s+(?:rehome|give\s+away|put\s+down))\s+"
+        r"(?P<obj>[A-Z][a-z]+)\b",
+        person(),
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    R(
+        "has_pet",
+        r"{S}(?:{vg:give:past}|\s+had\s+to\s+give)\s+(?P<obj>[A-Z][a-z]+)\s+(?:away|up)\b",
+        person(),
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    # a language practised ("I've been doing Italian on Duolingo")
+    R(
+        "learning",
+        rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+(?:doing|practising|practicing|studying|brushing\s+up\s+on)\s+"
+        rf"(?P<obj>{LANGUAGES})\b",
+        np(2, split_lists=False),
+    ),
+    R(
+        "learning",
+        rf"{{S}}{{vg:take up,pick up,start:past}}\s+(?P<obj>{LANGUAGES})\b",
+        np(2, split_lists=False),
+        dated=True,
+    ),
+    # a subject studied, said as "doing law" ("Idris is doing law in Manchester")
+    R(
+        "studies",
+        rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+(?:doing|reading|studying|starting)\s+(?:a\s+(?:degree|PhD|masters?|master's|"
+        rf"BA|BSc|MA|MSc|course)\s+in\s+)?(?P<obj>{DISCIPLINES})\b",
+        np(3, split_lists=False),
+    ),
+    R(
+        "studies",
+        rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+doing\s+(?:a|an|my)\s+(?P<obj>PhD|masters?|master's|doctorate|degree|BA|BSc|MA|MSc)"
+        rf"\s+in\s+(?P<field>{DISCIPLINES})\b",
+        field_of,
+    ),
+    # called off, by the plan's place as a modifier ("we called off the Morocco trip")
+    R(
+        "plans_to",
+        r"{S}{vg:cancel,call off,scrap,ditch,drop,shelve:past}\s+(?:the|our|my|this|that)\s+"
+        r"(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:trip|vacation|holiday|visit|getaway|tour|plans?|move)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:cancel,call off,scrap,ditch,drop,shelve:past}\s+(?:the|our|my|this|that)\s+"
+        r"(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|relocation)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
+    # an email or number given as the one to use ("please use kofi@... from now on")
+    R(
+        "email",
+        rf"(?:^|\b(?:[Pp]lease|[Jj]ust|[Nn]ow|[Ss]o)\s+)(?:[Uu]se|[Tt]ry|[Ss]end\s+(?:it|them|things|everything|stuff)\s+to)\s+"
+        rf"(?P<obj>{EMAIL})",
+        value,
+    ),
+    R(
+        "phone",
+        rf"(?:^|\b(?:[Pp]lease|[Jj]ust|[Nn]ow|[Ss]o)\s+)(?:[Uu]se|[Tt]ry)\s+(?P<obj>{PHONE})",
+        phone,
+    ),
+    R(
+        "phone",
+        rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell|mobile)(?:'s|\s+has)\s+changed\b[^.!?]{{0,20}}?"
+        rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})",
+        phone,
+    ),
+    R(
+        "phone",
+        rf"\b[Tt]he\s+(?:phone\s+|cell\s+|mobile\s+)?number(?:'s|\s+is)(?:\s+(?:actually|really))?\s+(?P<obj>{PHONE})",
+        phone,
+        confidence=0.7,
+    ),
+    # employer in a participle clause ("I'm based in Lisbon, working remotely for a startup called X")
+    R(
+        "works_at",
+        r"{S}[^.!?;]{0,80}?,\s+(?:currently\s+|still\s+|now\s+)?(?:working|employed)\s+(?:remotely\s+|full-time\s+|part-time\s+)?"
+        r"(?:at|for|by)\s+{obj:org}",
+        org,
+        confidence=0.7,
+    ),
+    # employer by an organisation's name ("I'm still at Kerr's Garage")
+    R(
+        "works_at",
+        rf"{{S}}{{BE}}{{ADV}}\s+(?:at|with)\s+(?P<obj>(?:[A-Z][\w'&.-]*\s+){{1,3}}{ORG_HEADS})\b",
+        org,
+        confidence=0.7,
+    ),
+    # still living where one was ("I'm still in Dundee")
+    R("lives_in", r"{S}{BEN}\s+still\s+(?:living\s+)?(?:in|based\s+in)\s+{obj:place}", place, confidence=0.7),
 )
