@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
 from emem.extract.rules import (
+    AHEAD,
     ANY_PREDICATE,
     CORRECT,
     FAVOURITE,
@@ -70,7 +71,7 @@ _FUNCTION_WORDS = frozenset(
     ok okay hey hi wow guess think know said says heard lol haha anyway plus now until once as where
     btw yep yup nope nah sometimes here often ago too though even just now still also day days week
     weeks weekend month months year years night morning evening afternoon time times summer winter
-    spring fall autumn moment point""".split()
+    spring fall autumn moment point wait sorry oops whoops hmm um correction sadly luckily honestly""".split()
 )
 """Words after which "I ..." or "Anna ..." starts a clause of its own (not a relative clause)."""
 _ELLIPSIS = re.compile(
@@ -245,6 +246,38 @@ def _as_statement(asked: str, reply: str) -> tuple[str, str] | None:
     return None
 
 
+_LIFE_IN = re.compile(
+    r"\b(?:how(?:'s|\s+is)\s+(?:life|everything|it\s+going)\s+in|how\s+are\s+things\s+in)\s+"
+    r"(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s*\?"
+    r"|\bhow(?:'s|\s+is)\s+(?P<place2>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+treating\s+you\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_about_home(turns: Sequence[Turn], index: int, resolver: AliasResolver) -> list[FactCandidate]:
+    """ "Omar! How's life in Madrid?": asking someone about life in a place says they live there.
+    The one asked is the next turn's speaker (a person or the user, never the asker)."""
+    turn, reply = turns[index], turns[index + 1] if index + 1 < len(turns) else None
+    if reply is None or reply.speaker == turn.speaker or reply.session_id != turn.session_id:
+        return []
+    out = []
+    for m in _LIFE_IN.finditer(turn.text.translate(_APOSTROPHES)):
+        place = m.group("place") or m.group("place2")
+        if place.split()[0].lower() in NOT_NAMES:
+            continue
+        out.append(
+            FactCandidate(
+                subject=resolver.canonical(reply.speaker),
+                predicate="lives_in",
+                object=place,
+                surface=m.group(0),
+                source_turn_ids=[turn.turn_id],
+                confidence=0.6,
+            )
+        )
+    return out
+
+
 def _held_until_ended(facts: list[FactCandidate], at: datetime) -> list[FactCandidate]:
     """Order a turn's starts and ends in valid time. A single value ended in the same turn as
     another one starts ("Finished X. Started Y last night.") ends when the other begins; a fact
@@ -384,6 +417,7 @@ class OfflineExtractor:
                         f for f in self._turn(proxy, index, resolver, state) if f.predicate == reply[0]
                     )
                 out.extend(self._turn(turn, index, resolver, state, _neighbours(turns, index)))
+                out.extend(_asked_about_home(turns, index, resolver))
                 continue
             # What the agent says ("You live in Boston, right?") is not a fact about the user,
             # unless the user's next turn confirms it ("Yes, ...").
@@ -496,12 +530,26 @@ class OfflineExtractor:
                 )
         named = {(f.subject, f.predicate, f.object.split(" named ")[0]) for f in out if " named " in f.object}
         ended = {(f.subject, f.predicate, f.object) for f in out if f.kind != "assert"}
-        # "a kitten" gives way to "a kitten named Mochi"; "our cat Luna passed away" only ends Luna
+        ended |= {  # "we lost our cat Tigger": the end names Tigger, so "a cat named Tigger" is not new
+            (f.subject, f.predicate, g.object)
+            for f in out
+            if f.kind != "assert"
+            for g in out
+            if g.kind == "assert"
+            and (g.subject, g.predicate) == (f.subject, f.predicate)
+            and g.object.endswith(f" named {f.object}")
+        }
+        withdrawn = {
+            " ".join(sorted(_words(f.object))) for f in out if f.kind == "retract" and _words(f.object)
+        }
+        # "a kitten" gives way to "a kitten named Mochi"; "our cat Luna passed away" only ends Luna;
+        # "we cancelled our trip to Japan" withdraws Japan, it does not report a visit
         return [
             f
             for f in out
             if (f.subject, f.predicate, f.object) not in named
             and (f.kind != "assert" or (f.subject, f.predicate, f.object) not in ended)
+            and (f.kind != "assert" or " ".join(sorted(_words(f.object))) not in withdrawn)
         ]
 
     @staticmethod
@@ -707,28 +755,34 @@ class OfflineExtractor:
         """ "switched from violin to cello" ends what held the old value and starts the new one;
         "it's Leeds, not Sheffield" withdraws the old value and states the new one for the same time.
         The predicate is the one the speaker's earlier fact about the old value has."""
-        held = [t for t in self._history(subject, state, earlier)[::-1] if _same_value(t.object, old)][:1]
+        held: dict[str, FactCandidate] = {}
+        for t in self._history(subject, state, earlier)[::-1]:
+            if t.kind == "assert" and t.predicate not in held and _same_value(t.object, old):
+                held[t.predicate] = t  # the latest value said of each predicate that held it
         base = {
             "subject": subject,
             "surface": surface,
             "source_turn_ids": [turn.turn_id],
             "confidence": confidence,
         }
-        if not held:
-            return []
-        target = held[0]
-        value = _substitute(target.object, old, new)
-        if how == CORRECT:
-            return [
-                FactCandidate(predicate=target.predicate, object=target.object, kind="retract", **base),
-                FactCandidate(predicate=target.predicate, object=value, valid_from=target.valid_from, **base),
-            ]
-        return [
-            FactCandidate(
-                predicate=target.predicate, object=target.object, valid_to=when, kind="end", **base
-            ),
-            FactCandidate(predicate=target.predicate, object=value, valid_from=when, **base),
-        ]
+        out: list[FactCandidate] = []
+        for target in held.values():
+            value = _substitute(target.object, old, new)
+            if how == CORRECT:
+                out += [
+                    FactCandidate(predicate=target.predicate, object=target.object, kind="retract", **base),
+                    FactCandidate(
+                        predicate=target.predicate, object=value, valid_from=target.valid_from, **base
+                    ),
+                ]
+            else:
+                out += [
+                    FactCandidate(
+                        predicate=target.predicate, object=target.object, valid_to=when, kind="end", **base
+                    ),
+                    FactCandidate(predicate=target.predicate, object=value, valid_from=when, **base),
+                ]
+        return out
 
     # --- subject and filters ---------------------------------------------------------------------
 
@@ -762,7 +816,11 @@ class OfflineExtractor:
         if groups.get("rel"):
             return True
         before = re.search(r"([A-Za-z,']+)\s*$", sentence[: m.start("name")])
-        if before and before.group(1).lower() not in _FUNCTION_WORDS and before.group(1)[:1].islower():
+        if (
+            before
+            and before.group(1).lower().rstrip(",") not in _FUNCTION_WORDS
+            and before.group(1)[:1].islower()
+        ):
             return False  # "my dog Max loves ...": an appositive, not a person subject
         return True
 
@@ -804,6 +862,8 @@ class OfflineExtractor:
                 ]
                 if fact.object == PREVIOUS:
                     targets = candidates[-1:] or [fact.model_copy(update={"object": ""})]
+                elif fact.object == AHEAD:  # what was planned to start after now
+                    targets = [t for t in candidates if t.valid_from is not None and t.valid_from > turn.time]
                 else:
                     same = [t for t in candidates if _same_object(t.object, fact.object)]
                     targets = same[-1:] or [fact]

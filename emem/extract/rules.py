@@ -31,6 +31,8 @@ SWITCH = "*switch"
 CORRECT = "*correct"
 """Predicate of "it's X, not Y": the predicate that held Y (from what was said) is corrected to X."""
 PREVIOUS = "\x00previous"
+AHEAD = "\x00ahead"
+"""Object of a retraction that withdraws values planned to start after the turn ("we're staying")."""
 """Object of a retraction that refers to what the speaker just said, not to a named value."""
 
 
@@ -210,7 +212,7 @@ _AFTER_PLACE_OK = frozenset(
     """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
     when while after before until so but or with as by from of during about over around again too
     recently lately now earlier ago back together alone once twice early late where which who that
-    is was are were has have had it i we my our anymore any no not yet right""".split()
+    is was are were has have had it i we my our anymore any no not yet right these nowadays""".split()
 )
 _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
 
@@ -367,6 +369,11 @@ _MORE_PETS_RE = re.compile(
     r"(?:(?:named|called)\s+)?(?P<name>[A-Z][a-z]+)\b"
 )
 """A further pet in the same breath ("a dog named Juniper and a rabbit named Clove")."""
+_MORE_COUNTED_RE = re.compile(
+    r"^\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+)(?P<count>two|three|four|five|[2-5])\s+"
+    r"(?P<species>(?:[a-z]+\s+){0,2}?(?:" + "|".join(sorted(PETS, key=len, reverse=True)) + r")(?:s|es)?)\b"
+)
+"""Further pets counted and named in the same breath ("... and two guinea pigs, Bean and Toast")."""
 
 
 def _article(word: str) -> str:
@@ -428,6 +435,11 @@ def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
             )
             more.append(f"{_article(sp2)} {sp2} named {mm.group('name')}")
             rest = rest[mm.end() :]
+        cm = _MORE_COUNTED_RE.match(rest)
+        if cm and cm.group("count").lower() in _NUMBER_VALUE:
+            names = _names_after(rest[cm.end() :], _NUMBER_VALUE[cm.group("count").lower()])
+            sp2 = _singular(cm.group("species").lower())
+            more += [f"{_article(sp2)} {sp2} named {x}" for x in names]
         if more:
             head = pet_one(species_text, name)
             return head + more
@@ -705,6 +717,10 @@ def retract_np(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 def previous(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [PREVIOUS]
+
+
+def ahead(m: re.Match[str], ctx: Ctx) -> list[str]:
+    return [AHEAD]
 
 
 # --- the wider vocabulary: contact details, diet, favourites, media, family, health, forgetting --
@@ -1279,7 +1295,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "likes",
         r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|has\s+to\s+be)"
-        r"\s+{obj:np}",
+        r"\s+(?:(?:now|currently|still|definitely|probably|actually)\s+)?{obj:np}",
         liked,
     ),
     R("likes", r"{S}{vg:fall:past}\s+in\s+love\s+with\s+{obj:np}", liked),
@@ -1548,7 +1564,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>(?:[a-z]+|TV)"
         r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink|flavou?r|"
         r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)\s+(?:is|are|has\s+to\s+be|"
-        r"would\s+(?:have\s+to\s+)?be)\s+{obj:np}",
+        r"would\s+(?:have\s+to\s+)?be)\s+(?:(?:now|currently|still|definitely|probably|actually)\s+)?{obj:np}",
         favourite,
     ),
     R(
@@ -1575,6 +1591,20 @@ RULES: tuple[Rule, ...] = (
     R(MEDIUM, rf"{{S}}{{BE}}{{ADV}}\s+(?:done|finished)\s+with\s+{TITLE}", title, kind="end", dated=True),
     R(
         MEDIUM,
+        rf"{{S}}{{vg:finish,watch,read:past}}\s+the\s+(?:last|final)\s+(?:episode|season|chapter|page|book|volume)s?\s+of"
+        rf"\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+    ),
+    R(
+        MEDIUM,
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:on|up\s+to|starting)\s+(?:season|series|episode|book|volume|chapter|part)\s+[\w-]+\s+of"
+        rf"\s+{TITLE}",
+        title,
+    ),
+    R(
+        MEDIUM,
         rf"{{S}}{{vg:start,begin,pick up,crack open,dive into,move on to:past}}\s+{TITLE}",
         title,
         dated=True,
@@ -1582,7 +1612,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         MEDIUM,
-        rf"{{S}}[^.!?;]{{1,80}}?\b(?:and|then)\s+(?:then\s+|now\s+)?(?:{{v:start,begin,pick up,move on to,dive into}})"
+        rf"{{S}}[^.!?;]{{1,80}}?(?:\b(?:and|then)|,)\s+(?:then\s+|now\s+)?(?:{{v:start,begin,pick up,move on to,dive into}})"
         rf"\s+{TITLE}",
         title,
         dated=True,
@@ -2071,7 +2101,8 @@ RULES: tuple[Rule, ...] = (
     # "switched from violin to cello": whatever held the old value now holds the new one
     R(
         SWITCH,
-        r"{S}{vg:switch,change,move,go:any}\s+(?:over\s+)?from\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s+to\s+"
+        r"{S}{vg:switch,change,move,go:any}(?:\s+(?:jobs|careers|teams|schools|gyms|banks|providers|courses|majors))?"
+        r",?\s+(?:over\s+)?from\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s+to\s+"
         r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[.,!?;]|$|\s+(?:this|last|next|in|on|at|because|since|now|"
         r"instead|and|but|so)\b))",
         np(4, split_lists=False),
@@ -2197,4 +2228,139 @@ RULES: tuple[Rule, ...] = (
     ),
     # still living where one was ("I'm still in Dundee")
     R("lives_in", r"{S}{BEN}\s+still\s+(?:living\s+)?(?:in|based\s+in)\s+{obj:place}", place, confidence=0.7),
+    # home named as such ("Home is Seattle these days", "I'm back in Chicago for good")
+    R("lives_in", r"(?:^|[,;]\s*)(?:[Hh]ome)(?:'s|\s+is)\s+(?:now\s+)?{obj:place}", place, confidence=0.7),
+    R(
+        "lives_in",
+        r"{S}{BE}{ADV}\s+back\s+(?:living\s+)?in\s+{obj:place}(?=[^.!?]*\b(?:for\s+good|permanently|to\s+stay)\b)",
+        place,
+        dated=True,
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}{ADV}\s+leaving\s+(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}\s+for\s+{obj:place}",
+        place,
+        starts=True,
+        needs_date=True,
+    ),
+    # a job that starts on a date said with it ("I start at Google on Monday")
+    R(
+        "works_at",
+        r"{S}(?:\s+start|'ll\s+start|\s+will\s+start|{BEN}\s+starting)(?:\s+(?:work|working))?\s+(?:at|with)\s+{obj:org}",
+        org_cap,
+        starts=True,
+        needs_date=True,
+    ),
+    # a job started, said by where ("I started at a design studio called Forma last month")
+    R("works_at", r"{S}{vg:start:past}\s+(?:at|with)\s+{obj:org}", org_cap, dated=True, confidence=0.7),
+    # a job's last day ("My last day at Acme is Friday"): it ends then
+    R(
+        "works_at",
+        r"\b[Mm]y\s+last\s+day(?:\s+at\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}))?\s+(?:is|will\s+be|'s)\b",
+        retract_obj(org_cap),
+        kind="end",
+        starts=True,
+        needs_date=True,
+    ),
+    # diets said by what is cut out or eaten again
+    R("diet", r"{S}{vg:cut out,give up,quit:past}\s+(?:all\s+)?dairy\b", const("dairy-free"), dated=True),
+    R("diet", r"{S}{vg:cut out,give up,quit:past}\s+(?:all\s+)?gluten\b", const("gluten-free"), dated=True),
+    R("diet", r"{S}{BEN}{ADV}\s+eating\s+(?:meat|fish|animal\s+products)\s+again\b", previous, kind="end"),
+    # something no longer liked ("I've gone off coffee")
+    R(
+        "likes",
+        r"{S}{vg:go off,fall out of love with,get tired of,get bored of,grow out of:past}\s+{obj:np}",
+        liked,
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    # contact details given as new or changed ("New number: ...", "I changed my email to ...")
+    R(
+        "phone",
+        rf"(?:^|[,;]\s*)(?:[Mm]y\s+)?[Nn]ew\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell|mobile)\s*"
+        rf"(?:[:,-]|\s+is)\s*(?P<obj>{PHONE})",
+        phone,
+    ),
+    R(
+        "email",
+        rf"(?:^|[,;]\s*)(?:[Mm]y\s+)?[Nn]ew\s+e-?mail(?:\s+address)?\s*(?:[:,-]|\s+is)\s*(?P<obj>{EMAIL})",
+        value,
+    ),
+    R(
+        "email",
+        rf"{{S}}{{vg:change,update,switch:past}}\s+my\s+e-?mail(?:\s+address)?\s+(?:over\s+)?to\s+(?P<obj>{EMAIL})",
+        value,
+    ),
+    R(
+        "phone",
+        rf"{{S}}{{vg:change,update,switch:past}}\s+my\s+(?:phone\s+|cell\s+|mobile\s+)?number\s+(?:over\s+)?to\s+"
+        rf"(?P<obj>{PHONE})",
+        phone,
+    ),
+    R(
+        "email",
+        rf"\b[Mm]y\s+e-?mail(?:\s+address)?(?:'s|\s+has)?\s+changed\b[^.!?]{{0,20}}?\b(?:it's|it\s+is|to|now)\s+"
+        rf"(?:now\s+)?(?P<obj>{EMAIL})",
+        value,
+    ),
+    # a pet named later in the sentence ("we adopted a rescue greyhound, her name's Luna")
+    R(
+        "has_pet",
+        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home,take in,foster:past}}\s+{_COUNT}\s+{_SPECIES}\s*(?:,\s*|\s+and\s+)"
+        rf"(?:(?:her|his|its)\s+name(?:'s|\s+is)|(?:she's|he's|it's)\s+(?:called|named))\s+{_PETNAME}",
+        pet,
+        dated=True,
+    ),
+    # a pet lost by its species and name ("we lost our cat Tigger last week")
+    R(
+        "has_pet",
+        rf"{{S}}{{vg:lose,rehome,give away,put down:past}}\s+(?:my|our)\s+{_SPECIES},?\s+{_PETNAME}",
+        pet,
+        kind="end",
+        dated=True,
+    ),
+    # a planned move called off in so many words ("we're not moving to Denver after all")
+    R(
+        "lives_in",
+        r"{S}{NEG}{ADV}\s+(?:moving|relocating|going\s+to\s+move)\s+(?:back\s+)?to\s+{obj:place}"
+        r"(?=[^.!?]*\b(?:after\s+all|anymore|any\s+more|instead|now)\b)",
+        place,
+        kind="retract",
+        negated=True,
+        cessation="any",
+    ),
+    R(
+        "plans_to",
+        r"{S}{NEG}{ADV}\s+(?:moving|relocating|going\s+to\s+move|going|heading|travel+ing|flying)\s+(?:back\s+)?to\s+"
+        r"{obj:place}(?=[^.!?]*\b(?:after\s+all|anymore|any\s+more|instead)\b)",
+        place,
+        kind="retract",
+        negated=True,
+        cessation="any",
+    ),
+    R(
+        "plans_to",
+        r"^(?:(?:[Oo]k(?:ay)?|[Ss]o|[Aa]ctually|[Ww]ell)[,]?\s+)?(?:[Ss]crap|[Ff]orget|[Cc]ancel|[Dd]rop|[Dd]itch)\s+"
+        r"(?:the|our|my)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:plan|plans|trip|idea|move|visit)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
+    # staying where one lives withdraws a move planned ahead ("we've decided to stay in Tulsa")
+    R(
+        "lives_in",
+        r"{S}(?:{vg:decide:past}\s+to\s+stay|{BEN}{ADV}\s+staying)\s+(?:in\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}|put|here)"
+        r"(?=[^.!?]*\b(?:after\s+all|instead|for\s+now|now)\b|\s*[.!]|$)",
+        ahead,
+        kind="retract",
+        negated=True,
+    ),
+    # a new language said as a switch ("I've switched to French")
+    R(
+        "learning",
+        rf"{{S}}{{vg:switch,move,change:any}}(?:\s+over)?\s+to\s+(?:learning\s+)?(?P<obj>{LANGUAGES})\b",
+        np(2, split_lists=False),
+        dated=True,
+    ),
 )
