@@ -379,3 +379,79 @@ class TestAcrossSessions:
         assert ledger.resolve("ns", "user", "works_at", valid_at=T + timedelta(days=30)).values == [
             "Tessellate"
         ]
+
+
+class TestMorePhrasings:
+    """Phrasings written after the first round, each for a pattern rather than a sentence."""
+
+    @pytest.mark.parametrize(
+        ("texts", "expected"),
+        [
+            (("I got a job offer from Globex and accepted it.",), ("user", "works_at", "Globex", "assert")),
+            (
+                ("I'm going to be a product manager at Globex.",),
+                ("user", "job_title", "product manager", "assert"),
+            ),
+            (("I'll be joining Globex as a PM in July.",), ("user", "works_at", "Globex", "assert")),
+            (
+                ("I don't use that email anymore, it's jane@new.com now.",),
+                ("user", "email", "jane@new.com", "assert"),
+            ),
+            (("Please update my email to c@d.com.",), ("user", "email", "c@d.com", "assert")),
+            (
+                ("We had a baby girl, Rose, in March.",),
+                ("user", "has_child", "a baby girl named Rose", "assert"),
+            ),
+            (
+                ("I'm reading a book called The Midnight Library.",),
+                ("user", "reading", "The Midnight Library", "assert"),
+            ),
+            (("I stopped watching The Office.",), ("user", "watching", "The Office", "end")),
+            (("Our trip to Iceland fell through.",), ("user", "plans_to", "Iceland", "retract")),
+            (("The Japan trip got cancelled.",), ("user", "plans_to", "Japan", "retract")),
+            (("I have 2 dogs and a cat.",), ("user", "has_pet", "a cat", "assert")),
+            (
+                ("Our second dog, Mochi, arrived last week.",),
+                ("user", "has_pet", "a dog named Mochi", "assert"),
+            ),
+            (
+                ("I live in Austin.", "We moved again, we're in Dallas now."),
+                ("user", "lives_in", "Dallas", "assert"),
+            ),
+            (
+                ("I'm planning a trip to Rome in May.", "We had to cancel Rome."),
+                ("user", "plans_to", "go to Rome (May 2024)", "retract"),
+            ),
+            (
+                ("I'm moving to Denver in June.", "Plans changed, we're staying in Austin."),
+                ("user", "lives_in", "Denver", "retract"),
+            ),
+        ],
+    )
+    def test_phrasing(self, texts: tuple[str, ...], expected: tuple[str, str, str, str]) -> None:
+        assert expected in facts(*texts)
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "We're thinking of moving to Portland.",
+            "We might move to Austin next year.",
+            "I turned down the offer from Initech.",
+        ],
+    )
+    def test_maybes_and_refusals_are_no_facts(self, text: str) -> None:
+        assert facts(text) == []
+
+    def test_a_second_verb_of_change_ends_the_first_value(self) -> None:
+        got = facts("I've been vegetarian for five years but recently went vegan.")
+        assert ("user", "diet", "vegetarian", "end") in got
+        assert ("user", "diet", "vegan", "assert") in got
+        assert not [f for f in got if f[3] == "retract"]
+
+    def test_a_change_said_with_actually_is_not_a_correction(self) -> None:
+        got = facts("I'm vegan now.", "Actually I've gone back to being vegetarian.")
+        assert got == [("user", "diet", "vegan", "assert"), ("user", "diet", "vegetarian", "assert")]
+
+    def test_a_correction_in_one_breath_still_withdraws(self) -> None:
+        got = facts("Leo is 6. Sorry, Leo is 7 now, he had his birthday last week.")
+        assert ("Leo", "age", "6", "retract") in got

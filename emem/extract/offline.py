@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
@@ -89,8 +90,14 @@ _CORRECTING = re.compile(
     re.IGNORECASE,
 )
 _CHANGE = re.compile(
-    r"\b(?:now|anymore|no\s+longer|these\s+days|since|switched|started|new)\b", re.IGNORECASE
+    r"\b(?:now|anymore|no\s+longer|these\s+days|since|switched|started|new|went|gone|became|turned|back\s+to|"
+    r"again|moved)\b",
+    re.IGNORECASE,
 )
+_CHANGE_VERB = re.compile(
+    r"\b(?:went|gone|became|become|turned|switched|started|moved|back\s+to|again)\b", re.IGNORECASE
+)
+"""A second value said with a verb of change ("... but recently went vegan") replaced the first."""
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -182,12 +189,32 @@ _GREETING = re.compile(
 )
 _PRONOUN = re.compile(r"\b(?:he|she)(?:'s|\s+is|\s+was|\s+has|'ll)?\b", re.IGNORECASE)
 _CAP_WORD = re.compile(r"\b[A-Z][a-z]+\b")
-_PRONOUN_READING: dict[str, tuple[int, str, str]] = {}
-"""Readings with a pronoun restored to its name -> (where the name stands, group, name); a rule
-matching such a reading must take that name as its subject there."""
+_COORDINATED = re.compile(
+    r"^(?P<subj>I|We)(?:'m|'ve|'re|\s)[^.!?;]*?\b(?:but|and|then|so)\s+(?=(?:(?:then|recently|later|eventually|finally|just|"
+    r"also|now)\s+)?(?:[a-z]{3,}ed|went|got|became|began|took|left|quit|bought|sold|found|made|gave|fell|grew)\b)"
+)
 
 
-def _pronoun_restored(sentence: str) -> str | None:
+class _Anchor(NamedTuple):
+    """Where a reading restored a subject the speaker left out: a rule matching the reading must
+    take its subject (group `group`, and `value` when given) from exactly there."""
+
+    at: int
+    group: str
+    value: str | None = None
+
+
+def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
+    """ "I've been vegetarian for years but recently went vegan" -> "... but I recently went vegan":
+    a second verb of the speaker's sentence gets its subject back."""
+    m = _COORDINATED.match(sentence)
+    if m is None:
+        return None
+    subject = m.group("subj")
+    return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
+
+
+def _pronoun_restored(sentence: str) -> tuple[str, _Anchor] | None:
     """ "Yusuf called, he's switching from medicine to biology" -> "... Yusuf is switching ...":
     a he/she after exactly one person's name in the sentence stands for that name."""
     pron = _PRONOUN.search(sentence)
@@ -206,11 +233,7 @@ def _pronoun_restored(sentence: str) -> str | None:
         said[2:] if said.startswith("he") else said[3:], said.split()[-1] if " " in said else ""
     )
     text = f"{sentence[: pron.start()]}{name}{(' ' + verb.strip()) if verb.strip() else ''}{sentence[pron.end() :]}"
-    _PRONOUN_READING[text] = (pron.start(), "name", name)
-    if len(_PRONOUN_READING) > 4096:
-        _PRONOUN_READING.clear()
-        _PRONOUN_READING[text] = (pron.start(), "name", name)
-    return text
+    return text, _Anchor(pron.start(), "name", name)
 
 
 _ASKED_FIELDS = (
@@ -318,6 +341,14 @@ class _Scope:
 
     context: str
     after: str
+    anchor: _Anchor | None = None
+    """Where the reading being matched restored a subject, if it did."""
+
+
+def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
+    """Whether a match takes its subject where the reading restored it."""
+    got = m.groupdict().get(anchor.group)
+    return bool(got) and m.start(anchor.group) == anchor.at and (anchor.value is None or got == anchor.value)
 
 
 def _neighbours(turns: Sequence[Turn], index: int) -> str:
@@ -492,21 +523,14 @@ class OfflineExtractor:
     ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
         scope = scope or _Scope(sentence, "")
-        for text, dates_for in self._readings(sentence, turn):
-            implied = text is not sentence
-            named = _PRONOUN_READING.get(text)
+        for text, dates_for, anchor in self._readings(sentence, turn):
             words = set(_WORD.findall(text.lower()))
             matches = [
                 (rule, m)
                 for rule in self.rules
                 if rule.keywords is None or rule.keywords & words
                 for m in rule.pattern.finditer(text)
-                if not implied
-                or (
-                    m.start(named[1]) == named[0]
-                    if named is not None and m.groupdict().get("name") == named[2]
-                    else named is None and m.groupdict().get("fp") and m.start("fp") == 0
-                )
+                if anchor is None or _anchored(m, anchor)
             ]
             matches.sort(key=lambda rm: rm[1].start())  # text order: a retraction sees only what came before
             specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
@@ -525,7 +549,7 @@ class OfflineExtractor:
                         state,
                         earlier + out,
                         dates_for(rule.future or rule.starts),
-                        scope,
+                        replace(scope, anchor=anchor) if anchor is not None else scope,
                     )
                 )
         named = {(f.subject, f.predicate, f.object.split(" named ")[0]) for f in out if " named " in f.object}
@@ -553,20 +577,23 @@ class OfflineExtractor:
         ]
 
     @staticmethod
-    def _readings(sentence: str, turn: Turn) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]]]]:
-        """The sentence itself and, when it drops its subject, the sentence with "I" restored."""
-        texts = [sentence]
-        restored = _pronoun_restored(sentence)
-        if restored is not None:
-            texts.append(restored)
+    def _readings(
+        sentence: str, turn: Turn
+    ) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]], _Anchor | None]]:
+        """The sentence itself and, where it leaves a subject out, readings with it restored: "I"
+        for a dropped subject ("Moved to Austin!"), the name a he/she stands for, the speaker for
+        a second verb ("... but recently went vegan")."""
+        texts: list[tuple[str, _Anchor | None]] = [(sentence, None)]
+        for restored in (_pronoun_restored(sentence), _coordinated(sentence)):
+            if restored is not None:
+                texts.append(restored)
         if _ELLIPSIS_BE.match(sentence):
-            texts.append("I'm " + sentence[0].lower() + sentence[1:])
+            texts.append(("I'm " + sentence[0].lower() + sentence[1:], _Anchor(0, "fp")))
         elif _ELLIPSIS.match(sentence):
-            texts.append(
-                ("I've " if sentence.startswith("Been") else "I ") + sentence[0].lower() + sentence[1:]
-            )
+            lead = "I've " if sentence.startswith("Been") else "I "
+            texts.append((lead + sentence[0].lower() + sentence[1:], _Anchor(0, "fp")))
         out = []
-        for text in texts:
+        for text, anchor in texts:
             cache: dict[bool, tuple[DateMention, ...]] = {}
 
             def dates_for(future: bool, text: str = text, cache: dict = cache) -> tuple[DateMention, ...]:
@@ -574,7 +601,7 @@ class OfflineExtractor:
                     cache[future] = tuple(find_date_mentions(text, turn.time, "future" if future else "past"))
                 return cache[future]
 
-            out.append((text, dates_for))
+            out.append((text, dates_for, anchor))
         return out
 
     def _read(
@@ -592,7 +619,7 @@ class OfflineExtractor:
         scope: _Scope | None = None,
     ) -> list[FactCandidate]:
         scope = scope or _Scope(sentence, "")
-        subject, third = self._subject(m, sentence, turn, resolver)
+        subject, third = self._subject(m, sentence, turn, resolver, scope.anchor)
         if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
         objects = rule.post(m, Ctx(sentence, dates, scope.context))
@@ -787,14 +814,18 @@ class OfflineExtractor:
     # --- subject and filters ---------------------------------------------------------------------
 
     def _subject(
-        self, m: re.Match[str], sentence: str, turn: Turn, resolver: AliasResolver
+        self,
+        m: re.Match[str],
+        sentence: str,
+        turn: Turn,
+        resolver: AliasResolver,
+        anchor: _Anchor | None = None,
     ) -> tuple[str | None, bool]:
         groups = m.groupdict()
         name = groups.get("name")
         if not name:
             return resolver.canonical(turn.speaker), False
-        restored = _PRONOUN_READING.get(sentence)
-        if restored is not None and (m.start("name"), name) == (restored[0], restored[2]):
+        if anchor is not None and anchor.group == "name" and _anchored(m, anchor):
             return resolver.canonical(name), resolver.canonical(name) != resolver.canonical(turn.speaker)
         if not self._plausible_name(name, m, sentence, resolver):
             return None, True
@@ -1038,8 +1069,11 @@ def _same_breath(fact: FactCandidate, earlier: list[FactCandidate]) -> list[Fact
         and f.object.lower() != fact.object.lower()
     ]
     withdrawn = {f.object.lower() for f in earlier if f.kind == "retract" and f.predicate == fact.predicate}
+    changed = bool(_CHANGE_VERB.search(fact.surface)) and not _CORRECTING.search(fact.surface)
     return [
-        f.model_copy(update={"kind": "retract", "surface": fact.surface})
+        f.model_copy(update={"kind": "end", "surface": fact.surface, "valid_to": None})
+        if changed
+        else f.model_copy(update={"kind": "retract", "surface": fact.surface})
         for f in said[-1:]
         if f.object.lower() not in withdrawn
     ] + [fact]

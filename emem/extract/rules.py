@@ -96,6 +96,7 @@ _CLAUSE_BREAK = re.compile(
     r"who|whom|whose|where|after|before|until|till|though|although|even\s+though|if|unless|as\s+soon\s+as|"
     r"as\s+well\s+as|as|than|now\s+that|plus|lol|haha|hehe|except|like\s+(?:I|we|you)|in\s+order\s+to|"
     r"so\s+that|that\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|my\b|our\b)|(?=(?:I|we|you|he|she|they)(?:'\w+)?\s)|"
+    r"and\s+(?=(?:moved|went|started|got|took|came|left|sold|bought)\b)|"
     r"and\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|that\b|then\b|it's\b|I'm\b|I've\b|we're\b|now\b|also\b|"
     r"so\b|my\s+\w+\s+(?:is|was|are|were|has)\b|the\s+\w+\s+(?:is|was|are|were)\b))\b|,)",
     re.IGNORECASE,
@@ -413,7 +414,11 @@ def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
     count followed by names ("two cats, Pixel and Mango") and further pets said in the same breath
     ("... and a rabbit named Clove") give one object per named animal."""
     species_text = (m.group("species") or "").lower()
-    species_text = re.sub(r"^(?:new|little|sweet|adorable|cute|cutest|rescue|old|baby)\s+", "", species_text)
+    species_text = re.sub(
+        r"^(?:new|little|sweet|adorable|cute|cutest|rescue|old|baby|first|second|third|other)\s+",
+        "",
+        species_text,
+    )
     name = m.groupdict().get("name2") or m.groupdict().get("petname")
     count = (m.groupdict().get("count") or "").lower()
     rest = ctx.sentence[m.end() :] if ctx.sentence else ""
@@ -423,7 +428,7 @@ def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
         if names:
             return [f"{_article(sp)} {sp} named {x}" for x in names]
     if count and count not in ("a", "an", "another", "one", "this", "the") and not name:
-        return [f"{count} {species_text}"]
+        return [f"{count} {species_text}", *_unnamed_more(rest)]
     if name and m.group(0) and ctx.sentence:
         more = []
         while True:
@@ -444,6 +449,24 @@ def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
             head = pet_one(species_text, name)
             return head + more
     return pet_one(species_text, name)
+
+
+_MORE_UNNAMED_RE = re.compile(
+    r"^\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+)(?P<count>a|an|one|two|three|four|five|[2-5])\s+"
+    r"(?P<species>(?:[a-z]+\s+){0,2}?(?:"
+    + "|".join(sorted(PETS, key=len, reverse=True))
+    + r")(?:s|es)?)\b(?!\s*,?\s+(?:named|called))"
+)
+
+
+def _unnamed_more(rest: str) -> list[str]:
+    """Further pets said without names after a count ("2 dogs and a cat")."""
+    out = []
+    while (mm := _MORE_UNNAMED_RE.match(rest)) is not None:
+        count, sp = mm.group("count").lower(), mm.group("species").lower()
+        out.append(f"{_article(sp)} {sp}" if count in ("a", "an", "one") else f"{count} {sp}")
+        rest = rest[mm.end() :]
+    return out
 
 
 def pet_one(sp: str, name: str | None) -> list[str]:
@@ -1035,7 +1058,7 @@ def R(predicate: str, template: str, post: Post = np(), **opts: object) -> Rule:
 
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
 _PET_TAIL = r"(?!\s*(?:tank|food|bowl|toy|toys|bed|cage|treats?|sitter|walker|park|shelter|show|bite|hair|-))"
-_SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|foster|old|baby|black|white|grey|gray|orange)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
+_SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|foster|old|baby|black|white|grey|gray|orange|first|second|third|other)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
 _PETNAME = r"(?P<name2>[A-Z][a-z]+)\b"
 _COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
 _CHILD = r"(?P<kin>son|daughter|kid|child|stepson|stepdaughter|baby\s+(?:boy|girl))"
@@ -1071,7 +1094,7 @@ RULES: tuple[Rule, ...] = (
     R("hometown", r"\b(?:[Mm]y)\s+(?:home\s*town|home\s+country)\s+(?:is|was)\s+{obj:place}", place),
     R(
         "lives_in",
-        r"{S}{vg:buy:past}\s+(?:a|our|my|the)\s+(?:new\s+|first\s+)?(?:house|home|condo|apartment|flat)"
+        r"{S}{vg:buy:past}\s+(?:a|our|my|the)\s+(?:new\s+|first\s+)?(?:house|home|condo|apartment|flat|place)"
         r"\s+in\s+{obj:place}",
         place,
         dated=True,
@@ -1254,7 +1277,8 @@ RULES: tuple[Rule, ...] = (
     R(
         "has_child",
         r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby\s+boy|baby\s+girl|baby|son|daughter)"
-        rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+        rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:(?:,?\s+(?:named|called)\s+|"
+        rf",\s+(?=[A-Z][a-z]+\s*,)){_PETNAME})?",
         child,
         dated=True,
     ),
@@ -1545,7 +1569,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "diet",
-        rf"{{S}}{{vg:go,become,turn,switch:past}}\s+(?:to\s+(?:a\s+|being\s+)?|fully\s+)?(?P<obj>{DIETS})\b"
+        rf"{{S}}{{vg:go,become,turn,switch:past}}\s+(?:back\s+)?(?:to\s+(?:a\s+|being\s+)?|fully\s+)?(?P<obj>{DIETS})\b"
         r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish))",
         diet,
         dated=True,
@@ -1863,7 +1887,8 @@ RULES: tuple[Rule, ...] = (
     R(
         "plans_to",
         r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|trip|vacation|holiday|"
-        r"visit|plan|plans)\s+(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b",
+        r"visit|plan|plans)\s+(?:(?:is|are|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|called\s+off|scrapped|shelved|"
+        r"not\s+happening)|fell\s+through|isn't\s+happening)\b",
         person(),
         kind="retract",
         negated=True,
@@ -1871,14 +1896,16 @@ RULES: tuple[Rule, ...] = (
     R(
         "lives_in",
         r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|relocation)\s+"
-        r"(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b",
+        r"(?:(?:is|are|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|called\s+off|scrapped|shelved|not\s+happening)|"
+        r"fell\s+through|isn't\s+happening)\b",
         person(),
         kind="retract",
         negated=True,
     ),
     R(
         "plans_to",
-        r"{S}{vg:cancel,call off,scrap,ditch:past}\s+{obj:place}",
+        r"{S}(?:{vg:cancel,call off,scrap,ditch:past}|\s+(?:had|have|'ve\s+had|decided)\s+to\s+(?:cancel|call\s+off|scrap|ditch))"
+        r"\s+{obj:place}",
         place,
         kind="retract",
         negated=True,
@@ -2170,6 +2197,16 @@ RULES: tuple[Rule, ...] = (
         rf"\s+in\s+(?P<field>{DISCIPLINES})\b",
         field_of,
     ),
+    # a trip to a place called off in so many words ("our trip to Iceland fell through")
+    R(
+        "plans_to",
+        r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:[a-z-]+\s+){0,2}?(?:trip|vacation|holiday|visit|getaway|move)\s+to\s+"
+        r"(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:(?:is|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|"
+        r"called\s+off|scrapped|shelved)|fell\s+through|isn't\s+happening)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
     # called off, by the plan's place as a modifier ("we called off the Morocco trip")
     R(
         "plans_to",
@@ -2350,11 +2387,110 @@ RULES: tuple[Rule, ...] = (
     # staying where one lives withdraws a move planned ahead ("we've decided to stay in Tulsa")
     R(
         "lives_in",
-        r"{S}(?:{vg:decide:past}\s+to\s+stay|{BEN}{ADV}\s+staying)\s+(?:in\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}|put|here)"
+        r"{S}(?:{vg:decide,choose:past}\s+to\s+stay|\s+(?:will|'ll)\s+stay)\s+(?:in\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}|put|here)"
         r"(?=[^.!?]*\b(?:after\s+all|instead|for\s+now|now)\b|\s*[.!]|$)",
         ahead,
         kind="retract",
         negated=True,
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}{ADV}\s+staying\s+(?:in\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}|put|here)"
+        r"(?=[^.!?]*\b(?:after\s+all|instead|for\s+now|now)\b|\s*[.!]|$)",
+        ahead,
+        kind="retract",
+        negated=True,
+    ),
+    # a job offer taken, or a job said ahead ("I'm going to be a PM at Globex", "I'll be joining Globex")
+    R(
+        "works_at",
+        r"{S}{vg:get,receive:past}\s+(?:a|an|the)\s+(?:job\s+)?offer\s+from\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})"
+        r"\s+and\s+(?:I\s+|we\s+)?(?:accepted|took)\s+it\b",
+        org_cap,
+        starts=True,
+    ),
+    R(
+        "works_at",
+        r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+(?:be\s+)?(?:join|joining|start|starting)\s+(?:at\s+|with\s+)?"
+        r"(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
+        org_cap,
+        starts=True,
+    ),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:going\s+to|gonna)\s+be\s+(?:a|an|the)\s+{obj:job}(?=\s+(?:there|at|with|for)\b)",
+        job,
+        starts=True,
+    ),
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:going\s+to|gonna)\s+be\s+(?:a|an|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|with|for)\s+"
+        r"(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
+        org_cap,
+        starts=True,
+    ),
+    # leaving a job on a date ahead ("I'm leaving Acme at the end of the month")
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:leaving|quitting)\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
+        org_cap,
+        kind="end",
+        starts=True,
+        needs_date=True,
+    ),
+    # a work by its kind and name ("I'm reading a book called The Midnight Library")
+    R(
+        "reading",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:reading|re-?reading)\s+(?:a|an|this|the)\s+(?:[a-z]+\s+)?(?:book|novel|memoir)\s+"
+        rf"(?:called|named|titled)\s+{TITLE}",
+        title,
+    ),
+    R(
+        "watching",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:watching|bingeing|binging)\s+(?:a|an|this|the)\s+(?:[a-z]+\s+)?(?:show|series|drama|sitcom)\s+"
+        rf"(?:called|named|titled)\s+{TITLE}",
+        title,
+    ),
+    R(
+        "watching",
+        rf"{{S}}{{vg:stop,quit,give up:past}}\s+(?:on\s+)?watching\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "reading",
+        rf"{{S}}{{vg:stop,quit,give up:past}}\s+(?:on\s+)?reading\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+    ),
+    # a move said then where one is now ("We moved again, we're in Dallas now")
+    R(
+        "lives_in",
+        r"{vg:move,relocate:past}[^.!?]{0,40}?,\s+{S}{BEN}\s+(?:now\s+)?(?:in|based\s+in)\s+{obj:place}",
+        place,
+    ),
+    # an email said as the one now in use ("I don't use that email anymore, it's jane@new.com now")
+    R(
+        "email",
+        rf"\be-?mail\b[^.!?]{{0,50}}?\b(?:it's|it\s+is|use|now)\s+(?:now\s+)?(?P<obj>{EMAIL})",
+        value,
+        negated=True,
+        cessation="any",
+        confidence=0.7,
+    ),
+    R(
+        "email",
+        rf"(?:^|\b(?:[Pp]lease|[Cc]an\s+you|[Cc]ould\s+you)\s+)(?:[Uu]pdate|[Cc]hange|[Ss]witch)\s+my\s+e-?mail(?:\s+address)?\s+to\s+"
+        rf"(?P<obj>{EMAIL})",
+        value,
+    ),
+    R(
+        "phone",
+        rf"(?:^|\b(?:[Pp]lease|[Cc]an\s+you|[Cc]ould\s+you)\s+)(?:[Uu]pdate|[Cc]hange|[Ss]witch)\s+my\s+(?:phone\s+|cell\s+|mobile\s+)?"
+        rf"number\s+to\s+(?P<obj>{PHONE})",
+        phone,
     ),
     # a new language said as a switch ("I've switched to French")
     R(
