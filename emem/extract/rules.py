@@ -1052,8 +1052,11 @@ def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
 # --- the table -----------------------------------------------------------------------------------
 
 
-def R(predicate: str, template: str, post: Post = np(), **opts: object) -> Rule:  # noqa: N802
-    return Rule(predicate, compile_template(template), post, keywords=template_keywords(template), **opts)  # type: ignore[arg-type]
+def R(predicate: str, template: str, post: Post = np(), kw: str = "", **opts: object) -> Rule:  # noqa: N802
+    """A rule from a template; `kw` names words of which one must occur when the template has no verb
+    group to take them from (a cheap filter: most sentences are then not searched by the rule)."""
+    keywords = template_keywords(template) or (frozenset(kw.split()) if kw else None)
+    return Rule(predicate, compile_template(template), post, keywords=keywords, **opts)  # type: ignore[arg-type]
 
 
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
@@ -1612,7 +1615,14 @@ RULES: tuple[Rule, ...] = (
         kind="end",
         dated=True,
     ),
-    R(MEDIUM, rf"{{S}}{{BE}}{{ADV}}\s+(?:done|finished)\s+with\s+{TITLE}", title, kind="end", dated=True),
+    R(
+        MEDIUM,
+        rf"{{S}}{{BE}}{{ADV}}\s+(?:done|finished)\s+with\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+        kw="done finished",
+    ),
     R(
         MEDIUM,
         rf"{{S}}{{vg:finish,watch,read:past}}\s+the\s+(?:last|final)\s+(?:episode|season|chapter|page|book|volume)s?\s+of"
@@ -1626,6 +1636,7 @@ RULES: tuple[Rule, ...] = (
         rf"{{S}}{{BEN}}{{ADV}}\s+(?:on|up\s+to|starting)\s+(?:season|series|episode|book|volume|chapter|part)\s+[\w-]+\s+of"
         rf"\s+{TITLE}",
         title,
+        kw="season series episode book volume chapter part",
     ),
     R(
         MEDIUM,
@@ -1647,6 +1658,7 @@ RULES: tuple[Rule, ...] = (
         rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:about\s+)?(?:halfway|partway|midway)|[\w-]+\s+(?:pages|chapters|episodes))"
         rf"\s+(?:through|into)\s+{TITLE}",
         title,
+        kw="halfway partway midway pages chapters episodes",
     ),
     R(
         "watching",
@@ -2143,6 +2155,7 @@ RULES: tuple[Rule, ...] = (
         r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
         np(4, split_lists=False),
         negated=True,
+        kw="not",
     ),
     # a pet that left the household, by its name ("Mango passed away", "we had to rehome Clove")
     R(
@@ -2153,6 +2166,7 @@ RULES: tuple[Rule, ...] = (
         kind="end",
         dated=True,
         confidence=_ONLY_RUNNING,
+        kw="died passed ran adopted rehomed put went",
     ),
     R(
         "has_pet",
@@ -2177,6 +2191,7 @@ RULES: tuple[Rule, ...] = (
         rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+(?:doing|practising|practicing|studying|brushing\s+up\s+on)\s+"
         rf"(?P<obj>{LANGUAGES})\b",
         np(2, split_lists=False),
+        kw="doing practising practicing studying brushing",
     ),
     R(
         "learning",
@@ -2190,12 +2205,14 @@ RULES: tuple[Rule, ...] = (
         rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+(?:doing|reading|studying|starting)\s+(?:a\s+(?:degree|PhD|masters?|master's|"
         rf"BA|BSc|MA|MSc|course)\s+in\s+)?(?P<obj>{DISCIPLINES})\b",
         np(3, split_lists=False),
+        kw="doing reading studying starting",
     ),
     R(
         "studies",
         rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+doing\s+(?:a|an|my)\s+(?P<obj>PhD|masters?|master's|doctorate|degree|BA|BSc|MA|MSc)"
         rf"\s+in\s+(?P<field>{DISCIPLINES})\b",
         field_of,
+        kw="doing",
     ),
     # a trip to a place called off in so many words ("our trip to Iceland fell through")
     R(
@@ -2206,6 +2223,7 @@ RULES: tuple[Rule, ...] = (
         person(),
         kind="retract",
         negated=True,
+        kw="off cancelled canceled called scrapped shelved fell isn't",
     ),
     # called off, by the plan's place as a modifier ("we called off the Morocco trip")
     R(
@@ -2230,23 +2248,27 @@ RULES: tuple[Rule, ...] = (
         rf"(?:^|\b(?:[Pp]lease|[Jj]ust|[Nn]ow|[Ss]o)\s+)(?:[Uu]se|[Tt]ry|[Ss]end\s+(?:it|them|things|everything|stuff)\s+to)\s+"
         rf"(?P<obj>{EMAIL})",
         value,
+        kw="use try send",
     ),
     R(
         "phone",
         rf"(?:^|\b(?:[Pp]lease|[Jj]ust|[Nn]ow|[Ss]o)\s+)(?:[Uu]se|[Tt]ry)\s+(?P<obj>{PHONE})",
         phone,
+        kw="use try",
     ),
     R(
         "phone",
         rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell|mobile)(?:'s|\s+has)\s+changed\b[^.!?]{{0,20}}?"
         rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})",
         phone,
+        kw="changed",
     ),
     R(
         "phone",
         rf"\b[Tt]he\s+(?:phone\s+|cell\s+|mobile\s+)?number(?:'s|\s+is)(?:\s+(?:actually|really))?\s+(?P<obj>{PHONE})",
         phone,
         confidence=0.7,
+        kw="number",
     ),
     # employer in a participle clause ("I'm based in Lisbon, working remotely for a startup called X")
     R(
@@ -2255,6 +2277,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:at|for|by)\s+{obj:org}",
         org,
         confidence=0.7,
+        kw="working employed",
     ),
     # employer by an organisation's name ("I'm still at Kerr's Garage")
     R(
@@ -2262,16 +2285,30 @@ RULES: tuple[Rule, ...] = (
         rf"{{S}}{{BE}}{{ADV}}\s+(?:at|with)\s+(?P<obj>(?:[A-Z][\w'&.-]*\s+){{1,3}}{ORG_HEADS})\b",
         org,
         confidence=0.7,
+        kw="at with",
     ),
     # still living where one was ("I'm still in Dundee")
-    R("lives_in", r"{S}{BEN}\s+still\s+(?:living\s+)?(?:in|based\s+in)\s+{obj:place}", place, confidence=0.7),
+    R(
+        "lives_in",
+        r"{S}{BEN}\s+still\s+(?:living\s+)?(?:in|based\s+in)\s+{obj:place}",
+        place,
+        confidence=0.7,
+        kw="still",
+    ),
     # home named as such ("Home is Seattle these days", "I'm back in Chicago for good")
-    R("lives_in", r"(?:^|[,;]\s*)(?:[Hh]ome)(?:'s|\s+is)\s+(?:now\s+)?{obj:place}", place, confidence=0.7),
+    R(
+        "lives_in",
+        r"(?:^|[,;]\s*)(?:[Hh]ome)(?:'s|\s+is)\s+(?:now\s+)?{obj:place}",
+        place,
+        confidence=0.7,
+        kw="home",
+    ),
     R(
         "lives_in",
         r"{S}{BE}{ADV}\s+back\s+(?:living\s+)?in\s+{obj:place}(?=[^.!?]*\b(?:for\s+good|permanently|to\s+stay)\b)",
         place,
         dated=True,
+        kw="back",
     ),
     R(
         "lives_in",
@@ -2279,6 +2316,7 @@ RULES: tuple[Rule, ...] = (
         place,
         starts=True,
         needs_date=True,
+        kw="leaving",
     ),
     # a job that starts on a date said with it ("I start at Google on Monday")
     R(
@@ -2287,6 +2325,7 @@ RULES: tuple[Rule, ...] = (
         org_cap,
         starts=True,
         needs_date=True,
+        kw="start starting",
     ),
     # a job started, said by where ("I started at a design studio called Forma last month")
     R("works_at", r"{S}{vg:start:past}\s+(?:at|with)\s+{obj:org}", org_cap, dated=True, confidence=0.7),
@@ -2298,11 +2337,18 @@ RULES: tuple[Rule, ...] = (
         kind="end",
         starts=True,
         needs_date=True,
+        kw="last",
     ),
     # diets said by what is cut out or eaten again
     R("diet", r"{S}{vg:cut out,give up,quit:past}\s+(?:all\s+)?dairy\b", const("dairy-free"), dated=True),
     R("diet", r"{S}{vg:cut out,give up,quit:past}\s+(?:all\s+)?gluten\b", const("gluten-free"), dated=True),
-    R("diet", r"{S}{BEN}{ADV}\s+eating\s+(?:meat|fish|animal\s+products)\s+again\b", previous, kind="end"),
+    R(
+        "diet",
+        r"{S}{BEN}{ADV}\s+eating\s+(?:meat|fish|animal\s+products)\s+again\b",
+        previous,
+        kind="end",
+        kw="again",
+    ),
     # something no longer liked ("I've gone off coffee")
     R(
         "likes",
@@ -2318,11 +2364,13 @@ RULES: tuple[Rule, ...] = (
         rf"(?:^|[,;]\s*)(?:[Mm]y\s+)?[Nn]ew\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell|mobile)\s*"
         rf"(?:[:,-]|\s+is)\s*(?P<obj>{PHONE})",
         phone,
+        kw="new",
     ),
     R(
         "email",
         rf"(?:^|[,;]\s*)(?:[Mm]y\s+)?[Nn]ew\s+e-?mail(?:\s+address)?\s*(?:[:,-]|\s+is)\s*(?P<obj>{EMAIL})",
         value,
+        kw="new",
     ),
     R(
         "email",
@@ -2340,6 +2388,7 @@ RULES: tuple[Rule, ...] = (
         rf"\b[Mm]y\s+e-?mail(?:\s+address)?(?:'s|\s+has)?\s+changed\b[^.!?]{{0,20}}?\b(?:it's|it\s+is|to|now)\s+"
         rf"(?:now\s+)?(?P<obj>{EMAIL})",
         value,
+        kw="changed",
     ),
     # a pet named later in the sentence ("we adopted a rescue greyhound, her name's Luna")
     R(
@@ -2366,6 +2415,7 @@ RULES: tuple[Rule, ...] = (
         kind="retract",
         negated=True,
         cessation="any",
+        kw="moving relocating move",
     ),
     R(
         "plans_to",
@@ -2375,6 +2425,7 @@ RULES: tuple[Rule, ...] = (
         kind="retract",
         negated=True,
         cessation="any",
+        kw="moving relocating move going heading travelling traveling flying",
     ),
     R(
         "plans_to",
@@ -2383,6 +2434,7 @@ RULES: tuple[Rule, ...] = (
         person(),
         kind="retract",
         negated=True,
+        kw="scrap forget cancel drop ditch",
     ),
     # staying where one lives withdraws a move planned ahead ("we've decided to stay in Tulsa")
     R(
@@ -2400,6 +2452,7 @@ RULES: tuple[Rule, ...] = (
         ahead,
         kind="retract",
         negated=True,
+        kw="staying",
     ),
     # a job offer taken, or a job said ahead ("I'm going to be a PM at Globex", "I'll be joining Globex")
     R(
@@ -2415,12 +2468,14 @@ RULES: tuple[Rule, ...] = (
         r"(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
         org_cap,
         starts=True,
+        kw="join joining start starting",
     ),
     R(
         "job_title",
         r"{S}{BEN}{ADV}\s+(?:going\s+to|gonna)\s+be\s+(?:a|an|the)\s+{obj:job}(?=\s+(?:there|at|with|for)\b)",
         job,
         starts=True,
+        kw="going gonna",
     ),
     R(
         "works_at",
@@ -2428,6 +2483,7 @@ RULES: tuple[Rule, ...] = (
         r"(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
         org_cap,
         starts=True,
+        kw="going gonna",
     ),
     # leaving a job on a date ahead ("I'm leaving Acme at the end of the month")
     R(
@@ -2437,6 +2493,7 @@ RULES: tuple[Rule, ...] = (
         kind="end",
         starts=True,
         needs_date=True,
+        kw="leaving quitting",
     ),
     # a work by its kind and name ("I'm reading a book called The Midnight Library")
     R(
@@ -2444,12 +2501,14 @@ RULES: tuple[Rule, ...] = (
         rf"{{S}}{{BEN}}{{ADV}}\s+(?:reading|re-?reading)\s+(?:a|an|this|the)\s+(?:[a-z]+\s+)?(?:book|novel|memoir)\s+"
         rf"(?:called|named|titled)\s+{TITLE}",
         title,
+        kw="called named titled",
     ),
     R(
         "watching",
         rf"{{S}}{{BEN}}{{ADV}}\s+(?:watching|bingeing|binging)\s+(?:a|an|this|the)\s+(?:[a-z]+\s+)?(?:show|series|drama|sitcom)\s+"
         rf"(?:called|named|titled)\s+{TITLE}",
         title,
+        kw="called named titled",
     ),
     R(
         "watching",
@@ -2479,18 +2538,21 @@ RULES: tuple[Rule, ...] = (
         negated=True,
         cessation="any",
         confidence=0.7,
+        kw="email mail e",
     ),
     R(
         "email",
         rf"(?:^|\b(?:[Pp]lease|[Cc]an\s+you|[Cc]ould\s+you)\s+)(?:[Uu]pdate|[Cc]hange|[Ss]witch)\s+my\s+e-?mail(?:\s+address)?\s+to\s+"
         rf"(?P<obj>{EMAIL})",
         value,
+        kw="update change switch",
     ),
     R(
         "phone",
         rf"(?:^|\b(?:[Pp]lease|[Cc]an\s+you|[Cc]ould\s+you)\s+)(?:[Uu]pdate|[Cc]hange|[Ss]witch)\s+my\s+(?:phone\s+|cell\s+|mobile\s+)?"
         rf"number\s+to\s+(?P<obj>{PHONE})",
         phone,
+        kw="update change switch",
     ),
     # a new language said as a switch ("I've switched to French")
     R(
