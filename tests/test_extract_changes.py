@@ -455,3 +455,18 @@ class TestMorePhrasings:
     def test_a_correction_in_one_breath_still_withdraws(self) -> None:
         got = facts("Leo is 6. Sorry, Leo is 7 now, he had his birthday last week.")
         assert ("Leo", "age", "6", "retract") in got
+
+
+class TestOtherPeople:
+    def test_a_leading_pronoun_means_the_person_just_named(self) -> None:
+        got = facts("My sister Hannah is visiting from Leeds next week. She's a primary school teacher.")
+        assert ("Hannah", "job_title", "primary school teacher", "assert") in got
+
+    def test_no_antecedent_no_fact(self) -> None:
+        assert not [f for f in facts("She's a primary school teacher.") if f[1] == "job_title"]
+
+    def test_a_companion_does_not_hide_the_subject(self) -> None:
+        got = facts(
+            "The wedding was beautiful. Kasia and her husband moved to Wroclaw right after.", speaker="Ola"
+        )
+        assert ("Kasia", "lives_in", "Wroclaw", "assert") in got

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
+from emem.extract.patterns import NAMED_PERSON
 from emem.extract.rules import (
     AHEAD,
     ANY_PREDICATE,
@@ -214,6 +215,51 @@ def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
     return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
 
 
+_LEADING_PRONOUN = re.compile(
+    r"^(?:She|He)(?P<verb>'s|'ll|\s+is|\s+was|\s+has|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
+)
+_COMPANION = re.compile(
+    r"^(?P<name>[A-Z][a-z]+)\s+and\s+(?:his|her|their)\s+[a-z]+(?:\s+[A-Z][a-z]+)?\s+(?=[a-z])"
+)
+
+
+_RELATIVE_NAMED = re.compile(NAMED_PERSON)
+
+
+def _one_person(sentence: str, speaker: str) -> str | None:
+    """The one person a sentence names (not the speaker): the one introduced by a relation ("my
+    sister Hannah ... from Leeds"), else the only capitalised name in it."""
+    related = {m.group("name") for m in _RELATIVE_NAMED.finditer(sentence) if m.group("rel")}
+    if len(related) == 1:
+        return related.pop()
+    names = {
+        w
+        for w in _CAP_WORD.findall(sentence)
+        if w.lower() not in NOT_NAMES and w.lower() not in _SENTENCE_ADVERBS and w not in ("I", speaker)
+    }
+    names -= {w for w in names if sentence.startswith(w) and w.lower() in _FUNCTION_WORDS}
+    return names.pop() if len(names) == 1 else None
+
+
+def _leading_pronoun(sentence: str, antecedent: str | None) -> tuple[str, _Anchor] | None:
+    """ "My sister Hannah is visiting. She's a teacher." -> "Hannah is a teacher.": a sentence that
+    opens with he/she means the one person the sentence before named."""
+    m = _LEADING_PRONOUN.match(sentence)
+    if m is None or antecedent is None:
+        return None
+    verb = {"'s": " is", "'ll": " will"}.get(m.group("verb"), m.group("verb"))
+    return f"{antecedent}{verb}{sentence[m.end() :]}", _Anchor(0, "name", antecedent)
+
+
+def _companion_dropped(sentence: str) -> tuple[str, _Anchor] | None:
+    """ "Kasia and her husband moved to Wroclaw" -> "Kasia moved to Wroclaw": what a named person did
+    with a companion is said of them too."""
+    m = _COMPANION.match(sentence)
+    if m is None or m.group("name").lower() in NOT_NAMES:
+        return None
+    return f"{m.group('name')} {sentence[m.end() :]}", _Anchor(0, "name", m.group("name"))
+
+
 def _pronoun_restored(sentence: str) -> tuple[str, _Anchor] | None:
     """ "Yusuf called, he's switching from medicine to biology" -> "... Yusuf is switching ...":
     a he/she after exactly one person's name in the sentence stands for that name."""
@@ -343,6 +389,8 @@ class _Scope:
     after: str
     anchor: _Anchor | None = None
     """Where the reading being matched restored a subject, if it did."""
+    antecedent: str | None = None
+    """The one person the previous sentence of the turn names, whom a leading he/she means."""
 
 
 def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
@@ -496,7 +544,8 @@ class OfflineExtractor:
             if is_question(sentence):
                 continue
             surface = turn.text[s:e]
-            scope = _Scope(context or text, text[e:])
+            before = text[slice(*spans[k - 1])] if k > 0 else ""
+            scope = _Scope(context or text, text[e:], antecedent=_one_person(before, turn.speaker))
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope)
             if k + 1 < len(spans):
                 found = _name_later(found, text[slice(*spans[k + 1])])
@@ -523,7 +572,7 @@ class OfflineExtractor:
     ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
         scope = scope or _Scope(sentence, "")
-        for text, dates_for, anchor in self._readings(sentence, turn):
+        for text, dates_for, anchor in self._readings(sentence, turn, scope.antecedent):
             words = set(_WORD.findall(text.lower()))
             matches = [
                 (rule, m)
@@ -578,13 +627,18 @@ class OfflineExtractor:
 
     @staticmethod
     def _readings(
-        sentence: str, turn: Turn
+        sentence: str, turn: Turn, antecedent: str | None = None
     ) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]], _Anchor | None]]:
         """The sentence itself and, where it leaves a subject out, readings with it restored: "I"
         for a dropped subject ("Moved to Austin!"), the name a he/she stands for, the speaker for
         a second verb ("... but recently went vegan")."""
         texts: list[tuple[str, _Anchor | None]] = [(sentence, None)]
-        for restored in (_pronoun_restored(sentence), _coordinated(sentence)):
+        for restored in (
+            _pronoun_restored(sentence),
+            _coordinated(sentence),
+            _leading_pronoun(sentence, antecedent),
+            _companion_dropped(sentence),
+        ):
             if restored is not None:
                 texts.append(restored)
         if _ELLIPSIS_BE.match(sentence):
