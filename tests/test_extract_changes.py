@@ -470,3 +470,34 @@ class TestOtherPeople:
             "The wedding was beautiful. Kasia and her husband moved to Wroclaw right after.", speaker="Ola"
         )
         assert ("Kasia", "lives_in", "Wroclaw", "assert") in got
+
+
+class TestEndingsAndStarts:
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("We just moved into a new apartment in Brooklyn.", ("user", "lives_in", "Brooklyn", "assert")),
+            ("I moved back home to Ohio.", ("user", "lives_in", "Ohio", "assert")),
+            ("I'm done with keto, back to normal eating.", ("user", "diet", "keto", "end")),
+            ("I stopped being vegan last month.", ("user", "diet", "vegan", "end")),
+            ("I used to live in Boston.", ("user", "lives_in", "Boston", "end")),
+            (
+                "We welcomed our second child, a boy named Theo.",
+                ("user", "has_child", "a son named Theo", "assert"),
+            ),
+            (
+                "I'm taking Spanish classes at the community college.",
+                ("user", "learning", "Spanish", "assert"),
+            ),
+            (
+                "Oh, and I adopted another cat last month, her name is Nala.",
+                ("user", "has_pet", "a cat named Nala", "assert"),
+            ),
+        ],
+    )
+    def test_phrasing(self, text: str, expected: tuple[str, str, str, str]) -> None:
+        assert expected in facts(text)
+
+    def test_temporary_stays_are_not_homes(self) -> None:
+        assert facts("I'm working from Lisbon this month.") == []
+        assert facts("I'm in Tokyo for work this week.") == []

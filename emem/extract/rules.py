@@ -495,6 +495,15 @@ def child(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [f"{_article(rel)} {rel}"]
 
 
+def child_sex(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "a boy named Theo" -> "a son named Theo"; "a girl" -> "a daughter"."""
+    kin = {"boy": "son", "girl": "daughter"}.get(m.group("kin").lower(), m.group("kin").lower())
+    name = m.groupdict().get("name2")
+    if name and name.lower() not in NOT_PLACES:
+        return [f"a {kin} named {name}"]
+    return [f"a {kin}"]
+
+
 def const_kids(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [f"{m.group('count').lower()} kids"]
 
@@ -1079,7 +1088,7 @@ RULES: tuple[Rule, ...] = (
     # where someone lives
     R(
         "lives_in",
-        r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?"
+        r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down|home)){0,2}"
         r"(?:\s+from\s+(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})?\s+to\s+{obj:place}",
         place,
         dated=True,
@@ -2393,7 +2402,7 @@ RULES: tuple[Rule, ...] = (
     # a pet named later in the sentence ("we adopted a rescue greyhound, her name's Luna")
     R(
         "has_pet",
-        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home,take in,foster:past}}\s+{_COUNT}\s+{_SPECIES}\s*(?:,\s*|\s+and\s+)"
+        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home,take in,foster:past}}\s+{_COUNT}\s+{_SPECIES}(?:\s+[\w-]+){{0,3}}?\s*(?:,\s*|\s+and\s+)"
         rf"(?:(?:her|his|its)\s+name(?:'s|\s+is)|(?:she's|he's|it's)\s+(?:called|named))\s+{_PETNAME}",
         pet,
         dated=True,
@@ -2553,6 +2562,68 @@ RULES: tuple[Rule, ...] = (
         rf"number\s+to\s+(?P<obj>{PHONE})",
         phone,
         kw="update change switch",
+    ),
+    # moved into a home somewhere ("we just moved into a new apartment in Brooklyn")
+    R(
+        "lives_in",
+        rf"{{S}}{{vg:move:past}}\s+into\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?{_LIVE_NOUN}\s+in\s+{{obj:place}}",
+        place,
+        dated=True,
+    ),
+    # a diet given up ("I'm done with keto", "I stopped being vegan")
+    R(
+        "diet",
+        rf"{{S}}{{BE}}{{ADV}}\s+(?:done|finished|over)\s+with\s+(?:being\s+)?(?:a\s+)?(?P<obj>{DIETS})\b",
+        diet,
+        kind="end",
+        kw="done finished over",
+    ),
+    R(
+        "diet",
+        rf"{{S}}{{vg:stop,quit,give up:past}}\s+(?:being\s+)?(?:a\s+)?(?P<obj>{DIETS})\b",
+        diet,
+        kind="end",
+        dated=True,
+    ),
+    # what used to hold ends what is still running ("I used to live in Boston")
+    R(
+        "lives_in",
+        r"{S}\s+used\s+to\s+(?:live|reside)\s+in\s+{obj:place}",
+        place,
+        kind="end",
+        confidence=_ONLY_RUNNING,
+        kw="used",
+    ),
+    R(
+        "works_at",
+        r"{S}\s+used\s+to\s+work\s+(?:at|for)\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
+        org_cap,
+        kind="end",
+        confidence=_ONLY_RUNNING,
+        kw="used",
+    ),
+    R(
+        "diet",
+        rf"{{S}}\s+used\s+to\s+be\s+(?:a\s+)?(?P<obj>{DIETS})\b",
+        diet,
+        kind="end",
+        confidence=_ONLY_RUNNING,
+        kw="used",
+    ),
+    # a child welcomed, said with the child's sex ("we welcomed our second child, a boy named Theo")
+    R(
+        "has_child",
+        r"{S}{vg:welcome,have:past}\s+(?:our|a|my)\s+(?:first\s+|second\s+|third\s+|new\s+)?(?:child|baby|kid),?\s+"
+        rf"(?:a\s+)?(?:little\s+)?(?P<kin>boy|girl|son|daughter)(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+        child_sex,
+        dated=True,
+    ),
+    # a language taken as classes ("I'm taking Spanish classes")
+    R(
+        "learning",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:taking|doing)\s+(?P<obj>{LANGUAGES})\s+(?:classes|lessons|courses?)\b",
+        np(2, split_lists=False),
+        kw="taking doing",
     ),
     # a new language said as a switch ("I've switched to French")
     R(
