@@ -98,7 +98,7 @@ class TestPets:
                 "We have a cat named Miso and two guinea pigs, Bean and Toast.",
                 ["a cat named Miso", "a guinea pig named Bean", "a guinea pig named Toast"],
             ),
-            ("We just adopted a rescue greyhound, her name's Luna.", ["a greyhound named Luna"]),
+            ("We just adopted a rescue greyhound, her name's Luna.", ["a greyhound dog named Luna"]),
             ("We got a puppy! We named him Ziggy.", ["a puppy named Ziggy"]),
         ],
     )

@@ -469,8 +469,31 @@ def _unnamed_more(rest: str) -> list[str]:
     return out
 
 
+_BREED_SPECIES = {
+    **dict.fromkeys(
+        """golden retriever|retriever|labrador|poodle|terrier|beagle|husky|corgi|dachshund|bulldog|german shepherd|
+        spaniel|pug|chihuahua|border collie|collie|greyhound|schnauzer|dalmatian""".replace("\n", "").split(
+            "|"
+        ),
+        "dog",
+    ),
+    **dict.fromkeys(["tabby", "maine coon"], "cat"),
+    **dict.fromkeys(["parakeet", "cockatoo", "cockatiel", "budgie", "canary"], "bird"),
+}
+"""Breeds said in place of the species: the object keeps both ("a greyhound dog named Rocket"), so a
+question about the user's dog finds it."""
+
+
+def _with_species(sp: str) -> str:
+    for breed, species in _BREED_SPECIES.items():
+        if sp == breed or sp.endswith(" " + breed.strip()):
+            return f"{sp} {species}"
+    return sp
+
+
 def pet_one(sp: str, name: str | None) -> list[str]:
     """One pet's object: "a cat named Luna", "a rabbit", or a plural kept as said ("my dogs")."""
+    sp = _with_species(sp)
     if name:
         if name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
             return []
