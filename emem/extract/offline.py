@@ -162,7 +162,8 @@ def _pick_date(
 
 _ELLIPSIS_BE = re.compile(
     r"^(?:(?:Currently|Still|Now|Also|Just|Really|Finally|Totally|Slowly)\s+[a-z]+ing\b|"
-    r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working)\s+(?!is\b|was\b)|"
+    r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working)\s+"
+    r"(?![^.!?,;]*\b(?:is|was|has|have|had|makes|made|helps|gives|feels|seems|can|will|keeps|brings|takes)\b)|"
     r"(?:Done|Finished|Halfway|Partway|Midway)\s+(?:with|through)\b)"
 )
 """Informal speech drops "I'm" too ("Currently reading X", "Done with Y"): read as "I'm ..."."""
