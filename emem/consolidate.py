@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from itertools import groupby
 from typing import Any
 
@@ -95,7 +95,10 @@ def consolidate(
     for _, run in groupby(pending, key=lambda t: (t.conversation_id, t.session_id)):
         group = list(run)
         failed_before = getattr(extractor, "failures", 0)
-        candidates = extractor(group)
+        if getattr(extractor, "reads_ledger", False):
+            candidates = extractor(group, known=_known_facts(ledger, namespace))
+        else:
+            candidates = extractor(group)
         if getattr(extractor, "failures", 0) > failed_before:
             # An extractor that lost part of this run (an LLM call failed) must not move the
             # watermark past turns it never read: stop here, so a rerun retries from this run.
@@ -114,6 +117,36 @@ def consolidate(
     report.watermark = mark
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _known_facts(ledger: Ledger, namespace: str) -> Callable[[str], list[FactCandidate]]:
+    """What the ledger believes of a subject, as candidates in the order they were said: earlier
+    sessions' facts an extractor may refer back to ("Finished Piranesi" ends the book being read;
+    "it's Leeds, not Sheffield" corrects the city said before). Read lazily, once per subject."""
+    cache: dict[str, list[FactCandidate]] = {}
+
+    def known(subject: str) -> list[FactCandidate]:
+        if subject not in cache:
+            try:
+                rows = [e.revision for e in ledger.history(namespace, subject).entries]
+            except InputError:
+                rows = []
+            believed = sorted(visible(rows, datetime.max.replace(tzinfo=UTC)), key=lambda r: r.known_from)
+            cache[subject] = [
+                FactCandidate(
+                    subject=r.subject,
+                    predicate=r.predicate,
+                    object=r.object_text,
+                    surface=r.surface or r.object_text,
+                    valid_from=r.valid_from,
+                    valid_to=r.valid_to,
+                    confidence=r.confidence,
+                )
+                for r in believed
+            ]
+        return cache[subject]
+
+    return known
 
 
 def _skip(report: ConsolidationReport, where: str, why: str) -> None:

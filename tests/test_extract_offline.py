@@ -99,9 +99,10 @@ class TestPositive:
         assert ("Caroline", "job_title", "intern", "assert") in got
 
     def test_every_predicate_is_a_ledger_predicate(self) -> None:
-        from emem.extract.rules import ANY_PREDICATE, FAVOURITE, RULES
+        from emem.extract.rules import ANY_PREDICATE, CORRECT, FAVOURITE, MEDIUM, RULES, SWITCH
 
-        assert {r.predicate for r in RULES} - {ANY_PREDICATE, FAVOURITE} <= set(PREDICATES)
+        placeholders = {ANY_PREDICATE, FAVOURITE, MEDIUM, SWITCH, CORRECT}
+        assert {r.predicate for r in RULES} - placeholders <= set(PREDICATES)
 
 
 class TestDates:

@@ -35,8 +35,8 @@ def test_the_suite_covers_every_dimension_on_both_splits(suite) -> None:
     for dim in DIMENSIONS:
         dev, test = per[(dim, "dev")], per[(dim, "test")]
         assert dev + test >= 10, dim
-        # Dev may grow (cases written to tune on); the held-out part stays a real share.
-        assert test >= 8 and dev >= test - 2, (dim, dev, test)
+        # dev may grow (new tuning cases go there); the held-out split keeps enough of every dimension
+        assert dev >= 6 and test >= 8, (dim, dev, test)
 
 
 def test_about_two_thirds_of_the_cases_are_agent_conversations(suite) -> None:

@@ -9,12 +9,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
-from emem.extract.rules import ANY_PREDICATE, FAVOURITE, PREVIOUS, RULES, Ctx, Rule, favourite_of
+from emem.extract.patterns import NAMED_PERSON
+from emem.extract.rules import (
+    AHEAD,
+    ANY_PREDICATE,
+    CORRECT,
+    FAVOURITE,
+    MEDIUM,
+    PREVIOUS,
+    RULES,
+    SWITCH,
+    Ctx,
+    Rule,
+    favourite_of,
+    medium_by_cues,
+)
 from emem.extract.schema import FactCandidate
 from emem.ledger.predicates import Cardinality, builtin_cardinality
 from emem.models import Turn
@@ -58,7 +73,7 @@ _FUNCTION_WORDS = frozenset(
     ok okay hey hi wow guess think know said says heard lol haha anyway plus now until once as where
     btw yep yup nope nah sometimes here often ago too though even just now still also day days week
     weeks weekend month months year years night morning evening afternoon time times summer winter
-    spring fall autumn moment point""".split()
+    spring fall autumn moment point wait sorry oops whoops hmm um correction sadly luckily honestly""".split()
 )
 """Words after which "I ..." or "Anna ..." starts a clause of its own (not a relative clause)."""
 _ELLIPSIS = re.compile(
@@ -71,11 +86,19 @@ _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _GLUED = re.compile(r"\.[\w@]")
 """A full stop with a word character right after it is inside a token (an email, a number)."""
 _CORRECTING = re.compile(
-    r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather)\b", re.IGNORECASE
+    r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather|hang\s+on|wait|oops|whoops|"
+    r"swapped|mixed\s+up|got\s+(?:it|that|them)\s+wrong|wrong\s+(?:number|one|address|date))\b",
+    re.IGNORECASE,
 )
 _CHANGE = re.compile(
-    r"\b(?:now|anymore|no\s+longer|these\s+days|since|switched|started|new)\b", re.IGNORECASE
+    r"\b(?:now|anymore|no\s+longer|these\s+days|since|switched|started|new|went|gone|became|turned|back\s+to|"
+    r"again|moved)\b",
+    re.IGNORECASE,
 )
+_CHANGE_VERB = re.compile(
+    r"\b(?:went|gone|became|become|turned|switched|started|moved|back\s+to|again)\b", re.IGNORECASE
+)
+"""A second value said with a verb of change ("... but recently went vegan") replaced the first."""
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -137,6 +160,282 @@ def _pick_date(
     return before[-1] if before else None
 
 
+_ELLIPSIS_BE = re.compile(
+    r"^(?:(?:Currently|Still|Now|Also|Just|Really|Finally|Totally|Slowly)\s+[a-z]+ing\b|"
+    r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working)\s+"
+    r"(?![^.!?,;]*\b(?:is|was|has|have|had|makes|made|helps|gives|feels|seems|can|will|keeps|brings|takes)\b)|"
+    r"(?:Done|Finished|Halfway|Partway|Midway)\s+(?:with|through)\b)"
+)
+"""Informal speech drops "I'm" too ("Currently reading X", "Done with Y"): read as "I'm ..."."""
+_SENTENCE_ADVERBS = frozenset(
+    """finally honestly sadly luckily basically recently currently apparently hopefully seriously really
+    obviously unfortunately fortunately literally anyway actually probably definitely clearly surprisingly
+    thankfully eventually suddenly originally personally naturally frankly ideally meanwhile otherwise
+    still also just maybe only even already lately officially""".split()
+)
+"""Sentence adverbs are capitalised at a sentence's start, but they are nobody's name ("Finally settled in ...")."""
+_STARTING = frozenset({"works_at", "job_title", "lives_in"})
+"""Predicates whose new value may begin on a date said in the next sentence ("I start on the 1st")."""
+_START_CUE = re.compile(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|from|as\s+of|effective|first\s+day\s+(?:is|will\s+be|there\s+is))\b",
+    re.IGNORECASE,
+)
+_LATER_NAME = re.compile(
+    r"^\W*(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:'s|\s+is)|(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:called|named)|"
+    r"(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+(?:her|him|it))\s+(?P<name>[A-Z][a-z]+)\b"
+)
+
+
+_GREETING = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya|morning|good\s+(?:morning|afternoon|evening))(?:\s+there)?\W*$", re.I
+)
+_PRONOUN = re.compile(r"\b(?:he|she)(?:'s|\s+is|\s+was|\s+has|'ll)?\b", re.IGNORECASE)
+_CAP_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+_COORDINATED = re.compile(
+    r"^(?P<subj>I|We)(?:'m|'ve|'re|\s)[^.!?;]*?\b(?:but|and|then|so)\s+(?=(?:(?:then|recently|later|eventually|finally|just|"
+    r"also|now)\s+)?(?:[a-z]{3,}ed|went|got|became|began|took|left|quit|bought|sold|found|made|gave|fell|grew)\b)"
+)
+
+
+class _Anchor(NamedTuple):
+    """Where a reading restored a subject the speaker left out: a rule matching the reading must
+    take its subject (group `group`, and `value` when given) from exactly there."""
+
+    at: int
+    group: str
+    value: str | None = None
+
+
+def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
+    """ "I've been vegetarian for years but recently went vegan" -> "... but I recently went vegan":
+    a second verb of the speaker's sentence gets its subject back."""
+    m = _COORDINATED.match(sentence)
+    if m is None:
+        return None
+    subject = m.group("subj")
+    return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
+
+
+_LEADING_PRONOUN = re.compile(
+    r"^(?:She|He)(?P<verb>'s|'ll|\s+is|\s+was|\s+has|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
+)
+_COMPANION = re.compile(
+    r"^(?P<name>[A-Z][a-z]+)\s+and\s+(?:his|her|their)\s+[a-z]+(?:\s+[A-Z][a-z]+)?\s+(?=[a-z])"
+)
+
+
+_RELATIVE_NAMED = re.compile(NAMED_PERSON)
+
+
+def _one_person(sentence: str, speaker: str) -> str | None:
+    """The one person a sentence names (not the speaker): the one introduced by a relation ("my
+    sister Hannah ... from Leeds"), else the only capitalised name in it."""
+    related = {m.group("name") for m in _RELATIVE_NAMED.finditer(sentence) if m.group("rel")}
+    if len(related) == 1:
+        return related.pop()
+    names = {
+        w
+        for w in _CAP_WORD.findall(sentence)
+        if w.lower() not in NOT_NAMES and w.lower() not in _SENTENCE_ADVERBS and w not in ("I", speaker)
+    }
+    names -= {w for w in names if sentence.startswith(w) and w.lower() in _FUNCTION_WORDS}
+    return names.pop() if len(names) == 1 else None
+
+
+def _leading_pronoun(sentence: str, antecedent: str | None) -> tuple[str, _Anchor] | None:
+    """ "My sister Hannah is visiting. She's a teacher." -> "Hannah is a teacher.": a sentence that
+    opens with he/she means the one person the sentence before named."""
+    m = _LEADING_PRONOUN.match(sentence)
+    if m is None or antecedent is None:
+        return None
+    verb = {"'s": " is", "'ll": " will"}.get(m.group("verb"), m.group("verb"))
+    return f"{antecedent}{verb}{sentence[m.end() :]}", _Anchor(0, "name", antecedent)
+
+
+def _companion_dropped(sentence: str) -> tuple[str, _Anchor] | None:
+    """ "Kasia and her husband moved to Wroclaw" -> "Kasia moved to Wroclaw": what a named person did
+    with a companion is said of them too."""
+    m = _COMPANION.match(sentence)
+    if m is None or m.group("name").lower() in NOT_NAMES:
+        return None
+    return f"{m.group('name')} {sentence[m.end() :]}", _Anchor(0, "name", m.group("name"))
+
+
+def _pronoun_restored(sentence: str) -> tuple[str, _Anchor] | None:
+    """ "Yusuf called, he's switching from medicine to biology" -> "... Yusuf is switching ...":
+    a he/she after exactly one person's name in the sentence stands for that name."""
+    pron = _PRONOUN.search(sentence)
+    if pron is None or pron.start() == 0:
+        return None
+    names = {
+        w
+        for w in _CAP_WORD.findall(sentence[: pron.start()])
+        if w.lower() not in NOT_NAMES and w.lower() not in _SENTENCE_ADVERBS and w != "I"
+    }
+    if len(names) != 1:
+        return None
+    name = names.pop()
+    said = pron.group(0).lower()
+    verb = {"'s": " is", "'ll": " will"}.get(
+        said[2:] if said.startswith("he") else said[3:], said.split()[-1] if " " in said else ""
+    )
+    text = f"{sentence[: pron.start()]}{name}{(' ' + verb.strip()) if verb.strip() else ''}{sentence[pron.end() :]}"
+    return text, _Anchor(pron.start(), "name", name)
+
+
+_ASKED_FIELDS = (
+    ("address", re.compile(r"\baddress\b", re.I), "My address is"),
+    ("phone", re.compile(r"\b(?:phone|number|mobile|cell)\b", re.I), "My phone number is"),
+    ("email", re.compile(r"\be-?mail\b", re.I), "My email is"),
+    ("name", re.compile(r"\b(?:your\s+name|call\s+you)\b", re.I), "My name is"),
+)
+_BARE_REPLY = re.compile(
+    r"^\W*(?:(?:sure|yes|yeah|yep|ok(?:ay)?|of\s+course)\W+)?(?:(?:it's|it\s+is|that's|that\s+is|it\s+would\s+be)\s+)?"
+    r"(?P<value>[^.!?]*?\d[^!?]*?|[A-Z][a-z]+)\s*(?:[.!]|$)",
+    re.IGNORECASE,
+)
+
+
+def _as_statement(asked: str, reply: str) -> tuple[str, str] | None:
+    """The user's bare answer to the agent's question for a detail, as a statement about the user:
+    "What's the address of the flat?" - "It's 22 Alder Road, Flat 3, Bristol." -> (address,
+    "My address is 22 Alder Road, Flat 3, Bristol.")."""
+    questions = [q for q in re.findall(r"[^.!?]*\?", asked.translate(_APOSTROPHES))]
+    if not questions:
+        return None
+    first = split_sentences(reply.translate(_APOSTROPHES))
+    if not first:
+        return None
+    sentence = reply.translate(_APOSTROPHES)[slice(*first[0])]
+    m = _BARE_REPLY.match(sentence)
+    if m is None:
+        return None
+    for predicate, cue, lead in _ASKED_FIELDS:
+        if cue.search(questions[-1]):
+            return predicate, f"{lead} {m.group('value').strip()}."
+    return None
+
+
+_LIFE_IN = re.compile(
+    r"\b(?:how(?:'s|\s+is)\s+(?:life|everything|it\s+going)\s+in|how\s+are\s+things\s+in)\s+"
+    r"(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s*\?"
+    r"|\bhow(?:'s|\s+is)\s+(?P<place2>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+treating\s+you\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_about_home(turns: Sequence[Turn], index: int, resolver: AliasResolver) -> list[FactCandidate]:
+    """ "Omar! How's life in Madrid?": asking someone about life in a place says they live there.
+    The one asked is the next turn's speaker (a person or the user, never the asker)."""
+    turn, reply = turns[index], turns[index + 1] if index + 1 < len(turns) else None
+    if reply is None or reply.speaker == turn.speaker or reply.session_id != turn.session_id:
+        return []
+    out = []
+    for m in _LIFE_IN.finditer(turn.text.translate(_APOSTROPHES)):
+        place = m.group("place") or m.group("place2")
+        if place.split()[0].lower() in NOT_NAMES:
+            continue
+        out.append(
+            FactCandidate(
+                subject=resolver.canonical(reply.speaker),
+                predicate="lives_in",
+                object=place,
+                surface=m.group(0),
+                source_turn_ids=[turn.turn_id],
+                confidence=0.6,
+            )
+        )
+    return out
+
+
+def _held_until_ended(facts: list[FactCandidate], at: datetime) -> list[FactCandidate]:
+    """Order a turn's starts and ends in valid time. A single value ended in the same turn as
+    another one starts ("Finished X. Started Y last night.") ends when the other begins; a fact
+    said in the same turn as its ending ("I got two goldfish, Salt and Pepper. Sadly Pepper died
+    last week") held before the end, so it starts no later than a day before it."""
+    out = list(facts)
+    for i, end in enumerate(out):
+        if end.kind != "end" or builtin_cardinality(end.predicate) != Cardinality.SINGLE:
+            continue
+        starts = [
+            f.valid_from
+            for f in out
+            if f.kind == "assert"
+            and (f.subject, f.predicate) == (end.subject, end.predicate)
+            and f.valid_from is not None
+            and f.valid_from < (end.valid_to or at)
+            and not _same_value(f.object, end.object)
+        ]
+        if starts:  # "Finished X. Started Y last night.": X ended when Y began, not after
+            out[i] = end.model_copy(update={"valid_to": min(starts)})
+    for end in (f for f in out if f.kind == "end"):
+        stop = end.valid_to or at
+        for i, f in enumerate(out):
+            if (
+                f.kind == "assert"
+                and (f.subject, f.predicate) == (end.subject, end.predicate)
+                and _same_value(f.object, end.object)
+                and (f.valid_from or at) >= stop
+            ):
+                out[i] = f.model_copy(update={"valid_from": stop - timedelta(days=1)})
+    return out
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """Text around a sentence that its facts may depend on: the turn with its neighbours (for cues
+    such as the medium of a title) and the rest of the turn (for a start date said next)."""
+
+    context: str
+    after: str
+    anchor: _Anchor | None = None
+    """Where the reading being matched restored a subject, if it did."""
+    antecedent: str | None = None
+    """The one person the previous sentence of the turn names, whom a leading he/she means."""
+
+
+def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
+    """Whether a match takes its subject where the reading restored it."""
+    got = m.groupdict().get(anchor.group)
+    return bool(got) and m.start(anchor.group) == anchor.at and (anchor.value is None or got == anchor.value)
+
+
+def _neighbours(turns: Sequence[Turn], index: int) -> str:
+    """The turn with the turns right before and after it in the same session."""
+    turn = turns[index]
+    near = [
+        t.text
+        for t in turns[max(0, index - 1) : index + 2]
+        if t.session_id == turn.session_id and t.conversation_id == turn.conversation_id
+    ]
+    return " ".join(near).translate(_APOSTROPHES)
+
+
+def _start_said_after(after: str, anchor: datetime) -> DateMention | None:
+    """A start date said in the next sentences of the turn ("... starting in August", "I start on
+    the 1st of April"), resolved forward from the turn's time."""
+    for s, e in split_sentences(after)[:2]:
+        sentence = after[s:e]
+        for cue in _START_CUE.finditer(sentence):
+            for d in find_date_mentions(sentence, anchor, "future"):
+                if 0 <= d.span[0] - cue.end() <= 12:
+                    return d
+    return None
+
+
+def _name_later(found: list[FactCandidate], following: str) -> list[FactCandidate]:
+    """ "We adopted a rabbit! Her name is Clover.": the one unnamed pet of a sentence takes the name
+    the next sentence gives."""
+    m = _LATER_NAME.match(following)
+    unnamed = [
+        f for f in found if f.predicate == "has_pet" and f.kind == "assert" and " named " not in f.object
+    ]
+    if m is None or len(unnamed) != 1 or m.group("name").lower() in NOT_NAMES:
+        return found
+    named = unnamed[0].model_copy(update={"object": f"{unnamed[0].object} named {m.group('name')}"})
+    return [named if f is unnamed[0] else f for f in found]
+
+
 @dataclass
 class _Said:
     index: int
@@ -150,12 +449,16 @@ class _State:
     """What the extractor has read so far in this call, for retractions that point back."""
 
     said: list[_Said] = field(default_factory=list)
+    known: Callable[[str], list[FactCandidate]] | None = None
+    """What the ledger already holds of a subject (earlier sessions), when consolidation says."""
 
 
 class OfflineExtractor:
     """Rule-based extractor; same input, same output, no model."""
 
     name = "offline-rules/1"
+    reads_ledger = True
+    """Consolidation passes `known`: a later session may refer back to facts of earlier ones."""
 
     def __init__(
         self, rules: Sequence[Rule] = RULES, resolver: AliasResolver | None = None, lookback_turns: int = 4
@@ -165,14 +468,36 @@ class OfflineExtractor:
         self.lookback_turns = lookback_turns
         """How far back (in turns) "scratch that" may reach for the speaker's last statement."""
 
-    def __call__(self, turns: Sequence[Turn]) -> list[FactCandidate]:
+    def __call__(
+        self, turns: Sequence[Turn], known: Callable[[str], list[FactCandidate]] | None = None
+    ) -> list[FactCandidate]:
+        """Fact candidates of `turns`, in turn order.
+
+        Args:
+            turns: one run of turns (consolidation passes one session at a time).
+            known: subject -> the facts the ledger holds of it, oldest first (what "Finished
+                Piranesi" or "it's Leeds, not Sheffield" may refer back to across sessions).
+
+        Returns:
+            Assertions, retractions and endings, each sourced to its turn(s).
+        """
         resolver = self.resolver or AliasResolver.from_turns(turns)
         roles = speaker_roles([t.speaker for t in turns])
-        state = _State()
+        state = _State(known=known)
         out: list[FactCandidate] = []
         for index, turn in enumerate(turns):
             if roles.get(turn.speaker) != "agent":
-                out.extend(self._turn(turn, index, resolver, state))
+                asked = (
+                    turns[index - 1] if index > 0 and roles.get(turns[index - 1].speaker) == "agent" else None
+                )
+                reply = _as_statement(asked.text, turn.text) if asked is not None else None
+                if reply is not None:  # "What's the address?" - "It's 22 Alder Road, Bristol."
+                    proxy = turn.model_copy(update={"text": reply[1]})
+                    out.extend(
+                        f for f in self._turn(proxy, index, resolver, state) if f.predicate == reply[0]
+                    )
+                out.extend(self._turn(turn, index, resolver, state, _neighbours(turns, index)))
+                out.extend(_asked_about_home(turns, index, resolver))
                 continue
             # What the agent says ("You live in Boston, right?") is not a fact about the user,
             # unless the user's next turn confirms it ("Yes, ...").
@@ -206,20 +531,31 @@ class OfflineExtractor:
 
     # --- one turn --------------------------------------------------------------------------------
 
-    def _turn(self, turn: Turn, index: int, resolver: AliasResolver, state: _State) -> list[FactCandidate]:
+    def _turn(
+        self, turn: Turn, index: int, resolver: AliasResolver, state: _State, context: str = ""
+    ) -> list[FactCandidate]:
         text = turn.text.translate(_APOSTROPHES)
         facts: list[FactCandidate] = []
         seen: set[tuple[str, str, str, str]] = set()
-        for s, e in split_sentences(text):
+        spans = split_sentences(text)
+        if len(spans) > 1 and _GREETING.match(text[slice(*spans[0])]):
+            spans = [(spans[0][0], spans[1][1]), *spans[2:]]  # "Hi! I'm Maya.": one introduction
+        for k, (s, e) in enumerate(spans):
             sentence = text[s:e]
             if is_question(sentence):
                 continue
             surface = turn.text[s:e]
-            for fact in self._sentence(sentence, surface, turn, index, resolver, state, facts):
+            before = text[slice(*spans[k - 1])] if k > 0 else ""
+            scope = _Scope(context or text, text[e:], antecedent=_one_person(before, turn.speaker))
+            found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope)
+            if k + 1 < len(spans):
+                found = _name_later(found, text[slice(*spans[k + 1])])
+            for fact in found:
                 key = (fact.subject, fact.predicate, fact.object.lower(), fact.kind)
                 if key not in seen:
                     seen.add(key)
                     facts.extend(_same_breath(fact, facts))
+        facts = _held_until_ended(facts, turn.time)
         speaker = resolver.canonical(turn.speaker)
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
         return facts
@@ -233,17 +569,18 @@ class OfflineExtractor:
         resolver: AliasResolver,
         state: _State,
         earlier: list[FactCandidate],
+        scope: _Scope | None = None,
     ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
-        for text, dates_for in self._readings(sentence, turn):
-            implied = text is not sentence
+        scope = scope or _Scope(sentence, "")
+        for text, dates_for, anchor in self._readings(sentence, turn, scope.antecedent):
             words = set(_WORD.findall(text.lower()))
             matches = [
                 (rule, m)
                 for rule in self.rules
                 if rule.keywords is None or rule.keywords & words
                 for m in rule.pattern.finditer(text)
-                if not implied or (m.groupdict().get("fp") and m.start("fp") == 0)
+                if anchor is None or _anchored(m, anchor)
             ]
             matches.sort(key=lambda rm: rm[1].start())  # text order: a retraction sees only what came before
             specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
@@ -262,28 +599,56 @@ class OfflineExtractor:
                         state,
                         earlier + out,
                         dates_for(rule.future or rule.starts),
+                        replace(scope, anchor=anchor) if anchor is not None else scope,
                     )
                 )
         named = {(f.subject, f.predicate, f.object.split(" named ")[0]) for f in out if " named " in f.object}
         ended = {(f.subject, f.predicate, f.object) for f in out if f.kind != "assert"}
-        # "a kitten" gives way to "a kitten named Mochi"; "our cat Luna passed away" only ends Luna
+        ended |= {  # "we lost our cat Tigger": the end names Tigger, so "a cat named Tigger" is not new
+            (f.subject, f.predicate, g.object)
+            for f in out
+            if f.kind != "assert"
+            for g in out
+            if g.kind == "assert"
+            and (g.subject, g.predicate) == (f.subject, f.predicate)
+            and g.object.endswith(f" named {f.object}")
+        }
+        withdrawn = {
+            " ".join(sorted(_words(f.object))) for f in out if f.kind == "retract" and _words(f.object)
+        }
+        # "a kitten" gives way to "a kitten named Mochi"; "our cat Luna passed away" only ends Luna;
+        # "we cancelled our trip to Japan" withdraws Japan, it does not report a visit
         return [
             f
             for f in out
             if (f.subject, f.predicate, f.object) not in named
             and (f.kind != "assert" or (f.subject, f.predicate, f.object) not in ended)
+            and (f.kind != "assert" or " ".join(sorted(_words(f.object))) not in withdrawn)
         ]
 
     @staticmethod
-    def _readings(sentence: str, turn: Turn) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]]]]:
-        """The sentence itself and, when it drops its subject, the sentence with "I" restored."""
-        texts = [sentence]
-        if _ELLIPSIS.match(sentence):
-            texts.append(
-                ("I've " if sentence.startswith("Been") else "I ") + sentence[0].lower() + sentence[1:]
-            )
+    def _readings(
+        sentence: str, turn: Turn, antecedent: str | None = None
+    ) -> list[tuple[str, Callable[[bool], tuple[DateMention, ...]], _Anchor | None]]:
+        """The sentence itself and, where it leaves a subject out, readings with it restored: "I"
+        for a dropped subject ("Moved to Austin!"), the name a he/she stands for, the speaker for
+        a second verb ("... but recently went vegan")."""
+        texts: list[tuple[str, _Anchor | None]] = [(sentence, None)]
+        for restored in (
+            _pronoun_restored(sentence),
+            _coordinated(sentence),
+            _leading_pronoun(sentence, antecedent),
+            _companion_dropped(sentence),
+        ):
+            if restored is not None:
+                texts.append(restored)
+        if _ELLIPSIS_BE.match(sentence):
+            texts.append(("I'm " + sentence[0].lower() + sentence[1:], _Anchor(0, "fp")))
+        elif _ELLIPSIS.match(sentence):
+            lead = "I've " if sentence.startswith("Been") else "I "
+            texts.append((lead + sentence[0].lower() + sentence[1:], _Anchor(0, "fp")))
         out = []
-        for text in texts:
+        for text, anchor in texts:
             cache: dict[bool, tuple[DateMention, ...]] = {}
 
             def dates_for(future: bool, text: str = text, cache: dict = cache) -> tuple[DateMention, ...]:
@@ -291,7 +656,7 @@ class OfflineExtractor:
                     cache[future] = tuple(find_date_mentions(text, turn.time, "future" if future else "past"))
                 return cache[future]
 
-            out.append((text, dates_for))
+            out.append((text, dates_for, anchor))
         return out
 
     def _read(
@@ -306,11 +671,13 @@ class OfflineExtractor:
         state: _State,
         earlier: list[FactCandidate],
         dates: tuple[DateMention, ...],
+        scope: _Scope | None = None,
     ) -> list[FactCandidate]:
-        subject, third = self._subject(m, sentence, turn, resolver)
+        scope = scope or _Scope(sentence, "")
+        subject, third = self._subject(m, sentence, turn, resolver, scope.anchor)
         if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
-        objects = rule.post(m, Ctx(sentence, dates))
+        objects = rule.post(m, Ctx(sentence, dates, scope.context))
         if not objects:
             return []
         predicate = rule.predicate
@@ -321,6 +688,16 @@ class OfflineExtractor:
         when = None
         if rule.dated or rule.needs_date or rule.future or rule.starts:
             mention = _pick_date(dates, m.start(), turn.time, rule.future or rule.starts)
+            if mention is None and predicate in _STARTING and (rule.starts or rule.dated):
+                mention = _start_said_after(scope.after, turn.time)
+            elif (
+                mention is not None
+                and predicate in _STARTING
+                and rule.dated
+                and not rule.starts
+                and (later := _start_said_after(scope.after, turn.time)) is not None
+            ):
+                mention = later  # "I got a job at X. I start on the 1st of April."
             if mention is None and rule.needs_date:
                 return []
             if mention is not None and rule.future:
@@ -328,6 +705,15 @@ class OfflineExtractor:
             elif mention is not None and (rule.dated or rule.starts):
                 when = mention.start
         confidence = round(max(0.1, rule.confidence - (0.1 if third else 0.0)), 2)
+        if predicate == MEDIUM:
+            return self._media(
+                rule, objects, sentence, surface, turn, subject, when, confidence, scope, state, earlier
+            )
+        if predicate in (SWITCH, CORRECT):
+            old = (m.group("old") or "").strip()
+            return self._replace(
+                predicate, subject, old, objects[0], surface, turn, when, confidence, state, earlier
+            )
         if rule.predicate in ("friend_of",):
             objects = [resolver.canonical(o) for o in objects]
         kind = rule.kind
@@ -339,6 +725,15 @@ class OfflineExtractor:
             )
         ):
             kind = "end"  # "I don't live in Austin anymore": it held, and stopped (the past stays true)
+        if kind == "end" and predicate == ANY_PREDICATE:
+            held = [
+                t
+                for t in self._history(subject, state, earlier)[::-1]
+                if _mentions(t, objects[0], strict=True)
+            ][:1]
+            if not held:  # "I dropped Italian": what held Italian ends; nothing if nothing did
+                return []
+            predicate, objects = held[0].predicate, [held[0].object]
         if kind == "end":  # stopped holding at the date said (default: the turn's time)
             return [
                 FactCandidate(
@@ -382,15 +777,111 @@ class OfflineExtractor:
             return self._resolve_retractions([withdraw], turn, index, state, earlier) + facts
         return facts
 
+    # --- works without a medium, switches and corrections ------------------------------------------
+
+    def _media(
+        self,
+        rule: Rule,
+        objects: list[str],
+        sentence: str,
+        surface: str,
+        turn: Turn,
+        subject: str,
+        when: datetime | None,
+        confidence: float,
+        scope: _Scope,
+        state: _State,
+        earlier: list[FactCandidate],
+    ) -> list[FactCandidate]:
+        """A work started or ended: reading or watching, as its history, the words around it or a
+        work ended in the same turn say; an ending nothing decides ends whichever is running."""
+        obj = objects[0]
+        media = _medium_of(
+            obj, sentence, scope.context, subject, self._history(subject, state, earlier), earlier
+        )
+        if media is None:
+            if rule.kind != "end":
+                return []
+            media_list, confidence = ["reading", "watching"], min(confidence, 0.6)
+        else:
+            media_list = [media]
+        end = rule.kind == "end"
+        return [
+            FactCandidate(
+                subject=subject,
+                predicate=p,
+                object=obj,
+                surface=surface,
+                valid_from=None if end else when,
+                valid_to=when if end else None,
+                source_turn_ids=[turn.turn_id],
+                confidence=confidence,
+                kind="end" if end else "assert",
+            )
+            for p in media_list
+        ]
+
+    def _replace(
+        self,
+        how: str,
+        subject: str,
+        old: str,
+        new: str,
+        surface: str,
+        turn: Turn,
+        when: datetime | None,
+        confidence: float,
+        state: _State,
+        earlier: list[FactCandidate],
+    ) -> list[FactCandidate]:
+        """ "switched from violin to cello" ends what held the old value and starts the new one;
+        "it's Leeds, not Sheffield" withdraws the old value and states the new one for the same time.
+        The predicate is the one the speaker's earlier fact about the old value has."""
+        held: dict[str, FactCandidate] = {}
+        for t in self._history(subject, state, earlier)[::-1]:
+            if t.kind == "assert" and t.predicate not in held and _same_value(t.object, old):
+                held[t.predicate] = t  # the latest value said of each predicate that held it
+        base = {
+            "subject": subject,
+            "surface": surface,
+            "source_turn_ids": [turn.turn_id],
+            "confidence": confidence,
+        }
+        out: list[FactCandidate] = []
+        for target in held.values():
+            value = _substitute(target.object, old, new)
+            if how == CORRECT:
+                out += [
+                    FactCandidate(predicate=target.predicate, object=target.object, kind="retract", **base),
+                    FactCandidate(
+                        predicate=target.predicate, object=value, valid_from=target.valid_from, **base
+                    ),
+                ]
+            else:
+                out += [
+                    FactCandidate(
+                        predicate=target.predicate, object=target.object, valid_to=when, kind="end", **base
+                    ),
+                    FactCandidate(predicate=target.predicate, object=value, valid_from=when, **base),
+                ]
+        return out
+
     # --- subject and filters ---------------------------------------------------------------------
 
     def _subject(
-        self, m: re.Match[str], sentence: str, turn: Turn, resolver: AliasResolver
+        self,
+        m: re.Match[str],
+        sentence: str,
+        turn: Turn,
+        resolver: AliasResolver,
+        anchor: _Anchor | None = None,
     ) -> tuple[str | None, bool]:
         groups = m.groupdict()
         name = groups.get("name")
         if not name:
             return resolver.canonical(turn.speaker), False
+        if anchor is not None and anchor.group == "name" and _anchored(m, anchor):
+            return resolver.canonical(name), resolver.canonical(name) != resolver.canonical(turn.speaker)
         if not self._plausible_name(name, m, sentence, resolver):
             return None, True
         return resolver.canonical(name), resolver.canonical(name) != resolver.canonical(turn.speaker)
@@ -400,6 +891,7 @@ class OfflineExtractor:
         """A capitalised word taken as a person only when the sentence reads that way."""
         if (
             name.lower() in NOT_NAMES
+            or name.lower() in _SENTENCE_ADVERBS
             or name.lower().endswith("ing")
             or name.lower() in ("everything", "nothing", "something", "anything", "life", "work")
         ):
@@ -410,7 +902,11 @@ class OfflineExtractor:
         if groups.get("rel"):
             return True
         before = re.search(r"([A-Za-z,']+)\s*$", sentence[: m.start("name")])
-        if before and before.group(1).lower() not in _FUNCTION_WORDS and before.group(1)[:1].islower():
+        if (
+            before
+            and before.group(1).lower().rstrip(",") not in _FUNCTION_WORDS
+            and before.group(1)[:1].islower()
+        ):
             return False  # "my dog Max loves ...": an appositive, not a person subject
         return True
 
@@ -452,6 +948,8 @@ class OfflineExtractor:
                 ]
                 if fact.object == PREVIOUS:
                     targets = candidates[-1:] or [fact.model_copy(update={"object": ""})]
+                elif fact.object == AHEAD:  # what was planned to start after now
+                    targets = [t for t in candidates if t.valid_from is not None and t.valid_from > turn.time]
                 else:
                     same = [t for t in candidates if _same_object(t.object, fact.object)]
                     targets = same[-1:] or [fact]
@@ -462,9 +960,13 @@ class OfflineExtractor:
 
     @staticmethod
     def _history(subject: str, state: _State, earlier: list[FactCandidate]) -> list[FactCandidate]:
-        return [s.fact for s in state.said if s.fact.subject == subject] + [
-            f for f in earlier if f.subject == subject and f.kind == "assert"
-        ]
+        """What the subject said before this point: the ledger's facts, then this run's, oldest first."""
+        known = state.known(subject) if state.known is not None else []
+        return (
+            known
+            + [s.fact for s in state.said if s.fact.subject == subject]
+            + [f for f in earlier if f.subject == subject and f.kind == "assert"]
+        )
 
     def _previous_statement(
         self, subject: str, turn: Turn, index: int, state: _State, earlier: list[FactCandidate]
@@ -511,9 +1013,51 @@ def _same_object(known: str, said: str) -> bool:
     return k == s or k <= s or s <= k or (known.split()[-1].lower() == said.split()[-1].lower())
 
 
-def _mentions(fact: FactCandidate, phrase: str) -> bool:
+def _mentions(fact: FactCandidate, phrase: str, strict: bool = False) -> bool:
+    """Whether `fact` is about `phrase`: shares a word with its object or surface (`strict`: its
+    object holds every word of the phrase)."""
     words = _words(phrase) - {"about", "that", "moving", "living", "working", "being", "having"}
+    if strict:
+        return bool(words) and words <= _words(fact.object)
     return bool(words) and bool(words & (_words(fact.object) | _words(fact.surface)))
+
+
+def _same_value(known: str, said: str) -> bool:
+    """ "playing violin" holds "violin"; "Sheffield" is "sheffield"."""
+    k, s = _words(known), _words(said)
+    return bool(s) and s <= k
+
+
+def _substitute(known: str, old: str, new: str) -> str:
+    """The known value with the old words put right ("playing violin" -> "playing cello")."""
+    pattern = re.compile(r"\b" + r"\s+".join(map(re.escape, old.split())) + r"\b", re.IGNORECASE)
+    return pattern.sub(new, known, count=1) if pattern.search(known) else new
+
+
+_MEDIA = ("reading", "watching")
+
+
+def _medium_of(
+    title: str,
+    sentence: str,
+    context: str,
+    subject: str,
+    history: list[FactCandidate],
+    earlier: list[FactCandidate],
+) -> str | None:
+    """Reading or watching, for a title said without its medium: what the speaker said of the same
+    title before, else the medium words of the sentence, then of the turn and its neighbours (the
+    title's own words aside), else the medium of a work the same turn ended or started."""
+    key = _words(title)
+    for f in [*history, *earlier][::-1]:
+        if f.predicate in _MEDIA and f.subject == subject and _words(f.object) == key:
+            return f.predicate
+    for text in (sentence, context):
+        medium = medium_by_cues(text.replace(title, " "))
+        if medium:
+            return medium
+    siblings = {f.predicate for f in earlier if f.predicate in _MEDIA and f.subject == subject}
+    return siblings.pop() if len(siblings) == 1 else None
 
 
 _AFFIRM = re.compile(
@@ -580,8 +1124,11 @@ def _same_breath(fact: FactCandidate, earlier: list[FactCandidate]) -> list[Fact
         and f.object.lower() != fact.object.lower()
     ]
     withdrawn = {f.object.lower() for f in earlier if f.kind == "retract" and f.predicate == fact.predicate}
+    changed = bool(_CHANGE_VERB.search(fact.surface)) and not _CORRECTING.search(fact.surface)
     return [
-        f.model_copy(update={"kind": "retract", "surface": fact.surface})
+        f.model_copy(update={"kind": "end", "surface": fact.surface, "valid_to": None})
+        if changed
+        else f.model_copy(update={"kind": "retract", "surface": fact.surface})
         for f in said[-1:]
         if f.object.lower() not in withdrawn
     ] + [fact]

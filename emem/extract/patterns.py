@@ -83,6 +83,7 @@ ADVERBS = (
     "spontaneously",
     "impulsively",
     "originally",
+    "remotely",
 )
 
 # lemma -> (3rd singular, past, past participle, gerund); regular verbs are derived by rule.
@@ -135,6 +136,8 @@ IRREGULAR: dict[str, tuple[str, str, str, str]] = {
     "feel": ("feels", "felt", "felt", "feeling"),
     "keep": ("keeps", "kept", "kept", "keeping"),
     "put": ("puts", "put", "put", "putting"),
+    "cut": ("cuts", "cut", "cut", "cutting"),
+    "fall": ("falls", "fell", "fallen", "falling"),
     "set": ("sets", "set", "set", "setting"),
     "say": ("says", "said", "said", "saying"),
     "think": ("thinks", "thought", "thought", "thinking"),
@@ -560,6 +563,9 @@ PETS = (
     "mouse",
     "cockatiel",
     "canary",
+    "chicken",
+    "hen",
+    "duck",
     # breeds people name their pets by ("our golden retriever Bruno")
     "golden retriever",
     "retriever",

@@ -22,7 +22,17 @@ FAVOURITE = "favourite_*"
 """Predicate of the favourites rules: the category the match names completes it ("favourite_food")."""
 ANY_PREDICATE = "*"
 """Retraction of whichever earlier fact the words point at ("scratch that", "I was wrong about X")."""
+MEDIUM = "reading|watching"
+"""Predicate of rules that start or end a work without saying whether it is read or watched
+("Picked up Station Eleven", "Done with Severance"): the engine decides from the work's history,
+the words around it, or a work ended in the same breath."""
+SWITCH = "*switch"
+"""Predicate of "switched from X to Y": the predicate that held X (from what was said) takes Y."""
+CORRECT = "*correct"
+"""Predicate of "it's X, not Y": the predicate that held Y (from what was said) is corrected to X."""
 PREVIOUS = "\x00previous"
+AHEAD = "\x00ahead"
+"""Object of a retraction that withdraws values planned to start after the turn ("we're staying")."""
 """Object of a retraction that refers to what the speaker just said, not to a named value."""
 
 
@@ -33,6 +43,9 @@ class Ctx:
     sentence: str
     dates: tuple[DateMention, ...] = ()
     """Date mentions of the sentence (spans relative to it)."""
+    context: str = ""
+    """The turn and its neighbours (any speaker): cues a sentence leaves implicit ("Two great
+    novels" after "Picked up Station Eleven" says a book is meant)."""
 
 
 Post = Callable[[re.Match[str], Ctx], list[str]]
@@ -83,6 +96,7 @@ _CLAUSE_BREAK = re.compile(
     r"who|whom|whose|where|after|before|until|till|though|although|even\s+though|if|unless|as\s+soon\s+as|"
     r"as\s+well\s+as|as|than|now\s+that|plus|lol|haha|hehe|except|like\s+(?:I|we|you)|in\s+order\s+to|"
     r"so\s+that|that\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|my\b|our\b)|(?=(?:I|we|you|he|she|they)(?:'\w+)?\s)|"
+    r"and\s+(?=(?:moved|went|started|got|took|came|left|sold|bought)\b)|"
     r"and\s+(?=I\b|we\b|you\b|he\b|she\b|it\b|they\b|that\b|then\b|it's\b|I'm\b|I've\b|we're\b|now\b|also\b|"
     r"so\b|my\s+\w+\s+(?:is|was|are|were|has)\b|the\s+\w+\s+(?:is|was|are|were)\b))\b|,)",
     re.IGNORECASE,
@@ -192,14 +206,14 @@ NOT_PLACES = frozenset(
     """i i'm the a an my our your his her their this that it monday tuesday wednesday thursday friday
     saturday sunday january february march april may june july august september october november december
     christmas easter thanksgiving halloween god mom mum dad grandma grandpa lol omg haha yes no ok
-    everyone someone and but so because also then""".split()
+    everyone someone and but so because also then apt unit flat suite""".split()
 )
 # Lowercase words that may follow a place name without making it a modifier ("Paris concert").
 _AFTER_PLACE_OK = frozenset(
     """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
     when while after before until so but or with as by from of during about over around again too
     recently lately now earlier ago back together alone once twice early late where which who that
-    is was are were has have had it i we my our anymore any no not yet right""".split()
+    is was are were has have had it i we my our anymore any no not yet right these nowadays""".split()
 )
 _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
 
@@ -253,10 +267,22 @@ _ORG_REJECT = frozenset(
 )
 
 
+_CALLED = re.compile(
+    r"^(?:a|an|the|this)\s+(?:[\w'-]+\s+){0,4}?(?:called|named)\s+(?P<name>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})"
+)
+
+
 def org(m: re.Match[str], ctx: Ctx) -> list[str]:
     """An employer: a capitalised name ("Google", "St. Mary's Hospital") or "a local bakery"."""
     text, start = _group(m)
     text = re.split(r"\s+(?:as|in\s+(?=[a-z]))\s+", text, maxsplit=1)[0]
+    called = _CALLED.match(text)
+    if called:  # "a Berlin startup called Tessellate": the name, not the description
+        text, start = called.group("name"), start + called.start("name")
+    if text[:1].isupper():  # "Nairn Motors in Aberdeen": the place is where, not who
+        text = re.split(
+            r"\s+(?:(?:in|near|outside|downtown)\s+(?=[A-Z])|and\s+(?=[a-z]+ing\b))", text, maxsplit=1
+        )[0]
     out = clean_np(text, start, Ctx(ctx.sentence, ctx.dates), max_words=6, split_lists=False)
     if not out:
         return []
@@ -338,21 +364,136 @@ def age(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 _PET_RE = re.compile(r"(" + "|".join(sorted(PETS, key=len, reverse=True)) + r")(?:s|es)?\b")
 _NUMBERS = ("a", "an", "one", "two", "three", "four", "five", "another", "some")
+_MORE_PETS_RE = re.compile(
+    r"^\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+)(?:also\s+)?(?:a|an|one|another)\s+"
+    r"(?P<species>(?:[a-z]+\s+){0,2}?(?:" + "|".join(sorted(PETS, key=len, reverse=True)) + r"))\b\s*,?\s+"
+    r"(?:(?:named|called)\s+)?(?P<name>[A-Z][a-z]+)\b"
+)
+"""A further pet in the same breath ("a dog named Juniper and a rabbit named Clove")."""
+_MORE_COUNTED_RE = re.compile(
+    r"^\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+)(?P<count>two|three|four|five|[2-5])\s+"
+    r"(?P<species>(?:[a-z]+\s+){0,2}?(?:" + "|".join(sorted(PETS, key=len, reverse=True)) + r")(?:s|es)?)\b"
+)
+"""Further pets counted and named in the same breath ("... and two guinea pigs, Bean and Toast")."""
 
 
 def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
+_PET_NAME_WORD = r"[A-Z][a-z]+\b"
+_NAME_LIST = re.compile(
+    rf"^(?:\s+(?!and\b)[\w'-]+){{0,4}}?\s*[,:(-]\s*(?:(?:named|called)\s+)?(?P<names>{_PET_NAME_WORD}"
+    rf"(?:\s*,\s*{_PET_NAME_WORD})*,?\s+(?:and|&)\s+{_PET_NAME_WORD})"
+)
+"""Names listed after a count ("two cats, Pixel and Mango"; "two kittens last Sunday, Fig and Olive")."""
+_NUMBER_VALUE = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+
+
+def _singular(species: str) -> str:
+    """ "cats" -> "cat", "goldfish" -> "goldfish", "foster kittens" -> "foster kitten"."""
+    m = _PET_RE.search(species)
+    if m is None:
+        return species
+    return species[: m.start()] + m.group(1)
+
+
+def _names_after(text: str, n: int) -> list[str]:
+    """The `n` names a count is followed by, else none."""
+    lm = _NAME_LIST.match(text)
+    if not lm:
+        return []
+    names = re.findall(_PET_NAME_WORD, lm.group("names"))
+    if len(names) != n or any(x.lower() in NOT_PLACES or x.lower() in PRONOUN_START for x in names):
+        return []
+    return names
+
+
 def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """ "a dog named Max" / "two cats" from the species, count and name groups of the match."""
+    """ "a dog named Max" / "two cats" from the species, count and name groups of the match; a
+    count followed by names ("two cats, Pixel and Mango") and further pets said in the same breath
+    ("... and a rabbit named Clove") give one object per named animal."""
     species_text = (m.group("species") or "").lower()
-    species_text = re.sub(r"^(?:new|little|sweet|adorable|cute|cutest|rescue|old|baby)\s+", "", species_text)
+    species_text = re.sub(
+        r"^(?:new|little|sweet|adorable|cute|cutest|rescue|old|baby|first|second|third|other)\s+",
+        "",
+        species_text,
+    )
     name = m.groupdict().get("name2") or m.groupdict().get("petname")
     count = (m.groupdict().get("count") or "").lower()
+    rest = ctx.sentence[m.end() :] if ctx.sentence else ""
+    if count in _NUMBER_VALUE and not name:
+        sp = _singular(species_text)
+        names = _names_after(rest, _NUMBER_VALUE[count])
+        if names:
+            return [f"{_article(sp)} {sp} named {x}" for x in names]
     if count and count not in ("a", "an", "another", "one", "this", "the") and not name:
-        return [f"{count} {species_text}"]
-    sp = species_text
+        return [f"{count} {species_text}", *_unnamed_more(rest)]
+    if name and m.group(0) and ctx.sentence:
+        more = []
+        while True:
+            mm = _MORE_PETS_RE.match(rest)
+            if not mm or mm.group("name").lower() in NOT_PLACES | PRONOUN_START:
+                break
+            sp2 = re.sub(
+                r"^(?:new|little|sweet|adorable|cute|rescue|old|baby)\s+", "", mm.group("species").lower()
+            )
+            more.append(f"{_article(sp2)} {sp2} named {mm.group('name')}")
+            rest = rest[mm.end() :]
+        cm = _MORE_COUNTED_RE.match(rest)
+        if cm and cm.group("count").lower() in _NUMBER_VALUE:
+            names = _names_after(rest[cm.end() :], _NUMBER_VALUE[cm.group("count").lower()])
+            sp2 = _singular(cm.group("species").lower())
+            more += [f"{_article(sp2)} {sp2} named {x}" for x in names]
+        if more:
+            head = pet_one(species_text, name)
+            return head + more
+    return pet_one(species_text, name)
+
+
+_MORE_UNNAMED_RE = re.compile(
+    r"^\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+)(?P<count>a|an|one|two|three|four|five|[2-5])\s+"
+    r"(?P<species>(?:[a-z]+\s+){0,2}?(?:"
+    + "|".join(sorted(PETS, key=len, reverse=True))
+    + r")(?:s|es)?)\b(?!\s*,?\s+(?:named|called))"
+)
+
+
+def _unnamed_more(rest: str) -> list[str]:
+    """Further pets said without names after a count ("2 dogs and a cat")."""
+    out = []
+    while (mm := _MORE_UNNAMED_RE.match(rest)) is not None:
+        count, sp = mm.group("count").lower(), mm.group("species").lower()
+        out.append(f"{_article(sp)} {sp}" if count in ("a", "an", "one") else f"{count} {sp}")
+        rest = rest[mm.end() :]
+    return out
+
+
+_BREED_SPECIES = {
+    **dict.fromkeys(
+        """golden retriever|retriever|labrador|poodle|terrier|beagle|husky|corgi|dachshund|bulldog|german shepherd|
+        spaniel|pug|chihuahua|border collie|collie|greyhound|schnauzer|dalmatian""".replace("\n", "").split(
+            "|"
+        ),
+        "dog",
+    ),
+    **dict.fromkeys(["tabby", "maine coon"], "cat"),
+    **dict.fromkeys(["parakeet", "cockatoo", "cockatiel", "budgie", "canary"], "bird"),
+}
+"""Breeds said in place of the species: the object keeps both ("a greyhound dog named Rocket"), so a
+question about the user's dog finds it."""
+
+
+def _with_species(sp: str) -> str:
+    for breed, species in _BREED_SPECIES.items():
+        if sp == breed or sp.endswith(" " + breed.strip()):
+            return f"{sp} {species}"
+    return sp
+
+
+def pet_one(sp: str, name: str | None) -> list[str]:
+    """One pet's object: "a cat named Luna", "a rabbit", or a plural kept as said ("my dogs")."""
+    sp = _with_species(sp)
     if name:
         if name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
             return []
@@ -375,6 +516,15 @@ def child(m: re.Match[str], ctx: Ctx) -> list[str]:
     if rel in ("kids", "children", "sons", "daughters"):
         return [rel]
     return [f"{_article(rel)} {rel}"]
+
+
+def child_sex(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "a boy named Theo" -> "a son named Theo"; "a girl" -> "a daughter"."""
+    kin = {"boy": "son", "girl": "daughter"}.get(m.group("kin").lower(), m.group("kin").lower())
+    name = m.groupdict().get("name2")
+    if name and name.lower() not in NOT_PLACES:
+        return [f"a {kin} named {name}"]
+    return [f"a {kin}"]
 
 
 def const_kids(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -624,13 +774,22 @@ def previous(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [PREVIOUS]
 
 
+def ahead(m: re.Match[str], ctx: Ctx) -> list[str]:
+    return [AHEAD]
+
+
 # --- the wider vocabulary: contact details, diet, favourites, media, family, health, forgetting --
 
 EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}"
-PHONE = r"(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}(?![\d-])"
+PHONE = (
+    r"(?<![\d-])(?:(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}|"
+    r"(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d{2,5}(?:[\s.-]?\d{2,6}){1,4})(?![\d-])"
+)
+"""A phone number: North American, or international / national with 9 to 15 digits in groups
+("0113 496 0512", "07700 900461", "+44 20 7946 0958"); `phone` checks the digit count."""
 STREET_ADDRESS = (
     r"\d{1,5}[A-Za-z]?(?:\s+(?:[A-Z][\w'.-]*|de|la|du|of|the)){1,5}"
-    r"(?:,\s*(?:[A-Z][\w'.-]*|Apt\.?\s*\d+\w*|Unit\s*\d+\w*)(?:\s+[A-Z][\w'.-]*){0,2}){0,2}(?:,?\s+\d{4,6})?"
+    r"(?:,\s*(?:(?:Apt\.?|Unit|Flat|Suite)\s*\d+\w*|[A-Z][\w'.-]*)(?:\s+[A-Z][\w'.-]*){0,2}){0,2}(?:,?\s+\d{4,6})?"
 )
 DIETS = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|plant[- ]based|"
@@ -692,6 +851,16 @@ def value(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [text] if text else []
 
 
+def phone(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A phone number as written, when it has as many digits as phone numbers do (9 to 15) and is
+    not a date ("2024-06-14")."""
+    text = (m.group("obj") or "").strip().rstrip(".,;:!?")
+    digits = re.sub(r"\D", "", text)
+    if not 9 <= len(digits) <= 15 or re.fullmatch(r"(?:19|20)\d\d[-./]\d{1,2}[-./]\d{1,2}", text):
+        return []
+    return [text]
+
+
 def person_name(m: re.Match[str], ctx: Ctx) -> list[str]:
     name = (m.group("obj") or "").strip()
     words = name.split()
@@ -743,16 +912,71 @@ def title(m: re.Match[str], ctx: Ctx) -> list[str]:
     text = _cut_dates(m.group("obj") or "", m.start("obj"), ctx).strip().strip('"').strip()
     text = re.split(
         r"\s+on\s+(?:Netflix|Hulu|HBO|Max|Disney\+?|Prime|Apple\s+TV\+?|YouTube|Kindle|Audible|Peacock|"
-        r"Paramount\+?|Crunchyroll)\b",
+        r"Paramount\+?|Crunchyroll|TV|BBC|iPlayer|ITV|Channel\s+\d|Spotify|Libby)\b",
         text,
         maxsplit=1,
     )[0]
-    text = re.sub(r"\s+(?:and|of|the|a|an|in|on|to|for|at|with)$", "", text)
+    text = re.sub(r"(?:\s+(?:and|of|the|a|an|in|on|to|for|at|with))+$", "", text)
     words = text.split()
     head = words[1] if len(words) > 1 and words[0].lower() in ("the", "a", "an") else (words or [""])[0]
     if not words or len(words) > 8 or head.lower() in NOT_PLACES | PRONOUN_START:
         return []
     return [text]
+
+
+_BOOK_CUES = re.compile(
+    r"\b(?:books?|novels?|read|reads|reading|re-?read|pages?|chapters?|authors?|library|kindle|audiobooks?|"
+    r"memoir|paperback|hardback|bookshelf|book\s+club|trilogy|sequel|prose|writing)\b",
+    re.IGNORECASE,
+)
+_SCREEN_CUES = re.compile(
+    r"\b(?:shows?|tv|telly|seasons?|episodes?|watch|watched|watching|netflix|hbo|hulu|disney|prime\s+video|"
+    r"apple\s+tv|bbc|iplayer|streaming|binge[sd]?|bingeing|binging|finale|sitcom|docuseries|series\s+\d|"
+    r"films?|movies?|cinema|documentary)\b",
+    re.IGNORECASE,
+)
+
+
+def medium_by_cues(text: str) -> str | None:
+    """ "reading" or "watching" when only one medium's words occur in `text`, else None."""
+    book, screen = bool(_BOOK_CUES.search(text)), bool(_SCREEN_CUES.search(text))
+    if book == screen:
+        return None
+    return "reading" if book else "watching"
+
+
+LANGUAGES = (
+    r"(?:English|Spanish|French|German|Italian|Portuguese|Dutch|Swedish|Norwegian|Danish|Finnish|Icelandic|"
+    r"Polish|Czech|Slovak|Hungarian|Romanian|Bulgarian|Greek|Turkish|Russian|Ukrainian|Serbian|Croatian|"
+    r"Arabic|Hebrew|Persian|Farsi|Urdu|Hindi|Bengali|Punjabi|Tamil|Telugu|Marathi|Gujarati|Nepali|Japanese|"
+    r"Korean|Mandarin|Cantonese|Chinese|Vietnamese|Thai|Indonesian|Malay|Tagalog|Filipino|Swahili|Amharic|"
+    r"Yoruba|Zulu|Welsh|Irish|Gaelic|Catalan|Basque|Latin|Esperanto|ASL|BSL|sign\s+language)"
+)
+"""Languages by name: a closed class, so "doing Italian" can be read as learning it."""
+DISCIPLINES = (
+    r"(?:law|medicine|nursing|dentistry|pharmacy|veterinary\s+(?:medicine|science)|biology|chemistry|physics|"
+    r"maths|math|mathematics|statistics|economics|history|philosophy|psychology|sociology|anthropology|"
+    r"politics|political\s+science|geography|geology|architecture|engineering|(?:civil|mechanical|electrical|"
+    r"chemical|software|aerospace)\s+engineering|computer\s+science|linguistics|literature|English\s+literature|"
+    r"classics|theology|music|fine\s+art|art\s+history|design|journalism|accounting|finance|business|"
+    r"marketing|education|neuroscience|biochemistry|genetics|ecology|zoology|astronomy|data\s+science|"
+    r"nutrition|social\s+work|criminology|film\s+studies|media\s+studies)"
+)
+"""Subjects of study by name: "doing law" is studying it, "doing the dishes" is not."""
+
+
+ORG_HEADS = (
+    r"(?:Garage|Motors|Bank|Hospital|Clinic|Labs?|Ltd|Inc|LLC|plc|GmbH|Group|Studios?|Agency|Bakery|Caf[eé]|"
+    r"Restaurant|Trattoria|Bistro|Pharmacy|Partners|Associates|Consulting|Solutions|Systems|Technologies|Corp|"
+    r"Company|Foundation|Institute|Academy|Hotel|Press|Media|Records|Insurance|Capital|Logistics|Energy|Foods|"
+    r"Robotics|Software|Analytics|Dynamics|Industries|Enterprises|Holdings|Brewery|Salon|Gym|Surgery|Practice)"
+)
+"""Head nouns that make a capitalised name an organisation ("Kerr's Garage", "Nairn Motors")."""
+
+
+def field_of(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "a PhD in chemistry" -> "chemistry"."""
+    return [m.group("field").lower()]
 
 
 def learned(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -860,13 +1084,16 @@ def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
 # --- the table -----------------------------------------------------------------------------------
 
 
-def R(predicate: str, template: str, post: Post = np(), **opts: object) -> Rule:  # noqa: N802
-    return Rule(predicate, compile_template(template), post, keywords=template_keywords(template), **opts)  # type: ignore[arg-type]
+def R(predicate: str, template: str, post: Post = np(), kw: str = "", **opts: object) -> Rule:  # noqa: N802
+    """A rule from a template; `kw` names words of which one must occur when the template has no verb
+    group to take them from (a cheap filter: most sentences are then not searched by the rule)."""
+    keywords = template_keywords(template) or (frozenset(kw.split()) if kw else None)
+    return Rule(predicate, compile_template(template), post, keywords=keywords, **opts)  # type: ignore[arg-type]
 
 
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
 _PET_TAIL = r"(?!\s*(?:tank|food|bowl|toy|toys|bed|cage|treats?|sitter|walker|park|shelter|show|bite|hair|-))"
-_SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|old|baby|black|white|grey|gray|orange)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
+_SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|foster|old|baby|black|white|grey|gray|orange|first|second|third|other)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
 _PETNAME = r"(?P<name2>[A-Z][a-z]+)\b"
 _COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
 _CHILD = r"(?P<kin>son|daughter|kid|child|stepson|stepdaughter|baby\s+(?:boy|girl))"
@@ -884,7 +1111,7 @@ RULES: tuple[Rule, ...] = (
     # where someone lives
     R(
         "lives_in",
-        r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down))?"
+        r"{S}{vg:move,relocate:past}(?:\s+(?:back|over|out|here|there|down|home)){0,2}"
         r"(?:\s+from\s+(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})?\s+to\s+{obj:place}",
         place,
         dated=True,
@@ -902,7 +1129,7 @@ RULES: tuple[Rule, ...] = (
     R("hometown", r"\b(?:[Mm]y)\s+(?:home\s*town|home\s+country)\s+(?:is|was)\s+{obj:place}", place),
     R(
         "lives_in",
-        r"{S}{vg:buy:past}\s+(?:a|our|my|the)\s+(?:new\s+|first\s+)?(?:house|home|condo|apartment|flat)"
+        r"{S}{vg:buy:past}\s+(?:a|our|my|the)\s+(?:new\s+|first\s+)?(?:house|home|condo|apartment|flat|place)"
         r"\s+in\s+{obj:place}",
         place,
         dated=True,
@@ -1045,7 +1272,7 @@ RULES: tuple[Rule, ...] = (
     R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:'s)?\s+name\s+is\s+{_PETNAME}", pet),
     R(
         "has_pet",
-        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home:past}}\s+{_COUNT}\s+{_SPECIES}"
+        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home,take in,foster:past}}\s+{_COUNT}\s+{_SPECIES}"
         rf"(?:\s+(?:named|called)\s+{_PETNAME})?",
         pet,
         dated=True,
@@ -1085,7 +1312,8 @@ RULES: tuple[Rule, ...] = (
     R(
         "has_child",
         r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby\s+boy|baby\s+girl|baby|son|daughter)"
-        rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+        rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:(?:,?\s+(?:named|called)\s+|"
+        rf",\s+(?=[A-Z][a-z]+\s*,)){_PETNAME})?",
         child,
         dated=True,
     ),
@@ -1126,7 +1354,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "likes",
         r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|has\s+to\s+be)"
-        r"\s+{obj:np}",
+        r"\s+(?:(?:now|currently|still|definitely|probably|actually)\s+)?{obj:np}",
         liked,
     ),
     R("likes", r"{S}{vg:fall:past}\s+in\s+love\s+with\s+{obj:np}", liked),
@@ -1331,21 +1559,21 @@ RULES: tuple[Rule, ...] = (
         "phone",
         rf"\b(?:[Mm]y)\s+(?:new\s+|cell\s+|mobile\s+|work\s+|home\s+)?(?:(?:phone|cell|mobile)\s+)?"
         rf"(?:number|phone|cell|mobile)(?:'s|\s+is)(?:\s+(?:now|actually|still))?\s+(?P<obj>{PHONE})",
-        value,
+        phone,
         confidence=0.9,
     ),
-    R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", value),
+    R("phone", rf"(?:\b[Rr]each|\b[Cc]all|\b[Tt]ext)\s+me\s+(?:at|on)\s+(?P<obj>{PHONE})", phone),
     R(
         "phone",
         rf"{{S}}{{vg:get,have:past+now}}\s+a\s+new\s+(?:phone|cell|mobile)?\s*(?:number|phone)\s*[:,-]?\s*"
         rf"(?:(?:it's|it\s+is)\s+)?(?P<obj>{PHONE})",
-        value,
+        phone,
     ),
     R(
         "phone",
         rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell)\s+(?:has\s+)?changed\b[^.!?]{{0,20}}?"
         rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})",
-        value,
+        phone,
     ),
     R(
         "address",
@@ -1376,7 +1604,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "diet",
-        rf"{{S}}{{vg:go,become,turn,switch:past}}\s+(?:to\s+(?:a\s+|being\s+)?|fully\s+)?(?P<obj>{DIETS})\b"
+        rf"{{S}}{{vg:go,become,turn,switch:past}}\s+(?:back\s+)?(?:to\s+(?:a\s+|being\s+)?|fully\s+)?(?P<obj>{DIETS})\b"
         r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish))",
         diet,
         dated=True,
@@ -1395,7 +1623,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>(?:[a-z]+|TV)"
         r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink|flavou?r|"
         r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)\s+(?:is|are|has\s+to\s+be|"
-        r"would\s+(?:have\s+to\s+)?be)\s+{obj:np}",
+        r"would\s+(?:have\s+to\s+)?be)\s+(?:(?:now|currently|still|definitely|probably|actually)\s+)?{obj:np}",
         favourite,
     ),
     R(
@@ -1411,21 +1639,58 @@ RULES: tuple[Rule, ...] = (
     R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
     R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
+    # a work started or ended without naming the medium: the engine picks reading or watching
     R(
-        "reading",
-        rf"{{S}}{{vg:finish:past}}\s+{TITLE}",
+        MEDIUM,
+        rf"{{S}}{{vg:finish,wrap up,polish off,get through,give up on:past}}\s+{TITLE}",
         title,
         kind="end",
         dated=True,
-        confidence=_ONLY_RUNNING,
     ),
     R(
-        "watching",
-        rf"{{S}}{{vg:finish:past}}\s+{TITLE}",
+        MEDIUM,
+        rf"{{S}}{{BE}}{{ADV}}\s+(?:done|finished)\s+with\s+{TITLE}",
         title,
         kind="end",
         dated=True,
-        confidence=_ONLY_RUNNING,
+        kw="done finished",
+    ),
+    R(
+        MEDIUM,
+        rf"{{S}}{{vg:finish,watch,read:past}}\s+the\s+(?:last|final)\s+(?:episode|season|chapter|page|book|volume)s?\s+of"
+        rf"\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+    ),
+    R(
+        MEDIUM,
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:on|up\s+to|starting)\s+(?:season|series|episode|book|volume|chapter|part)\s+[\w-]+\s+of"
+        rf"\s+{TITLE}",
+        title,
+        kw="season series episode book volume chapter part",
+    ),
+    R(
+        MEDIUM,
+        rf"{{S}}{{vg:start,begin,pick up,crack open,dive into,move on to:past}}\s+{TITLE}",
+        title,
+        dated=True,
+        confidence=0.7,
+    ),
+    R(
+        MEDIUM,
+        rf"{{S}}[^.!?;]{{1,80}}?(?:\b(?:and|then)|,)\s+(?:then\s+|now\s+)?(?:{{v:start,begin,pick up,move on to,dive into}})"
+        rf"\s+{TITLE}",
+        title,
+        dated=True,
+        confidence=0.7,
+    ),
+    R(
+        MEDIUM,
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:about\s+)?(?:halfway|partway|midway)|[\w-]+\s+(?:pages|chapters|episodes))"
+        rf"\s+(?:through|into)\s+{TITLE}",
+        title,
+        kw="halfway partway midway pages chapters episodes",
     ),
     R(
         "watching",
@@ -1666,7 +1931,8 @@ RULES: tuple[Rule, ...] = (
     R(
         "plans_to",
         r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|trip|vacation|holiday|"
-        r"visit|plan|plans)\s+(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b",
+        r"visit|plan|plans)\s+(?:(?:is|are|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|called\s+off|scrapped|shelved|"
+        r"not\s+happening)|fell\s+through|isn't\s+happening)\b",
         person(),
         kind="retract",
         negated=True,
@@ -1674,14 +1940,16 @@ RULES: tuple[Rule, ...] = (
     R(
         "lives_in",
         r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|relocation)\s+"
-        r"(?:is|are)\s+(?:off|cancelled|canceled|not\s+happening)\b",
+        r"(?:(?:is|are|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|called\s+off|scrapped|shelved|not\s+happening)|"
+        r"fell\s+through|isn't\s+happening)\b",
         person(),
         kind="retract",
         negated=True,
     ),
     R(
         "plans_to",
-        r"{S}{vg:cancel,call off,scrap,ditch:past}\s+{obj:place}",
+        r"{S}(?:{vg:cancel,call off,scrap,ditch:past}|\s+(?:had|have|'ve\s+had|decided)\s+to\s+(?:cancel|call\s+off|scrap|ditch))"
+        r"\s+{obj:place}",
         place,
         kind="retract",
         negated=True,
@@ -1871,7 +2139,7 @@ RULES: tuple[Rule, ...] = (
         ANY_PREDICATE,
         r"{S}{vg:quit,leave:past}\s+(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",
         place,
-        kind="retract",
+        kind="end",
         dated=True,
         fallback=True,
     ),
@@ -1891,5 +2159,500 @@ RULES: tuple[Rule, ...] = (
         previous,
         kind="retract",
         negated=True,
+    ),
+    # something given up or left, whatever it was ("I dropped Italian", "I left Tessellate last month")
+    R(
+        ANY_PREDICATE,
+        r"{S}{vg:drop,give up,abandon,ditch:past}\s+(?:on\s+)?(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+(?:of|the|and|[A-Z][\w'&.-]*))*)",
+        place,
+        kind="end",
+        dated=True,
+        fallback=True,
+    ),
+    # "switched from violin to cello": whatever held the old value now holds the new one
+    R(
+        SWITCH,
+        r"{S}{vg:switch,change,move,go:any}(?:\s+(?:jobs|careers|teams|schools|gyms|banks|providers|courses|majors))?"
+        r",?\s+(?:over\s+)?from\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s+to\s+"
+        r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[.,!?;]|$|\s+(?:this|last|next|in|on|at|because|since|now|"
+        r"instead|and|but|so)\b))",
+        np(4, split_lists=False),
+        dated=True,
+    ),
+    # "it's Leeds, not Sheffield": the speaker's earlier value was wrong
+    R(
+        CORRECT,
+        r"(?i:\b(?:it's|it\s+is|that's|that\s+is|I\s+meant|I\s+mean|make\s+that|should\s+be|it\s+was))\s+"
+        r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s+(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
+        np(4, split_lists=False),
+        negated=True,
+        kw="not",
+    ),
+    # a pet that left the household, by its name ("Mango passed away", "we had to rehome Clove")
+    R(
+        "has_pet",
+        r"\b(?P<obj>[A-Z][a-z]+)\s+(?:(?:has|had|sadly|just|finally)\s+)?(?:died|passed\s+away|passed\s+on|ran\s+away|"
+        r"(?:got|was|has\s+been)\s+(?:adopted|rehomed|put\s+down|put\s+to\s+sleep)|went\s+to\s+(?:a|her|his|their)\s+new\s+home)\b",
+        person(),
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+        kw="died passed ran adopted rehomed put went",
+    ),
+    R(
+        "has_pet",
+        r"{S}(?:{vg:rehome,lose,give away,put down:past}|\s+had\s+to\s+(?:rehome|give\s+away|put\s+down))\s+"
+        r"(?P<obj>[A-Z][a-z]+)\b",
+        person(),
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    R(
+        "has_pet",
+        r"{S}(?:{vg:give:past}|\s+had\s+to\s+give)\s+(?P<obj>[A-Z][a-z]+)\s+(?:away|up)\b",
+        person(),
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    # a language practised ("I've been doing Italian on Duolingo")
+    R(
+        "learning",
+        rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+(?:doing|practising|practicing|studying|brushing\s+up\s+on)\s+"
+        rf"(?P<obj>{LANGUAGES})\b",
+        np(2, split_lists=False),
+        kw="doing practising practicing studying brushing",
+    ),
+    R(
+        "learning",
+        rf"{{S}}{{vg:take up,pick up,start:past}}\s+(?P<obj>{LANGUAGES})\b",
+        np(2, split_lists=False),
+        dated=True,
+    ),
+    # a subject studied, said as "doing law" ("Idris is doing law in Manchester")
+    R(
+        "studies",
+        rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+(?:doing|reading|studying|starting)\s+(?:a\s+(?:degree|PhD|masters?|master's|"
+        rf"BA|BSc|MA|MSc|course)\s+in\s+)?(?P<obj>{DISCIPLINES})\b",
+        np(3, split_lists=False),
+        kw="doing reading studying starting",
+    ),
+    R(
+        "studies",
+        rf"{{S}}(?:{{BEN}}|{{HAVE}}\s+been){{ADV}}\s+doing\s+(?:a|an|my)\s+(?P<obj>PhD|masters?|master's|doctorate|degree|BA|BSc|MA|MSc)"
+        rf"\s+in\s+(?P<field>{DISCIPLINES})\b",
+        field_of,
+        kw="doing",
+    ),
+    # a trip to a place called off in so many words ("our trip to Iceland fell through")
+    R(
+        "plans_to",
+        r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?:[a-z-]+\s+){0,2}?(?:trip|vacation|holiday|visit|getaway|move)\s+to\s+"
+        r"(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:(?:is|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|"
+        r"called\s+off|scrapped|shelved)|fell\s+through|isn't\s+happening)\b",
+        person(),
+        kind="retract",
+        negated=True,
+        kw="off cancelled canceled called scrapped shelved fell isn't",
+    ),
+    # called off, by the plan's place as a modifier ("we called off the Morocco trip")
+    R(
+        "plans_to",
+        r"{S}{vg:cancel,call off,scrap,ditch,drop,shelve:past}\s+(?:the|our|my|this|that)\s+"
+        r"(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:trip|vacation|holiday|visit|getaway|tour|plans?|move)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:cancel,call off,scrap,ditch,drop,shelve:past}\s+(?:the|our|my|this|that)\s+"
+        r"(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|relocation)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
+    # an email or number given as the one to use ("please use kofi@... from now on")
+    R(
+        "email",
+        rf"(?:^|\b(?:[Pp]lease|[Jj]ust|[Nn]ow|[Ss]o)\s+)(?:[Uu]se|[Tt]ry|[Ss]end\s+(?:it|them|things|everything|stuff)\s+to)\s+"
+        rf"(?P<obj>{EMAIL})",
+        value,
+        kw="use try send",
+    ),
+    R(
+        "phone",
+        rf"(?:^|\b(?:[Pp]lease|[Jj]ust|[Nn]ow|[Ss]o)\s+)(?:[Uu]se|[Tt]ry)\s+(?P<obj>{PHONE})",
+        phone,
+        kw="use try",
+    ),
+    R(
+        "phone",
+        rf"\b[Mm]y\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell|mobile)(?:'s|\s+has)\s+changed\b[^.!?]{{0,20}}?"
+        rf"\b(?:it's|it\s+is|to|now)\s+(?:now\s+)?(?P<obj>{PHONE})",
+        phone,
+        kw="changed",
+    ),
+    R(
+        "phone",
+        rf"\b[Tt]he\s+(?:phone\s+|cell\s+|mobile\s+)?number(?:'s|\s+is)(?:\s+(?:actually|really))?\s+(?P<obj>{PHONE})",
+        phone,
+        confidence=0.7,
+        kw="number",
+    ),
+    # employer in a participle clause ("I'm based in Lisbon, working remotely for a startup called X")
+    R(
+        "works_at",
+        r"{S}[^.!?;]{0,80}?,\s+(?:currently\s+|still\s+|now\s+)?(?:working|employed)\s+(?:remotely\s+|full-time\s+|part-time\s+)?"
+        r"(?:at|for|by)\s+{obj:org}",
+        org,
+        confidence=0.7,
+        kw="working employed",
+    ),
+    # employer by an organisation's name ("I'm still at Kerr's Garage")
+    R(
+        "works_at",
+        rf"{{S}}{{BE}}{{ADV}}\s+(?:at|with)\s+(?P<obj>(?:[A-Z][\w'&.-]*\s+){{1,3}}{ORG_HEADS})\b",
+        org,
+        confidence=0.7,
+        kw="at with",
+    ),
+    # still living where one was ("I'm still in Dundee")
+    R(
+        "lives_in",
+        r"{S}{BEN}\s+still\s+(?:living\s+)?(?:in|based\s+in)\s+{obj:place}",
+        place,
+        confidence=0.7,
+        kw="still",
+    ),
+    # home named as such ("Home is Seattle these days", "I'm back in Chicago for good")
+    R(
+        "lives_in",
+        r"(?:^|[,;]\s*)(?:[Hh]ome)(?:'s|\s+is)\s+(?:now\s+)?{obj:place}",
+        place,
+        confidence=0.7,
+        kw="home",
+    ),
+    R(
+        "lives_in",
+        r"{S}{BE}{ADV}\s+back\s+(?:living\s+)?in\s+{obj:place}(?=[^.!?]*\b(?:for\s+good|permanently|to\s+stay)\b)",
+        place,
+        dated=True,
+        kw="back",
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}{ADV}\s+leaving\s+(?:the\s+)?[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}\s+for\s+{obj:place}",
+        place,
+        starts=True,
+        needs_date=True,
+        kw="leaving",
+    ),
+    # a job that starts on a date said with it ("I start at Google on Monday")
+    R(
+        "works_at",
+        r"{S}(?:\s+start|'ll\s+start|\s+will\s+start|{BEN}\s+starting)(?:\s+(?:work|working))?\s+(?:at|with)\s+{obj:org}",
+        org_cap,
+        starts=True,
+        needs_date=True,
+        kw="start starting",
+    ),
+    # a job started, said by where ("I started at a design studio called Forma last month")
+    R("works_at", r"{S}{vg:start:past}\s+(?:at|with)\s+{obj:org}", org_cap, dated=True, confidence=0.7),
+    # a job's last day ("My last day at Acme is Friday"): it ends then
+    R(
+        "works_at",
+        r"\b[Mm]y\s+last\s+day(?:\s+at\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}))?\s+(?:is|will\s+be|'s)\b",
+        retract_obj(org_cap),
+        kind="end",
+        starts=True,
+        needs_date=True,
+        kw="last",
+    ),
+    # diets said by what is cut out or eaten again
+    R("diet", r"{S}{vg:cut out,give up,quit:past}\s+(?:all\s+)?dairy\b", const("dairy-free"), dated=True),
+    R("diet", r"{S}{vg:cut out,give up,quit:past}\s+(?:all\s+)?gluten\b", const("gluten-free"), dated=True),
+    R(
+        "diet",
+        r"{S}{BEN}{ADV}\s+eating\s+(?:meat|fish|animal\s+products)\s+again\b",
+        previous,
+        kind="end",
+        kw="again",
+    ),
+    # something no longer liked ("I've gone off coffee")
+    R(
+        "likes",
+        r"{S}{vg:go off,fall out of love with,get tired of,get bored of,grow out of:past}\s+{obj:np}",
+        liked,
+        kind="end",
+        dated=True,
+        confidence=_ONLY_RUNNING,
+    ),
+    # contact details given as new or changed ("New number: ...", "I changed my email to ...")
+    R(
+        "phone",
+        rf"(?:^|[,;]\s*)(?:[Mm]y\s+)?[Nn]ew\s+(?:phone\s+|cell\s+|mobile\s+)?(?:number|phone|cell|mobile)\s*"
+        rf"(?:[:,-]|\s+is)\s*(?P<obj>{PHONE})",
+        phone,
+        kw="new",
+    ),
+    R(
+        "email",
+        rf"(?:^|[,;]\s*)(?:[Mm]y\s+)?[Nn]ew\s+e-?mail(?:\s+address)?\s*(?:[:,-]|\s+is)\s*(?P<obj>{EMAIL})",
+        value,
+        kw="new",
+    ),
+    R(
+        "email",
+        rf"{{S}}{{vg:change,update,switch:past}}\s+my\s+e-?mail(?:\s+address)?\s+(?:over\s+)?to\s+(?P<obj>{EMAIL})",
+        value,
+    ),
+    R(
+        "phone",
+        rf"{{S}}{{vg:change,update,switch:past}}\s+my\s+(?:phone\s+|cell\s+|mobile\s+)?number\s+(?:over\s+)?to\s+"
+        rf"(?P<obj>{PHONE})",
+        phone,
+    ),
+    R(
+        "email",
+        rf"\b[Mm]y\s+e-?mail(?:\s+address)?(?:'s|\s+has)?\s+changed\b[^.!?]{{0,20}}?\b(?:it's|it\s+is|to|now)\s+"
+        rf"(?:now\s+)?(?P<obj>{EMAIL})",
+        value,
+        kw="changed",
+    ),
+    # a pet named later in the sentence ("we adopted a rescue greyhound, her name's Luna")
+    R(
+        "has_pet",
+        rf"{{S}}{{vg:adopt,rescue,get,buy,bring home,take in,foster:past}}\s+{_COUNT}\s+{_SPECIES}(?:\s+[\w-]+){{0,3}}?\s*(?:,\s*|\s+and\s+)"
+        rf"(?:(?:her|his|its)\s+name(?:'s|\s+is)|(?:she's|he's|it's)\s+(?:called|named))\s+{_PETNAME}",
+        pet,
+        dated=True,
+    ),
+    # a pet lost by its species and name ("we lost our cat Tigger last week")
+    R(
+        "has_pet",
+        rf"{{S}}{{vg:lose,rehome,give away,put down:past}}\s+(?:my|our)\s+{_SPECIES},?\s+{_PETNAME}",
+        pet,
+        kind="end",
+        dated=True,
+    ),
+    # a planned move called off in so many words ("we're not moving to Denver after all")
+    R(
+        "lives_in",
+        r"{S}{NEG}{ADV}\s+(?:moving|relocating|going\s+to\s+move)\s+(?:back\s+)?to\s+{obj:place}"
+        r"(?=[^.!?]*\b(?:after\s+all|anymore|any\s+more|instead|now)\b)",
+        place,
+        kind="retract",
+        negated=True,
+        cessation="any",
+        kw="moving relocating move",
+    ),
+    R(
+        "plans_to",
+        r"{S}{NEG}{ADV}\s+(?:moving|relocating|going\s+to\s+move|going|heading|travel+ing|flying)\s+(?:back\s+)?to\s+"
+        r"{obj:place}(?=[^.!?]*\b(?:after\s+all|anymore|any\s+more|instead)\b)",
+        place,
+        kind="retract",
+        negated=True,
+        cessation="any",
+        kw="moving relocating move going heading travelling traveling flying",
+    ),
+    R(
+        "plans_to",
+        r"^(?:(?:[Oo]k(?:ay)?|[Ss]o|[Aa]ctually|[Ww]ell)[,]?\s+)?(?:[Ss]crap|[Ff]orget|[Cc]ancel|[Dd]rop|[Dd]itch)\s+"
+        r"(?:the|our|my)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:plan|plans|trip|idea|move|visit)\b",
+        person(),
+        kind="retract",
+        negated=True,
+        kw="scrap forget cancel drop ditch",
+    ),
+    # staying where one lives withdraws a move planned ahead ("we've decided to stay in Tulsa")
+    R(
+        "lives_in",
+        r"{S}(?:{vg:decide,choose:past}\s+to\s+stay|\s+(?:will|'ll)\s+stay)\s+(?:in\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}|put|here)"
+        r"(?=[^.!?]*\b(?:after\s+all|instead|for\s+now|now)\b|\s*[.!]|$)",
+        ahead,
+        kind="retract",
+        negated=True,
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}{ADV}\s+staying\s+(?:in\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}|put|here)"
+        r"(?=[^.!?]*\b(?:after\s+all|instead|for\s+now|now)\b|\s*[.!]|$)",
+        ahead,
+        kind="retract",
+        negated=True,
+        kw="staying",
+    ),
+    # a job offer taken, or a job said ahead ("I'm going to be a PM at Globex", "I'll be joining Globex")
+    R(
+        "works_at",
+        r"{S}{vg:get,receive:past}\s+(?:a|an|the)\s+(?:job\s+)?offer\s+from\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})"
+        r"\s+and\s+(?:I\s+|we\s+)?(?:accepted|took)\s+it\b",
+        org_cap,
+        starts=True,
+    ),
+    R(
+        "works_at",
+        r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+(?:be\s+)?(?:join|joining|start|starting)\s+(?:at\s+|with\s+)?"
+        r"(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
+        org_cap,
+        starts=True,
+        kw="join joining start starting",
+    ),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:going\s+to|gonna)\s+be\s+(?:a|an|the)\s+{obj:job}(?=\s+(?:there|at|with|for)\b)",
+        job,
+        starts=True,
+        kw="going gonna",
+    ),
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:going\s+to|gonna)\s+be\s+(?:a|an|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|with|for)\s+"
+        r"(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
+        org_cap,
+        starts=True,
+        kw="going gonna",
+    ),
+    # leaving a job on a date ahead ("I'm leaving Acme at the end of the month")
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:leaving|quitting)\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
+        org_cap,
+        kind="end",
+        starts=True,
+        needs_date=True,
+        kw="leaving quitting",
+    ),
+    # a work by its kind and name ("I'm reading a book called The Midnight Library")
+    R(
+        "reading",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:reading|re-?reading)\s+(?:a|an|this|the)\s+(?:[a-z]+\s+)?(?:book|novel|memoir)\s+"
+        rf"(?:called|named|titled)\s+{TITLE}",
+        title,
+        kw="called named titled",
+    ),
+    R(
+        "watching",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:watching|bingeing|binging)\s+(?:a|an|this|the)\s+(?:[a-z]+\s+)?(?:show|series|drama|sitcom)\s+"
+        rf"(?:called|named|titled)\s+{TITLE}",
+        title,
+        kw="called named titled",
+    ),
+    R(
+        "watching",
+        rf"{{S}}{{vg:stop,quit,give up:past}}\s+(?:on\s+)?watching\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+    ),
+    R(
+        "reading",
+        rf"{{S}}{{vg:stop,quit,give up:past}}\s+(?:on\s+)?reading\s+{TITLE}",
+        title,
+        kind="end",
+        dated=True,
+    ),
+    # a move said then where one is now ("We moved again, we're in Dallas now")
+    R(
+        "lives_in",
+        r"{vg:move,relocate:past}[^.!?]{0,40}?,\s+{S}{BEN}\s+(?:now\s+)?(?:in|based\s+in)\s+{obj:place}",
+        place,
+    ),
+    # an email said as the one now in use ("I don't use that email anymore, it's jane@new.com now")
+    R(
+        "email",
+        rf"\be-?mail\b[^.!?]{{0,50}}?\b(?:it's|it\s+is|use|now)\s+(?:now\s+)?(?P<obj>{EMAIL})",
+        value,
+        negated=True,
+        cessation="any",
+        confidence=0.7,
+        kw="email mail e",
+    ),
+    R(
+        "email",
+        rf"(?:^|\b(?:[Pp]lease|[Cc]an\s+you|[Cc]ould\s+you)\s+)(?:[Uu]pdate|[Cc]hange|[Ss]witch)\s+my\s+e-?mail(?:\s+address)?\s+to\s+"
+        rf"(?P<obj>{EMAIL})",
+        value,
+        kw="update change switch",
+    ),
+    R(
+        "phone",
+        rf"(?:^|\b(?:[Pp]lease|[Cc]an\s+you|[Cc]ould\s+you)\s+)(?:[Uu]pdate|[Cc]hange|[Ss]witch)\s+my\s+(?:phone\s+|cell\s+|mobile\s+)?"
+        rf"number\s+to\s+(?P<obj>{PHONE})",
+        phone,
+        kw="update change switch",
+    ),
+    # moved into a home somewhere ("we just moved into a new apartment in Brooklyn")
+    R(
+        "lives_in",
+        rf"{{S}}{{vg:move:past}}\s+into\s+(?:a|an|our|my|the)\s+(?:new\s+|first\s+|own\s+)?{_LIVE_NOUN}\s+in\s+{{obj:place}}",
+        place,
+        dated=True,
+    ),
+    # a diet given up ("I'm done with keto", "I stopped being vegan")
+    R(
+        "diet",
+        rf"{{S}}{{BE}}{{ADV}}\s+(?:done|finished|over)\s+with\s+(?:being\s+)?(?:a\s+)?(?P<obj>{DIETS})\b",
+        diet,
+        kind="end",
+        kw="done finished over",
+    ),
+    R(
+        "diet",
+        rf"{{S}}{{vg:stop,quit,give up:past}}\s+(?:being\s+)?(?:a\s+)?(?P<obj>{DIETS})\b",
+        diet,
+        kind="end",
+        dated=True,
+    ),
+    # what used to hold ends what is still running ("I used to live in Boston")
+    R(
+        "lives_in",
+        r"{S}\s+used\s+to\s+(?:live|reside)\s+in\s+{obj:place}",
+        place,
+        kind="end",
+        confidence=_ONLY_RUNNING,
+        kw="used",
+    ),
+    R(
+        "works_at",
+        r"{S}\s+used\s+to\s+work\s+(?:at|for)\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})",
+        org_cap,
+        kind="end",
+        confidence=_ONLY_RUNNING,
+        kw="used",
+    ),
+    R(
+        "diet",
+        rf"{{S}}\s+used\s+to\s+be\s+(?:a\s+)?(?P<obj>{DIETS})\b",
+        diet,
+        kind="end",
+        confidence=_ONLY_RUNNING,
+        kw="used",
+    ),
+    # a child welcomed, said with the child's sex ("we welcomed our second child, a boy named Theo")
+    R(
+        "has_child",
+        r"{S}{vg:welcome,have:past}\s+(?:our|a|my)\s+(?:first\s+|second\s+|third\s+|new\s+)?(?:child|baby|kid),?\s+"
+        rf"(?:a\s+)?(?:little\s+)?(?P<kin>boy|girl|son|daughter)(?:,?\s+(?:named|called)\s+{_PETNAME})?",
+        child_sex,
+        dated=True,
+    ),
+    # a language taken as classes ("I'm taking Spanish classes")
+    R(
+        "learning",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:taking|doing)\s+(?P<obj>{LANGUAGES})\s+(?:classes|lessons|courses?)\b",
+        np(2, split_lists=False),
+        kw="taking doing",
+    ),
+    # a new language said as a switch ("I've switched to French")
+    R(
+        "learning",
+        rf"{{S}}{{vg:switch,move,change:any}}(?:\s+over)?\s+to\s+(?:learning\s+)?(?P<obj>{LANGUAGES})\b",
+        np(2, split_lists=False),
+        dated=True,
     ),
 )
