@@ -225,7 +225,13 @@ class _Memory:
         self.ledger = Ledger(home / "ledger.sqlite")
 
     def __getattr__(self, name: str):
-        return getattr(self.ledger, name)
+        method = getattr(self.ledger, name)
+
+        def call(*args, namespace: str | None = None, **kwargs):
+            # Memory takes namespace= as a keyword; the ledger store takes it first
+            return method(namespace, *args, **kwargs) if namespace is not None else method(*args, **kwargs)
+
+        return call
 
     def namespace_exists(self, namespace: str) -> bool:
         return True  # the stand-in memory holds turns in every namespace (see consolidate)
