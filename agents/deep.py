@@ -251,3 +251,40 @@ class DocumentFrequency:
                 self._views[id(view)] = hit
         table = hit[1]
         return lambda stem: table.get(stem, 0.0)
+
+
+NEIGHBOUR_WEIGHT = 0.9
+"""Episode context: a turn next to an evidence turn (the question it answers, the reply that
+completes it) ranks at least this share of the evidence turn's score."""
+
+
+def with_neighbours(
+    view: NamespaceView,
+    ranked: Sequence[tuple[StoredTurn, float]],
+    usable: Callable[[StoredTurn], bool],
+    weight: float = NEIGHBOUR_WEIGHT,
+) -> list[tuple[StoredTurn, float, bool]]:
+    """Lift each turn's neighbours in its session to `weight` x its score, so an evidence turn
+    is packed with the question it answers or the reply that completes it (they still compete
+    for the budget like any turn).
+
+    Args:
+        view: the namespace view.
+        ranked: (turn, score) candidates.
+        usable: whether a neighbour may be shown (as_of, filter).
+        weight: the share of the evidence turn's score a neighbour gets.
+    Returns:
+        (turn, score, lifted) best first; `lifted` marks a turn whose score came from a neighbour.
+    """
+    best: dict[str, tuple[StoredTurn, float, bool]] = {turn_key(t): (t, s, False) for t, s in ranked}
+    for t, s in ranked:
+        turns = view.segment_for(t).turns
+        i = next(j for j, u in enumerate(turns) if u.turn_id == t.turn_id)
+        for j in (i - 1, i + 1):
+            if not 0 <= j < len(turns) or not usable(turns[j]):
+                continue
+            n, lifted = turns[j], weight * s
+            key = turn_key(n)
+            if key not in best or best[key][1] < lifted:
+                best[key] = (n, lifted, True)
+    return sorted(best.values(), key=lambda r: (-r[1], r[0].seq))

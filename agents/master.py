@@ -47,6 +47,7 @@ from emem.agents.deep import (
     route_hop,
     score_turns,
     segment_scores,
+    with_neighbours,
 )
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
@@ -89,9 +90,13 @@ class ReadRuntime:
         fill_context: bool = False,
         currentness: bool = True,
         max_hops: int = MAX_HOPS,
+        episode_context: bool = False,
     ) -> None:
         self.memory = memory
         self.max_hops = max_hops
+        self.episode_context = episode_context
+        """Deep mode: pack an evidence turn's neighbours (the question it answers, the reply
+        completing it) ranked just under it (agents.deep.with_neighbours)."""
         """Deep mode's routing hops (1: the question only; 2: once more from what it found)."""
         self.signals = SignalCache()
         self.document_frequency = DocumentFrequency()
@@ -302,7 +307,23 @@ def _deep_candidates(
     )
     if not relevant:
         return []
-    return sorted(evidence, key=lambda e: -e.score)
+    if not runtime.episode_context:
+        return sorted(evidence, key=lambda e: -e.score)
+    quoted = {(e.conversation_id, e.turn_id): e for e in evidence}
+    ranked = [(view.by_ref[k], e.score) for k, e in quoted.items() if k in view.by_ref]
+    usable = lambda t: (as_of is None or t.time <= as_of) and (flt is None or flt.matches(t))  # noqa: E731
+    out = []
+    for t, s, lifted in with_neighbours(view, ranked, usable):
+        key = (t.conversation_id, t.turn_id)
+        if key in quoted and not lifted:
+            out.append(quoted[key])
+        else:  # shown for its neighbour: the reader's rules do not answer from it
+            out.append(
+                evidence_item(t, view.segment_for(t), round(s, 4), t.text).model_copy(
+                    update={"role": "context"}
+                )
+            )
+    return out
 
 
 def _timed(name: str, start: float) -> dict[str, float]:

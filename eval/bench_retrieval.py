@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.eval.metrics import CATEGORY_NAMES, session_number
 from emem.eval.report import fmt, md_table
@@ -151,6 +152,9 @@ def main() -> None:
     )
     ap.add_argument("--curve-limit", type=int, default=20, help="questions per conversation on the curve")
     ap.add_argument("--plot", type=Path, default=None, help="write the recall-vs-budget plot (PNG) here")
+    ap.add_argument(
+        "--episode", action="store_true", help="also run deep with episode context (a second graph)"
+    )
     ap.add_argument("--out", type=Path, default=None, help="write per-question JSONL here")
     args = ap.parse_args()
     if args.weights == "reverse":
@@ -168,6 +172,7 @@ def main() -> None:
     with Memory(args.home) as m:
         if args.hops is not None:
             m.read_runtime.max_hops = args.hops
+        episode = build_master_graph(ReadRuntime(m, m.roles, episode_context=True)) if args.episode else None
         for ci in chosen:
             sample = samples[ci]
             ns = ingest_conversation(m, raw[ci], sample.sample_id)
@@ -191,6 +196,9 @@ def main() -> None:
                     "bm25_session_recall@5": session_recall(q.evidence, set(bm_sessions[:5])),
                     **ask_row(m, q, ns, args.budget),
                 }
+                if episode is not None:
+                    a = ask_graph(episode, q.question, ns, "deep", None, args.budget)
+                    row["deep_episode_turn_recall"] = recall(q.evidence, {e.turn_id for e in a.evidence})
                 rows.append(row)
                 if qi < args.curve_limit:
                     for b in budgets:
@@ -213,6 +221,8 @@ def main() -> None:
         ("deep: orchestration tokens/question", "deep_orchestration_tokens"),
         ("deep: activated segments", "deep_segments"),
     ]
+    if args.episode:
+        cols.insert(5, ("deep + episode context: evidence-turn recall", "deep_episode_turn_recall"))
     cats = sorted({r["category"] for r in rows})
     for r in rows:
         r["category_name"] = f"{r['category']} {CATEGORY_NAMES[r['category']]}"
