@@ -19,8 +19,9 @@ import numpy as np
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from emem.agents.aggregate import build_closures, context_closures, fact_items
+from emem.agents.aggregate import build_closures, context_closures, evidence_line, fact_closure, fact_items
 from emem.agents.assistant import (
+    CANDIDATE_FLOOR,
     RELEVANCE_FLOOR,
     AssistantReport,
     evidence_item,
@@ -285,45 +286,53 @@ def _deep_candidates(
     evidence: list[EvidenceItem],
     seen: set[tuple[str, str]],
 ) -> list[EvidenceItem]:
-    """Deep mode's evidence, best first: the assistants' turns, and fast's turns scored by the
-    same calibrated scorer (deep sees at least what fast sees). Whether the question is
-    answerable is decided here, once, on everything: when no turn's support reaches the floor
-    and no assistant found its segment relevant, no turn is kept and the reader abstains.
-    Quotes an LLM assistant chose keep their place above the calibrated scores."""
+    """Deep mode's evidence: the assistants' turns and fast's retrieval (deep sees at least what
+    fast sees), chosen best-first by the calibrated score until they fill the budget the facts
+    leave. Whether the question is answerable is decided here, once, on everything: when no
+    turn's support reaches the floor and no assistant found its segment relevant, no turn is kept
+    and the reader abstains. Items carry their support score (assistant.support_scores), the scale
+    the reader and the currentness rules compare; quotes an LLM assistant chose come first."""
     ns, q, plan = state["namespace"], state["question"], state["plan"]
     view = runtime.view(ns)
     as_of, flt = state.get("as_of"), state.get("filter")
-    fast = [
+    budget = state.get("budget") or DEFAULT_BUDGET
+    llm = runtime.roles.get("assistant") is not None
+    chosen = list(evidence) if llm else []
+    turns = [] if llm else [view.by_ref[(e.conversation_id, e.turn_id)] for e in evidence]
+    turns += [
         t for t in _fast_turns(runtime, view, q, as_of, flt) if (t.conversation_id, t.turn_id) not in seen
     ]
     signals = runtime.signals.get(view, q, _mask(view, as_of, flt), runtime.embed)
-    scored = score_turns(
-        view, fast, q, plan, signals, runtime.embed(q), segment_scores(state.get("activated", []))
-    )
-    for t, s in zip(scored.turns, scored.score.tolist(), strict=True):
-        evidence.append(evidence_item(t, view.segment_for(t), round(s, 4), t.text))
+    q_vec, by_segment = runtime.embed(q), segment_scores(state.get("activated", []))
+    scored = score_turns(view, turns, q, plan, signals, q_vec, by_segment)
     relevant = any(r.relevant for r in reports) or bool(
         len(scored.support) and scored.support.max() >= RELEVANCE_FLOOR
     )
     if not relevant:
         return []
-    if not runtime.episode_context:
-        return sorted(evidence, key=lambda e: -e.score)
-    quoted = {(e.conversation_id, e.turn_id): e for e in evidence}
-    ranked = [(view.by_ref[k], e.score) for k, e in quoted.items() if k in view.by_ref]
-    usable = lambda t: (as_of is None or t.time <= as_of) and (flt is None or flt.matches(t))  # noqa: E731
-    out = []
-    for t, s, lifted in with_neighbours(view, ranked, usable):
-        key = (t.conversation_id, t.turn_id)
-        if key in quoted and not lifted:
-            out.append(quoted[key])
-        else:  # shown for its neighbour: the reader's rules do not answer from it
-            out.append(
-                evidence_item(t, view.segment_for(t), round(s, 4), t.text).model_copy(
-                    update={"role": "context"}
-                )
-            )
-    return out
+    support = {turn_key(t): s for t, s in zip(scored.turns, scored.support.tolist(), strict=True)}
+    ranked = [(t, s, False) for t, s in zip(scored.turns, scored.score.tolist(), strict=True)]
+    if runtime.episode_context:
+        usable = lambda t: (as_of is None or t.time <= as_of) and (flt is None or flt.matches(t))  # noqa: E731
+        ranked = with_neighbours(view, [(t, s) for t, s, _ in ranked], usable)
+        extra = [t for t, _, _ in ranked if turn_key(t) not in support]
+        more = score_turns(view, extra, q, plan, signals, q_vec, by_segment)
+        support |= {turn_key(t): s for t, s in zip(more.turns, more.support.tolist(), strict=True)}
+    left = budget - sum(fact_closure(f, {}).tokens for f in state.get("facts", []))
+    left -= sum(count_tokens(evidence_line(e)) for e in chosen)
+    taken = {(e.conversation_id, e.turn_id) for e in chosen}
+    for t, _, lifted in sorted(ranked, key=lambda r: (-r[1], r[0].seq)):
+        item = evidence_item(t, view.segment_for(t), round(support[turn_key(t)], 4), t.text)
+        cost = count_tokens(evidence_line(item))
+        if cost > left or (t.conversation_id, t.turn_id) in taken:
+            continue
+        left -= cost
+        taken.add((t.conversation_id, t.turn_id))
+        # A turn shown only for its neighbour, or too weakly supported to be a candidate answer
+        # (under the floor fast applies), is context: the reader's rules do not answer from it.
+        weak = lifted or item.score < CANDIDATE_FLOOR
+        chosen.append(item.model_copy(update={"role": "context"}) if weak else item)
+    return sorted(chosen, key=lambda e: -e.score)
 
 
 def _timed(name: str, start: float) -> dict[str, float]:
@@ -573,7 +582,11 @@ def build_master_graph(runtime: ReadRuntime):
                 return ledger.resolve(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
 
             stale = stale_revisions(evidence, runtime.sources(ns), resolve)
-            evidence = rank_for_state(evidence, stale, prefer_latest=plan.prefers_latest)
+            # Context turns (deep's weakly supported fill) keep their place after the candidates:
+            # the latest-statement rule ranks only turns that may answer.
+            context = [e for e in evidence if e.role == "context"]
+            candidates = [e for e in evidence if e.role != "context"]
+            evidence = rank_for_state(candidates, stale, prefer_latest=plan.prefers_latest) + context
         requests = runtime.forget_requests(ns) if runtime.currentness else []
         withheld = apply_forget_requests(state["question"], evidence, facts, requests)
         evidence, facts = withheld.evidence, withheld.facts

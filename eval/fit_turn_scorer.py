@@ -4,16 +4,19 @@ fast's turns) are packed best-first under the budget.
 
     python -m emem.eval.fit_turn_scorer --data ../shared/data/locomo10.json [--train 0,1,2,3,4]
 
-Prints the fitted weights (paste into turnscore.WEIGHTS) and the out-of-sample recall of the
-fitted model against the shipped weights and the older support score. A measurement tool, not on
-the read path.
+Fits on every candidate turn of both hops (the second hop as agents.deep routes it) and prints
+the weights (the shipped turnscore.WEIGHTS came from --train 0,1,2,3,4) and, on the training half
+(in sample) and the rest (out of sample), the packed recall of: the fitted scorer, the shipped
+one, the older support score (assistant.support_scores) and fast's RRF alone, with the first
+hop's candidates and with both hops'. Also the evidence-session recall of the first hop, of both
+hops, and of the first hop plus the router's next 5 segments (what the second hop is measured
+against). A simulation of the packer (turn lines only, no facts); not on the read path.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import statistics
 import tempfile
 from dataclasses import dataclass
@@ -127,14 +130,19 @@ def collect(memory: Memory, data: Path, chosen: list[int]) -> list[Candidates]:
     return out
 
 
-def packed_recall(c: Candidates, scores: np.ndarray, budget: int) -> float:
+def packed_recall(y: np.ndarray, tokens: np.ndarray, scores: np.ndarray, n: int, budget: int) -> float:
+    """Evidence recall of packing the candidates best-first under the budget (n: evidence turns)."""
     used, got = 0, 0.0
     for i in np.argsort(-scores, kind="stable"):
-        if used + c.tokens[i] > budget:
+        if used + tokens[i] > budget:
             continue
-        used += c.tokens[i]
-        got += c.y[i]
-    return got / c.n_evidence
+        used += tokens[i]
+        got += y[i]
+    return got / n
+
+
+def _means(values: dict[str, list[float]]) -> str:
+    return " ".join(f"{k}={statistics.fmean(v):.3f}" for k, v in values.items())
 
 
 def main() -> None:
@@ -149,31 +157,43 @@ def main() -> None:
     test = [i for i in range(10) if i not in train]
     with Memory(args.home) as m:
         rows = collect(m, args.data, train + test)
-    pickle.dump(rows, open("/tmp/deep/cands.pkl", "wb"))
     tr = [c for c in rows if c.conversation in train]
     te = [c for c in rows if c.conversation in test]
-    w = fit_logistic(np.concatenate([c.x for c in tr]), np.concatenate([c.y for c in tr]), l2=args.l2)
+    w = fit_logistic(np.concatenate([c.x2 for c in tr]), np.concatenate([c.y2 for c in tr]), l2=args.l2)
     fitted = dict(zip(FEATURES, w[:-1], strict=True))
     print(
-        "fitted on",
-        train,
-        ":",
-        ", ".join(f'"{k}": {v:.3f}' for k, v in fitted.items()),
-        f"intercept {w[-1]:.3f}",
+        f"fitted on {train}: "
+        + ", ".join(f'"{k}": {v:.3f}' for k, v in fitted.items())
+        + f", intercept {w[-1]:.3f}"
     )
-    for label, part in (("train (in-sample)", tr), ("test (out of sample)", te)):
-        for name, score in (
-            ("fitted", lambda c: calibrated(c.x, fitted, w[-1])),
-            ("shipped", lambda c: calibrated(c.x)),
-            ("support", lambda c: c.support),
-            ("rrf", lambda c: c.x[:, 0]),
-        ):
-            by_cat: dict[int, list[float]] = {}
-            for c in part:
-                by_cat.setdefault(c.category, []).append(packed_recall(c, score(c), args.budget))
-            allv = [v for vs in by_cat.values() for v in vs]
-            cats = " ".join(f"c{k}={statistics.fmean(v):.3f}" for k, v in sorted(by_cat.items()))
-            print(f"{label:22s} {name:8s} all={statistics.fmean(allv):.3f} {cats}")
+    scorers = {
+        "fitted": lambda x, c: calibrated(x, fitted, w[-1]),
+        "shipped": lambda x, c: calibrated(x),
+        "rrf": lambda x, c: x[:, 0],
+    }
+    for label, part in (("in sample", tr), ("out of sample", te)):
+        for hops in ("hop 1", "hops 1+2"):
+            for name, score in scorers.items():
+                got: dict[str, list[float]] = {"all": []}
+                for c in part:
+                    x, y, tok = (c.x, c.y, c.tokens) if hops == "hop 1" else (c.x2, c.y2, c.tokens2)
+                    r = packed_recall(y, tok, score(x, c), c.n_evidence, args.budget)
+                    for k in (
+                        "all",
+                        f"c{c.category}",
+                        "multi-session" if c.n_sessions > 1 else "one session",
+                    ):
+                        got.setdefault(k, []).append(r)
+                print(f"packed recall, {label:13s} {hops:8s} {name:8s} {_means(got)}")
+        got = {"all": [packed_recall(c.y, c.tokens, c.support, c.n_evidence, args.budget) for c in part]}
+        print(f"packed recall, {label:13s} hop 1    support  {_means(got)}")
+    for label, part in (("train half", tr), ("test half", te)):
+        for name, key in (("first hop", "s1"), ("two hops", "s2"), ("first hop + next 5", "s_plain")):
+            got = {"all": [getattr(c, key) for c in part]}
+            got["multi-session"] = [getattr(c, key) for c in part if c.n_sessions > 1]
+            for cat in (1, 2, 3, 4):
+                got[f"c{cat}"] = [getattr(c, key) for c in part if c.category == cat]
+            print(f"session recall, {label}, {name:18s} {_means(got)}")
 
 
 if __name__ == "__main__":
