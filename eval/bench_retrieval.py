@@ -112,6 +112,7 @@ def ask_row(m: Memory, q: object, ns: str, budget: int) -> dict:
 def plot_curve(curve: dict[str, dict[int, float]], orchestration: dict[str, float], path: Path) -> None:
     """Packed evidence recall against the budget (log axis), one line per system."""
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -126,6 +127,7 @@ def plot_curve(curve: dict[str, dict[int, float]], orchestration: dict[str, floa
         sorted({x for p in curve.values() for x in p}),
         [str(x) for x in sorted({x for p in curve.values() for x in p})],
     )
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_ylim(0, 1.05)
     ax.grid(True, which="both", alpha=0.3)
     ax.set_xlabel("context budget, tokens (log scale)")

@@ -431,7 +431,8 @@ def _trade_off(ax: Any, points: dict[str, tuple[float, float]]) -> None:
     """One marker per system on a log x axis, named in a legend beside the axes: labels written
     next to the points collide when systems sit close together."""
     for i, (name, (x, y)) in enumerate(points.items()):
-        ax.scatter([x], [y], marker=MARKERS[i % len(MARKERS)], s=50, label=name)
+        # A log axis has no 0: a system that used no tokens sits at 1.
+        ax.scatter([max(x, 1.0)], [y], marker=MARKERS[i % len(MARKERS)], s=50, label=name)
     ax.set_xscale("log")
     ax.set_ylim(0, 1.05)
     ax.grid(True, which="both", alpha=0.3)
@@ -484,7 +485,7 @@ def _plots(by_system: dict[str, list[RunRow]], cats: list[int], run_dir: Path) -
     }
     if recall:
         fig, ax = plt.subplots(figsize=(7.5, 4))
-        _trade_off(ax, {n: (max(t, 1.0), v) for n, (t, v) in recall.items()})
+        _trade_off(ax, recall)
         ax.set_xlabel("mean orchestration tokens per question, all LLM roles (log scale; 1 = none)")
         ax.set_ylabel("evidence-turn recall (all retrieved)")
         ax.set_title("Evidence recall vs orchestration tokens")
