@@ -53,7 +53,7 @@ def ingest_conversation(memory: Memory, conversation: dict, sample_id: str) -> s
     """Write, index and consolidate one LoCoMo conversation into its own namespace (a no-op for
     what the reused home already holds); returns the namespace."""
     ns = f"locomo-{sample_id}"
-    memory.add_conversation(conversation, ns)
+    memory.add_conversation(conversation, namespace=ns)
     memory.index(ns)
     memory.consolidate(ns)
     return ns
@@ -85,7 +85,7 @@ def ask_row(m: Memory, q: object, ns: str, budget: int) -> dict:
     """Fast and deep on one question at one budget."""
     row: dict = {}
     for mode in ("fast", "deep"):
-        a = m.ask(q.question, ns, mode=mode, budget=budget)  # type: ignore[attr-defined]
+        a = m.ask(q.question, namespace=ns, mode=mode, budget=budget)  # type: ignore[attr-defined]
         packed = {e.turn_id for e in a.evidence}
         row[f"{mode}_turn_recall"] = recall(q.evidence, packed)  # type: ignore[attr-defined]
         row[f"{mode}_tokens"] = a.usage.context_tokens
