@@ -31,7 +31,6 @@ RELEVANCE_FLOOR = 0.42
 """Offline assistant: the segment is relevant when its best turn reaches this blended score."""
 CANDIDATE_FLOOR = 0.25
 """Below this a turn is never offered as evidence; between the floors it is offered, ranked low."""
-MAX_EVIDENCE = 12
 DATE_WORDS = frozenset(
     tokenize(" ".join(MONTHS) + " currently these days nowadays still anymore at the moment")
 )
@@ -187,42 +186,52 @@ def supported_evidence(
     return evidence, relevant
 
 
-def offline_assistant(
+def ranked_assistant(
     segment: Segment,
     question: str,
-    plan: Plan,
-    turn_vectors: np.ndarray,
-    q_vec: np.ndarray,
-    visible: Sequence[bool],
+    ranked: Sequence[tuple[StoredTurn, float, float]],
+    budget: int,
 ) -> tuple[AssistantReport, LLMCall]:
-    """Read every turn of the segment and keep the best-supported ones, verbatim."""
-    scores = support_scores(segment.turns, turn_vectors, question, plan, q_vec)
-    scored = [(scores[i], i, t) for i, t in enumerate(segment.turns) if visible[i]]
-    scored.sort(key=lambda x: (-x[0], x[1]))
-    best = scored[0][0] if scored else 0.0
-    keep = (
-        [(s, t) for s, _, t in scored if s >= CANDIDATE_FLOOR][:MAX_EVIDENCE]
-        if best >= RELEVANCE_FLOOR
-        else []
-    )
-    keep.sort(key=lambda st: st[1].seq)
-    evidence = [evidence_item(t, segment, round(s, 4), t.text) for s, t in keep]
+    """Offline assistant of the deep path: every visible turn of the segment, ranked by the
+    calibrated score (comparable across segments), best first, until the turns would fill the
+    budget alone. No floor drops the segment: whether the question is answerable is decided once,
+    by the master, on all the evidence; `relevant` only says whether the best turn's support
+    reaches RELEVANCE_FLOOR.
+
+    Args:
+        segment: the segment held.
+        question: the question as asked.
+        ranked: (turn, calibrated score, support score) of each visible turn.
+        budget: the question's context budget in tokens.
+    Returns:
+        The report (evidence by id, verbatim) and the call's token cost: the segment read, and
+        the ranked ids written (the master looks the turns up verbatim).
+    """
+    order = sorted(ranked, key=lambda r: (-r[1], r[0].seq))
+    evidence, used = [], 0
+    for turn, score, _ in order:
+        if used >= budget:
+            break
+        evidence.append(evidence_item(turn, segment, round(score, 4), turn.text))
+        used += count_tokens(turn_line(turn))
+    relevant = bool(ranked) and max(r[2] for r in ranked) >= RELEVANCE_FLOOR
     note = (
-        f"{len(evidence)} relevant turn(s) on {segment.start:%d %B %Y}: "
-        + ", ".join(e.turn_id for e in evidence)
-        if evidence
-        else "nothing relevant"
+        f"{len(evidence)} turn(s) ranked on {segment.start:%d %B %Y}; best "
+        + ", ".join(e.turn_id for e in evidence[:3])
+        if relevant
+        else f"nothing clearly relevant; {len(evidence)} turn(s) ranked"
     )
     read = sum(count_tokens(turn_line(t)) for t in segment.turns) + count_tokens(question)
+    written = count_tokens(note) + sum(count_tokens(f"{e.turn_id} {e.score}") for e in evidence)
     call = LLMCall(
         role="assistant",
         model="offline-rules",
         backend="offline",
         prompt_tokens=read,
-        completion_tokens=count_tokens(note) + sum(count_tokens(e.text) for e in evidence),
+        completion_tokens=written,
     )
     return AssistantReport(
-        segment_id=segment.segment_id, relevant=bool(evidence), evidence=evidence, note=note
+        segment_id=segment.segment_id, relevant=relevant, evidence=evidence, note=note
     ), call
 
 

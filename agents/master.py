@@ -19,12 +19,14 @@ import numpy as np
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from emem.agents.aggregate import build_closures, context_closures, fact_items
+from emem.agents.aggregate import build_closures, context_closures, evidence_line, fact_closure, fact_items
 from emem.agents.assistant import (
+    CANDIDATE_FLOOR,
+    RELEVANCE_FLOOR,
     AssistantReport,
     evidence_item,
     llm_assistant,
-    offline_assistant,
+    ranked_assistant,
     supported_evidence,
 )
 from emem.agents.currentness import (
@@ -36,6 +38,18 @@ from emem.agents.currentness import (
     question_time,
     rank_for_state,
     stale_revisions,
+)
+from emem.agents.deep import (
+    FEEDBACK_TURNS,
+    MAX_HOPS,
+    DocumentFrequency,
+    SignalCache,
+    feedback_query,
+    feedback_vector,
+    route_hop,
+    score_turns,
+    segment_scores,
+    with_neighbours,
 )
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
@@ -56,14 +70,7 @@ from emem.prompting import load_prompt, prompt_set_hash
 from emem.retrieval.filters import facts_within
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where
 from emem.retrieval.query import topic_query
-from emem.retrieval.routing import (
-    DEFAULT_ACTIVATE,
-    fuse,
-    global_pathway,
-    keyword_pathway,
-    ledger_pathway,
-    paper_route,
-)
+from emem.retrieval.routing import DEFAULT_ACTIVATE, paper_route
 from emem.retrieval.view import NamespaceView, build_view
 from emem.subjects import name_aliases, question_subjects, relatives_of, user_speaker
 from emem.tokens import count_tokens
@@ -85,8 +92,17 @@ class ReadRuntime:
         router: str = "emem",
         fill_context: bool = False,
         currentness: bool = True,
+        max_hops: int = MAX_HOPS,
+        episode_context: bool = False,
     ) -> None:
         self.memory = memory
+        self.max_hops = max_hops
+        self.episode_context = episode_context
+        """Deep mode: pack an evidence turn's neighbours (the question it answers, the reply
+        completing it) ranked just under it (agents.deep.with_neighbours)."""
+        """Deep mode's routing hops (1: the question only; 2: once more from what it found)."""
+        self.signals = SignalCache()
+        self.document_frequency = DocumentFrequency()
         self.roles = roles
         self.activate = activate
         self.router = router
@@ -239,6 +255,20 @@ def _fast_evidence(
 ) -> list[EvidenceItem]:
     """One hybrid retrieval over the visible turns (those said by `as_of`, inside the question's
     filter), scored for support: the fast path's evidence."""
+    ranked = _fast_turns(runtime, view, question, as_of, flt)
+    evidence, _ = supported_evidence(view, ranked, question, plan, runtime.embed(question))
+    return evidence
+
+
+def _mask(view: NamespaceView, as_of: datetime | None, flt: Any) -> np.ndarray:
+    mask = view.visible(as_of)
+    return mask if flt is None else mask & flt.mask(view.turns)
+
+
+def _fast_turns(
+    runtime: ReadRuntime, view: NamespaceView, question: str, as_of: datetime | None, flt: Any = None
+) -> list[Any]:
+    """The fast path's hybrid retrieval: its top FAST_K visible turns, best first."""
     if flt is None:
         hits = hybrid_turns(view.indexes, question, FAST_K * 3, embed=runtime.embed, exact=runtime.cached)
         ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:FAST_K]
@@ -248,8 +278,63 @@ def _fast_evidence(
             view.indexes, question, FAST_K, keep, embed=runtime.embed, exact=runtime.cached
         )
         ranked = [t for t, _ in hits]
-    evidence, _ = supported_evidence(view, ranked, question, plan, runtime.embed(question))
-    return evidence
+    return ranked
+
+
+def _deep_candidates(
+    runtime: ReadRuntime,
+    state: MasterState,
+    reports: list[AssistantReport],
+    evidence: list[EvidenceItem],
+    seen: set[tuple[str, str]],
+) -> list[EvidenceItem]:
+    """Deep mode's evidence: the assistants' turns and fast's retrieval (deep sees at least what
+    fast sees), chosen best-first by the calibrated score until they fill the budget the facts
+    leave. Whether the question is answerable is decided here, once, on everything: when no
+    turn's support reaches the floor and no assistant found its segment relevant, no turn is kept
+    and the reader abstains. Items carry their support score (assistant.support_scores), the scale
+    the reader and the currentness rules compare; quotes an LLM assistant chose come first."""
+    ns, q, plan = state["namespace"], state["question"], state["plan"]
+    view = runtime.view(ns)
+    as_of, flt = state.get("as_of"), state.get("filter")
+    budget = state.get("budget") or DEFAULT_BUDGET
+    llm = runtime.roles.get("assistant") is not None
+    chosen = list(evidence) if llm else []
+    turns = [] if llm else [view.by_ref[(e.conversation_id, e.turn_id)] for e in evidence]
+    turns += [
+        t for t in _fast_turns(runtime, view, q, as_of, flt) if (t.conversation_id, t.turn_id) not in seen
+    ]
+    signals = runtime.signals.get(view, q, _mask(view, as_of, flt), runtime.embed)
+    q_vec, by_segment = runtime.embed(q), segment_scores(state.get("activated", []))
+    scored = score_turns(view, turns, q, plan, signals, q_vec, by_segment)
+    relevant = any(r.relevant for r in reports) or bool(
+        len(scored.support) and scored.support.max() >= RELEVANCE_FLOOR
+    )
+    if not relevant:
+        return []
+    support = {turn_key(t): s for t, s in zip(scored.turns, scored.support.tolist(), strict=True)}
+    ranked = [(t, s, False) for t, s in zip(scored.turns, scored.score.tolist(), strict=True)]
+    if runtime.episode_context:
+        usable = lambda t: (as_of is None or t.time <= as_of) and (flt is None or flt.matches(t))  # noqa: E731
+        ranked = with_neighbours(view, [(t, s) for t, s, _ in ranked], usable)
+        extra = [t for t, _, _ in ranked if turn_key(t) not in support]
+        more = score_turns(view, extra, q, plan, signals, q_vec, by_segment)
+        support |= {turn_key(t): s for t, s in zip(more.turns, more.support.tolist(), strict=True)}
+    left = budget - sum(fact_closure(f, {}).tokens for f in state.get("facts", []))
+    left -= sum(count_tokens(evidence_line(e)) for e in chosen)
+    taken = {(e.conversation_id, e.turn_id) for e in chosen}
+    for t, _, lifted in sorted(ranked, key=lambda r: (-r[1], r[0].seq)):
+        item = evidence_item(t, view.segment_for(t), round(support[turn_key(t)], 4), t.text)
+        cost = count_tokens(evidence_line(item))
+        if cost > left or (t.conversation_id, t.turn_id) in taken:
+            continue
+        left -= cost
+        taken.add((t.conversation_id, t.turn_id))
+        # A turn shown only for its neighbour, or too weakly supported to be a candidate answer
+        # (under the floor fast applies), is context: the reader's rules do not answer from it.
+        weak = lifted or item.score < CANDIDATE_FLOOR
+        chosen.append(item.model_copy(update={"role": "context"}) if weak else item)
+    return sorted(chosen, key=lambda e: -e.score)
 
 
 def _timed(name: str, start: float) -> dict[str, float]:
@@ -352,18 +437,22 @@ def build_master_graph(runtime: ReadRuntime):
             facts = facts_within(facts, view.by_ref, state["filter"])
         if runtime.router == "paper":
             activated = paper_route(view, runtime.question_vector(view, q), q, mask, runtime.activate)
-            return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
-        pathways = {
-            "global": global_pathway(view, runtime.question_vector(view, q), mask),
-            "keyword": keyword_pathway(view, q, plan, mask),
-            "ledger": ledger_pathway(view, facts, mask),
+        else:
+            activated = route_hop(
+                view, q, runtime.question_vector(view, q), plan, facts, mask, top_n=runtime.activate
+            )
+        return {
+            "facts": facts,
+            "activated": activated,
+            "pending": activated,
+            "hops": [[a.segment_id for a in activated]],
+            "timings": _timed("route", start),
         }
-        activated = fuse(view, {k: v for k, v in pathways.items() if v}, top_n=runtime.activate)
-        return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
 
     def fan_out(state: MasterState) -> list[Send] | str:
-        if not state.get("activated"):
+        if not state.get("pending"):
             return "aggregate"
+        norm = segment_scores(state.get("activated", []))
         return [
             Send(
                 "assistant",
@@ -374,10 +463,48 @@ def build_master_graph(runtime: ReadRuntime):
                     plan=state["plan"],
                     as_of=state.get("as_of"),
                     filter=state.get("filter"),
+                    budget=state.get("budget") or DEFAULT_BUDGET,
+                    segment_score=norm.get(a.segment_id, 0.0),
                 ),
             )
-            for a in state["activated"]
+            for a in state["pending"]
         ]
+
+    def hop(state: MasterState) -> dict[str, Any]:
+        """Route once more from what the assistants found: the best turns' rarest words and the
+        ledger's values become keyword triggers, their vectors pull the dense query. Bounded by
+        `runtime.max_hops`; a hop that activates no new segment ends the search. Rules, like the
+        first hop's routing: no LLM call (the assistants' reads of the new segments are counted)."""
+        start = time.perf_counter()
+        hops = state.get("hops", [])
+        if runtime.router != "emem" or len(hops) >= runtime.max_hops:
+            return {"pending": []}
+        ns, q, plan = state["namespace"], state["question"], state["plan"]
+        view = runtime.view(ns)
+        mask = _mask(view, state.get("as_of"), state.get("filter"))
+        found = sorted(
+            (e for r in state.get("reports", []) for e in r.evidence), key=lambda e: (-e.score, e.turn_id)
+        )
+        seeds = [t for e in found[:FEEDBACK_TURNS] if (t := view.by_ref.get((e.conversation_id, e.turn_id)))]
+        if not seeds:
+            return {"pending": [], "hops": [*hops, []]}
+        query, terms = feedback_query(
+            q, seeds, state.get("facts", []), runtime.speakers(view), runtime.document_frequency.of(view)
+        )
+        vector = feedback_vector(
+            runtime.question_vector(view, q), view.turn_vectors[[view.row_of[turn_key(t)] for t in seeds]]
+        )
+        done = {a.segment_id for a in state.get("activated", [])}
+        new = route_hop(
+            view, query, vector, plan, state.get("facts", []), mask, top_n=runtime.activate, exclude=done
+        )
+        return {
+            "activated": [*state.get("activated", []), *new],
+            "pending": new,
+            "hops": [*hops, [a.segment_id for a in new]],
+            "hop_terms": terms,
+            "timings": _timed("hop", start),
+        }
 
     def assistant(task: AssistantTask) -> dict[str, Any]:
         start = time.perf_counter()
@@ -390,15 +517,15 @@ def build_master_graph(runtime: ReadRuntime):
         ]
         chat = runtime.roles.get("assistant")
         if chat is None:
-            rows = [view.row_of[turn_key(t)] for t in segment.turns]
-            report, call = offline_assistant(
-                segment,
-                task["question"],
-                task["plan"],
-                view.turn_vectors[rows],
-                runtime.embed(task["question"]),
-                visible,
-            )
+            q = task["question"]
+            signals = runtime.signals.get(view, q, _mask(view, as_of, flt), runtime.embed)
+            shown = [t for t, v in zip(segment.turns, visible, strict=True) if v]
+            scored = score_turns(
+                view, shown, q, task["plan"], signals, runtime.embed(q),
+                {segment.segment_id: task.get("segment_score", 0.0)},
+            )  # fmt: skip
+            ranked = list(zip(scored.turns, scored.score.tolist(), scored.support.tolist(), strict=True))
+            report, call = ranked_assistant(segment, q, ranked, task.get("budget") or DEFAULT_BUDGET)
         else:
             shown = segment.model_copy(
                 update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]}
@@ -421,16 +548,7 @@ def build_master_graph(runtime: ReadRuntime):
                     if (e.conversation_id, e.turn_id) not in seen:
                         seen.add((e.conversation_id, e.turn_id))
                         evidence.append(e)
-            ns, as_of = state["namespace"], state.get("as_of")
-            # Deep sees at least what fast sees: the per-segment floors of the assistants may
-            # leave out a later turn ("I bumped it to four times a week") one retrieval finds.
-            for e in _fast_evidence(
-                runtime, runtime.view(ns), state["question"], plan, as_of, state.get("filter")
-            ):
-                if (e.conversation_id, e.turn_id) not in seen:
-                    seen.add((e.conversation_id, e.turn_id))
-                    evidence.append(e)
-            evidence.sort(key=lambda e: -e.score)
+            evidence = _deep_candidates(runtime, state, reports, evidence, seen)
         ns, as_of = state["namespace"], state.get("as_of")
         view = runtime.view(ns)
         # A fact's source turns travel with it (those the question's filter keeps); an assistant's
@@ -474,7 +592,11 @@ def build_master_graph(runtime: ReadRuntime):
                 return ledger.resolve(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
 
             stale = stale_revisions(evidence, runtime.sources(ns), resolve)
-            evidence = rank_for_state(evidence, stale, prefer_latest=plan.prefers_latest)
+            # Context turns (deep's weakly supported fill) keep their place after the candidates:
+            # the latest-statement rule ranks only turns that may answer.
+            context = [e for e in evidence if e.role == "context"]
+            candidates = [e for e in evidence if e.role != "context"]
+            evidence = rank_for_state(candidates, stale, prefer_latest=plan.prefers_latest) + context
         requests = runtime.forget_requests(ns) if runtime.currentness else []
         withheld = apply_forget_requests(state["question"], evidence, facts, requests)
         evidence, facts = withheld.evidence, withheld.facts
@@ -533,8 +655,10 @@ def build_master_graph(runtime: ReadRuntime):
     graph.add_edge(START, "plan")
     graph.add_conditional_edges("plan", after_plan, ["fast_retrieve", "route", "read"])
     graph.add_edge("fast_retrieve", "aggregate")
+    graph.add_node("hop", hop)
     graph.add_conditional_edges("route", fan_out, ["assistant", "aggregate"])
-    graph.add_edge("assistant", "aggregate")
+    graph.add_edge("assistant", "hop")
+    graph.add_conditional_edges("hop", fan_out, ["assistant", "aggregate"])
     graph.add_edge("aggregate", "read")
     graph.add_edge("read", END)
     return graph.compile()
@@ -570,7 +694,12 @@ def _answer(state: MasterState, text: str, status: str, error: str | None, calls
         evidence=evidence,
         facts=state.get("facts", []),
         activated_segments=activated,
-        usage=usage,
+        usage=usage.model_copy(
+            update={
+                "segments_per_hop": [len(h) for h in state.get("hops", [])],
+                "hop_terms": list(state.get("hop_terms", [])),
+            }
+        ),
         stage_latency_ms=dict(state.get("timings", {})),
         context=packed.context() if packed else "",
         budget=state.get("budget") or DEFAULT_BUDGET,

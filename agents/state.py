@@ -40,6 +40,12 @@ class MasterState(TypedDict, total=False):
     """The forget request (emem.ledger.withhold.ForgetRequest) the question is about, if any."""
     filter: Any
     """emem.retrieval.filters.TurnFilter or None: the turns this question may use."""
+    hops: list[list[str]]
+    """Deep mode: the segment ids each routing hop activated, in hop order."""
+    hop_terms: list[str]
+    """Deep mode: the trigger words the second hop added to the question."""
+    pending: list[Any]
+    """Deep mode: the segments (ActivatedSegment) the latest hop added, for the assistants."""
 
 
 class AssistantTask(TypedDict):
@@ -51,3 +57,6 @@ class AssistantTask(TypedDict):
     plan: Plan
     as_of: datetime | None
     filter: NotRequired[Any]
+    budget: NotRequired[int]
+    segment_score: NotRequired[float]
+    """The segment's routing score, min-max over the segments activated so far."""

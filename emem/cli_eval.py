@@ -61,7 +61,7 @@ def register(app: typer.Typer, open_memory) -> None:
             128_000, "--reader-window", help="Reader context window, for full-context."
         ),
         activate: int = typer.Option(
-            5, "--activate", min=1, help="Segments the deep path activates per question."
+            5, "--activate", min=1, help="Segments the deep path activates per routing hop."
         ),
         fill_context: bool = typer.Option(
             False,

@@ -156,7 +156,7 @@ def cross_validated_scores(
     """Score each question with logistic fusion weights fitted on the other folds' conversations."""
     names = sorted(questions[0].signals)
     convs = sorted({q.conversation for q in questions})
-    fold_of = {c: i % folds for i, c in enumerate(convs)}
+    fold_of = {c: i * folds // len(convs) for i, c in enumerate(convs)}
     scores: list[np.ndarray] = [np.zeros(0)] * len(questions)
     weights = []
     for f in range(folds):
@@ -210,17 +210,41 @@ def route_questions(memory: Memory, data: Path, chosen: Sequence[int] | None = N
 
 
 def recall_table(
-    questions: Sequence[RoutedQuestion], rankers: dict[str, Sequence[np.ndarray]], k: int
+    questions: Sequence[RoutedQuestion],
+    rankers: dict[str, Sequence[np.ndarray]],
+    k: int,
+    by: str = "category",
 ) -> str:
-    cats = sorted({q.category for q in questions})
+    """Evidence-session recall@k of each ranking, overall and per group: `by` is "category",
+    "sessions" (how many sessions hold the question's evidence: 1, 2, 3+) or "half"
+    (conversations 0-4 / 5-9; the learned fusion is fitted on the other half, so both are out of
+    sample for it, and in sample for the hand weights, chosen on all ten)."""
+
+    def group(q: RoutedQuestion) -> str:
+        if by == "category":
+            return f"{q.category} {CATEGORY_NAMES[q.category]}"
+        if by == "sessions":
+            n = len({s for s in q.evidence_sessions if s is not None})
+            return str(n) if n < 3 else "3+"
+        return "0-4" if q.conversation < 5 else "5-9"
+
+    groups = sorted({group(q) for q in questions})
     rows = []
     for label, scores in rankers.items():
-        by_cat: dict[int, list[float]] = defaultdict(list)
+        by_group: dict[str, list[float]] = defaultdict(list)
         for q, s in zip(questions, scores, strict=True):
-            by_cat[q.category].append(session_recall_at(s, q.segment_sessions, q.evidence_sessions, k))
-        overall = statistics.fmean(v for vs in by_cat.values() for v in vs)
-        rows.append([label, fmt(overall), *(fmt(statistics.fmean(by_cat[c])) for c in cats)])
-    return md_table([f"ranking (top {k} segments)", "all", *(f"{c} {CATEGORY_NAMES[c]}" for c in cats)], rows)
+            by_group[group(q)].append(session_recall_at(s, q.segment_sessions, q.evidence_sessions, k))
+        overall = statistics.fmean(v for vs in by_group.values() for v in vs)
+        rows.append([label, fmt(overall), *(fmt(statistics.fmean(by_group[g])) for g in groups)])
+    counts = {g: sum(1 for q in questions if group(q) == g) for g in groups}
+    return md_table(
+        [
+            f"ranking (top {k} segments)",
+            f"all (n={len(questions)})",
+            *(f"{g} (n={counts[g]})" for g in groups),
+        ],
+        rows,
+    )
 
 
 def main() -> None:
@@ -256,7 +280,12 @@ def main() -> None:
         f"{'LLM-written in ' + str(len(summaries)) + ' namespace(s)' if summaries else 'extractive (offline)'}; "
         f"{time.perf_counter() - t0:.0f} s"
     )
+    print("\nPer category:\n")
     print(recall_table(questions, rankers, args.k))
+    print("\nPer number of sessions holding the question's evidence:\n")
+    print(recall_table(questions, rankers, args.k, by="sessions"))
+    print("\nPer half (the logistic fusion of each half is fitted on the other):\n")
+    print(recall_table(questions, rankers, args.k, by="half"))
     names = sorted(questions[0].signals)
     for f, w in enumerate(weights):
         print(

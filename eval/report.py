@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from .stats import DEFAULT_CORRECT_THRESHOLD, bootstrap_ci, discordant_pairs, is
 REPORT_NAME = "report.md"
 PLOT_BY_CATEGORY = "score_by_category.png"
 PLOT_VS_CONTEXT = "score_vs_context_tokens.png"
+PLOT_RECALL_VS_ORCHESTRATION = "recall_vs_orchestration_tokens.png"
 OFFLINE_READER_LINE = "offline reader: deterministic, not an LLM"
 ANSWERABLE = (1, 2, 3, 4)
 
@@ -422,6 +424,21 @@ def errors_section(by_system: dict[str, list[RunRow]], max_examples: int = 3) ->
 # --------------------------------------------------------------------------------------------
 
 
+MARKERS = "osD^vP*Xh<>p"
+
+
+def _trade_off(ax: Any, points: dict[str, tuple[float, float]]) -> None:
+    """One marker per system on a log x axis, named in a legend beside the axes: labels written
+    next to the points collide when systems sit close together."""
+    for i, (name, (x, y)) in enumerate(points.items()):
+        # A log axis has no 0: a system that used no tokens sits at 1.
+        ax.scatter([max(x, 1.0)], [y], marker=MARKERS[i % len(MARKERS)], s=50, label=name)
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.05)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+
+
 def _plots(by_system: dict[str, list[RunRow]], cats: list[int], run_dir: Path) -> list[str]:
     import matplotlib
 
@@ -446,20 +463,36 @@ def _plots(by_system: dict[str, list[RunRow]], cats: list[int], run_dir: Path) -
     plt.close(fig)
     written.append(PLOT_BY_CATEGORY)
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for name in names:
-        rs = by_system[name]
-        tokens, score = _mean([r.context_tokens for r in rs]), _mean([r.score for r in rs])
-        ax.scatter([tokens], [score])
-        ax.annotate(name, (tokens, score), textcoords="offset points", xytext=(4, 4), fontsize="small")
-    ax.set_xlabel("mean context tokens per question")
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    _trade_off(
+        ax,
+        {
+            n: (_mean([r.context_tokens for r in rs]), _mean([r.score for r in rs]))
+            for n, rs in by_system.items()
+        },
+    )
+    ax.set_xlabel("mean context tokens per question (log scale)")
     ax.set_ylabel("overall official score")
-    ax.set_ylim(0, 1.05)
     ax.set_title("Score vs context size")
     fig.tight_layout()
     fig.savefig(run_dir / PLOT_VS_CONTEXT, dpi=120, metadata={"Software": None})
     plt.close(fig)
     written.append(PLOT_VS_CONTEXT)
+    recall = {
+        n: (_mean([r.usage.prompt_tokens + r.usage.completion_tokens for r in rs]), _mean(vals))
+        for n, rs in by_system.items()
+        if (vals := [v for r in rs if (v := r.retrieval.get("recall@all")) is not None])
+    }
+    if recall:
+        fig, ax = plt.subplots(figsize=(7.5, 4))
+        _trade_off(ax, recall)
+        ax.set_xlabel("mean orchestration tokens per question, all LLM roles (log scale; 1 = none)")
+        ax.set_ylabel("evidence-turn recall (all retrieved)")
+        ax.set_title("Evidence recall vs orchestration tokens")
+        fig.tight_layout()
+        fig.savefig(run_dir / PLOT_RECALL_VS_ORCHESTRATION, dpi=120, metadata={"Software": None})
+        plt.close(fig)
+        written.append(PLOT_RECALL_VS_ORCHESTRATION)
     return written
 
 

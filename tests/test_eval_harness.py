@@ -528,12 +528,16 @@ def test_activate_option_bounds_the_segments_deep_reads(tmp_path, locomo_path):
     rows, manifest = run()
     assert manifest["extra"]["activate"] == 5 and max(len(r["retrieved_sessions"]) for r in rows) == 2
     rows, manifest = run("--activate", "1")
-    assert manifest["extra"]["activate"] == 1 and max(len(r["retrieved_sessions"]) for r in rows) == 1
+    # One segment per routing hop (deep routes twice: the second hop from what the first found).
+    assert manifest["extra"]["activate"] == 1
+    assert max(n for r in rows for n in r["usage"]["segments_per_hop"]) == 1
+    assert max(len(r["retrieved_sessions"]) for r in rows) <= 2
     assert "activate: 1" in (tmp_path / "run2" / "report.md").read_text()
     plain = rows
     rows, manifest = run("--activate", "1", "--fill-context")
     assert manifest["extra"]["fill_context"] is True
-    assert sum(r["context_tokens"] for r in rows) > sum(r["context_tokens"] for r in plain)
+    # Offline deep already fills the budget best-first; the fill never takes context away.
+    assert sum(r["context_tokens"] for r in rows) >= sum(r["context_tokens"] for r in plain)
 
 
 def test_cli_sample_spread_is_used_and_recorded(tmp_path, locomo_path):

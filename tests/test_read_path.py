@@ -330,22 +330,56 @@ def test_a_cut_off_assistant_reply_keeps_its_complete_quotes() -> None:
         parse_assistant_reply('{"relevant": true, "evidence": [{"turn_id": "S4')
 
 
-def test_context_fill_only_uses_the_budget_the_evidence_left(demo: Memory) -> None:
-    """Experimental deep option: unquoted turns of the activated segments fill the leftover
-    budget, marked as context, ranked below every evidence unit, never past the budget."""
+def test_deep_fills_the_budget_itself_so_context_fill_adds_nothing_offline(demo: Memory) -> None:
+    """Offline deep ranks every turn of the activated segments and packs best-first up to the
+    budget; the experimental context fill (for assistants that quote few turns) then finds no
+    budget left, and neither ever passes the budget."""
     from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
 
     question = "Where does Alice work now?"
-    plain = demo.ask(question, namespace=NS, mode="deep", budget=900)
-    filled_graph = build_master_graph(ReadRuntime(demo, demo.roles, fill_context=True))
-    filled = ask_graph(filled_graph, question, NS, "deep", None, 900)
-    assert plain.answer == filled.answer  # the evidence, and so the offline answer, is the same
-    assert plain.usage.context_tokens < filled.usage.context_tokens <= 900
-    evidence = [e for e in filled.evidence if e.role != "context"]
-    context = [e for e in filled.evidence if e.role == "context"]
-    assert {(e.turn_id, e.role) for e in plain.evidence} <= {(e.turn_id, e.role) for e in evidence}
-    assert context and {e.segment_id for e in context} <= {s.segment_id for s in filled.activated_segments}
-    assert not {e.turn_id for e in context} & {e.turn_id for e in evidence}
+    plain = demo.ask(question, namespace=NS, mode="deep", budget=300)
+    filled = ask_graph(
+        build_master_graph(ReadRuntime(demo, demo.roles, fill_context=True)), question, NS, "deep", None, 300
+    )
+    assert plain.answer == filled.answer
+    assert 300 - 60 < plain.usage.context_tokens <= 300 and filled.usage.context_tokens <= 300
+    assert {e.turn_id for e in plain.evidence} == {e.turn_id for e in filled.evidence if e.role != "context"}
+    scores = [e.score for e in plain.evidence if e.role == "evidence"]
+    assert scores == sorted(scores, reverse=True)  # best-first
+
+
+def test_deep_packs_at_least_the_turns_fast_packs(demo: Memory) -> None:
+    """Deep's candidates include fast's retrieval, scored on the same calibrated scale."""
+    for question in (
+        "Where does Alice work now?",
+        "What pets do Alice and Ben have?",
+        "Where did Ben travel?",
+    ):
+        fast = demo.ask(question, namespace=NS, mode="fast", budget=4000)
+        deep = demo.ask(question, namespace=NS, mode="deep", budget=4000)
+        if fast.status == "abstained":
+            continue
+        assert {e.turn_id for e in fast.evidence} <= {e.turn_id for e in deep.evidence}
+
+
+def test_deep_records_its_hops_and_bounds_them(demo: Memory) -> None:
+    from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
+
+    a = demo.ask("What pets do Alice and Ben have?", namespace=NS, mode="deep")
+    assert 1 <= len(a.usage.segments_per_hop) <= 2
+    assert all(n <= 5 for n in a.usage.segments_per_hop)
+    assert sum(a.usage.segments_per_hop) == len(a.activated_segments)
+    assert len({s.segment_id for s in a.activated_segments}) == len(a.activated_segments)
+    one = ask_graph(
+        build_master_graph(ReadRuntime(demo, demo.roles, max_hops=1)),
+        "What pets do Alice and Ben have?",
+        NS,
+        "deep",
+        None,
+        2000,
+    )
+    assert len(one.usage.segments_per_hop) == 1 and not one.usage.hop_terms
+    assert one.usage.prompt_tokens <= a.usage.prompt_tokens
 
 
 def test_offline_reader_never_answers_from_context_fill() -> None:

@@ -51,6 +51,10 @@ class Usage(BaseModel):
     by_role: dict[str, RoleUsage] = Field(default_factory=dict)
     offline: bool = True
     """True when every call was served by the offline stand-ins."""
+    segments_per_hop: list[int] = Field(default_factory=list)
+    """Deep mode: segments each routing hop activated (one entry per hop; empty in fast mode)."""
+    hop_terms: list[str] = Field(default_factory=list)
+    """Deep mode: the trigger words a second hop took from the first hop's evidence and facts."""
 
     @classmethod
     def from_calls(cls, calls: list[LLMCall], context_tokens: int = 0) -> Usage:

@@ -1,0 +1,290 @@
+"""Deep reconstruction's rules, kept out of the graph: route segments (per hop), score every turn
+of the activated segments with the calibrated scorer, and derive a second hop's triggers from
+what the first hop found.
+
+Why a second hop: a question like "which cities has he visited?" shares no word with the turn
+that names Chicago; the turns the first hop found (a trip, a conference) name places, people and
+activities that do occur near the missing evidence. Their rarest words and the ledger's values
+become keyword triggers, and their vectors pull the dense query towards them (pseudo-relevance
+feedback). A hop that activates no new segment ends the search.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from emem.agents.assistant import DATE_WORDS, support_scores
+from emem.answer import ActivatedSegment, FactItem, Plan
+from emem.index.manager import turn_key
+from emem.index.text import tokenize
+from emem.models import StoredTurn
+from emem.retrieval.query import topic_query
+from emem.retrieval.routing import (
+    DEFAULT_ACTIVATE,
+    bm25_turn_scores,
+    fuse,
+    global_pathway,
+    keyword_pathway,
+    ledger_pathway,
+)
+from emem.retrieval.turnscore import TurnSignals, calibrated, feature_matrix, turn_signals
+from emem.retrieval.view import NamespaceView
+from emem.tokens import count_tokens
+
+MAX_HOPS = 2
+"""Routing hops per question: the question itself, then once from what it found."""
+FEEDBACK_TURNS = 5
+"""How many of the best first-hop turns seed the second hop."""
+FEEDBACK_TERMS = 8
+"""How many of their words become keyword triggers."""
+FEEDBACK_WEIGHT = 0.5
+"""How far the second hop's dense query moves towards the seed turns' mean vector."""
+
+Embed = Callable[[str], np.ndarray]
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")
+
+
+@dataclass(frozen=True)
+class Scored:
+    """Turns with their calibrated score, support score (the abstention signal), and tokens."""
+
+    turns: list[StoredTurn]
+    score: np.ndarray
+    support: np.ndarray
+    x: np.ndarray
+    tokens: np.ndarray
+
+
+class SignalCache:
+    """Per-question turn signals, shared by the assistants of one question (each would otherwise
+    recompute BM25 and dense similarity over the namespace). Bounded; thread-safe."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._hits: OrderedDict[tuple[Any, ...], tuple[NamespaceView, TurnSignals]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, view: NamespaceView, question: str, mask: np.ndarray, embed: Embed) -> TurnSignals:
+        """The signals of every turn of `view` for `question`, `mask` the usable turns.
+
+        Args:
+            view: the namespace view.
+            question: the question as asked.
+            mask: usable rows (as_of, filter).
+            embed: the runtime's cached query embedder.
+        Returns:
+            The question's TurnSignals.
+        """
+        key = (id(view), view.covered_seq, question, mask.tobytes())
+        with self._lock:
+            hit = self._hits.get(key)
+            if hit is not None and hit[0] is view:
+                return hit[1]
+        bm = bm25_turn_scores(view, question)
+        topic = view.turn_vectors @ embed(topic_query(question, view.indexes.speakers))
+        asked = view.turn_vectors @ embed(question)
+        signals = turn_signals(bm, topic, asked, mask)
+        with self._lock:
+            self._hits[key] = (view, signals)
+            if len(self._hits) > self._size:
+                self._hits.popitem(last=False)
+        return signals
+
+
+def route_hop(
+    view: NamespaceView,
+    query: str,
+    q_vec: np.ndarray,
+    plan: Plan,
+    facts: Sequence[FactItem],
+    mask: np.ndarray,
+    top_n: int = DEFAULT_ACTIVATE,
+    exclude: set[str] | frozenset[str] = frozenset(),
+) -> list[ActivatedSegment]:
+    """The three pathways fused, best `top_n` segments not in `exclude`."""
+    pathways = {
+        "global": global_pathway(view, q_vec, mask),
+        "keyword": keyword_pathway(view, query, plan, mask),
+        "ledger": ledger_pathway(view, facts, mask),
+    }
+    fused = fuse(view, {k: v for k, v in pathways.items() if v}, top_n=top_n + len(exclude))
+    return [a for a in fused if a.segment_id not in exclude][:top_n]
+
+
+def score_turns(
+    view: NamespaceView,
+    turns: Sequence[StoredTurn],
+    question: str,
+    plan: Plan,
+    signals: TurnSignals,
+    q_vec: np.ndarray,
+    segment_score: dict[str, float],
+) -> Scored:
+    """Every turn given, scored by the calibrated scorer and by support.
+
+    Args:
+        view: the namespace view.
+        turns: the candidate turns (visible ones only).
+        question: the question as asked.
+        plan: its plan (entities count as support).
+        signals: the question's turn signals (SignalCache.get).
+        q_vec: the question's vector as asked.
+        segment_score: routing score per segment id, min-max over the activated (0 if absent).
+    Returns:
+        The turns with their scores, in the order given.
+    """
+    if not turns:
+        empty = np.zeros(0)
+        return Scored([], empty, empty, np.zeros((0, 7)), empty)
+    rows = [view.row_of[turn_key(t)] for t in turns]
+    support = np.array(support_scores(turns, view.turn_vectors[rows], question, plan, q_vec))
+    q_terms = (set(tokenize(question)) - DATE_WORDS) or set(tokenize(question))
+    overlap = [len(q_terms & set(tokenize(t.render()))) / max(len(q_terms), 1) for t in turns]
+    names = [e.lower() for e in plan.entities]
+    ents = [sum(1 for e in names if e in t.render().lower() or e == t.speaker.lower()) for t in turns]
+    seg = [segment_score.get(view.segment_for(t).segment_id, 0.0) for t in turns]
+    x = feature_matrix(signals, rows, overlap, ents, seg)
+    tokens = np.array([count_tokens(_line(t)) for t in turns])
+    return Scored(list(turns), calibrated(x), support, x, tokens)
+
+
+def _line(t: StoredTurn) -> str:
+    # As aggregate.evidence_line renders it: what the turn costs in the packed context.
+    caption = f" [shares {t.image_caption}]" if t.image_caption else ""
+    return f"[{t.turn_id} | {t.time:%d %B %Y} | session {t.session_id}] {t.speaker}: {t.text}{caption}"
+
+
+def segment_scores(activated: Sequence[ActivatedSegment]) -> dict[str, float]:
+    """Activated segments' routing scores, min-max normalised (all 1.0 when equal)."""
+    if not activated:
+        return {}
+    lo, hi = min(a.score for a in activated), max(a.score for a in activated)
+    return {a.segment_id: (a.score - lo) / (hi - lo) if hi - lo > 1e-12 else 1.0 for a in activated}
+
+
+def visible_turns(
+    view: NamespaceView, segment_ids: Sequence[str], as_of: datetime | None, flt: Any
+) -> list[StoredTurn]:
+    return [
+        t
+        for sid in segment_ids
+        for t in view.segments[view.segment_index[sid]].turns
+        if (as_of is None or t.time <= as_of) and (flt is None or flt.matches(t))
+    ]
+
+
+def feedback_query(
+    question: str,
+    seeds: Sequence[StoredTurn],
+    facts: Sequence[FactItem],
+    speakers: Sequence[str],
+    document_frequency: Callable[[str], float],
+) -> tuple[str, list[str]]:
+    """The second hop's keyword query: the question plus the rarest content words of the seed
+    turns (names, places, activities) and the values of the ledger's facts.
+
+    Args:
+        question: the question as asked.
+        seeds: the first hop's best turns.
+        facts: the ledger facts the plan resolved.
+        speakers: the namespace's speakers (every segment holds their names: not a trigger).
+        document_frequency: share of the namespace's turns holding a stemmed word.
+    Returns:
+        (query text, the trigger words added).
+    """
+    asked = set(tokenize(question)) | {s.lower() for s in speakers}
+    weight: Counter[str] = Counter()
+    surface: dict[str, str] = {}
+    for rank, t in enumerate(seeds):
+        for word in dict.fromkeys(w.lower() for w in _WORD.findall(t.render())):
+            stems = tokenize(word)
+            if len(stems) != 1 or stems[0] in asked or word in asked or stems[0] in DATE_WORDS:
+                continue
+            df = max(document_frequency(stems[0]), 1e-3)
+            weight[stems[0]] += -np.log(df) / (1 + rank)
+            surface.setdefault(stems[0], word)
+    for f in facts:
+        for v in f.values:
+            for word in _WORD.findall(v):
+                stems = tokenize(word)
+                if len(stems) == 1 and stems[0] not in asked:
+                    weight[stems[0]] += 2.0
+                    surface.setdefault(stems[0], word.lower())
+    terms = [surface[s] for s, _ in weight.most_common(FEEDBACK_TERMS)]
+    return (question + " " + " ".join(terms)).strip(), terms
+
+
+def feedback_vector(q_vec: np.ndarray, seed_vectors: np.ndarray) -> np.ndarray:
+    """The question's vector moved towards the seed turns' mean (Rocchio), re-normalised."""
+    if len(seed_vectors) == 0:
+        return q_vec
+    v = q_vec + FEEDBACK_WEIGHT * seed_vectors.mean(axis=0)
+    return v / max(float(np.linalg.norm(v)), 1e-12)
+
+
+class DocumentFrequency:
+    """Share of a view's turns holding each stemmed word; built once per view."""
+
+    def __init__(self) -> None:
+        self._views: dict[int, tuple[NamespaceView, dict[str, float]]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, view: NamespaceView) -> Callable[[str], float]:
+        with self._lock:
+            hit = self._views.get(id(view))
+            if hit is None or hit[0] is not view:
+                counts: Counter[str] = Counter()
+                for t in view.turns:
+                    counts.update(set(tokenize(t.render())))
+                n = max(len(view.turns), 1)
+                hit = (view, {w: c / n for w, c in counts.items()})
+                if len(self._views) > 16:
+                    self._views.clear()
+                self._views[id(view)] = hit
+        table = hit[1]
+        return lambda stem: table.get(stem, 0.0)
+
+
+NEIGHBOUR_WEIGHT = 0.9
+"""Episode context: a turn next to an evidence turn (the question it answers, the reply that
+completes it) ranks at least this share of the evidence turn's score."""
+
+
+def with_neighbours(
+    view: NamespaceView,
+    ranked: Sequence[tuple[StoredTurn, float]],
+    usable: Callable[[StoredTurn], bool],
+    weight: float = NEIGHBOUR_WEIGHT,
+) -> list[tuple[StoredTurn, float, bool]]:
+    """Lift each turn's neighbours in its session to `weight` x its score, so an evidence turn
+    is packed with the question it answers or the reply that completes it (they still compete
+    for the budget like any turn).
+
+    Args:
+        view: the namespace view.
+        ranked: (turn, score) candidates.
+        usable: whether a neighbour may be shown (as_of, filter).
+        weight: the share of the evidence turn's score a neighbour gets.
+    Returns:
+        (turn, score, lifted) best first; `lifted` marks a turn whose score came from a neighbour.
+    """
+    best: dict[str, tuple[StoredTurn, float, bool]] = {turn_key(t): (t, s, False) for t, s in ranked}
+    for t, s in ranked:
+        turns = view.segment_for(t).turns
+        i = next(j for j, u in enumerate(turns) if u.turn_id == t.turn_id)
+        for j in (i - 1, i + 1):
+            if not 0 <= j < len(turns) or not usable(turns[j]):
+                continue
+            n, lifted = turns[j], weight * s
+            key = turn_key(n)
+            if key not in best or best[key][1] < lifted:
+                best[key] = (n, lifted, True)
+    return sorted(best.values(), key=lambda r: (-r[1], r[0].seq))
