@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import socket
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,41 @@ def home(tmp_path: Path) -> Path:
 def memory(home: Path):
     with Memory(home) as m:
         yield m
+
+
+# -- backends -----------------------------------------------------------------------------------
+
+BackendFactory = Callable[[pytest.FixtureRequest, Path], str]
+"""factory(request, tmp_path) -> a backend spec naming a fresh, empty store for one test (it may
+use session fixtures through `request.getfixturevalue`, e.g. to start a database server once)."""
+
+
+def _embedded(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return "embedded"  # the stores live under each test's own home
+
+
+BACKEND_FACTORIES: dict[str, BackendFactory] = {"embedded": _embedded}
+"""Every backend storage-facing tests run against, by id. Another backend adds its entry here."""
+
+
+@pytest.fixture(params=sorted(BACKEND_FACTORIES), ids=sorted(BACKEND_FACTORIES))
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A backend spec for a fresh, empty store (pass it as `Memory(home, backend=...)`, or as
+    EMEM_BACKEND to a subprocess). Parametrised: each test using it runs once per backend."""
+    return BACKEND_FACTORIES[request.param](request, tmp_path)
+
+
+@pytest.fixture
+def memory_factory(backend: str, home: Path) -> Iterator[Callable[..., Memory]]:
+    """Opens `Memory` objects on this test's backend (home defaults to the test's home); every
+    one opened is closed at the end."""
+    opened: list[Memory] = []
+
+    def make(at: Path | None = None, **kwargs: Any) -> Memory:
+        m = Memory(at if at is not None else home, backend=backend, **kwargs)
+        opened.append(m)
+        return m
+
+    yield make
+    for m in opened:
+        m.close()
