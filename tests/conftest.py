@@ -103,7 +103,36 @@ def _embedded(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return "embedded"  # the stores live under each test's own home
 
 
-BACKEND_FACTORIES: dict[str, BackendFactory] = {"embedded": _embedded}
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """One real PostgreSQL 18 + pgvector for the whole session, on 127.0.0.1 in a temp dir
+    (emem.storage.postgres.server); each test gets its own database in it (`postgres_url`)."""
+    from emem.storage.postgres.server import LocalPostgres
+
+    with LocalPostgres() as server:
+        yield server
+
+
+@pytest.fixture
+def postgres_url(postgres_server: Any) -> Iterator[str]:
+    """A fresh, empty database on the session's server, dropped (with its connections) after."""
+    import uuid
+
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(postgres_server.dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+    yield postgres_server.url(name)
+    with psycopg.connect(postgres_server.dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
+
+
+def _postgres(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return request.getfixturevalue("postgres_url")
+
+
+BACKEND_FACTORIES: dict[str, BackendFactory] = {"embedded": _embedded, "postgres": _postgres}
 """Every backend storage-facing tests run against, by id. Another backend adds its entry here."""
 
 

