@@ -35,6 +35,11 @@ def _literal(vector: np.ndarray) -> list[float]:
     return [float(x) for x in np.asarray(vector, dtype=np.float32).ravel()]
 
 
+def _text(vector: np.ndarray) -> str:
+    """pgvector's text form; repr of each float32 (as a Python float) round-trips exactly."""
+    return "[" + ",".join(map(repr, np.asarray(vector, dtype=np.float32).ravel().tolist())) + "]"
+
+
 class PgVectorIndex:
     """`VectorIndex` on pgvector (see emem.storage.contract for each method)."""
 
@@ -70,17 +75,14 @@ class PgVectorIndex:
         name = collection_name(namespace, kind, model)
         self._ensure(name, namespace, kind, model, dim)
         table = vector_table(dim)
-        with self.db.transaction() as conn, conn.cursor() as cur:
+        with self.db.transaction() as conn:
             for start in range(0, len(keys), BATCH):
-                cur.executemany(
-                    f"INSERT INTO {table} (collection, key, embedding) VALUES (%s, %s, %s::real[]::vector) "
+                chunk = vectors[start : start + BATCH]
+                conn.execute(
+                    f"INSERT INTO {table} (collection, key, embedding) SELECT %s, k, e::vector "
+                    "FROM unnest(%s::text[], %s::text[]) AS u(k, e) "
                     "ON CONFLICT (collection, key) DO UPDATE SET embedding = excluded.embedding",
-                    [
-                        (name, str(k), _literal(v))
-                        for k, v in zip(
-                            keys[start : start + BATCH], vectors[start : start + BATCH], strict=True
-                        )
-                    ],
+                    (name, [str(k) for k in keys[start : start + BATCH]], [_text(v) for v in chunk]),
                 )
 
     def _ensure(self, name: str, namespace: str, kind: str, model: str, dim: int) -> None:

