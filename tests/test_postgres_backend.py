@@ -204,7 +204,7 @@ def test_episode_rules_match_the_embedded_store(pg: PostgresBackend) -> None:
     assert [p.erasure_id for p in eps.pending_erasures()] == ["e1"]
     with pytest.raises(ConflictError, match="was erased"):
         eps.append("ns", [turn(2)])
-    assert eps.append("ns", [turn(2)], restore=True).last_seq == 4  # seqs are never reused
+    assert eps.append("ns", [turn(2)], restore=True).last_seq > gone.seq  # seqs are never reused
     eps.finish_erasure("e1")
     assert eps.pending_erasures() == []
     assert eps.counts("other") == (0, 0, 0) and eps.turns("other") == []

@@ -34,20 +34,10 @@ TABLES = ("turns", "sessions", "segment_summaries", "index_state", "erasures", "
 
 
 def _row_to_turn(row: dict[str, Any]) -> StoredTurn:
-    return StoredTurn(
-        namespace=row["namespace"],
-        seq=row["seq"],
-        conversation_id=row["conversation_id"],
-        session_id=row["session_id"],
-        turn_id=row["turn_id"],
-        speaker=row["speaker"],
-        text=row["text"],
-        image_caption=row["image_caption"],
-        time=parse_iso_time(row["time"]),
-        recorded_at=parse_iso_time(row["recorded_at"]),
-        hash=row["hash"],
-        metadata=json.loads(row["metadata"]) if row["metadata"] else None,
-    )
+    """Rows hold times as ISO text and metadata as JSON text, as the embedded store writes them."""
+    fields = {**row, "metadata": json.loads(row["metadata"]) if row["metadata"] else None}
+    fields.update((k, parse_iso_time(row[k])) for k in ("time", "recorded_at"))
+    return StoredTurn(**fields)
 
 
 class PgEpisodeStore:
@@ -84,54 +74,32 @@ class PgEpisodeStore:
         """
         check_namespace(namespace)
         where = f"{source}: " if source else ""
-        recorded = iso(utcnow())
-        added = unchanged = 0
-        first = last = None
         with self.db.transaction() as conn:
             self.db.lock(conn, APPEND_LOCK, namespace)
-            for conv_id, session_id, start in sessions:
-                _register_session(conn, namespace, conv_id, session_id, start, where)
+            _register_sessions(conn, namespace, sessions, turns, where)
+            stored = _stored_hashes(conn, namespace, [(t.conversation_id, t.turn_id) for t in turns])
+            new: list[tuple[Turn, str]] = []
             for t in turns:
-                _register_session(conn, namespace, t.conversation_id, t.session_id, None, where, t.time)
                 h = t.content_hash()
-                row = conn.execute(
-                    "SELECT hash FROM turns WHERE namespace=%s AND conversation_id=%s AND turn_id=%s",
-                    (namespace, t.conversation_id, t.turn_id),
-                ).fetchone()
-                if row is not None:
-                    if row["hash"] != h:  # type: ignore[index]
-                        raise ConflictError(
-                            f"{where}conversation {t.conversation_id!r} session {t.session_id!r} turn {t.turn_id!r}: "
-                            "already stored with different content; emem never overwrites a turn "
-                            "(forget it first to replace it)"
-                        )
-                    unchanged += 1
-                    continue
-                if not restore:
-                    _refuse_erased(conn, namespace, t, h, where)
-                seq = conn.execute(
-                    "INSERT INTO turns (namespace, conversation_id, session_id, turn_id, speaker, text, "
-                    "image_caption, time, recorded_at, hash, metadata) "
-                    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING seq",
-                    (
-                        namespace,
-                        t.conversation_id,
-                        t.session_id,
-                        t.turn_id,
-                        t.speaker,
-                        t.text,
-                        t.image_caption,
-                        iso(t.time),
-                        recorded,
-                        h,
-                        json.dumps(t.metadata, ensure_ascii=False, sort_keys=True) if t.metadata else None,
-                    ),
-                ).fetchone()["seq"]  # type: ignore[index]
-                last = seq
-                first = first or last
-                added += 1
+                known = stored.get((t.conversation_id, t.turn_id))
+                if known is not None and known != h:
+                    raise ConflictError(
+                        f"{where}conversation {t.conversation_id!r} session {t.session_id!r} turn {t.turn_id!r}: "
+                        "already stored with different content; emem never overwrites a turn "
+                        "(forget it first to replace it)"
+                    )
+                if known is None:
+                    stored[(t.conversation_id, t.turn_id)] = h
+                    new.append((t, h))
+            if new and not restore:
+                _refuse_erased(conn, namespace, new, where)
+            seqs = _insert(conn, namespace, new)
         return IngestReport(
-            namespace=namespace, added=added, unchanged=unchanged, first_seq=first, last_seq=last
+            namespace=namespace,
+            added=len(new),
+            unchanged=len(turns) - len(new),
+            first_seq=seqs[0] if seqs else None,
+            last_seq=seqs[-1] if seqs else None,
         )
 
     # -- reads ------------------------------------------------------------------------------
@@ -344,40 +312,126 @@ class PgEpisodeStore:
         return vacuum_full(self.db, TABLES)
 
 
-def _refuse_erased(conn: psycopg.Connection, namespace: str, t: Turn, digest: str, where: str) -> None:
-    row = conn.execute(
-        "SELECT erasure_id FROM erased_turns WHERE namespace=%s AND "
-        "((conversation_id=%s AND turn_id=%s) OR hash=%s) LIMIT 1",
-        (namespace, t.conversation_id, t.turn_id, digest),
-    ).fetchone()
-    if row is not None:
-        raise ConflictError(
-            f"{where}conversation {t.conversation_id!r} turn {t.turn_id!r} was erased (erasure "
-            f"{row['erasure_id']}); storing it again would undo that erasure. Leave it out, or pass "  # type: ignore[index]
-            "restore=True (CLI: --restore) if you mean to restore it"
-        )
+def _pairs(refs: Sequence[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    return [a for a, _ in refs], [b for _, b in refs]
 
 
-def _register_session(
+def _register_sessions(
     conn: psycopg.Connection,
     namespace: str,
-    conversation_id: str,
-    session_id: str,
-    time: datetime | None,
+    declared: Sequence[tuple[str, str, datetime]],
+    turns: Sequence[Turn],
     where: str,
-    turn_time: datetime | None = None,
 ) -> None:
-    row = conn.execute(
-        "SELECT time FROM sessions WHERE namespace=%s AND conversation_id=%s AND session_id=%s",
-        (namespace, conversation_id, session_id),
-    ).fetchone()
-    if row is None:
+    """Store the sessions a batch declares (a declared time must match a stored one) and, with
+    their first turn's time, the undeclared sessions its turns belong to: one query to read, one
+    to insert, whatever the batch size (a round trip costs more over a network than a row)."""
+    wanted: dict[tuple[str, str], tuple[datetime, bool]] = {}
+    for conv, sid, start in declared:
+        earlier = wanted.setdefault((conv, sid), (start, True))[0]
+        if earlier != start:
+            raise ConflictError(
+                f"{where}conversation {conv!r} session {sid!r}: already stored with time "
+                f"{iso(earlier)}, not {iso(start)}"
+            )
+    for t in turns:
+        wanted.setdefault((t.conversation_id, t.session_id), (t.time, False))
+    if not wanted:
+        return
+    convs, sids = _pairs(list(wanted))
+    rows = conn.execute(
+        "SELECT conversation_id, session_id, time FROM sessions WHERE namespace=%s AND "
+        "(conversation_id, session_id) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
+        (namespace, convs, sids),
+    ).fetchall()
+    for r in rows:
+        key = (r["conversation_id"], r["session_id"])  # type: ignore[index]
+        time, is_declared = wanted.pop(key)
+        if is_declared and parse_iso_time(r["time"]) != time:  # type: ignore[index]
+            raise ConflictError(
+                f"{where}conversation {key[0]!r} session {key[1]!r}: already stored with time "
+                f"{r['time']}, not {iso(time)}"  # type: ignore[index]
+            )
+    if wanted:
+        convs, sids = _pairs(list(wanted))
         conn.execute(
-            "INSERT INTO sessions VALUES (%s,%s,%s,%s)",
-            (namespace, conversation_id, session_id, iso(time or turn_time)),  # type: ignore[arg-type]
+            "INSERT INTO sessions SELECT %s, * FROM unnest(%s::text[], %s::text[], %s::text[])",
+            (namespace, convs, sids, [iso(time) for time, _ in wanted.values()]),
         )
-    elif time is not None and parse_iso_time(row["time"]) != time:  # type: ignore[index]
-        raise ConflictError(
-            f"{where}conversation {conversation_id!r} session {session_id!r}: already stored with time "
-            f"{row['time']}, not {iso(time)}"  # type: ignore[index]
-        )
+
+
+def _stored_hashes(
+    conn: psycopg.Connection, namespace: str, refs: Sequence[tuple[str, str]]
+) -> dict[tuple[str, str], str]:
+    if not refs:
+        return {}
+    convs, tids = _pairs(refs)
+    rows = conn.execute(
+        "SELECT conversation_id, turn_id, hash FROM turns WHERE namespace=%s AND "
+        "(conversation_id, turn_id) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
+        (namespace, convs, tids),
+    ).fetchall()
+    return {(r["conversation_id"], r["turn_id"]): r["hash"] for r in rows}  # type: ignore[index]
+
+
+def _insert(conn: psycopg.Connection, namespace: str, new: Sequence[tuple[Turn, str]]) -> list[int]:
+    """Insert the turns in one statement; seqs are drawn first and given out in ascending order,
+    so seq order is batch order."""
+    if not new:
+        return []
+    seqs = sorted(
+        r["n"]  # type: ignore[index]
+        for r in conn.execute(
+            "SELECT nextval(pg_get_serial_sequence('turns', 'seq')) AS n FROM generate_series(1, %s)",
+            (len(new),),
+        ).fetchall()
+    )
+    recorded = iso(utcnow())
+    conn.execute(
+        "INSERT INTO turns (seq, namespace, conversation_id, session_id, turn_id, speaker, text, image_caption, "
+        "time, recorded_at, hash, metadata) SELECT u.seq, %s, u.c, u.s, u.t, u.sp, u.tx, u.ic, u.tm, %s, u.h, u.md "
+        "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], "
+        "%s::text[], %s::text[], %s::text[]) AS u(seq, c, s, t, sp, tx, ic, tm, h, md)",
+        (
+            namespace,
+            recorded,
+            seqs,
+            [t.conversation_id for t, _ in new],
+            [t.session_id for t, _ in new],
+            [t.turn_id for t, _ in new],
+            [t.speaker for t, _ in new],
+            [t.text for t, _ in new],
+            [t.image_caption for t, _ in new],
+            [iso(t.time) for t, _ in new],
+            [h for _, h in new],
+            [
+                json.dumps(t.metadata, ensure_ascii=False, sort_keys=True) if t.metadata else None
+                for t, _ in new
+            ],
+        ),
+    )
+    return seqs
+
+
+def _refuse_erased(
+    conn: psycopg.Connection, namespace: str, new: Sequence[tuple[Turn, str]], where: str
+) -> None:
+    """ConflictError naming the first new turn an erasure tombstoned (same ids or same content)."""
+    convs, tids = _pairs([(t.conversation_id, t.turn_id) for t, _ in new])
+    rows = conn.execute(
+        "SELECT erasure_id, conversation_id, turn_id, hash FROM erased_turns WHERE namespace=%s AND "
+        "((conversation_id, turn_id) IN (SELECT * FROM unnest(%s::text[], %s::text[])) OR hash = ANY(%s))",
+        (namespace, convs, tids, [h for _, h in new]),
+    ).fetchall()
+    if not rows:
+        return
+    by_ref = {(r["conversation_id"], r["turn_id"]): r["erasure_id"] for r in rows}  # type: ignore[index]
+    by_hash = {r["hash"]: r["erasure_id"] for r in rows}  # type: ignore[index]
+    for t, h in new:
+        erasure = by_ref.get((t.conversation_id, t.turn_id)) or by_hash.get(h)
+        if erasure is not None:
+            raise ConflictError(
+                f"{where}conversation {t.conversation_id!r} turn {t.turn_id!r} was erased (erasure "
+                f"{erasure}); storing it again would undo that erasure. Leave it out, or pass "
+                "restore=True (CLI: --restore) if you mean to restore it"
+            )

@@ -36,41 +36,18 @@ _REV_COLS = (
 _REL_COLS = "seq, id, namespace, kind, from_id, to_id, known_at, reason, recorded_at"
 
 
+def _times(row: dict[str, Any], *names: str) -> dict[str, Any]:
+    """The row with its ISO-text time columns (None stays None) as datetimes."""
+    return {**row, **{k: datetime.fromisoformat(row[k]) if row[k] else None for k in names}}
+
+
 def _revision(row: dict[str, Any]) -> Revision:
-    return Revision(
-        id=row["id"],
-        namespace=row["namespace"],
-        kind=row["kind"],
-        subject=row["subject"],
-        predicate=row["predicate"],
-        object=row["object"],
-        object_text=row["object_text"],
-        surface=row["surface"],
-        valid_from=datetime.fromisoformat(row["valid_from"]),
-        valid_to=datetime.fromisoformat(row["valid_to"]) if row["valid_to"] else None,
-        known_from=datetime.fromisoformat(row["known_from"]),
-        confidence=row["confidence"],
-        sources=json.loads(row["sources"]),
-        asserted_by=row["asserted_by"],
-        target_id=row["target_id"],
-        reason=row["reason"],
-        recorded_at=datetime.fromisoformat(row["recorded_at"]),
-        seq=row["seq"],
-    )
+    fields = _times(row, "valid_from", "valid_to", "known_from", "recorded_at")
+    return Revision(**{**fields, "sources": json.loads(row["sources"])})
 
 
 def _relation(row: dict[str, Any]) -> Relation:
-    return Relation(
-        id=row["id"],
-        namespace=row["namespace"],
-        kind=row["kind"],
-        from_id=row["from_id"],
-        to_id=row["to_id"],
-        known_at=datetime.fromisoformat(row["known_at"]),
-        reason=row["reason"],
-        recorded_at=datetime.fromisoformat(row["recorded_at"]),
-        seq=row["seq"],
-    )
+    return Relation(**_times(row, "known_at", "recorded_at"))
 
 
 class PgLedgerStore:
