@@ -102,7 +102,7 @@ class ReadRuntime:
         measure today's code path (eval.bench_loop): every write then makes the next read
         re-embed every summary, and fast mode queries Chroma's approximate index."""
         self._views: dict[str, NamespaceView] = {}
-        self._vector_cache = VectorCache(memory.home)
+        self._vector_cache = VectorCache(memory.backend.text_vectors)
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._memo: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
         self._speakers: dict[str, tuple[NamespaceView, list[str]]] = {}

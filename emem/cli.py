@@ -56,6 +56,13 @@ def global_options(
         None, "--home", help="Store location for any command (default ~/.emem)."
     ),
     json_output: bool = typer.Option(False, "--json", help="JSON output (and JSON errors) for any command."),
+    backend: str | None = typer.Option(
+        None,
+        "--backend",
+        envvar="EMEM_BACKEND",
+        help="Storage backend for any command: 'embedded' (default: SQLite + Chroma under --home) or a "
+        "URL such as postgres://user@host/db. Give it before the command.",
+    ),
 ) -> None:
     """Auditable long-term memory for LLM agents. Global options go before or after the command."""
     if home is not None:

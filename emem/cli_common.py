@@ -30,11 +30,11 @@ NamespaceOption = typer.Option(..., "--namespace", "-n", help="Namespace (tenant
 def open_memory(home: Path | None):  # -> emem.memory.Memory
     from emem.memory import Memory
 
-    return Memory(home)
+    return Memory(home, backend=backend_requested())
 
 
-def json_requested() -> bool:
-    """Whether this invocation asked for JSON (`--json` on the command or before it)."""
+def _contexts() -> Iterable[Any]:
+    """The live click contexts, innermost first (empty outside a command)."""
     try:  # this typer vendors its own click; its context stack is the live one
         from typer._click.globals import get_current_context
     except ImportError:  # pragma: no cover - typer built on the click package
@@ -42,10 +42,18 @@ def json_requested() -> bool:
 
     ctx = get_current_context(silent=True)
     while ctx is not None:
-        if ctx.params.get("as_json") or ctx.params.get("json_output"):
-            return True
+        yield ctx
         ctx = ctx.parent
-    return False
+
+
+def json_requested() -> bool:
+    """Whether this invocation asked for JSON (`--json` on the command or before it)."""
+    return any(ctx.params.get("as_json") or ctx.params.get("json_output") for ctx in _contexts())
+
+
+def backend_requested() -> str | None:
+    """The global `--backend` of this invocation (None: EMEM_BACKEND, else the embedded one)."""
+    return next((ctx.params["backend"] for ctx in _contexts() if ctx.params.get("backend")), None)
 
 
 def error_json(message: str, kind: str = "error") -> str:

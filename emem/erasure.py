@@ -1,24 +1,27 @@
 """Erasure: make content disappear from every place emem copied it to, keeping only tombstones.
 
-Where a turn's content can live, and what `forget` does there:
+This module is orchestration over the storage contract (emem.storage): it selects what goes,
+then asks each store of the backend to erase it; it never touches SQL, files of a store or a
+vector library. Where a turn's content can live, and what `forget` does there:
 
-* episode store (`episodes.sqlite3`): the `turns` rows are deleted, with sessions left empty and
-  the `segment_summaries` of every touched session; `secure_delete` zeroes the freed cells;
-* ledger (`ledger.sqlite3`): every revision projected from an erased turn (its `sources` name
-  the turn) or about an erased subject, every revocation of those, and every relation touching
-  them are deleted through `Ledger.purge`, the one guarded exception to append-only, which
-  records a tombstone per erased turn, revision and relation (id, content hash, time, reason);
-* Chroma (`chroma/`): the turns' vectors are deleted and each touched collection is rebuilt
-  from its surviving vectors, so no old HNSW file or log row keeps them; orphan segment folders
-  Chroma leaves behind are removed and `chroma.sqlite3` is vacuumed (Chroma never holds text);
-* SQLite files: `VACUUM` (stale index keys can survive in interior b-tree pages) and
-  `wal_checkpoint(TRUNCATE)`, so no old page survives in a `-wal` file;
+* episode store: `EpisodeStore.erase` deletes the turns, with sessions left empty and the
+  segment summaries of every touched session, and records the erasure's intent and a tombstone
+  per turn, in one transaction;
+* ledger: every revision projected from an erased turn (its `sources` name the turn) or about an
+  erased subject, every revocation of those, and every relation touching them are deleted through
+  `LedgerStore.purge`, the one guarded exception to append-only, which records a tombstone per
+  erased turn, revision and relation (id, content hash, time, reason);
+* vector index: `VectorIndex.erase` removes the turns' vectors (and any whose turn is no longer
+  stored) so that no structure keeps them; the text-vector cache drops the namespace's rows
+  (summaries quote the turns);
+* compaction: `StorageBackend.compact` rewrites every store so no freed page, stale index key,
+  write-ahead log or vector file keeps erased bytes (what each backend does: docs/storage.md);
 * in-memory state (BM25, read views, caches): dropped here, and in other processes through the
-  home lock's "erase" token (emem.locking), checked on their next search;
+  coordinator's "erase" token, checked on their next search;
 * JSONL logs under the home (e.g. eval run logs written there): rows quoting erased text are
   removed (see `_redact_logs` for the rule).
 
-Erasure runs under the home's exclusive index lock and is idempotent: rerunning it after a crash
+Erasure runs under the coordinator's exclusive lock and is idempotent: rerunning it after a crash
 finishes the job (orphan vectors are reconciled against the episode store on every run). A
 consolidation running at the same time in another process may re-project a turn just read;
 run `forget` again after it (or run erasure when consolidation is idle).
@@ -30,28 +33,23 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import signal
-import sqlite3
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
 from emem.errors import InputError
-from emem.index.dense import zero_unused_slots
 from emem.index.manager import is_dense_coverage_key
+from emem.ledger.models import Relation, Revision
 from emem.ledger.predicates import subject_key
-from emem.locking import IndexLock
-from emem.models import check_namespace
-from emem.store.sqlite import connect
+from emem.models import StoredTurn, check_namespace
+from emem.storage.contract import ErasedTurn, LedgerStore, StorageBackend
 from emem.validation import check_text
 
 MAX_REASON_CHARS = 1000
-_UUID_DIR = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 MIN_NEEDLE_CHARS = 12
 """Erased text shorter than this is not used to redact logs (it would match unrelated rows)."""
@@ -87,19 +85,18 @@ class ErasureReport(BaseModel):
         return not self.warnings
 
 
-@dataclass
-class _TurnRow:
-    seq: int
-    conversation_id: str
-    session_id: str
-    turn_id: str
-    text: str
-    image_caption: str | None
-    hash: str
+class ErasureTarget(Protocol):
+    """What erasure needs of a `Memory`: its backend, its home (for logs) and a way to drop its
+    in-memory caches."""
 
-    @property
-    def ref(self) -> str:
-        return f"{self.conversation_id}/{self.turn_id}"
+    home: Path
+    backend: StorageBackend
+
+    def invalidate(self, namespace: str) -> None: ...
+
+
+def _ref(turn: StoredTurn) -> str:
+    return f"{turn.conversation_id}/{turn.turn_id}"
 
 
 # -- public API -----------------------------------------------------------------------------------
@@ -118,7 +115,7 @@ def _step(name: str) -> None:
 
 
 def forget(
-    memory: Any,
+    memory: ErasureTarget,
     namespace: str,
     turn_ids: Sequence[str] | None = None,
     session_id: str | None = None,
@@ -126,7 +123,7 @@ def forget(
     conversation_id: str | None = None,
     reason: str | None = None,
 ) -> ErasureReport:
-    """Erase turns and the facts projected from them from every store of `memory`'s home.
+    """Erase turns and the facts projected from them from every store of `memory`'s backend.
 
     What is selected is the union of: the turns named by `turn_ids`; every turn of `session_id`;
     with `subject`, every ledger revision about that subject (case- and space-insensitive, as the
@@ -139,30 +136,40 @@ def forget(
 
     Every argument is checked before anything changes. The turns' deletion, the erasure's intent
     (what else must go, by id) and the turn tombstones commit in one transaction; the rest is
-    finished from that record, here or by the next process to open the home after a crash.
+    finished from that record, here or by the next process to open the backend after a crash.
+
+    Args:
+        memory: the Memory (its backend, home and caches).
+        namespace: the tenant.
+        turn_ids / session_id / subject / conversation_id: the selectors (see above).
+        reason: kept with the tombstones.
+
+    Returns:
+        Counts, ids and hashes of what was erased (never the content).
     """
     check_namespace(namespace)
     ids = _check_args(turn_ids, session_id, subject, conversation_id, reason)
     report = ErasureReport(namespace=namespace, erasure_id=uuid.uuid4().hex, reason=reason)
-    lock = IndexLock.for_home(memory.home)
+    backend = memory.backend
+    lock = backend.coordinator
     with lock.exclusive():
         lock.bump("write", "erase", notify_local=True)
-        report.resumed = [r.erasure_id for r in _complete_pending(memory)]
-        ledger = _ledger(memory)
-        turns = _select_turns(memory, namespace, ids, session_id, conversation_id, report)
-        seed: list[dict[str, Any]] = []
+        report.resumed = [r.erasure_id for r in _complete_pending(backend)]
+        ledger = backend.ledger
+        turns = _select_turns(backend, namespace, ids, session_id, conversation_id, report)
+        seed: list[Revision] = []
         whole = None
         if subject is not None:
             seed = _revisions_about(ledger, namespace, subject, conversation_id)
             if not seed:
                 report.not_found.append(f"subject {subject!r}")
-            sources = {s for r in seed for s in json.loads(r["sources"])}
+            sources = {s for r in seed for s in r.sources}
             if conversation_id is not None:
                 sources = {s for s in sources if s.partition("/")[0] == conversation_id}
-            known = {t.ref for t in turns}
-            turns += _turns_by_ref(memory, namespace, sorted(sources - known))
+            known = {_ref(t) for t in turns}
+            turns += _turns_by_ref(backend, namespace, sorted(sources - known))
             whole = subject if conversation_id is None else None  # all its relations too
-        refs = {t.ref for t in turns}
+        refs = {_ref(t) for t in turns}
         revs, rels = _doomed(ledger, namespace, seed, refs, whole)
         _step("selected")
         if not turns and not revs and not rels:
@@ -170,78 +177,95 @@ def forget(
         # Logs first, while the erased text can still be read (the intent keeps no content).
         _redact_logs(memory, namespace, _needles(turns, revs), report)
         _step("logs_redacted")
-        _record_and_delete(memory, namespace, "forget", turns, revs, rels, report)
+        _record_and_delete(backend, namespace, "forget", turns, revs, rels, report)
         _step("deleted")
-        _finish(memory, namespace, report.erasure_id, report)
-    _invalidate(memory, namespace)  # after the lock: invalidation takes the index manager's lock
+        _finish(backend, namespace, report.erasure_id, report)
+    memory.invalidate(namespace)  # after the lock: invalidation takes the index manager's lock
     return report
 
 
-def drop_namespace(memory: Any, namespace: str, reason: str | None = None) -> ErasureReport:
+def drop_namespace(memory: ErasureTarget, namespace: str, reason: str | None = None) -> ErasureReport:
     """Remove a whole tenant: its turns, sessions, summaries, coverage rows, every ledger row and
-    watermark, and its Chroma collections. The ledger keeps one tombstone per erased row plus a
-    'namespace' tombstone. Recorded and resumed like `forget`."""
+    watermark, and its vectors. The ledger keeps one tombstone per erased row plus a 'namespace'
+    tombstone. Recorded and resumed like `forget`.
+
+    Args:
+        memory: the Memory (its backend, home and caches).
+        namespace: the tenant.
+        reason: recorded on the tombstones.
+
+    Returns:
+        What was erased.
+    """
     check_namespace(namespace)
     _check_args(None, None, None, None, reason, require_selector=False)
     report = ErasureReport(namespace=namespace, erasure_id=uuid.uuid4().hex, reason=reason)
-    lock = IndexLock.for_home(memory.home)
+    backend = memory.backend
+    lock = backend.coordinator
     with lock.exclusive():
         lock.bump("write", "erase", notify_local=True)
-        report.resumed = [r.erasure_id for r in _complete_pending(memory)]
-        turns = _all_turns(memory, namespace)
-        ledger = _ledger(memory)
-        rows = [dict(r) for r in ledger._rows("SELECT * FROM revisions WHERE namespace = ?", (namespace,))]
+        report.resumed = [r.erasure_id for r in _complete_pending(backend)]
+        turns = backend.episodes.turns(namespace)
+        ledger = backend.ledger
+        rows = ledger.load(namespace, relations=())[0]
         revs, rels = _doomed(ledger, namespace, rows, set(), None, all_relations=True)
         _step("selected")
         _redact_logs(memory, namespace, _needles(turns, revs), report)
         _step("logs_redacted")
-        _record_and_delete(memory, namespace, "drop", turns, revs, rels, report, whole_namespace=True)
+        _record_and_delete(backend, namespace, "drop", turns, revs, rels, report, whole_namespace=True)
         _step("deleted")
-        _finish(memory, namespace, report.erasure_id, report)
-    _invalidate(memory, namespace)
+        _finish(backend, namespace, report.erasure_id, report)
+    memory.invalidate(namespace)
     return report
 
 
-def complete_pending(memory: Any) -> list[ErasureReport]:
+def complete_pending(memory: ErasureTarget) -> list[ErasureReport]:
     """Finish every erasure whose delete committed but whose cleanup was interrupted (a crash, a
-    kill). Cheap when there is none; `Memory` calls it on open and before reads."""
-    if not memory.episodes.pending_erasures():
+    kill). Cheap when there is none; `Memory` calls it on open and before reads.
+
+    Args:
+        memory: the Memory (its backend and caches).
+
+    Returns:
+        One report per erasure finished.
+    """
+    backend = memory.backend
+    if not backend.episodes.pending_erasures():
         return []
-    lock = IndexLock.for_home(memory.home)
-    with lock.exclusive():
-        reports = _complete_pending(memory)
+    with backend.coordinator.exclusive():
+        reports = _complete_pending(backend)
     for r in reports:
-        _invalidate(memory, r.namespace)
+        memory.invalidate(r.namespace)
     return reports
 
 
-def _complete_pending(memory: Any) -> list[ErasureReport]:
-    """Caller holds the exclusive home lock."""
+def _complete_pending(backend: StorageBackend) -> list[ErasureReport]:
+    """Caller holds the coordinator's exclusive lock."""
     out = []
-    for row in memory.episodes.pending_erasures():
-        report = ErasureReport(namespace=row["namespace"], erasure_id=row["erasure_id"], reason=row["reason"])
-        _finish(memory, row["namespace"], row["erasure_id"], report)
+    for row in backend.episodes.pending_erasures():
+        report = ErasureReport(namespace=row.namespace, erasure_id=row.erasure_id, reason=row.reason)
+        _finish(backend, row.namespace, row.erasure_id, report)
         out.append(report)
     return out
 
 
 def _record_and_delete(
-    memory: Any,
+    backend: StorageBackend,
     namespace: str,
     kind: str,
-    turns: list[_TurnRow],
-    revs: list[dict[str, Any]],
-    rels: list[dict[str, Any]],
+    turns: list[StoredTurn],
+    revs: list[Revision],
+    rels: list[Relation],
     report: ErasureReport,
     whole_namespace: bool = False,
 ) -> None:
     """The one commit that makes the erasure happen: intent, turn tombstones and delete together."""
     plan = {
-        "revisions": [[r["id"], _row_hash(r)] for r in revs],
-        "relations": [[r["id"], _row_hash(r)] for r in rels],
+        "revisions": [[r.id, _row_hash(r)] for r in revs],
+        "relations": [[r.id, _row_hash(r)] for r in rels],
     }
-    rows = [(t.seq, t.conversation_id, t.session_id, t.turn_id, t.hash) for t in turns]
-    counts = memory.episodes.erase(
+    rows = [ErasedTurn(t.seq, t.conversation_id, t.session_id, t.turn_id, t.hash) for t in turns]
+    counts = backend.episodes.erase(
         namespace,
         report.erasure_id,
         kind,
@@ -253,52 +277,58 @@ def _record_and_delete(
     report.turns += counts["turns"]
     report.sessions += counts["sessions"]
     report.segment_summaries += counts["segment_summaries"]
-    report.turn_refs = sorted({*report.turn_refs, *(t.ref for t in turns)})
+    report.turn_refs = sorted({*report.turn_refs, *(_ref(t) for t in turns)})
 
 
-def _finish(memory: Any, namespace: str, erasure_id: str, report: ErasureReport) -> None:
-    """Idempotent cleanup from the recorded intent: ledger rows and tombstones, vectors, files.
-    Caller holds the exclusive home lock."""
-    row = next((r for r in memory.episodes.pending_erasures() if r["erasure_id"] == erasure_id), None)
+def _finish(backend: StorageBackend, namespace: str, erasure_id: str, report: ErasureReport) -> None:
+    """Idempotent cleanup from the recorded intent: ledger rows and tombstones, vectors, caches,
+    compaction. Caller holds the coordinator's exclusive lock."""
+    episodes = backend.episodes
+    row = next((r for r in episodes.pending_erasures() if r.erasure_id == erasure_id), None)
     if row is None:
         return
-    plan = json.loads(str(row["plan"]))
-    erased = memory.episodes.erased_turns(erasure_id)
-    ledger = _ledger(memory)
+    plan = json.loads(row.plan)
+    erased = episodes.erased_turns(erasure_id)
+    ledger = backend.ledger
     done = {str(t["id"]) for t in ledger.tombstones(namespace) if t["erasure_id"] == erasure_id}
-    refs = {f"{conv}/{tid}" for _, conv, tid, _ in erased}
+    refs = {f"{t.conversation_id}/{t.turn_id}" for t in erased}
     # A consolidation elsewhere may have projected the turns again meanwhile: those go too.
     extra_revs, extra_rels = _doomed(ledger, namespace, [], refs, None)
-    revs = {rid: digest for rid, digest in plan["revisions"]} | {r["id"]: _row_hash(r) for r in extra_revs}
-    rels = {rid: digest for rid, digest in plan["relations"]} | {r["id"]: _row_hash(r) for r in extra_rels}
+    revs = {rid: digest for rid, digest in plan["revisions"]} | {r.id: _row_hash(r) for r in extra_revs}
+    rels = {rid: digest for rid, digest in plan["relations"]} | {r.id: _row_hash(r) for r in extra_rels}
     tombs = [(rid, "revision", d) for rid, d in revs.items()] + [
         (rid, "relation", d) for rid, d in rels.items()
     ]
-    tombs += [(f"turn:{conv}/{tid}", "turn", h) for _, conv, tid, h in erased]
-    whole = row["kind"] == "drop"
+    tombs += [(f"turn:{t.conversation_id}/{t.turn_id}", "turn", t.hash) for t in erased]
+    whole = row.kind == "drop"
     if whole:
-        tombs.append((f"namespace:{namespace}", "namespace", _digest([h for *_, h in erased])))
+        tombs.append((f"namespace:{namespace}", "namespace", _digest([t.hash for t in erased])))
     new_tombs = [t for t in tombs if t[0] not in done]
+    check_namespace(namespace)
     n_rev, n_rel = ledger.purge(
         namespace,
         list(revs),
         list(rels),
         new_tombs,
         erasure_id=erasure_id,
-        reason=row["reason"],
+        reason=row.reason,
         drop_watermarks=whole,
     )
     report.revisions += n_rev
     report.relations += n_rel
     report.tombstones += len(new_tombs)
     _step("ledger_purged")
-    _scrub_vectors(memory, namespace, {str(seq) for seq, *_ in erased}, drop_all=whole, report=report)
+    _scrub_vectors(backend, namespace, {str(t.seq) for t in erased}, whole=whole, report=report)
     _step("vectors_scrubbed")
-    _scrub_cached_vectors(memory, namespace, report)
-    _compact(memory, report)
+    # Summary vectors cached by content hash embed what the erased turns said: drop all of the
+    # namespace's (the next read re-embeds what survives).
+    backend.text_vectors.erase_namespace(namespace)
+    compacted = backend.compact()
+    report.files_compacted += compacted.compacted
+    report.warnings += compacted.warnings
     _step("compacted")
     if report.complete:
-        memory.episodes.finish_erasure(erasure_id)
+        episodes.finish_erasure(erasure_id)
         _step("done")
 
 
@@ -334,42 +364,20 @@ def _check_args(
     return ids
 
 
-def _rows(memory: Any, sql: str, args: Iterable[object]) -> list[sqlite3.Row]:
-    store = memory.episodes
-    with store._lock:
-        return store._conn.execute(sql, tuple(args)).fetchall()
-
-
-_TURN_COLS = "seq, conversation_id, session_id, turn_id, text, image_caption, hash"
-
-
-def _turn(row: sqlite3.Row) -> _TurnRow:
-    return _TurnRow(*(row[k] for k in _TURN_COLS.split(", ")))
-
-
-def _all_turns(memory: Any, namespace: str) -> list[_TurnRow]:
-    rows = _rows(memory, f"SELECT {_TURN_COLS} FROM turns WHERE namespace=? ORDER BY seq", (namespace,))
-    return [_turn(r) for r in rows]
-
-
 def _select_turns(
-    memory: Any,
+    backend: StorageBackend,
     namespace: str,
     turn_ids: list[str],
     session_id: str | None,
     conversation_id: str | None,
     report: ErasureReport,
-) -> list[_TurnRow]:
-    scope, args = "namespace=?", [namespace]
-    if conversation_id is not None:
-        scope, args = scope + " AND conversation_id=?", [*args, conversation_id]
-    found: dict[int, _TurnRow] = {}
+) -> list[StoredTurn]:
+    episodes = backend.episodes
+    found: dict[int, StoredTurn] = {}
     for column, values in (("turn_id", turn_ids), ("session_id", [session_id] if session_id else [])):
         for value in values:
-            rows = _rows(
-                memory, f"SELECT {_TURN_COLS} FROM turns WHERE {scope} AND {column}=?", [*args, value]
-            )
-            convs = sorted({r["conversation_id"] for r in rows})
+            rows = episodes.turns(namespace, conversation_id=conversation_id, **{column: value})
+            convs = sorted({t.conversation_id for t in rows})
             if len(convs) > 1:
                 raise InputError(
                     f"{column.replace('_', ' ')} {value!r} exists in {len(convs)} conversations "
@@ -378,84 +386,57 @@ def _select_turns(
                 )
             if not rows:
                 report.not_found.append(f"{column.replace('_id', '')} {value!r}")
-            found.update((r["seq"], _turn(r)) for r in rows)
+            found.update((t.seq, t) for t in rows)
     if conversation_id is not None and not turn_ids and not session_id:
-        rows = _rows(memory, f"SELECT {_TURN_COLS} FROM turns WHERE {scope}", args)
+        rows = episodes.turns(namespace, conversation_id=conversation_id)
         if not rows:
             report.not_found.append(f"conversation {conversation_id!r}")
-        found.update((r["seq"], _turn(r)) for r in rows)
+        found.update((t.seq, t) for t in rows)
     return sorted(found.values(), key=lambda t: t.seq)
 
 
-def _turns_by_ref(memory: Any, namespace: str, refs: list[str]) -> list[_TurnRow]:
-    out = []
-    for ref in refs:
-        conv, _, tid = ref.partition("/")
-        rows = _rows(
-            memory,
-            f"SELECT {_TURN_COLS} FROM turns WHERE namespace=? AND conversation_id=? AND turn_id=?",
-            (namespace, conv, tid),
-        )
-        out += [_turn(r) for r in rows]
-    return out
+def _turns_by_ref(backend: StorageBackend, namespace: str, refs: list[str]) -> list[StoredTurn]:
+    return backend.episodes.get_turns(namespace, [(r.partition("/")[0], r.partition("/")[2]) for r in refs])
 
 
 # -- ledger ---------------------------------------------------------------------------------------
 
 
-def _ledger(memory: Any) -> Any:
-    """The ledger (created if missing: it is where the tombstones are kept)."""
-    return memory.ledger
-
-
-def _revisions_about(ledger: Any, namespace: str, subject: str, conversation_id: str | None) -> list[dict]:
-    rows = [
-        dict(r)
-        for r in ledger._rows(
-            "SELECT * FROM revisions WHERE namespace = ? AND subject_key = ?",
-            (namespace, subject_key(subject)),
-        )
-    ]
+def _revisions_about(
+    ledger: LedgerStore, namespace: str, subject: str, conversation_id: str | None
+) -> list[Revision]:
+    rows = ledger.load(namespace, subject_key(subject), relations=())[0]
     if conversation_id is not None:
-        rows = [
-            r for r in rows if any(s.partition("/")[0] == conversation_id for s in json.loads(r["sources"]))
-        ]
+        rows = [r for r in rows if any(s.partition("/")[0] == conversation_id for s in r.sources)]
     return rows
 
 
 def _doomed(
-    ledger: Any,
+    ledger: LedgerStore,
     namespace: str,
-    seed: list[dict[str, Any]],
+    seed: list[Revision],
     refs: set[str],
     subject: str | None,
     all_relations: bool = False,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[Revision], list[Relation]]:
     """The revision and relation rows to erase: `seed`, every revision citing one of `refs`, the
     revocations of all of them, and every relation touching them (or about `subject`)."""
-    rows = [dict(r) for r in ledger._rows("SELECT * FROM revisions WHERE namespace = ?", (namespace,))]
-    doomed = {r["id"]: r for r in seed}
-    doomed.update((r["id"], r) for r in rows if refs & set(json.loads(r["sources"])))
+    rows, rels = ledger.load(namespace)
+    doomed = {r.id: r for r in seed}
+    doomed.update((r.id, r) for r in rows if refs & set(r.sources))
     while True:  # revocations copy their target's subject and value
-        more = {r["id"]: r for r in rows if r["target_id"] in doomed and r["id"] not in doomed}
+        more = {r.id: r for r in rows if r.target_id in doomed and r.id not in doomed}
         if not more:
             break
         doomed.update(more)
-    rels = [dict(r) for r in ledger._rows("SELECT * FROM relations WHERE namespace = ?", (namespace,))]
-    key = subject_key(subject) if subject is not None else None
-    gone = [
-        r
-        for r in rels
-        if all_relations
-        or r["from_id"] in doomed
-        or r["to_id"] in doomed
-        or (key and r["subject_key"] == key)
-    ]
+    about = {r.id for r in ledger.load(namespace, subject_key(subject))[1]} if subject is not None else set()
+    gone = [r for r in rels if all_relations or r.from_id in doomed or r.to_id in doomed or r.id in about]
     return list(doomed.values()), gone
 
 
-def _row_hash(row: dict[str, Any]) -> str:
-    return _digest({k: v for k, v in row.items() if k != "seq"})
+def _row_hash(row: Revision | Relation) -> str:
+    """Content hash kept on a tombstone: every field but the storage-assigned seq."""
+    return _digest(row.model_dump(mode="json", exclude={"seq"}))
 
 
 def _digest(obj: object) -> str:
@@ -466,140 +447,40 @@ def _digest(obj: object) -> str:
 # -- vectors --------------------------------------------------------------------------------------
 
 
-class _NoEmbedder:
-    """Stands in for the embedder of a collection being rebuilt: only stored vectors are copied."""
-
-    name = "emem-erasure"
-    dim = 0
-
-    def embed(self, texts: list[str]) -> Any:
-        raise RuntimeError("erasure never embeds")
-
-
 def _scrub_vectors(
-    memory: Any, namespace: str, keys: set[str], *, drop_all: bool, report: ErasureReport
+    backend: StorageBackend, namespace: str, keys: set[str], *, whole: bool, report: ErasureReport
 ) -> None:
-    """Delete the namespace's vectors for `keys` (and any whose turn is no longer stored), then
-    rebuild each touched collection from its surviving vectors so no old file keeps them."""
-    from emem.embedding import ChromaEmbeddingFunction
-
-    handle = memory.indexes.chroma
-    if not handle.path.exists():
-        return
-    live = {str(r["seq"]) for r in _rows(memory, "SELECT seq FROM turns WHERE namespace=?", (namespace,))}
-    client = handle.client
-    for col in client.list_collections():
-        if (col.metadata or {}).get("namespace") != namespace:
-            continue
-        ef = ChromaEmbeddingFunction(_NoEmbedder())  # type: ignore[arg-type]
-        col = client.get_collection(col.name, embedding_function=ef)
-        ids, vectors = _all_vectors(col)
-        if drop_all:
-            client.delete_collection(col.name)
-            report.vectors += len(ids)
-            report.collections_rebuilt += 1
-            continue
-        gone = [i for i in ids if i in keys or i not in live]
-        if not gone:
-            continue
-        covered = {k: v for k, v in memory.episodes.coverage(namespace).items() if is_dense_coverage_key(k)}
-        for key in covered:
-            memory.episodes.set_coverage(namespace, key, 0)  # a crash mid-rebuild re-embeds
-        metadata = dict(col.metadata or {})
-        client.delete_collection(col.name)
-        handle.forget_collection(col.name)
-        fresh = client.create_collection(col.name, metadata=metadata, embedding_function=ef)
-        keep = [(i, v) for i, v in zip(ids, vectors, strict=True) if i not in set(gone)]
-        for start in range(0, len(keep), 1000):
-            chunk = keep[start : start + 1000]
-            fresh.upsert(ids=[i for i, _ in chunk], embeddings=[list(map(float, v)) for _, v in chunk])
-        for key, seq in covered.items():
-            memory.episodes.set_coverage(namespace, key, seq)
-        report.vectors += len(gone)
-        report.collections_rebuilt += 1
-    handle.reset()  # closes Chroma's own connections before the folder is cleaned
-    _remove_orphan_segments(handle.path, report)
-    zero_unused_slots(handle.path)  # hnswlib writes freed memory (e.g. the erased vectors) there
-    _vacuum(handle.path / "chroma.sqlite3", report, wal=False)
+    """Delete the namespace's vectors for `keys` (and any whose turn is no longer stored). Dense
+    coverage reads 0 while the index rebuilds, so a crash midway re-embeds instead of trusting it."""
+    episodes = backend.episodes
+    live = {str(t.seq) for t in episodes.turns(namespace)}
+    covered = (
+        {} if whole else {k: v for k, v in episodes.coverage(namespace).items() if is_dense_coverage_key(k)}
+    )
+    for key in covered:
+        episodes.set_coverage(namespace, key, 0)
+    result = backend.vectors.erase(namespace, keys, live=live, whole_namespace=whole)
+    for key, seq in covered.items():
+        episodes.set_coverage(namespace, key, seq)
+    report.vectors += result.vectors
+    report.collections_rebuilt += result.collections_rebuilt
+    report.warnings += result.warnings
 
 
-def _scrub_cached_vectors(memory: Any, namespace: str, report: ErasureReport) -> None:
-    """Summary vectors cached by content hash (emem.index.vector_cache) embed what the erased
-    turns said: drop all of the namespace's (the next read re-embeds what survives), then vacuum."""
-    from emem.index.vector_cache import cache_path, drop_namespace_vectors
-
-    drop_namespace_vectors(memory.home, namespace)
-    _vacuum(cache_path(memory.home), report, wal=True)
+# -- logs -----------------------------------------------------------------------------------------
 
 
-def _all_vectors(col: Any, batch: int = 5000) -> tuple[list[str], list[Any]]:
-    ids: list[str] = []
-    vectors: list[Any] = []
-    total = col.count()
-    for offset in range(0, total, batch):
-        got = col.get(include=["embeddings"], limit=batch, offset=offset)
-        ids += list(got["ids"])
-        vectors += list(got["embeddings"])
-    return ids, vectors
-
-
-def _remove_orphan_segments(path: Path, report: ErasureReport) -> None:
-    """Chroma leaves a deleted collection's HNSW folder on disk; remove folders no segment owns."""
-    db = path / "chroma.sqlite3"
-    if not db.exists():
-        return
-    try:
-        with sqlite3.connect(db, timeout=30) as conn:
-            owned = {r[0] for r in conn.execute("SELECT id FROM segments")}
-    except sqlite3.Error as exc:
-        report.warnings.append(f"{db.name}: cannot list Chroma segments ({exc}); old folders kept")
-        return
-    for child in path.iterdir():
-        if child.is_dir() and _UUID_DIR.match(child.name) and child.name not in owned:
-            shutil.rmtree(child, ignore_errors=True)
-
-
-# -- files ----------------------------------------------------------------------------------------
-
-
-def _compact(memory: Any, report: ErasureReport) -> None:
-    for name in ("episodes.sqlite3", "ledger.sqlite3"):
-        if (memory.home / name).exists():
-            _vacuum(memory.home / name, report, wal=True)
-
-
-def _vacuum(path: Path, report: ErasureReport, *, wal: bool) -> None:
-    """Rewrite the file so no freed page or stale index key keeps erased bytes, and empty the WAL."""
-    if not path.exists():
-        return
-    try:
-        conn = connect(path) if wal else sqlite3.connect(path, timeout=30, isolation_level=None)
-        try:
-            conn.execute("PRAGMA secure_delete=ON")
-            conn.execute("VACUUM")
-            if wal:
-                busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-                if busy:
-                    report.warnings.append(f"{path.name}: a reader kept the WAL busy; it was not truncated")
-        finally:
-            conn.close()
-    except sqlite3.Error as exc:
-        report.warnings.append(f"{path.name}: compaction failed: {exc}")
-        return
-    report.files_compacted.append(path.name)
-
-
-def _needles(turns: list[_TurnRow], revisions: list[dict[str, Any]]) -> set[str]:
+def _needles(turns: list[StoredTurn], revisions: list[Revision]) -> set[str]:
     """What a log row must quote to be removed: an erased text, one of its sentences, a fact's
     surface or value, each at least MIN_NEEDLE_CHARS long. Never the subject's bare name (it
     would match every row that mentions the person, erased or not)."""
     texts = [t.text for t in turns] + [t.image_caption or "" for t in turns]
-    texts += [r.get(k) or "" for r in revisions for k in ("surface", "object_text")]
+    texts += [text for r in revisions for text in (r.surface, r.object_text)]
     out = {s.strip() for text in texts for s in [text, *_SENTENCE.findall(text)]}
     return {s for s in out if len(s) >= MIN_NEEDLE_CHARS}
 
 
-def _redact_logs(memory: Any, namespace: str, needles: set[str], report: ErasureReport) -> None:
+def _redact_logs(memory: ErasureTarget, namespace: str, needles: set[str], report: ErasureReport) -> None:
     """Rewrite the JSONL files under the home without the rows of this namespace that quote
     erased text. A row that names a namespace (a "namespace" field at any depth) is in scope only
     if it names this one. A row that names none (e.g. an eval run log) is in scope, but is matched
@@ -637,10 +518,11 @@ def _redact_logs(memory: Any, namespace: str, needles: set[str], report: Erasure
         report.log_rows_redacted += len(lines) - len(kept)
 
 
-def _other_tenants_text(memory: Any, namespace: str) -> str:
+def _other_tenants_text(memory: ErasureTarget, namespace: str) -> str:
     """Every other namespace's turn text, casefolded and joined (read once, only when needed)."""
-    rows = _rows(memory, "SELECT text, image_caption FROM turns WHERE namespace != ?", (namespace,))
-    return "\x00".join(f"{r[0]}\x00{r[1] or ''}".casefold() for r in rows)
+    episodes = memory.backend.episodes
+    rows = [t for ns in episodes.namespaces() if ns != namespace for t in episodes.turns(ns)]
+    return "\x00".join(f"{t.text}\x00{t.image_caption or ''}".casefold() for t in rows)
 
 
 def _row_parts(line: bytes) -> tuple[set[str], list[str]]:
@@ -686,7 +568,3 @@ def _strings(obj: object) -> Iterable[str]:
     elif isinstance(obj, list):
         for v in obj:
             yield from _strings(v)
-
-
-def _invalidate(memory: Any, namespace: str) -> None:
-    memory._invalidate(namespace)

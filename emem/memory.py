@@ -20,7 +20,8 @@ from emem.ledger.withhold import withholding_said
 from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
 from emem.retrieval.filters import TurnFilter, as_filter
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where, to_hit
-from emem.store.episodes import EpisodeStore
+from emem.storage.contract import StorageBackend
+from emem.storage.select import open_backend
 from emem.timeparse import parse_iso_time
 from emem.validation import check_text, check_text_list
 
@@ -74,11 +75,13 @@ class Memory:
         roles: Any = None,
         consolidate_on_read: bool = True,
         forget_policy: str | None = None,
+        backend: str | StorageBackend | None = None,
     ) -> None:
         """Open (or create) a memory home.
 
         Args:
-            home: the directory holding every store (default `EMEM_HOME` or `~/.emem`).
+            home: the local directory (default `EMEM_HOME` or `~/.emem`): `llm.json`, logs, and
+                with the embedded backend every store.
             embedder: the embedding model (default: the bundled offline MiniLM).
             roles: which model serves each LLM role (default: `<home>/llm.json`, else offline).
             consolidate_on_read: before a ledger read (`ask`, `resolve`, `facts`, `history`), project
@@ -87,16 +90,21 @@ class Memory:
                 extractor).
             forget_policy: what forget requests said in conversation do: "withhold" (default),
                 "erase" or "ignore" (else EMEM_FORGET_POLICY; see emem.ledger.withhold).
+            backend: where the stores live: "embedded" (SQLite + Chroma under `home`, the default),
+                a URL such as "postgres://user@host/db", or an open `emem.storage.StorageBackend`
+                (not closed by `close`). Default: env EMEM_BACKEND, else "embedded".
         """
         from emem.ledger.withhold import forget_policy as _forget_policy
 
         self.consolidate_on_read = consolidate_on_read
         self.forget_policy = _forget_policy(forget_policy)
         self.home = open_home(home if home is not None else default_home())
-        self.episodes = EpisodeStore(self.home / "episodes.sqlite3")
+        self._owns_backend = backend is None or isinstance(backend, str)
+        self.backend: StorageBackend = open_backend(backend, self.home)
+        self.episodes = self.backend.episodes
         self._embedder = embedder
-        self.indexes = IndexManager(self.episodes, self.home, self._get_embedder)
-        self._ledger = None
+        self.indexes = IndexManager(self.backend, self._get_embedder)
+        self._ledger: Ledger | None = None
         self._roles = roles
         self._read_runtime = None
         self._graph = None
@@ -120,12 +128,13 @@ class Memory:
         if self._ledger is None:
             from emem.ledger.store import Ledger
 
-            self._ledger = Ledger(self.home / "ledger.sqlite3")
+            self._ledger = Ledger(self.backend.ledger)
         return self._ledger
 
     def close(self) -> None:
-        """Close the episode store (the Memory is unusable afterwards)."""
-        self.episodes.close()
+        """Close the backend this Memory opened (the Memory is unusable afterwards)."""
+        if self._owns_backend:
+            self.backend.close()
 
     def __enter__(self) -> Memory:
         return self
@@ -372,7 +381,7 @@ class Memory:
         check_namespace(namespace)
         if self.episodes.last_seq(namespace) > 0:
             return True
-        return (self.home / "ledger.sqlite3").exists() and self.ledger.count(namespace) > 0
+        return self.backend.has_ledger() and self.ledger.count(namespace) > 0
 
     def stats(self, namespace: str) -> Stats:
         """Counts and index coverage.
@@ -386,7 +395,7 @@ class Memory:
         check_namespace(namespace)
         self._finish_erasures()
         conversations, sessions, turns = self.episodes.counts(namespace)
-        facts = self.ledger.count(namespace) if (self.home / "ledger.sqlite3").exists() else 0
+        facts = self.ledger.count(namespace) if self.backend.has_ledger() else 0
         return Stats(
             namespace=namespace,
             conversations=conversations,
@@ -648,7 +657,7 @@ class Memory:
         from emem.erasure import forget
 
         check_namespace(namespace)
-        self._invalidate(namespace)
+        self.invalidate(namespace)
         return forget(
             self,
             namespace,
@@ -672,11 +681,16 @@ class Memory:
         from emem.erasure import drop_namespace
 
         check_namespace(namespace)
-        self._invalidate(namespace)
+        self.invalidate(namespace)
         return drop_namespace(self, namespace, reason=reason)
 
-    def _invalidate(self, namespace: str) -> None:
-        """Drop in-memory derived state so nothing erased is served from a cache."""
+    def invalidate(self, namespace: str) -> None:
+        """Drop this process's in-memory derived state of a namespace (BM25, read views), so
+        nothing erased is served from a cache; it is rebuilt from the stores on next use.
+
+        Args:
+            namespace: the tenant.
+        """
         self.indexes.drop(namespace)
         if self._read_runtime is not None:
             self._read_runtime.forget(namespace)

@@ -181,43 +181,38 @@ def integrity(path: Path) -> str:
 
 def ledger_rows(memory: Any) -> dict[str, Any]:
     """The ledger's content, minus what depends on when it was written (seq, recorded_at)."""
+    from emem.consolidate import watermark_name
+    from emem.extract.offline import OfflineExtractor
+
     ledger = memory.ledger
+    volatile = {"seq", "recorded_at"}
     revs = sorted(
-        json.dumps({k: v for k, v in dict(r).items() if k not in ("seq", "recorded_at")}, sort_keys=True)
-        for r in ledger._rows("SELECT * FROM revisions WHERE namespace = ?", (NS,))
+        json.dumps(r.model_dump(mode="json", exclude=volatile), sort_keys=True) for r in ledger.revisions(NS)
     )
     rels = sorted(
-        json.dumps({k: v for k, v in dict(r).items() if k not in ("seq", "recorded_at")}, sort_keys=True)
-        for r in ledger._rows("SELECT * FROM relations WHERE namespace = ?", (NS,))
+        json.dumps(r.model_dump(mode="json", exclude=volatile), sort_keys=True) for r in ledger.relations(NS)
     )
-    marks = sorted(
-        (r["name"], r["seq"])
-        for r in ledger._rows("SELECT name, seq FROM watermarks WHERE namespace = ?", (NS,))
-    )
+    name = watermark_name(OfflineExtractor.name)  # the only extractor these runs use
+    marks = [(name, seq)] if (seq := ledger.get_watermark(NS, name)) else []
     return {"revisions": revs, "relations": rels, "watermarks": marks}
 
 
 def ledger_invariants(memory: Any) -> list[str]:
-    problems = []
     ledger = memory.ledger
-    triggers = {r["name"] for r in ledger._rows("SELECT name FROM sqlite_master WHERE type='trigger'", ())}
-    for name in ("revisions_no_update", "revisions_no_delete", "relations_no_update", "relations_no_delete"):
-        if name not in triggers:
-            problems.append(f"ledger trigger {name} missing")
-    ids = {r["id"] for r in ledger._rows("SELECT id FROM revisions WHERE namespace = ?", (NS,))}
-    for r in ledger._rows(
-        "SELECT id, target_id FROM revisions WHERE namespace = ? AND kind='revocation'", (NS,)
-    ):
-        if r["target_id"] not in ids:
-            problems.append(f"revocation {r['id'][:12]} targets a missing revision")
-    for r in ledger._rows("SELECT id, from_id, to_id FROM relations WHERE namespace = ?", (NS,)):
-        if r["from_id"] not in ids or r["to_id"] not in ids:
-            problems.append(f"relation {r['id'][:12]} points at a missing revision")
+    problems = list(ledger.store.integrity_problems())  # e.g. an append-only trigger missing
+    revisions = ledger.revisions(NS)
+    ids = {r.id for r in revisions}
+    for r in revisions:
+        if r.kind == "revocation" and r.target_id not in ids:
+            problems.append(f"revocation {r.id[:12]} targets a missing revision")
+    for r in ledger.relations(NS):
+        if r.from_id not in ids or r.to_id not in ids:
+            problems.append(f"relation {r.id[:12]} points at a missing revision")
     refs = {f"{t.conversation_id}/{t.turn_id}" for t in memory.episodes.turns(NS)}
-    for r in ledger._rows("SELECT id, sources FROM revisions WHERE namespace = ?", (NS,)):
-        missing = set(json.loads(r["sources"])) - refs
+    for r in revisions:
+        missing = set(r.sources) - refs
         if missing:
-            problems.append(f"revision {r['id'][:12]} cites unknown turns {sorted(missing)[:2]}")
+            problems.append(f"revision {r.id[:12]} cites unknown turns {sorted(missing)[:2]}")
     last = memory.episodes.last_seq(NS)
     for name, seq in ledger_rows(memory)["watermarks"]:
         if seq > last:
@@ -260,7 +255,7 @@ def check_ingest(
         memory.index(NS)
         last = memory.episodes.last_seq(NS)
         keys = [str(t.seq) for t in memory.episodes.turns(NS)]
-        dense = memory.indexes._indexes(NS).dense
+        dense = memory.indexes.namespace_indexes(NS).dense
         if dense.count() != len(keys):
             problems.append(f"dense index holds {dense.count()} vectors for {len(keys)} turns")
         coverage = memory.stats(NS).index_coverage

@@ -185,7 +185,7 @@ def ingest(memory: Memory, inst: LmeInstance) -> str:
 def release(memory: Memory, ns: str) -> None:
     """Drop a finished namespace's in-memory indexes and views: a full run has 500 haystacks and
     keeping them all resident would grow without bound. The stores on disk are untouched."""
-    memory._invalidate(ns)
+    memory.invalidate(ns)
 
 
 # --------------------------------------------------------------------------------------------

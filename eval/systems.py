@@ -158,7 +158,7 @@ class TurnBaseline:
         self.shared.prepare(sample)
 
     def _turns(self, question: str, ns: str, as_of: datetime | None) -> list[StoredTurn]:
-        rt = self.shared.memory._runtime()
+        rt = self.shared.memory.read_runtime
         view = rt.view(ns)
         seen = view.visible(as_of)
         if self.kind == "full":
@@ -176,7 +176,7 @@ class TurnBaseline:
     ) -> SystemOutput:
         start = time.perf_counter()
         ns = namespace_for(sample_id)
-        rt = self.shared.memory._runtime()
+        rt = self.shared.memory.read_runtime
         view = rt.view(ns)
         turns = self._turns(question, ns, as_of)
         t_retrieve = (time.perf_counter() - start) * 1000

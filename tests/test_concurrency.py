@@ -151,7 +151,7 @@ def verify_home(home: Path, expected: dict[tuple[str, str], str]) -> None:
         stored = {(t.conversation_id, t.turn_id): t.text for t in m.episodes.turns(NS)}
         assert stored == expected  # no lost and no extra writes, every text intact
         m.index(NS)
-        dense = m.indexes._indexes(NS).dense
+        dense = m.indexes.namespace_indexes(NS).dense
         keys = [str(t.seq) for t in m.episodes.turns(NS)]
         assert dense.count() == len(keys)
         assert m.stats(NS).index_coverage[DENSE_TURNS] == m.episodes.last_seq(NS)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 from test_erasure import ExactEmbedder, conversation  # type: ignore[import-not-found]
 
-from emem.index.dense import ChromaHandle
+from emem.index.chroma import ChromaHandle
 from emem.index.manager import DENSE_TURNS
 from emem.memory import Memory
 
@@ -47,24 +48,22 @@ def test_missing_and_orphan_vectors_are_repaired(tmp_path: Path) -> None:
     filled(home)
     with reopen(home) as m:
         dense = m.indexes.current("ns").dense
-        with dense.chroma.writing():
-            col = dense.collection()
-            col.delete(ids=["3", "7"])
-            col.upsert(ids=["999"], embeddings=[[0.5] * 4 + [0.0] * 12])
+        vectors, model = m.backend.vectors, dense.model
+        vectors.delete("ns", "turns", model, ["3", "7"])
+        vectors.upsert("ns", "turns", model, ["999"], np.array([[0.5] * 4 + [0.0] * 12], dtype=np.float32))
     with reopen(home) as m:
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 2  # turn 3's vector is gone
         report = m.index("ns")
         assert report.repaired == 3
         dense = m.indexes.current("ns").dense
-        with dense.chroma.reading():
-            assert dense.keys() == {str(i) for i in range(1, 11)}
+        assert dense.keys() == {str(i) for i in range(1, 11)}
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 10
 
 
 def test_unused_hnsw_slots_are_zeroed(tmp_path: Path) -> None:
     """hnswlib writes index files at full capacity from uninitialised memory; emem zeroes the
     unused slots so no stray bytes (another tenant's or an erased vector) stay on disk."""
-    from emem.index.dense import zero_unused_slots
+    from emem.index.chroma import zero_unused_slots
 
     home = tmp_path / "home"
     filled(home)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from conftest import small_conversation
@@ -45,7 +46,7 @@ def test_dense_coverage_is_persisted_and_reopened_index_catches_up(home: Path) -
         report = m.index("ns")
         assert report.new_turns == 12  # BM25 is in memory: refit from the store in a new process
         assert m.stats("ns").index_coverage == {DENSE_TURNS: 12, "bm25_turns": 12}
-        assert m.indexes._indexes("ns").dense.count() == 12
+        assert m.indexes.namespace_indexes("ns").dense.count() == 12
 
 
 class OtherHashEmbedder(HashEmbedder):
@@ -62,7 +63,7 @@ def test_dense_coverage_is_per_embedder(home: Path) -> None:
     with Memory(home, embedder=OtherHashEmbedder()) as m:
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 0
         m.index("ns")
-        assert m.indexes._indexes("ns").dense.count() == 6
+        assert m.indexes.namespace_indexes("ns").dense.count() == 6
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
     with Memory(home, embedder=HashEmbedder()) as m:  # the first one's coverage is still its own
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
@@ -76,8 +77,8 @@ def test_legacy_dense_coverage_is_kept_only_with_its_collection(home: Path) -> N
         cov = m.episodes.coverage("ns")
         (key,) = [k for k in cov if k.startswith(DENSE_TURNS)]
         m.episodes.set_coverage("ns", DENSE_TURNS, cov[key])  # what the old code wrote
-        with m.episodes._write() as conn:
-            conn.execute("DELETE FROM index_state WHERE index_name=?", (key,))
+    with sqlite3.connect(home / "episodes.sqlite3") as db:  # the old code never wrote this key
+        db.execute("DELETE FROM index_state WHERE index_name=?", (key,))
     with Memory(home, embedder=HashEmbedder()) as m:  # its collection exists: trusted
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
     with Memory(home, embedder=OtherHashEmbedder()) as m:  # no collection of its own: not trusted

@@ -158,7 +158,7 @@ def test_pack_is_within_budget_and_never_splits_groups(closures: list[Closure], 
 
 
 def test_verbatim_quotes_are_enforced(demo: Memory) -> None:
-    view = demo._runtime().view(NS)
+    view = demo.read_runtime.view(NS)
     segment = next(s for s in build_segments(view.turns) if s.session_id == "S4")
     turn = segment.turns[0]
     assert verify_quote(turn, "we finally settled in Austin")
@@ -184,7 +184,7 @@ def test_verbatim_quotes_are_enforced(demo: Memory) -> None:
 def test_wrong_turn_id_is_corrected_only_for_a_quote_found_in_exactly_one_turn(demo: Memory) -> None:
     """Small models garble turn ids ("2" for "S4:2") while copying words exactly: the words decide
     which turn a quote comes from, and a quote that two turns share cannot be placed."""
-    view = demo._runtime().view(NS)
+    view = demo.read_runtime.view(NS)
     segment = next(s for s in build_segments(view.turns) if s.session_id == "S4")
     first, second = segment.turns[0], segment.turns[1]
     shared = segment.model_copy(

@@ -20,7 +20,7 @@ def test_llm_summaries_are_written_off_the_write_path_and_reused(tmp_path) -> No
         report = m.last_summary_report
         assert report.written == 5 and report.failed == 0 and len(report.calls) == 5
         assert all(c.role == "summariser" and c.backend == "langchain" for c in report.calls)
-        view = m._runtime().view("ns")
+        view = m.read_runtime.view("ns")
         assert {s.summary_source for s in view.segments} == {"llm"}
         m.consolidate("ns")
         assert m.last_summary_report.unchanged == 5 and m.last_summary_report.written == 0
@@ -31,6 +31,6 @@ def test_offline_summaries_are_extractive(tmp_path) -> None:
         m.add_conversation(example_conversation(), "ns")
         m.consolidate("ns")
         assert m.last_summary_report is None
-        seg = m._runtime().view("ns").segments[3]
+        seg = m.read_runtime.view("ns").segments[3]
         assert seg.summary_source == "offline-extractive" and "Austin" in seg.summary
         assert all(t.text in seg.text() for t in seg.turns)

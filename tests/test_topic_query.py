@@ -74,7 +74,7 @@ def test_dense_search_and_read_path_use_the_topic_query(tmp_path, monkeypatch: p
         assert seen == ["Where does work?"] * 3
         monkeypatch.undo()
 
-        runtime = m._runtime()
+        runtime = m.read_runtime
         view = runtime.view("ns")
         vec = runtime.question_vector(view, "Where does Dana's startup work?")
         expected = m.indexes.embedder.embed(["Where does startup work?"])[0]

@@ -2,26 +2,26 @@
 
 Each index records the highest event seq it covers per namespace: the dense index persists it
 next to the episodes (it is expensive to rebuild); BM25 lives in memory and is refitted from the
-episode store when a process first needs it. Chroma is reached only through a `ChromaHandle`
-(emem.locking explains why): catch-up writes under the exclusive home lock and re-reads coverage
-there, so two processes never write the same collection at once nor from a stale client; and when
-another process erased turns, the in-memory indexes are dropped and rebuilt from the store.
+episode store when a process first needs it. Everything goes through the backend's contract
+(emem.storage): catch-up writes under the coordinator's exclusive lock and re-reads coverage there,
+so two processes never write the same collection at once nor from a stale client; and when another
+process erased turns, the in-memory indexes are dropped and rebuilt from the store.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from emem.embedding import Embedder
 from emem.index.bm25 import BM25Index
-from emem.index.dense import ChromaHandle, DenseIndex, zero_unused_slots
+from emem.index.dense import DenseIndex
 from emem.models import StoredTurn
-from emem.store.episodes import EpisodeStore
+from emem.storage.contract import StorageBackend
 
 DENSE_TURNS = "dense_turns"
 BM25_TURNS = "bm25_turns"
@@ -96,15 +96,17 @@ class DenseCheck:
 
 
 class IndexManager:
-    def __init__(self, store: EpisodeStore, home: Path, embedder: Callable[[], Embedder]) -> None:
-        self._store = store
-        self._home = home
+    """The derived indexes of every namespace of one backend, for one embedder."""
+
+    def __init__(self, backend: StorageBackend, embedder: Callable[[], Embedder]) -> None:
+        self._store = backend.episodes
+        self._vectors = backend.vectors
+        self._coordinator = backend.coordinator
         self._embedder_factory = embedder
-        self._handle = ChromaHandle.for_home(home)
         self._by_ns: dict[str, NamespaceIndexes] = {}
         self._lock = threading.RLock()
         self._erased_elsewhere = False
-        self._handle.lock.subscribe(self._on_change)
+        self._coordinator.subscribe(self._on_change)
 
     def _on_change(self, changed: set[str]) -> None:
         """Called under the home lock when another process changed the indexes: only set a flag."""
@@ -115,15 +117,21 @@ class IndexManager:
     def embedder(self) -> Embedder:
         return self._embedder_factory()
 
-    @property
-    def chroma(self) -> ChromaHandle:
-        return self._handle
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Exclusive, announcing a vector write to other processes before it is made."""
+        with self._coordinator.exclusive():
+            self._coordinator.bump("write")
+            yield
 
-    def _indexes(self, namespace: str) -> NamespaceIndexes:
-        if namespace not in self._by_ns:
-            dense = DenseIndex(self._handle, namespace, "turns", self.embedder)
-            self._by_ns[namespace] = NamespaceIndexes(namespace=namespace, dense=dense)
-        return self._by_ns[namespace]
+    def namespace_indexes(self, namespace: str) -> NamespaceIndexes:
+        """The namespace's in-memory indexes as they are (created empty on first use, not caught
+        up: `current` catches up). For inspection (tests, eval); reads use `current`."""
+        with self._lock:
+            if namespace not in self._by_ns:
+                dense = DenseIndex(self._vectors, namespace, "turns", self.embedder)
+                self._by_ns[namespace] = NamespaceIndexes(namespace=namespace, dense=dense)
+            return self._by_ns[namespace]
 
     def _dense_covered(self, namespace: str, dense: DenseIndex) -> int:
         """Seq this embedder's collection covers. A count stored before coverage was kept per
@@ -135,8 +143,8 @@ class IndexManager:
         legacy = cov.get(DENSE_TURNS, 0)
         if not legacy:
             return 0
-        with self._handle.lock.shared():
-            return legacy if dense.collection(create=False) is not None else 0
+        with self._coordinator.shared():
+            return legacy if dense.exists() else 0
 
     def check_dense(self, namespace: str, dense: DenseIndex) -> DenseCheck:
         """Compare coverage with the collection itself: a deleted or damaged index is noticed here
@@ -152,12 +160,12 @@ class IndexManager:
     def _verify(self, namespace: str, ns: NamespaceIndexes) -> int:
         """Repair what `check_dense` finds: extra vectors go, coverage drops to what the collection
         really holds (catch-up then re-embeds the rest). Returns the vectors repaired."""
-        with self._handle.reading():
+        with self._coordinator.shared():
             check = self.check_dense(namespace, ns.dense)
         if check.ok:
             ns.verified = True
             return 0
-        with self._handle.writing():
+        with self._writing():
             check = self.check_dense(namespace, ns.dense)
             if check.extra:
                 ns.dense.delete(check.extra)
@@ -187,18 +195,18 @@ class IndexManager:
     def catch_up(self, namespace: str, progress: Progress | None = None) -> CatchUpReport:
         start = time.perf_counter()
         with self._lock:
-            with self._handle.lock.shared():  # notices erasures and writes by other processes
+            with self._coordinator.shared():  # notices erasures and writes by other processes
                 if self._erased_elsewhere:
                     self._erased_elsewhere = False
                     self._by_ns.clear()
-                ns = self._indexes(namespace)
+                ns = self.namespace_indexes(namespace)
             repaired = 0 if ns.verified else self._verify(namespace, ns)
-            with self._handle.lock.shared():
+            with self._coordinator.shared():
                 new = self._store.turns(namespace, after_seq=ns.covered_seq)
                 last = new[-1].seq if new else ns.covered_seq
                 dense_covered = self._dense_covered(namespace, ns.dense)
             if dense_covered < last:
-                with self._handle.writing():
+                with self._writing():
                     dense_covered = self._dense_covered(namespace, ns.dense)
                     key = dense_coverage_key(ns.dense.embedder.name)
                     todo = [t for t in self._store.turns(namespace, after_seq=dense_covered)]
@@ -208,8 +216,7 @@ class IndexManager:
                         self._store.set_coverage(namespace, key, chunk[-1].seq)
                         if progress:
                             progress(min(i + 256, len(todo)), len(todo))
-                    self._handle.reset()  # persists and closes: then no stray memory stays in the files
-                    zero_unused_slots(self._handle.path)
+                    self._vectors.flush()  # durable, and no stray process memory left in files
             if new:
                 for t in new:
                     ns.turns[turn_key(t)] = t
@@ -220,9 +227,9 @@ class IndexManager:
     def coverage(self, namespace: str) -> dict[str, int]:
         """{DENSE_TURNS: seq the collection really covers for this Memory's embedder (checked
         against the collection, not just the recorded count), BM25_TURNS: seq in memory}."""
-        with self._lock:  # _indexes creates the namespace's entry: never twice at once
-            ns = self._indexes(namespace)
-            with self._handle.reading():
+        with self._lock:
+            ns = self.namespace_indexes(namespace)
+            with self._coordinator.shared():
                 dense = self.check_dense(namespace, ns.dense).true_covered
         return {DENSE_TURNS: dense, BM25_TURNS: ns.covered_seq}
 

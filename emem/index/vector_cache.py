@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from emem.embedding import Embedder
-from emem.store.sqlite import connect
+from emem.storage.contract import CompactReport, TextVectorCache
+from emem.store.sqlite import compact_file, connect
 
 FILE_NAME = "vectors.sqlite3"
 
@@ -41,19 +42,12 @@ def text_hash(text: str) -> str:
 
 
 class VectorCache:
-    """Persisted text -> vector map for one home (one SQLite connection, guarded by a lock)."""
+    """Embeds texts through a `TextVectorCache`: only texts not cached yet reach the embedder."""
 
-    def __init__(self, home: Path) -> None:
-        self.path = cache_path(home)
-        self._conn = None
-        self._lock = threading.Lock()
-
-    def _db(self):  # -> sqlite3.Connection
-        if self._conn is None:
-            self._conn = connect(self.path)
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(_SCHEMA)
-        return self._conn
+    def __init__(self, store: TextVectorCache | Path) -> None:
+        """Args:
+        store: the backend's cache, or a home directory (its embedded SQLite cache)."""
+        self.store: TextVectorCache = SqliteTextVectorCache(store) if isinstance(store, Path) else store
 
     def embed(self, namespace: str, embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
         """Vectors of `texts`, embedding (and storing) only those not cached yet.
@@ -68,16 +62,41 @@ class VectorCache:
         if not texts:
             return np.zeros((0, embedder.dim), dtype=np.float32)
         hashes = [text_hash(t) for t in texts]
-        found = self.get(namespace, embedder.name, hashes)
+        found = self.store.get(namespace, embedder.name, hashes)
         todo = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
         if todo:
             vectors = embedder.embed(list(todo.values()))
             fresh = dict(zip(todo, vectors, strict=True))
-            self.put(namespace, embedder.name, fresh)
+            self.store.put(namespace, embedder.name, fresh)
             found.update(fresh)
         return np.stack([found[h] for h in hashes]).astype(np.float32)
 
-    def get(self, namespace: str, embedder_name: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+    def discard(self, namespace: str, embedder_name: str, hashes: Sequence[str]) -> None:
+        """Delete vectors no view uses any more (a summary replaced when its segment grew), so the
+        store does not keep one stale row per appended turn. Another process needing one re-embeds it."""
+        self.store.discard(namespace, embedder_name, hashes)
+
+    def count(self, namespace: str) -> int:
+        return self.store.count(namespace)
+
+
+class SqliteTextVectorCache:
+    """The embedded `emem.storage.TextVectorCache`: `<home>/vectors.sqlite3`, one connection
+    guarded by a lock, opened on first use."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = cache_path(home)
+        self._conn = None
+        self._lock = threading.Lock()
+
+    def _db(self):  # -> sqlite3.Connection
+        if self._conn is None:
+            self._conn = connect(self.path)
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute(_SCHEMA)
+        return self._conn
+
+    def get(self, namespace: str, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         with self._lock:
             db = self._db()
@@ -88,28 +107,23 @@ class VectorCache:
                 rows = db.execute(
                     f"SELECT text_sha256, vector FROM text_vectors WHERE namespace=? AND embedder=? "
                     f"AND text_sha256 IN ({marks})",
-                    (namespace, embedder_name, *chunk),
+                    (namespace, model, *chunk),
                 )
                 for h, blob in rows:
                     out[h] = np.frombuffer(blob, dtype=np.float32).copy()
         return out
 
-    def put(self, namespace: str, embedder_name: str, vectors: dict[str, np.ndarray]) -> None:
+    def put(self, namespace: str, model: str, vectors: dict[str, np.ndarray]) -> None:
         with self._lock:
             db = self._db()
             db.execute("BEGIN")
             db.executemany(
                 "INSERT OR REPLACE INTO text_vectors VALUES (?, ?, ?, ?)",
-                [
-                    (namespace, embedder_name, h, np.asarray(v, np.float32).tobytes())
-                    for h, v in vectors.items()
-                ],
+                [(namespace, model, h, np.asarray(v, np.float32).tobytes()) for h, v in vectors.items()],
             )
             db.execute("COMMIT")
 
-    def discard(self, namespace: str, embedder_name: str, hashes: Sequence[str]) -> None:
-        """Delete vectors no view uses any more (a summary replaced when its segment grew), so the
-        file does not keep one stale row per appended turn. Another process needing one re-embeds it."""
+    def discard(self, namespace: str, model: str, hashes: Sequence[str]) -> None:
         if not hashes:
             return
         with self._lock:
@@ -117,7 +131,7 @@ class VectorCache:
             db.execute("BEGIN")
             db.executemany(
                 "DELETE FROM text_vectors WHERE namespace=? AND embedder=? AND text_sha256=?",
-                [(namespace, embedder_name, h) for h in hashes],
+                [(namespace, model, h) for h in hashes],
             )
             db.execute("COMMIT")
 
@@ -129,21 +143,24 @@ class VectorCache:
                 .fetchone()[0]
             )
 
+    def erase_namespace(self, namespace: str) -> int:
+        """Delete every cached vector of `namespace` (erasure); a missing file stays missing."""
+        if not self.path.exists():
+            return 0
+        conn = connect(self.path)  # synchronous=FULL: an erasure's delete is not a cache write
+        try:
+            conn.execute(_SCHEMA)
+            return conn.execute("DELETE FROM text_vectors WHERE namespace=?", (namespace,)).rowcount
+        finally:
+            conn.close()
+
+    def compact(self) -> CompactReport:
+        """VACUUM the file and truncate its WAL (this connection closed first, so it holds no page)."""
+        self.close()
+        return compact_file(self.path, wal=True)
+
     def close(self) -> None:
         with self._lock:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
-
-
-def drop_namespace_vectors(home: Path, namespace: str) -> int:
-    """Delete every cached vector of `namespace` (erasure). Returns the rows deleted."""
-    path = cache_path(home)
-    if not path.exists():
-        return 0
-    conn = connect(path)
-    try:
-        conn.execute(_SCHEMA)
-        return conn.execute("DELETE FROM text_vectors WHERE namespace=?", (namespace,)).rowcount
-    finally:
-        conn.close()

@@ -31,12 +31,13 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # annotations only: the stores' modules import this one
+    import numpy as np
 
-from emem.ledger.models import Relation, RelationKind, Revision
-from emem.models import IngestReport, StoredTurn, Turn
+    from emem.ledger.models import Relation, RelationKind, Revision
+    from emem.models import IngestReport, StoredTurn, Turn
 
 # -- small shared types -----------------------------------------------------------------------------
 

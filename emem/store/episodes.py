@@ -17,7 +17,8 @@ from pathlib import Path
 
 from emem.errors import ConflictError
 from emem.models import IngestReport, StoredTurn, Turn, check_namespace
-from emem.store.sqlite import connect, store_errors
+from emem.storage.contract import CompactReport, ErasedTurn, PendingErasure, TurnTombstone
+from emem.store.sqlite import compact_file, connect, store_errors
 from emem.timeparse import iso, parse_iso_time, utcnow
 
 SCHEMA = """
@@ -114,7 +115,9 @@ def _row_to_turn(row: sqlite3.Row) -> StoredTurn:
     )
 
 
-class EpisodeStore:
+class SqliteEpisodeStore:
+    """The embedded `emem.storage.EpisodeStore`: one SQLite file in WAL mode, synchronous=FULL."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self._conn = connect(path)
@@ -257,7 +260,10 @@ class EpisodeStore:
         upto_seq: int | None = None,
         conversation_id: str | None = None,
         session_id: str | None = None,
+        turn_id: str | None = None,
     ) -> list[StoredTurn]:
+        """Stored turns with after_seq < seq <= upto_seq, optionally of one conversation, session
+        and/or turn id, in seq order."""
         check_namespace(namespace)
         sql = f"SELECT {_COLUMNS} FROM turns WHERE namespace=? AND seq>?"
         args: list[object] = [namespace, after_seq]
@@ -270,6 +276,9 @@ class EpisodeStore:
         if session_id is not None:
             sql += " AND session_id=?"
             args.append(session_id)
+        if turn_id is not None:
+            sql += " AND turn_id=?"
+            args.append(turn_id)
         with self._lock:
             rows = self._conn.execute(sql + " ORDER BY seq", args).fetchall()
         return [_row_to_turn(r) for r in rows]
@@ -375,7 +384,7 @@ class EpisodeStore:
         kind: str,
         reason: str | None,
         plan: str,
-        turns: Sequence[tuple[int, str, str, str, str]],
+        turns: Sequence[ErasedTurn],
         *,
         whole_namespace: bool = False,
     ) -> dict[str, int]:
@@ -422,23 +431,23 @@ class EpisodeStore:
                     ).rowcount
         return counts
 
-    def pending_erasures(self) -> list[dict[str, object]]:
+    def pending_erasures(self) -> list[PendingErasure]:
         """Erasures whose delete committed but whose derived stores may still hold copies."""
         with self._lock:
             rows = self._conn.execute(
                 "SELECT erasure_id, namespace, kind, reason, plan FROM erasures WHERE state=? ORDER BY created_at",
                 (ERASURE_PENDING,),
             ).fetchall()
-        return [dict(r) for r in rows]
+        return [PendingErasure(**dict(r)) for r in rows]
 
-    def erased_turns(self, erasure_id: str) -> list[tuple[int, str, str, str]]:
+    def erased_turns(self, erasure_id: str) -> list[TurnTombstone]:
         """(seq, conversation_id, turn_id, hash) of every turn an erasure deleted."""
         with self._lock:
             rows = self._conn.execute(
                 "SELECT seq, conversation_id, turn_id, hash FROM erased_turns WHERE erasure_id=? ORDER BY seq",
                 (erasure_id,),
             ).fetchall()
-        return [(r[0], r[1], r[2], r[3]) for r in rows]
+        return [TurnTombstone(r[0], r[1], r[2], r[3]) for r in rows]
 
     def finish_erasure(self, erasure_id: str) -> None:
         """Mark an erasure done, then empty the WAL again (that last write must not linger there)."""
@@ -446,3 +455,12 @@ class EpisodeStore:
             conn.execute("UPDATE erasures SET state=? WHERE erasure_id=?", (ERASURE_DONE, erasure_id))
         with self._lock:
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def compact(self) -> CompactReport:
+        """VACUUM the file (stale index keys can survive in interior b-tree pages) and truncate
+        its WAL, so no deleted turn survives anywhere in it."""
+        return compact_file(self.path, wal=True)
+
+
+EpisodeStore = SqliteEpisodeStore
+"""The name this class had before the storage contract (emem.storage.EpisodeStore)."""

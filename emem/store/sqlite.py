@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from emem.errors import StoreError
+from emem.storage.contract import CompactReport
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -46,3 +47,35 @@ def store_errors(path: Path) -> Iterator[None]:
         ) from None
     except OSError as exc:
         raise StoreError(f"{path}: cannot be opened ({exc.strerror})") from None
+
+
+def compact_file(path: Path, *, wal: bool) -> CompactReport:
+    """Rewrite a SQLite file so no freed page or stale index key keeps erased bytes (VACUUM with
+    secure_delete), and with `wal` empty its write-ahead log. A missing file is nothing to do.
+
+    Args:
+        path: the database file.
+        wal: the file is in WAL mode (emem's stores); False for foreign files (Chroma's).
+
+    Returns:
+        The file's name under `compacted`, or a warning naming what could not finish.
+    """
+    report = CompactReport()
+    if not path.exists():
+        return report
+    try:
+        conn = connect(path) if wal else sqlite3.connect(path, timeout=30, isolation_level=None)
+        try:
+            conn.execute("PRAGMA secure_delete=ON")
+            conn.execute("VACUUM")
+            if wal:
+                busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if busy:
+                    report.warnings.append(f"{path.name}: a reader kept the WAL busy; it was not truncated")
+        finally:
+            conn.close()
+    except (sqlite3.Error, StoreError) as exc:
+        report.warnings.append(f"{path.name}: compaction failed: {exc}")
+        return report
+    report.compacted.append(path.name)
+    return report
