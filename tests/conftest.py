@@ -113,23 +113,41 @@ def postgres_server() -> Iterator[Any]:
         yield server
 
 
-@pytest.fixture
-def postgres_url(postgres_server: Any) -> Iterator[str]:
-    """A fresh, empty database on the session's server, dropped (with its connections) after."""
+def new_database(server: Any) -> str:
+    """Create an empty database on the session's server; returns its URL."""
     import uuid
 
     import psycopg
 
     name = f"t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(postgres_server.dsn, autocommit=True) as conn:
+    with psycopg.connect(server.dsn, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
-    yield postgres_server.url(name)
-    with psycopg.connect(postgres_server.dsn, autocommit=True) as conn:
+    return server.url(name)
+
+
+def drop_database(server: Any, url: str) -> None:
+    """Drop a database made by `new_database`, closing whatever connections still use it."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(server.dsn, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
 
 
-def _postgres(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return request.getfixturevalue("postgres_url")
+@pytest.fixture
+def postgres_url(postgres_server: Any) -> Iterator[str]:
+    """A fresh, empty database on the session's server, dropped (with its connections) after."""
+    url = new_database(postgres_server)
+    yield url
+    drop_database(postgres_server, url)
+
+
+def _postgres(request: pytest.FixtureRequest, directory: Path) -> str:
+    """A fresh database on the session's server, dropped when the requesting scope ends."""
+    server = request.getfixturevalue("postgres_server")
+    url = new_database(server)
+    request.addfinalizer(lambda: drop_database(server, url))
+    return url
 
 
 BACKEND_FACTORIES: dict[str, BackendFactory] = {"embedded": _embedded, "postgres": _postgres}
