@@ -83,6 +83,10 @@ def run(spec: str, turns: list[Any], held: list[Any], questions: list[str]) -> d
         out["ask_fast_p50_ms"] = p50(
             [timed_ms(lambda q=q: m.ask(q, NAMESPACE, mode="fast")) for q in questions]
         )
+        gone = held[0]
+        out["forget_ms"] = timed_ms(
+            lambda: m.forget(NAMESPACE, [gone.turn_id], conversation_id=gone.conversation_id)
+        )
     return out
 
 

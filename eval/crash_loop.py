@@ -432,7 +432,7 @@ class Summary:
         )
 
 
-def _spawn(args: list[str]) -> subprocess.Popen[str]:
+def spawn(args: list[str]) -> subprocess.Popen[str]:
     code = "import sys; from eval.crash_loop import _child_main; _child_main(sys.argv[1:])"
     return subprocess.Popen(
         [sys.executable, "-c", code, *args],
@@ -471,7 +471,7 @@ def ingest_kill(
     log,  # type: ignore[no-untyped-def]
     max_wait: float = 2.5,
 ) -> None:
-    proc = _spawn(["ingest", str(home), run, str(child), str(rng.choice([1, 2, 3]))])
+    proc = spawn(["ingest", str(home), run, str(child), str(rng.choice([1, 2, 3]))])
     _wait_ready(proc)
     time.sleep(rng.uniform(0.05, max_wait))
     lines, err = _kill(proc)
@@ -501,7 +501,7 @@ def consolidate_kill(
     with Memory(home) as memory:
         memory.add_turns(consolidation_turns(run), NS)
         total = memory.episodes.last_seq(NS)
-    proc = _spawn(["consolidate", str(home), "0.03"])
+    proc = spawn(["consolidate", str(home), "0.03"])
     _wait_ready(proc)
     time.sleep(rng.uniform(0.05, 2.5))
     lines, _ = _kill(proc)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from emem.memory import Memory
+from emem.storage import BACKEND_ENV
 
 
 def loopback_problem(timeout: float = 2.0) -> str | None:
@@ -95,12 +96,13 @@ def memory(home: Path):
 # -- backends -----------------------------------------------------------------------------------
 
 BackendFactory = Callable[[pytest.FixtureRequest, Path], str]
-"""factory(request, tmp_path) -> a backend spec naming a fresh, empty store for one test (it may
-use session fixtures through `request.getfixturevalue`, e.g. to start a database server once)."""
+"""factory(request, directory) -> a backend spec naming a fresh, empty store (it may use session
+fixtures through `request.getfixturevalue`, e.g. to start a database server once per run, and
+`directory`, a fresh temporary directory, for anything it keeps on disk)."""
 
 
-def _embedded(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return "embedded"  # the stores live under each test's own home
+def _embedded(request: pytest.FixtureRequest, directory: Path) -> str:
+    return "embedded"  # the stores live under each Memory's own home, fresh per test
 
 
 @pytest.fixture(scope="session")
@@ -154,11 +156,57 @@ BACKEND_FACTORIES: dict[str, BackendFactory] = {"embedded": _embedded, "postgres
 """Every backend storage-facing tests run against, by id. Another backend adds its entry here."""
 
 
-@pytest.fixture(params=sorted(BACKEND_FACTORIES), ids=sorted(BACKEND_FACTORIES))
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def _skip_unless_embedded(request: pytest.FixtureRequest, kind: str) -> None:
+    mark = request.node.get_closest_marker("embedded_only")
+    if mark is not None and kind != "embedded":
+        pytest.skip(f"embedded backend only: {mark.args[0] if mark.args else 'inspects its files'}")
+
+
+@pytest.fixture(scope="module", params=sorted(BACKEND_FACTORIES))
+def backend_kind(request: pytest.FixtureRequest) -> str:
+    """The backend id this module's tests run against (parametrised: once per backend)."""
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def backend_factory(backend_kind: str, request: pytest.FixtureRequest) -> Callable[[Path], str]:
+    """make(directory) -> a spec for a fresh, empty store of this module's backend (module-scoped
+    fixtures call it; tests use `backend`)."""
+    return lambda directory: BACKEND_FACTORIES[backend_kind](request, directory)
+
+
+@pytest.fixture
+def backend(backend_kind: str, backend_factory: Callable[[Path], str], request, tmp_path: Path) -> str:
     """A backend spec for a fresh, empty store (pass it as `Memory(home, backend=...)`, or as
-    EMEM_BACKEND to a subprocess). Parametrised: each test using it runs once per backend."""
-    return BACKEND_FACTORIES[request.param](request, tmp_path)
+    EMEM_BACKEND to a subprocess). Each test using it runs once per backend."""
+    _skip_unless_embedded(request, backend_kind)
+    return backend_factory(tmp_path / "backend")
+
+
+@pytest.fixture(scope="module")
+def module_backend(backend_factory: Callable[[Path], str], tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One fresh store for a whole module (its module-scoped fixtures share it)."""
+    return backend_factory(tmp_path_factory.mktemp("backend"))
+
+
+@pytest.fixture
+def each_backend(backend: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test on `backend`: every `Memory(home)` it opens, and every subprocess it starts,
+    gets it through EMEM_BACKEND. Storage-facing modules use it for every test with
+    `pytestmark = pytest.mark.usefixtures("each_backend")`."""
+    monkeypatch.setenv(BACKEND_ENV, backend)
+    return backend
+
+
+@pytest.fixture
+def each_module_backend(
+    module_backend: str, backend_kind: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> str:
+    """`each_backend` for modules whose fixtures are module-scoped: EMEM_BACKEND names the
+    module's shared store."""
+    _skip_unless_embedded(request, backend_kind)
+    monkeypatch.setenv(BACKEND_ENV, module_backend)
+    return module_backend
 
 
 @pytest.fixture
@@ -175,3 +223,32 @@ def memory_factory(backend: str, home: Path) -> Iterator[Callable[..., Memory]]:
     yield make
     for m in opened:
         m.close()
+
+
+def stores_in_home() -> bool:
+    """Whether the active backend (EMEM_BACKEND, as `each_backend` sets it) keeps its bytes under
+    the Memory's home, so a byte scan of the home covers every store. Mixed tests run their
+    semantic checks on every backend and their home scans only here; a backend with its own
+    data directory gets its own scan test."""
+    import os
+
+    return os.environ.get(BACKEND_ENV, "embedded").lower() == "embedded"
+
+
+def contract_rows(memory: Memory) -> dict[str, Any]:
+    """Everything a backend holds, as the storage contract shows it (every namespace's turns,
+    sessions, summaries and ledger rows, and pending erasures): what "the store is unchanged"
+    compares on a backend whose files are not under the home."""
+    backend = memory.backend
+    out: dict[str, Any] = {"pending": [p.erasure_id for p in backend.episodes.pending_erasures()]}
+    for ns in backend.episodes.namespaces():
+        ledger = backend.ledger.load(ns) if backend.has_ledger() else ([], [])
+        out[ns] = {
+            "turns": [t.model_dump(mode="json") for t in backend.episodes.turns(ns)],
+            "sessions": backend.episodes.sessions(ns),
+            "summaries": backend.episodes.segment_summaries(ns),
+            "revisions": [r.model_dump(mode="json") for r in ledger[0]],
+            "relations": [r.model_dump(mode="json") for r in ledger[1]],
+            "tombstones": backend.ledger.tombstones(ns) if backend.has_ledger() else [],
+        }
+    return out

@@ -28,6 +28,7 @@ TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 NS = "shared"
 SEED_BATCHES = 10
+pytestmark = pytest.mark.usefixtures("each_backend")
 WORDS = "river lantern orchard violin harbor meadow glacier pepper compass marble tundra saffron".split()
 
 
@@ -189,6 +190,7 @@ def test_two_writers_and_a_reader_lose_nothing_and_see_no_half_built_index(tmp_p
     verify_home(home, expected_texts(["wa", "wb"], batches) | expected_texts(["seed"], SEED_BATCHES))
 
 
+@pytest.mark.embedded_only("tests the embedded coordinator's flock")
 def test_index_lock_is_reentrant_shared_and_exclusive(tmp_path: Path) -> None:
     lock = IndexLock.for_home(tmp_path)
     assert IndexLock.for_home(tmp_path / ".." / tmp_path.name) is lock

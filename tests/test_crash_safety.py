@@ -14,9 +14,11 @@ import pytest
 from emem.eval import crash_loop as cl
 from emem.memory import Memory
 
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 
 def run_child(args: list[str]) -> tuple[set[int], list[str]]:
-    proc = cl._spawn(args)
+    proc = cl.spawn(args)
     out, err = proc.communicate(timeout=240)
     assert proc.returncode == -signal.SIGKILL, err[-3000:]
     lines = out.splitlines()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import contract_rows, stores_in_home
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -23,6 +24,7 @@ from emem.memory import Memory
 from emem.models import MAX_TURN_CHARS
 
 NS = "fuzz"
+pytestmark = pytest.mark.usefixtures("each_module_backend")
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 T = "2023-05-08T13:56:00+00:00"
 
@@ -102,7 +104,11 @@ nasty_text = st.sampled_from(
 
 
 def snapshot(home: Path) -> tuple[Any, bytes]:
-    """Every row of every table, and the database file's bytes after a checkpoint."""
+    """Every row of every table, and the database file's bytes after a checkpoint (embedded);
+    on another backend, everything the storage contract shows."""
+    if not stores_in_home():
+        with Memory(home) as memory:
+            return contract_rows(memory), b""
     path = home / "episodes.sqlite3"
     with sqlite3.connect(path, timeout=30) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -114,9 +120,9 @@ def snapshot(home: Path) -> tuple[Any, bytes]:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory):
+def store(tmp_path_factory: pytest.TempPathFactory, module_backend: str):
     home = tmp_path_factory.mktemp("fuzz") / "home"
-    memory = Memory(home)
+    memory = Memory(home, backend=module_backend)
     memory.add_conversation(EMEM_CONV, NS)
     yield memory, home
     memory.close()
@@ -397,9 +403,9 @@ def argv(draw: st.DrawFn) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def cli_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def cli_home(tmp_path_factory: pytest.TempPathFactory, module_backend: str) -> Path:
     home = tmp_path_factory.mktemp("cli") / "home"
-    with Memory(home) as memory:
+    with Memory(home, backend=module_backend) as memory:
         memory.add_conversation(EMEM_CONV, NS)
     return home
 

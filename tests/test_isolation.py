@@ -13,11 +13,13 @@ from emem.errors import InputError
 from emem.eval import isolation_probes as iso
 from emem.memory import Memory
 
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory):
+def world(tmp_path_factory: pytest.TempPathFactory, module_backend: str):
     home = tmp_path_factory.mktemp("isolation") / "home"
-    memory = Memory(home, embedder=iso.HashEmbedder())
+    memory = Memory(home, embedder=iso.HashEmbedder(), backend=module_backend)
     yield memory, iso.build_world(memory, iso.NAMESPACES, seed=11)
     memory.close()
 

@@ -23,9 +23,12 @@ from emem.segments import build_segments
 NS = "demo"
 
 
+pytestmark = pytest.mark.usefixtures("each_backend")
+
+
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory):
-    with Memory(tmp_path_factory.mktemp("home")) as m:
+def demo(tmp_path_factory: pytest.TempPathFactory, module_backend: str):
+    with Memory(tmp_path_factory.mktemp("home"), backend=module_backend) as m:
         m.add_conversation(example_conversation(), NS)
         m.consolidate(NS)
         yield m
