@@ -19,6 +19,7 @@ from emem.storage.postgres.db import Database
 LOCK_SCOPE = "coordinator"
 LOCK_NAME = "indexes"
 Listener = Callable[[set[str]], None]
+TOKENS_SQL = "SELECT name, value FROM change_tokens"
 
 
 class PgCoordinator:
@@ -31,11 +32,14 @@ class PgCoordinator:
         self._mutex = threading.Lock()
 
     def _tokens(self) -> dict[str, int]:
-        return {r["name"]: int(r["value"]) for r in self.db.rows("SELECT name, value FROM change_tokens")}
+        return {r["name"]: int(r["value"]) for r in self.db.rows(TOKENS_SQL)}
 
-    def _check(self) -> None:
-        """Call listeners with the tokens other processes changed since this one last looked."""
-        now = self._tokens()
+    def _check(self, rows: list[dict[str, Any]] | None) -> None:
+        """Call listeners with the tokens other processes changed since this one last looked
+        (`rows`: the tokens read when the lock was taken; None: it was already held)."""
+        if rows is None:
+            return
+        now = {r["name"]: int(r["value"]) for r in rows}
         with self._mutex:
             changed = {name for name, value in now.items() if self._seen.get(name) != value}
             self._seen = now
@@ -53,15 +57,15 @@ class PgCoordinator:
     @contextmanager
     def shared(self) -> Iterator[None]:
         """Hold the lock shared (readers of derived indexes)."""
-        with self.db.session_lock(LOCK_SCOPE, LOCK_NAME, shared=True):
-            self._check()
+        with self.db.session_lock(LOCK_SCOPE, LOCK_NAME, shared=True, then=TOKENS_SQL) as rows:
+            self._check(rows)
             yield
 
     @contextmanager
     def exclusive(self) -> Iterator[None]:
         """Hold the lock exclusively (index writers, erasure)."""
-        with self.db.session_lock(LOCK_SCOPE, LOCK_NAME):
-            self._check()
+        with self.db.session_lock(LOCK_SCOPE, LOCK_NAME, then=TOKENS_SQL) as rows:
+            self._check(rows)
             yield
 
     def bump(self, *changes: str, notify_local: bool = False) -> None:

@@ -156,26 +156,40 @@ class Database:
         conn.execute(f"SELECT {fn}(%s, %s)", lock_key(scope, name))
 
     @contextmanager
-    def session_lock(self, scope: str, name: str, *, shared: bool = False) -> Iterator[None]:
+    def session_lock(
+        self, scope: str, name: str, *, shared: bool = False, then: str | None = None
+    ) -> Iterator[list[dict[str, Any]] | None]:
         """A session-level advisory lock held for the block on a dedicated pooled connection: for
         long multi-transaction jobs (erasure, index catch-up) that must exclude each other across
-        processes and hosts. Released by the server if this process dies."""
+        processes and hosts. Released by the server if this process dies.
+
+        Args:
+            scope, name: what the lock is on.
+            shared: a shared (reader) hold instead of an exclusive one.
+            then: a query run on the lock's connection right after acquiring it (same round trip).
+
+        Yields:
+            The rows of `then` when this call acquired the lock; None when the thread already held
+            it (re-entrant) or no query was given.
+        """
         keys = lock_key(scope, name)
         held: dict[tuple[int, int], int] = self._local.__dict__.setdefault("held", {})
         if keys in held:  # re-entrant within a thread, like the embedded file lock
             held[keys] += 1
             try:
-                yield
+                yield None
             finally:
                 held[keys] -= 1
             return
         suffix = "_shared" if shared else ""
         try:
             with self._pool.connection(timeout=CONNECT_TIMEOUT_S) as conn:
-                conn.execute(f"SELECT pg_advisory_lock{suffix}(%s, %s)", keys)
+                # Keys are our own ints, inlined so the lock and `then` share one round trip.
+                cur = conn.execute(f"SELECT pg_advisory_lock{suffix}({keys[0]:d}, {keys[1]:d}); {then or ''}")  # type: ignore[arg-type]
+                rows = cur.fetchall() if then and cur.nextset() else None
                 held[keys] = 1
                 try:
-                    yield
+                    yield rows
                 finally:
                     del held[keys]
                     conn.execute(f"SELECT pg_advisory_unlock{suffix}(%s, %s)", keys)
