@@ -104,7 +104,7 @@ def consolidate(
             )
             report.stopped = True
             break
-        with ledger.transaction():
+        with ledger.transaction(namespace):
             for cand in candidates:
                 report.candidates += 1
                 _apply(namespace, cand, group, ledger, adjudicator, extractor_name, report)
