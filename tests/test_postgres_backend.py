@@ -334,6 +334,23 @@ def test_erased_text_leaves_every_row_and_relation_file_after_compaction(
 # -- errors --------------------------------------------------------------------------------------------------
 
 
+def test_a_long_non_ascii_subject_is_stored_and_resolved(postgres_url: str, tmp_path: Path) -> None:
+    """1000 CJK characters (3000 bytes) exceed a btree entry's limit: the subject index is a hash."""
+    from emem.memory import Memory
+
+    subject = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(1000))
+    with Memory(tmp_path, backend=postgres_url) as m:
+        m.assert_fact("ns", subject, "lives_in", "Lisbon", valid_from="2023-01-01T00:00:00+00:00")
+        assert m.resolve("ns", subject, "lives_in").values == ["Lisbon"]
+
+
+def test_a_statement_the_database_refuses_is_a_store_error_not_unreachable(pg: PostgresBackend) -> None:
+    with pg.ledger.transaction("ns"):
+        pg.ledger.insert_revision(_assertion())  # type: ignore[arg-type]
+    with pytest.raises(StoreError, match="refused an emem statement.*append-only"):
+        pg.db.rows("DELETE FROM revisions")
+
+
 def test_an_unreachable_server_is_one_clear_error(tmp_path: Path) -> None:
     from emem.storage.postgres.server import free_port
 

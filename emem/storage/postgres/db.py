@@ -99,6 +99,12 @@ class Database:
             self._pool.close()
             raise StoreError(f"{self.where}: cannot prepare the emem schema ({_first_line(exc)})") from None
 
+    def error(self, exc: BaseException) -> StoreError:
+        """The one-line StoreError for a driver error: unreachable server, or a refused statement."""
+        if _is_connection_problem(exc):
+            return StoreError(f"{self.where}: PostgreSQL is unreachable ({_first_line(exc)})")
+        return StoreError(f"{self.where}: the database refused an emem statement ({_first_line(exc)})")
+
     def close(self) -> None:
         """Close the pool (every store on it is unusable afterwards)."""
         self.closed = True
@@ -121,8 +127,8 @@ class Database:
         try:
             with self._pool.connection(timeout=CONNECT_TIMEOUT_S) as conn:
                 yield conn
-        except (psycopg.OperationalError, PoolTimeout) as exc:
-            raise StoreError(f"{self.where}: PostgreSQL is unreachable ({_first_line(exc)})") from None
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise self.error(exc) from None
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:
@@ -193,8 +199,17 @@ class Database:
                 finally:
                     del held[keys]
                     conn.execute(f"SELECT pg_advisory_unlock{suffix}(%s, %s)", keys)
-        except (psycopg.OperationalError, PoolTimeout) as exc:
-            raise StoreError(f"{self.where}: PostgreSQL is unreachable ({_first_line(exc)})") from None
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise self.error(exc) from None
+
+
+def _is_connection_problem(exc: BaseException) -> bool:
+    """Lost or refused connections (SQLSTATE class 08, or none: the client gave up), as opposed to
+    a statement the server refused."""
+    if isinstance(exc, PoolTimeout):
+        return True
+    state = getattr(exc, "sqlstate", None)
+    return isinstance(exc, psycopg.OperationalError) and (state is None or state.startswith("08"))
 
 
 def _first_line(exc: BaseException) -> str:

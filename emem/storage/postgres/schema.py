@@ -113,7 +113,9 @@ CREATE TABLE revisions (
     reason TEXT,
     recorded_at TEXT NOT NULL
 );
-CREATE INDEX revisions_by_fact ON revisions (namespace, subject_key, predicate);
+-- Subjects may be up to 1000 characters (4000 bytes), beyond a btree entry's 2704-byte limit: a
+-- hash index holds 4 bytes per row whatever the key, and serves the equality lookups the ledger does.
+CREATE INDEX revisions_by_subject ON revisions USING hash (subject_key);
 CREATE INDEX revisions_by_target ON revisions (namespace, target_id);
 CREATE INDEX revisions_by_ns_seq ON revisions (namespace, seq);
 CREATE TABLE relations (
@@ -129,7 +131,8 @@ CREATE TABLE relations (
     reason TEXT,
     recorded_at TEXT NOT NULL
 );
-CREATE INDEX relations_by_fact ON relations (namespace, subject_key, predicate);
+CREATE INDEX relations_by_subject ON relations USING hash (subject_key);
+CREATE INDEX relations_by_ns_seq ON relations (namespace, seq);
 CREATE TABLE watermarks (
     namespace TEXT NOT NULL,
     name TEXT NOT NULL,
