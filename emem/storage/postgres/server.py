@@ -16,6 +16,7 @@ import socket
 import subprocess
 import tempfile
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 from emem.errors import StoreError
@@ -48,10 +49,25 @@ class LocalPostgres:
     Use as a context manager, or `start()` / `stop()`. `stop()` deletes the data directory.
     """
 
-    def __init__(self, root: Path | None = None, port: int | None = None) -> None:
+    def __init__(
+        self,
+        root: Path | None = None,
+        port: int | None = None,
+        *,
+        listen: Sequence[str] = ("127.0.0.1",),
+        trusted_networks: Sequence[str] = (),
+    ) -> None:
+        """Args:
+        root: the directory for data, socket and log (default: a new temporary one).
+        port: the TCP port (default: a free one).
+        listen: addresses to listen on (tests of several hosts add their bridges' addresses).
+        trusted_networks: CIDR ranges besides loopback allowed in without a password.
+        """
         self.root = Path(root) if root is not None else Path(tempfile.mkdtemp(prefix="emem-pg-"))
         self.data = self.root / "data"
         self.port = port or free_port()
+        self.listen = tuple(listen)
+        self.trusted_networks = tuple(trusted_networks)
         self.bin = binaries()
         self._user: int | None = None
         self._started = False
@@ -61,8 +77,9 @@ class LocalPostgres:
         """Connection URL of the `postgres` database (trust auth: local tests only)."""
         return self.url("postgres")
 
-    def url(self, database: str) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+    def url(self, database: str, host: str = "127.0.0.1") -> str:
+        """Connection URL of `database`, reached at `host` (one of the `listen` addresses)."""
+        return f"postgresql://postgres@{host}:{self.port}/{database}"
 
     def _run(self, command: str, *args: str, timeout: float = 120) -> None:
         proc = subprocess.run(
@@ -90,7 +107,9 @@ class LocalPostgres:
                 "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "--encoding=UTF8",
                 "--locale=C", "--no-sync",
             )  # fmt: skip
-        options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -c max_connections=200"
+            with open(self.data / "pg_hba.conf", "a", encoding="utf-8") as hba:
+                hba.writelines(f"host all all {net} trust\n" for net in self.trusted_networks)
+        options = f"-h {','.join(self.listen)} -p {self.port} -k {self.root} -c max_connections=200"
         self._run("pg_ctl", "-w", "-t", "60", "-D", str(self.data), "-l", str(self.root / "server.log"),
                   "-o", options, "start")  # fmt: skip
         self._started = True
