@@ -4,6 +4,7 @@ conformance tests take the parametrised `backend` fixture, so they run once per 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -177,3 +178,38 @@ def test_coordinator_announces_changes(memory_factory: MakeMemory) -> None:
         with coordinator.shared():  # re-entrant: joins the exclusive hold
             pass
     assert {"erase"} in heard
+
+
+def test_stores_take_the_protocols_parameters(memory_factory: MakeMemory) -> None:
+    """isinstance only checks that methods exist; callers pass arguments by name, so each store's
+    methods must take the protocol's parameters (names, kinds and defaults; extras need defaults)."""
+    b = memory_factory().backend
+    pairs = [
+        (EpisodeStore, b.episodes),
+        (LedgerStore, b.ledger),
+        (VectorIndex, b.vectors),
+        (TextVectorCache, b.text_vectors),
+        (Coordinator, b.coordinator),
+    ]
+    problems = []
+    for proto, store in pairs:
+        for name, member in vars(proto).items():
+            if name.startswith("_") or not callable(member):
+                continue
+            want = list(inspect.signature(member).parameters.values())[1:]
+            have = inspect.signature(getattr(store, name)).parameters
+            for p in want:
+                if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):  # names of *args do not matter
+                    if not any(q.kind == p.kind for q in have.values()):
+                        problems.append(f"{type(store).__name__}.{name}: takes no {p}")
+                    continue
+                q = have.get(p.name)
+                if q is None or q.kind != p.kind or q.default != p.default:
+                    problems.append(f"{type(store).__name__}.{name}: {p.name} is {q}, protocol says {p}")
+            extra = [q for n, q in have.items() if n not in {p.name for p in want}]
+            problems += [
+                f"{type(store).__name__}.{name}: extra {q} has no default"
+                for q in extra
+                if q.default is q.empty and q.kind not in (q.VAR_POSITIONAL, q.VAR_KEYWORD)
+            ]
+    assert problems == []

@@ -508,36 +508,7 @@ class Ledger:
         names = self.store.subject_names(namespace)
         return [names[k] for k in sorted(names)]
 
-    # ----------------------------------------------------------------------------- erasure
-
-    def purge(
-        self,
-        namespace: str,
-        revision_ids: Iterable[str] = (),
-        relation_ids: Iterable[str] = (),
-        tombstones: Iterable[tuple[str, str, str]] = (),
-        *,
-        erasure_id: str,
-        reason: str | None = None,
-        drop_watermarks: bool = False,
-    ) -> tuple[int, int]:
-        """Erase rows, the one sanctioned exception to append-only (emem.erasure calls it).
-
-        In one transaction: lift the no-delete triggers, delete the named revision and relation
-        rows of `namespace` (secure_delete zeroes their pages), record `tombstones` as
-        (id, kind, content_hash) with the erasure id, time and reason, and restore the triggers.
-        No other connection ever sees the triggers missing. Returns (revisions, relations) deleted.
-        """
-        check_namespace(namespace)
-        return self.store.purge(
-            namespace,
-            revision_ids,
-            relation_ids,
-            tombstones,
-            erasure_id=erasure_id,
-            reason=reason,
-            drop_watermarks=drop_watermarks,
-        )
+    # ------------------------------------------------- erasure (emem.erasure purges via the LedgerStore)
 
     def tombstones(self, namespace: str) -> list[Tombstone]:
         """What erasure removed from this namespace: id, kind, content hash, when and why."""
