@@ -111,7 +111,9 @@ def postgres_server() -> Iterator[Any]:
     (emem.storage.postgres.server); each test gets its own database in it (`postgres_url`)."""
     from emem.storage.postgres.server import LocalPostgres
 
-    with LocalPostgres() as server:
+    # fsync off: the suite kills clients, never the server or the machine, and every test drops
+    # its database (a checkpoint each, slow with fsync on this shared disk).
+    with LocalPostgres(fsync=False) as server:
         yield server
 
 
