@@ -75,34 +75,20 @@ class PgLedgerStore:
 
     def insert_revision(self, rev: Revision) -> Revision:
         now = utcnow()
+        row = rev.model_dump(exclude={"seq"})
+        row.update({k: stamp(row[k]) if row[k] else None for k in ("valid_from", "valid_to", "known_from")})
+        row.update(
+            subject_key=rev.subject_key,
+            sources=json.dumps(rev.sources, ensure_ascii=False),
+            recorded_at=stamp(now),
+        )
+        names = ", ".join(row)
+        values = ", ".join(f"%({name})s" for name in row)
         with self.db.transaction() as conn:
-            row = conn.execute(
-                "INSERT INTO revisions (id, namespace, kind, subject, subject_key, predicate, object, "
-                "object_text, surface, valid_from, valid_to, known_from, confidence, sources, asserted_by, "
-                "target_id, reason, recorded_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                "%s, %s, %s, %s, %s, %s) RETURNING seq",
-                (
-                    rev.id,
-                    rev.namespace,
-                    rev.kind,
-                    rev.subject,
-                    rev.subject_key,
-                    rev.predicate,
-                    rev.object,
-                    rev.object_text,
-                    rev.surface,
-                    stamp(rev.valid_from),
-                    stamp(rev.valid_to) if rev.valid_to else None,
-                    stamp(rev.known_from),
-                    rev.confidence,
-                    json.dumps(rev.sources, ensure_ascii=False),
-                    rev.asserted_by,
-                    rev.target_id,
-                    rev.reason,
-                    stamp(now),
-                ),
+            seq = conn.execute(
+                f"INSERT INTO revisions ({names}) VALUES ({values}) RETURNING seq", row
             ).fetchone()
-        return rev.model_copy(update={"seq": row["seq"], "recorded_at": now})  # type: ignore[index]
+        return rev.model_copy(update={"seq": seq["seq"], "recorded_at": now})  # type: ignore[index]
 
     def insert_relation(self, subject_key: str, predicate: str, rel: Relation) -> Relation | None:
         now = utcnow()
