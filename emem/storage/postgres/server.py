@@ -103,7 +103,13 @@ class LocalPostgres:
         """initdb (first time) and start the server; returns once it accepts connections."""
         self.root.mkdir(parents=True, exist_ok=True)
         if os.geteuid() == 0:
-            entry = pwd.getpwnam(SERVER_USER_WHEN_ROOT)
+            try:
+                entry = pwd.getpwnam(SERVER_USER_WHEN_ROOT)
+            except KeyError:
+                raise StoreError(
+                    f"PostgreSQL refuses to run as root and there is no user {SERVER_USER_WHEN_ROOT!r} to run "
+                    "it as: create one, or run as a non-root user"
+                ) from None
             self._user = entry.pw_uid
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
             self.root.chmod(0o700)
