@@ -294,7 +294,9 @@ def _files_holding(server_data: Path, url: str, needle: bytes) -> list[str]:
 
 def _rows_holding(url: str, needle: str) -> list[str]:
     with psycopg.connect(url) as conn:
-        tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        tables = [
+            r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        ]
         return [
             t
             for t in tables
@@ -364,3 +366,43 @@ def test_an_unreachable_server_is_one_clear_error(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, timeout=120)
     assert "cannot connect to PostgreSQL" in out.stdout and "secret" not in out.stdout
     assert "Traceback" not in out.stderr
+
+
+def test_forget_through_memory_leaves_no_trace_in_rows_statistics_or_relation_files(
+    postgres_url: str, postgres_server, tmp_path: Path
+) -> None:
+    """`Memory.forget` end to end (erasure orchestration, then compaction): the turn's text, the
+    facts and summaries quoting it, and its vector (stored bit for bit by an exact embedder) are
+    gone from every row, from the planner statistics ANALYZE gathered, and from every relation file
+    of the database; the other tenant keeps its copy of the same sentence shape."""
+    from test_erasure import OTHER_CITY, SECRET_CITY, SECRET_TURN, ExactEmbedder, conversation
+
+    from emem.memory import Memory
+
+    vector = ExactEmbedder().embed([f"Dana: {SECRET_TURN}"])[0].tobytes()
+    with Memory(tmp_path, backend=postgres_url, embedder=ExactEmbedder()) as m:
+        m.add_conversation(conversation("c1"), "ns")
+        m.add_conversation(conversation("c2", city=OTHER_CITY), "other")
+        m.index("ns")
+        m.index("other")
+        assert SECRET_CITY in m.ask("Where did Dana move to?", "ns", mode="deep").model_dump_json()
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute("ANALYZE")  # what autovacuum does on its own once tables grow
+        data = postgres_server.data
+        assert _rows_holding(postgres_url, SECRET_CITY), "precondition: the rows hold it"
+        assert _files_holding(data, postgres_url, SECRET_CITY.encode()), "precondition: the files hold it"
+        assert _files_holding(data, postgres_url, vector), "precondition: the vector is stored bit for bit"
+
+        report = m.forget("ns", turn_ids=["S1:1"], conversation_id="c1", reason="user request")
+
+        assert report.complete and report.turns == 1 and report.vectors == 1, report.warnings
+        assert _rows_holding(postgres_url, SECRET_CITY) == []
+        with psycopg.connect(postgres_url) as conn:
+            stats = conn.execute("SELECT count(*) FROM pg_stats WHERE array_to_string(histogram_bounds, ' ') "
+                                 "LIKE %s OR array_to_string(most_common_vals, ' ') LIKE %s",
+                                 (f"%{SECRET_CITY}%", f"%{SECRET_CITY}%")).fetchone()  # fmt: skip
+        assert stats == (0,)
+        assert _files_holding(data, postgres_url, SECRET_CITY.encode()) == []
+        assert _files_holding(data, postgres_url, vector) == []
+        assert SECRET_CITY not in m.ask("Where did Dana move to?", "ns", mode="deep").model_dump_json()
+        assert any(OTHER_CITY in t.text for t in m.episodes.turns("other"))

@@ -221,11 +221,28 @@ CREATE TABLE change_tokens (
 INSERT INTO change_tokens VALUES ('write', 0), ('erase', 0);
 """
 
+_NO_CONTENT_STATISTICS = """
+-- ANALYZE (run by autovacuum) copies sample values of each column into pg_statistic: histogram
+-- bounds and most common values, i.e. turn text, subjects, values. Those copies would outlive an
+-- erasure of the rows (VACUUM FULL of emem's tables does not touch the catalog). Columns that hold
+-- content get no statistics; emem never filters on them, so the planner does not need them.
+ALTER TABLE turns ALTER COLUMN speaker SET STATISTICS 0, ALTER COLUMN text SET STATISTICS 0,
+    ALTER COLUMN image_caption SET STATISTICS 0, ALTER COLUMN metadata SET STATISTICS 0;
+ALTER TABLE segment_summaries ALTER COLUMN summary SET STATISTICS 0;
+ALTER TABLE revisions ALTER COLUMN subject SET STATISTICS 0, ALTER COLUMN subject_key SET STATISTICS 0,
+    ALTER COLUMN object SET STATISTICS 0, ALTER COLUMN object_text SET STATISTICS 0,
+    ALTER COLUMN surface SET STATISTICS 0, ALTER COLUMN sources SET STATISTICS 0,
+    ALTER COLUMN reason SET STATISTICS 0;
+ALTER TABLE relations ALTER COLUMN subject_key SET STATISTICS 0, ALTER COLUMN reason SET STATISTICS 0;
+ALTER TABLE text_vectors ALTER COLUMN vector SET STATISTICS 0;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "episodes", _EPISODES),
     Migration(2, "ledger", _LEDGER),
     Migration(3, "vectors", _VECTORS),
     Migration(4, "coordination", _COORDINATION),
+    Migration(5, "no statistics on content", _NO_CONTENT_STATISTICS),
 )
 
 
@@ -245,6 +262,7 @@ CREATE TABLE IF NOT EXISTS {t} (
     PRIMARY KEY (collection, key)
 );
 CREATE INDEX IF NOT EXISTS {t}_hnsw ON {t} USING hnsw (embedding vector_cosine_ops);
+ALTER TABLE {t} ALTER COLUMN embedding SET STATISTICS 0;
 """
 
 
