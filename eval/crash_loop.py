@@ -40,6 +40,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -47,6 +48,23 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 NS = "crash"
+Backends = Callable[[Path], "str | None"]
+"""backend_for(home) -> the spec of that home's own store, or None for the default (EMEM_BACKEND,
+else embedded, whose store is the home itself). Each scenario's home must be a store of its own:
+a backend that lives outside the home (Postgres) is given a fresh database per home."""
+
+
+def _default_backend(home: Path) -> str | None:
+    return None
+
+
+def _env(backend: str | None, **extra: str) -> dict[str, str]:
+    """The environment of a child working on a home whose store is `backend`."""
+    from emem.storage import BACKEND_ENV
+
+    return {**os.environ, **({BACKEND_ENV: backend} if backend else {}), **extra}
+
+
 BASE = datetime(2023, 1, 1, tzinfo=UTC)
 CITIES = ["Lisbon", "Porto", "Berlin", "Austin", "Osaka", "Quito", "Tromso", "Lagos"]
 COMPANIES = ["Kinetica", "Acme Corp", "Globex", "Initech", "Hooli", "Vandelay"]
@@ -221,7 +239,7 @@ def ledger_invariants(memory: Any) -> list[str]:
 
 
 def check_ingest(
-    home: Path, run: str, child: int, acked: set[int], rng: random.Random
+    home: Path, run: str, child: int, acked: set[int], rng: random.Random, backend: str | None = None
 ) -> tuple[list[str], int]:
     """Reopen the home after a kill; return (problems, batches committed without an ack)."""
     from emem.index.dense import fetch_vectors
@@ -233,7 +251,7 @@ def check_ingest(
     for name in ("episodes.sqlite3", "ledger.sqlite3", "chroma/chroma.sqlite3"):
         if (home / name).exists() and (verdict := integrity(home / name)) != "ok":
             problems.append(f"{name}: integrity_check says {verdict}")
-    with Memory(home) as memory:
+    with Memory(home, backend=backend) as memory:
         stored = {(t.conversation_id, t.turn_id): t for t in memory.episodes.turns(NS)}
         mine = {k: t for k, t in stored.items() if k[0] == f"conv-{child}"}
         batches = {int(tid.split("-")[0][1:]) for _, tid in mine}
@@ -317,14 +335,16 @@ def erase_kill(
     summary: Summary,
     step: str | None = None,
     victim: str | None = None,
+    backend_for: Backends = _default_backend,
 ) -> str:
     """One erasure killed at `step` (a step of emem.erasure.STEPS or "random"; drawn when None)."""
     from emem.erasure import KILL_ENV, STEPS
     from emem.memory import Memory
 
     home = root / f"erase-{n}"
+    backend = backend_for(home)
     batches = 8
-    with Memory(home) as memory:
+    with Memory(home, backend=backend) as memory:
         for b in range(batches):
             memory.add_turns(batch_turns(run, ERASE_CHILD, b), namespace=NS)
         memory.consolidate(NS)
@@ -338,7 +358,7 @@ def erase_kill(
     ]
     kept = [t for b in range(batches) for t in batch_turns(run, ERASE_CHILD, b) if t not in doomed]
     step = step or rng.choice([*STEPS, "random"])
-    env = {**os.environ, KILL_ENV: "" if step == "random" else step}
+    env = _env(backend, **{KILL_ENV: "" if step == "random" else step})
     code = "import sys; from eval.crash_loop import _child_main; _child_main(sys.argv[1:])"
     proc = subprocess.Popen(
         [sys.executable, "-c", code, "erase", str(home), victim],
@@ -361,7 +381,7 @@ def erase_kill(
     for name in ("episodes.sqlite3", "ledger.sqlite3", "chroma/chroma.sqlite3"):
         if (home / name).exists() and (verdict := integrity(home / name)) != "ok":
             problems.append(f"{name}: integrity_check says {verdict}")
-    with Memory(home) as memory:  # opening finishes an erasure that had committed
+    with Memory(home, backend=backend) as memory:  # opening finishes an erasure that had committed
         if memory.episodes.pending_erasures():
             problems.append("an erasure is still pending after reopen")
         stored = {t.turn_id for t in memory.episodes.turns(NS)}
@@ -373,14 +393,14 @@ def erase_kill(
         rerun = subprocess.run(
             [sys.executable, "-c", code, "erase", str(home), victim],
             cwd=REPO,
-            env={**os.environ, KILL_ENV: ""},
+            env=_env(backend, **{KILL_ENV: ""}),
             capture_output=True,
             text=True,
             timeout=300,
         )
         if rerun.returncode != 0:
             problems.append(f"rerun of the erasure failed: {rerun.stderr[-300:]}")
-    with Memory(home) as memory:
+    with Memory(home, backend=backend) as memory:
         tombs = [t["id"] for t in memory.ledger.tombstones(NS) if t["kind"] == "turn"]
         stored = {t.turn_id for t in memory.episodes.turns(NS)}
         if any(t["turn_id"] in stored for t in doomed):
@@ -435,11 +455,13 @@ class Summary:
         )
 
 
-def spawn(args: list[str]) -> subprocess.Popen[str]:
+def spawn(args: list[str], backend: str | None = None) -> subprocess.Popen[str]:
+    """A child (`_child_main` args) on a home whose store is `backend` (None: the default)."""
     code = "import sys; from eval.crash_loop import _child_main; _child_main(sys.argv[1:])"
     return subprocess.Popen(
         [sys.executable, "-c", code, *args],
         cwd=REPO,
+        env=_env(backend),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -473,8 +495,9 @@ def ingest_kill(
     summary: Summary,
     log,  # type: ignore[no-untyped-def]
     max_wait: float = 2.5,
+    backend: str | None = None,
 ) -> None:
-    proc = spawn(["ingest", str(home), run, str(child), str(rng.choice([1, 2, 3]))])
+    proc = spawn(["ingest", str(home), run, str(child), str(rng.choice([1, 2, 3]))], backend)
     _wait_ready(proc)
     time.sleep(rng.uniform(0.05, max_wait))
     lines, err = _kill(proc)
@@ -483,7 +506,7 @@ def ingest_kill(
         summary.problems.append(
             f"ingest child {child} exited {proc.returncode} before the kill: {err[-500:]}"
         )
-    problems, unacked = check_ingest(home, run, child, acked, rng)
+    problems, unacked = check_ingest(home, run, child, acked, rng, backend)
     summary.kills += 1
     summary.ingest_kills += 1
     summary.acked_batches += len(acked)
@@ -496,19 +519,26 @@ def ingest_kill(
 
 
 def consolidate_kill(
-    root: Path, run: str, n: int, rng: random.Random, summary: Summary, reference: dict
+    root: Path,
+    run: str,
+    n: int,
+    rng: random.Random,
+    summary: Summary,
+    reference: dict,
+    backend_for: Backends = _default_backend,
 ) -> str:
     from emem.memory import Memory
 
     home = root / f"consolidate-{n}"
-    with Memory(home) as memory:
+    backend = backend_for(home)
+    with Memory(home, backend=backend) as memory:
         memory.add_turns(consolidation_turns(run), namespace=NS)
         total = memory.episodes.last_seq(NS)
-    proc = spawn(["consolidate", str(home), "0.03"])
+    proc = spawn(["consolidate", str(home), "0.03"], backend)
     _wait_ready(proc)
     time.sleep(rng.uniform(0.05, 2.5))
     lines, _ = _kill(proc)
-    with Memory(home) as memory:
+    with Memory(home, backend=backend) as memory:
         mark = memory.ledger.get_watermark(NS, "consolidate:offline-rules/1")
         mid = 0 < mark < total and "DONE" not in lines
         memory.consolidate(NS)
@@ -526,27 +556,35 @@ def consolidate_kill(
     )
 
 
-def run_loop(kills: int, root: Path, seed: int = 0, log=print, max_wait: float = 2.5) -> Summary:  # type: ignore[no-untyped-def]
-    """`kills` SIGKILLs; an ingest child is killed up to `max_wait` seconds after it started."""
+def run_loop(  # type: ignore[no-untyped-def]
+    kills: int,
+    root: Path,
+    seed: int = 0,
+    log=print,
+    max_wait: float = 2.5,
+    backend_for: Backends = _default_backend,
+) -> Summary:
+    """`kills` SIGKILLs; an ingest child is killed up to `max_wait` seconds after it started.
+    `backend_for` gives each scenario's home its own store (see `Backends`)."""
     from emem.memory import Memory
 
     rng = random.Random(seed)
     run = f"run{seed}"
     summary = Summary()
     reference_home = root / "reference"
-    with Memory(reference_home) as memory:
+    with Memory(reference_home, backend=backend_for(reference_home)) as memory:
         memory.add_turns(consolidation_turns(run), namespace=NS)
         memory.consolidate(NS)
         reference = ledger_rows(memory)
     home = root / "ingest"
     for n in range(kills):
         if n % 4 == 2:
-            log(consolidate_kill(root, run, n, rng, summary, reference))
+            log(consolidate_kill(root, run, n, rng, summary, reference, backend_for))
         elif n % 4 == 3:
-            log(erase_kill(root, run, n, rng, summary))
+            log(erase_kill(root, run, n, rng, summary, backend_for=backend_for))
         else:
-            ingest_kill(home, run, n, rng, summary, log, max_wait)
-    with Memory(home) as memory:
+            ingest_kill(home, run, n, rng, summary, log, max_wait, backend_for(home))
+    with Memory(home, backend=backend_for(home)) as memory:
         summary.turns_stored = memory.episodes.counts(NS)[2]
     return summary
 

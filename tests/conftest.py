@@ -105,7 +105,56 @@ def _embedded(request: pytest.FixtureRequest, directory: Path) -> str:
     return "embedded"  # the stores live under each Memory's own home, fresh per test
 
 
-BACKEND_FACTORIES: dict[str, BackendFactory] = {"embedded": _embedded}
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """One real PostgreSQL 18 + pgvector for the whole session, on 127.0.0.1 in a temp dir
+    (emem.storage.postgres.server); each test gets its own database in it (`postgres_url`)."""
+    from emem.storage.postgres.server import LocalPostgres
+
+    # fsync off: the suite kills clients, never the server or the machine, and every test drops
+    # its database (a checkpoint each, slow with fsync on this shared disk).
+    with LocalPostgres(fsync=False) as server:
+        yield server
+
+
+def new_database(server: Any) -> str:
+    """Create an empty database on the session's server; returns its URL."""
+    import uuid
+
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(server.dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+    return server.url(name)
+
+
+def drop_database(server: Any, url: str) -> None:
+    """Drop a database made by `new_database`, closing whatever connections still use it."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(server.dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def postgres_url(postgres_server: Any) -> Iterator[str]:
+    """A fresh, empty database on the session's server, dropped (with its connections) after."""
+    url = new_database(postgres_server)
+    yield url
+    drop_database(postgres_server, url)
+
+
+def _postgres(request: pytest.FixtureRequest, directory: Path) -> str:
+    """A fresh database on the session's server, dropped when the requesting scope ends."""
+    server = request.getfixturevalue("postgres_server")
+    url = new_database(server)
+    request.addfinalizer(lambda: drop_database(server, url))
+    return url
+
+
+BACKEND_FACTORIES: dict[str, BackendFactory] = {"embedded": _embedded, "postgres": _postgres}
 """Every backend storage-facing tests run against, by id. Another backend adds its entry here."""
 
 

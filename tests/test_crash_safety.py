@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,16 @@ from emem.memory import Memory
 pytestmark = pytest.mark.usefixtures("each_backend")
 
 
-def run_child(args: list[str]) -> tuple[set[int], list[str]]:
-    proc = cl.spawn(args)
+@pytest.fixture
+def per_home(backend_factory: Callable[[Path], str]) -> cl.Backends:
+    """Each home its own fresh store of this module's backend (embedded: the home is the store;
+    Postgres: a database per home), as `crash_loop` needs to compare homes."""
+    specs: dict[Path, str] = {}
+    return lambda home: specs.setdefault(home, backend_factory(home))
+
+
+def run_child(args: list[str], backend: str | None = None) -> tuple[set[int], list[str]]:
+    proc = cl.spawn(args, backend)
     out, err = proc.communicate(timeout=240)
     assert proc.returncode == -signal.SIGKILL, err[-3000:]
     lines = out.splitlines()
@@ -26,8 +35,8 @@ def run_child(args: list[str]) -> tuple[set[int], list[str]]:
 
 
 @pytest.mark.slow
-def test_random_sigkills_lose_no_acknowledged_write(tmp_path: Path) -> None:
-    summary = cl.run_loop(3, tmp_path, seed=7, log=lambda _line: None, max_wait=0.8)
+def test_random_sigkills_lose_no_acknowledged_write(tmp_path: Path, per_home: cl.Backends) -> None:
+    summary = cl.run_loop(3, tmp_path, seed=7, log=lambda _line: None, max_wait=0.8, backend_for=per_home)
     assert summary.problems == []
     assert summary.kills == 3 and summary.consolidate_kills == 1
     assert summary.turns_stored > 0
@@ -51,18 +60,20 @@ def test_kill_inside_index_catch_up_leaves_indexes_that_catch_up(tmp_path: Path)
     assert problems == [] and unacked == 0
 
 
-def test_consolidation_killed_mid_run_reruns_to_the_uninterrupted_ledger(tmp_path: Path) -> None:
+def test_consolidation_killed_mid_run_reruns_to_the_uninterrupted_ledger(
+    tmp_path: Path, per_home: cl.Backends
+) -> None:
     reference_home, home = tmp_path / "reference", tmp_path / "home"
     turns = cl.consolidation_turns("r", sessions=12)
-    with Memory(reference_home) as m:
+    with Memory(reference_home, backend=per_home(reference_home)) as m:
         m.add_turns(turns, namespace=cl.NS)
         m.consolidate(cl.NS)
         reference = cl.ledger_rows(m)
-    with Memory(home) as m:
+    with Memory(home, backend=per_home(home)) as m:
         m.add_turns(turns, namespace=cl.NS)
-    _, lines = run_child(["consolidate", str(home), "0", "5"])
+    _, lines = run_child(["consolidate", str(home), "0", "5"], per_home(home))
     assert "DONE" not in lines
-    with Memory(home) as m:
+    with Memory(home, backend=per_home(home)) as m:
         assert m.ledger.get_watermark(cl.NS, "consolidate:offline-rules/1") == 30  # 5 sessions of 6
         assert cl.ledger_rows(m) != reference
         m.consolidate(cl.NS)
