@@ -26,7 +26,7 @@ from pathlib import Path
 
 import httpx
 
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 from emem.memory import Memory
 
 KEY = "bench-key-0123456789abcdef"

@@ -238,7 +238,7 @@ def cli(tmp_path: Path):
     import typer
     from typer.testing import CliRunner
 
-    from emem.cli_ledger import register
+    from emem.cli.ledger import register
 
     app = typer.Typer()
     opened: list[_Memory] = []

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from emem.cli_common import existing, whole_table
+from emem.cli.common import existing, whole_table
 from emem.errors import EmemError, InputError
 
 OpenMemory = Callable[[Path | None], Any]
@@ -33,7 +33,7 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except EmemError as exc:
-        from emem.cli_common import fail
+        from emem.cli.common import fail
 
         fail(str(exc), kind=type(exc).__name__)
 

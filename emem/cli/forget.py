@@ -27,7 +27,7 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except EmemError as exc:
-        from emem.cli_common import fail
+        from emem.cli.common import fail
 
         fail(str(exc), kind=type(exc).__name__)
 
