@@ -248,7 +248,7 @@ def _judge_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> str:
             ]
         )
     return (
-        "## LLM judge J\n\nFraction of answers a generous judge (prompts/judge.md, CORRECT/WRONG, "
+        "## LLM judge J\n\nFraction of answers a generous judge (eval/prompts/judge.md, CORRECT/WRONG, "
         "mem0-style) accepts; category 5 is not judged, failed rows count as WRONG, and rows whose "
         "judging failed are left out (counted under judge errors).\n\n"
         + md_table(header, rows)
