@@ -42,6 +42,7 @@ from emem.agents.roles import RoleModels
 from emem.agents.state import AssistantTask, MasterState
 from emem.agents.withheld import apply_forget_requests, withheld_answer, withholding_ok
 from emem.answer import ABSTAIN, Answer, EvidenceItem, Plan
+from emem.config import DEFAULT, ReadConfig
 from emem.errors import LLMError
 from emem.index.manager import turn_key
 from emem.index.vector_cache import VectorCache, text_hash
@@ -67,8 +68,8 @@ from emem.subjects import name_aliases, question_subjects, relatives_of, user_sp
 from emem.tokens import count_tokens
 
 T = TypeVar("T")
-DEFAULT_BUDGET = 2000
-FAST_K = 30
+DEFAULT_BUDGET = DEFAULT.read.budget
+FAST_K = DEFAULT.read.fast_k
 PLAN_SCHEMA = PlanReply.model_json_schema()
 
 
@@ -83,7 +84,16 @@ class ReadRuntime:
         router: str = "emem",
         fill_context: bool = False,
         currentness: bool = True,
+        config: ReadConfig | None = None,
     ) -> None:
+        """`config` (emem.config.ReadConfig) gives every read setting at once; without it the
+        keyword arguments fill a default ReadConfig, as before."""
+        self.read = config or ReadConfig(
+            activate=activate, router=router, fill_context=fill_context, currentness=currentness
+        )
+        """The read settings the nodes use (budget, fast_k, candidates, routing weights...)."""
+        activate, router = self.read.activate, self.read.router
+        fill_context, currentness = self.read.fill_context, self.read.currentness
         self.memory = memory
         self.roles = roles
         self.activate = activate
@@ -237,13 +247,16 @@ def _fast_evidence(
 ) -> list[EvidenceItem]:
     """One hybrid retrieval over the visible turns (those said by `as_of`, inside the question's
     filter), scored for support: the fast path's evidence."""
+    k, candidates = runtime.read.fast_k, runtime.read.candidates
     if flt is None:
-        hits = hybrid_turns(view.indexes, question, FAST_K * 3, embed=runtime.embed, exact=runtime.cached)
-        ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:FAST_K]
+        hits = hybrid_turns(
+            view.indexes, question, k * 3, candidates, embed=runtime.embed, exact=runtime.cached
+        )
+        ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:k]
     else:
         keep = lambda t: flt.matches(t) and (as_of is None or t.time <= as_of)  # noqa: E731
         hits = hybrid_turns_where(
-            view.indexes, question, FAST_K, keep, embed=runtime.embed, exact=runtime.cached
+            view.indexes, question, k, keep, candidates, embed=runtime.embed, exact=runtime.cached
         )
         ranked = [t for t, _ in hits]
     evidence, _ = supported_evidence(view, ranked, question, plan, runtime.embed(question))
@@ -352,11 +365,18 @@ def build_master_graph(runtime: ReadRuntime):
             activated = paper_route(view, runtime.question_vector(view, q), q, mask, runtime.activate)
             return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
         pathways = {
-            "global": global_pathway(view, runtime.question_vector(view, q), mask),
+            "global": global_pathway(
+                view, runtime.question_vector(view, q), mask, runtime.read.global_weights
+            ),
             "keyword": keyword_pathway(view, q, plan, mask),
             "ledger": ledger_pathway(view, facts, mask),
         }
-        activated = fuse(view, {k: v for k, v in pathways.items() if v}, top_n=runtime.activate)
+        activated = fuse(
+            view,
+            {k: v for k, v in pathways.items() if v},
+            top_n=runtime.activate,
+            weights=runtime.read.pathway_weights,
+        )
         return {"facts": facts, "activated": activated, "timings": _timed("route", start)}
 
     def fan_out(state: MasterState) -> list[Send] | str:
@@ -406,7 +426,7 @@ def build_master_graph(runtime: ReadRuntime):
 
     def aggregate(state: MasterState) -> dict[str, Any]:
         start = time.perf_counter()
-        plan, budget = state["plan"], state.get("budget") or DEFAULT_BUDGET
+        plan, budget = state["plan"], state.get("budget") or runtime.read.budget
         facts = state.get("facts", [])
         if state.get("mode_used") == "fast":
             evidence = list(state.get("evidence", []))

@@ -19,6 +19,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
+from emem.config import CONTEXT_FILL
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.eval.metrics import CATEGORY_NAMES, session_number
 from emem.memory import Memory
@@ -68,7 +69,7 @@ def main() -> None:
     rows = []
     t0 = time.perf_counter()
     with Memory(args.home) as m:
-        filled = build_master_graph(ReadRuntime(m, m.roles, fill_context=True))
+        filled = build_master_graph(ReadRuntime(m, m.roles, config=CONTEXT_FILL.read))
         for ci in chosen:
             sample = samples[ci]
             ns = ingest_conversation(m, raw[ci], sample.sample_id)
