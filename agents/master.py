@@ -88,8 +88,8 @@ class ReadRuntime:
     ) -> None:
         """`config` (emem.config.ReadConfig) gives every read setting at once; without it the
         keyword arguments fill a default ReadConfig, as before."""
-        self.read = config or ReadConfig(
-            activate=activate, router=router, fill_context=fill_context, currentness=currentness
+        self.read = config or ReadConfig.model_validate(
+            {"activate": activate, "router": router, "fill_context": fill_context, "currentness": currentness}
         )
         """The read settings the nodes use (budget, fast_k, candidates, routing weights...)."""
         activate, router = self.read.activate, self.read.router

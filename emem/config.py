@@ -55,13 +55,13 @@ class ReadConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    budget: int = Field(2000, ge=50)
+    budget: int = Field(default=2000, ge=50)
     """Tokens of packed context an answer may use when the caller gives no budget."""
-    fast_k: int = Field(30, ge=1)
+    fast_k: int = Field(default=30, ge=1)
     """Turns fast mode retrieves (it asks hybrid search for three times as many, then filters)."""
-    candidates: int = Field(50, ge=1)
+    candidates: int = Field(default=50, ge=1)
     """Candidates each half of hybrid search (BM25, dense) contributes before fusion."""
-    activate: int = Field(5, ge=1)
+    activate: int = Field(default=5, ge=1)
     """Segments deep mode activates per question."""
     router: Literal["emem", "paper"] = "emem"
     """'emem': three pathways (global, keyword, ledger) fused by weight; 'paper': the E-mem
@@ -87,14 +87,14 @@ class MemoryConfig(BaseModel):
 
     home: Path | None = None
     """The directory holding every store; None: `EMEM_HOME`, else `~/.emem`."""
-    embedder: EmbedderConfig = Field(default_factory=EmbedderConfig)
+    embedder: EmbedderConfig = Field(default_factory=lambda: EmbedderConfig())
     roles: LLMSettings | None = None
     """Which model serves each LLM role; None: `<home>/llm.json` and `EMEM_LLM_*`, else offline."""
     consolidate_on_read: bool = True
     """Project new turns into the ledger before a ledger read (see `Memory.__init__`)."""
     forget_policy: Literal["withhold", "erase", "ignore"] | None = None
     """What forget requests said in conversation do; None: `EMEM_FORGET_POLICY`, else withhold."""
-    read: ReadConfig = Field(default_factory=ReadConfig)
+    read: ReadConfig = Field(default_factory=lambda: ReadConfig())
 
 
 DEFAULT = MemoryConfig()

@@ -38,7 +38,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run_concurrent(clients: int, requests: int, call: Callable[[int, int], None]) -> list[float]:
+def run_concurrent(clients: int, requests: int, call: Callable[[int, int], object]) -> list[float]:
     """`requests` calls spread over `clients` threads; returns each call's latency in ms."""
     latencies: list[float] = []
     lock = threading.Lock()

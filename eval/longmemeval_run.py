@@ -471,7 +471,7 @@ def _dataset_status(sha: str | None) -> str:
 def _reader_line(manifest: RunManifest | None) -> str:
     """Say first whether answers came from an LLM: offline numbers must never pass for LLM ones."""
     offline = manifest.reader_offline if manifest is not None else None
-    if offline is None:
+    if manifest is None or offline is None:
         return "**Reader: unknown** (no manifest recorded it)."
     if offline:
         return (

@@ -70,3 +70,11 @@ def test_eval_without_the_extra_is_one_clear_error(monkeypatch) -> None:
     assert result.exit_code == 2
     out = result.output + (result.stderr if result.stderr_bytes is not None else "")
     assert "pip install 'emem[eval]'" in out and "emem_no_such_module" in out and "Traceback" not in out
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    """The README's second command is what CI runs: lint, format check, type check, then the suite."""
+    ci = (REPO / ".ci" / "run").read_text()
+    command = next(line for line in ci.splitlines() if line.startswith("python3 -m venv"))
+    assert f"```bash\n{command}\n```" in (REPO / "README.md").read_text()
+    assert "&& mypy &&" in command and "ruff format --check ." in command

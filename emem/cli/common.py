@@ -38,7 +38,7 @@ def json_requested() -> bool:
     try:  # this typer vendors its own click; its context stack is the live one
         from typer._click.globals import get_current_context
     except ImportError:  # pragma: no cover - typer built on the click package
-        from click import get_current_context
+        from click import get_current_context  # type: ignore[no-redef]
 
     ctx = get_current_context(silent=True)
     while ctx is not None:
@@ -141,7 +141,7 @@ class OneLineErrors(TyperGroup):
     """The root command: usage errors (unknown option, missing argument, bad value) become one
     line on stderr with exit code 2, like emem's own user errors, instead of a usage panel."""
 
-    def main(
+    def main(  # type: ignore[override]  # the same call as click's, minus Windows-only options
         self,
         args: Any = None,
         prog_name: str | None = None,
