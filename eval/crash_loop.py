@@ -145,8 +145,8 @@ class SlowExtractor:
     def __init__(self, delay: float, die_after: int = 0) -> None:
         from emem.extract.offline import OfflineExtractor
 
-        self.inner = OfflineExtractor()
-        self.name = self.inner.name
+        self._inner = OfflineExtractor()
+        self.name = self._inner.name
         self.delay = delay
         self.die_after = die_after
         self.calls = 0
@@ -156,7 +156,7 @@ class SlowExtractor:
         if self.die_after and self.calls > self.die_after:
             _die()  # mid-run: `die_after` sessions committed, the next one extracted but not written
         time.sleep(self.delay)
-        return self.inner(turns)
+        return self._inner(turns)
 
 
 def child_consolidate(home: str, delay: float, die_after: int = 0) -> None:
@@ -164,7 +164,7 @@ def child_consolidate(home: str, delay: float, die_after: int = 0) -> None:
 
     memory = Memory(home)
     extractor = SlowExtractor(delay, die_after)
-    extractor.inner(memory.episodes.turns(NS)[:6])  # warm up, so the kill lands in the run
+    extractor._inner(memory.episodes.turns(NS)[:6])  # warm up, so the kill lands in the run
     memory.ledger.get_watermark(NS, "consolidate:" + extractor.name)
     print("READY", flush=True)
     memory.consolidate(NS, extractor)
@@ -179,54 +179,42 @@ def integrity(path: Path) -> str:
         return conn.execute("PRAGMA integrity_check").fetchone()[0]
 
 
-def _ledger_query(memory: Any, sql: str, params: tuple[object, ...]) -> list[sqlite3.Row]:
-    """Read the ledger's SQLite file directly, read-only: the checker inspects what is on disk
-    (rows, triggers) rather than going through the ledger's own (private) query helpers."""
-    uri = (Path(memory.home) / "ledger.sqlite3").resolve().as_uri() + "?mode=ro"
-    conn = sqlite3.connect(uri, uri=True, timeout=30)
-    try:
-        conn.row_factory = sqlite3.Row
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
-
-
 def ledger_rows(memory: Any) -> dict[str, Any]:
     """The ledger's content, minus what depends on when it was written (seq, recorded_at)."""
+    ledger = memory.ledger
     revs = sorted(
         json.dumps({k: v for k, v in dict(r).items() if k not in ("seq", "recorded_at")}, sort_keys=True)
-        for r in _ledger_query(memory, "SELECT * FROM revisions WHERE namespace = ?", (NS,))
+        for r in ledger._rows("SELECT * FROM revisions WHERE namespace = ?", (NS,))
     )
     rels = sorted(
         json.dumps({k: v for k, v in dict(r).items() if k not in ("seq", "recorded_at")}, sort_keys=True)
-        for r in _ledger_query(memory, "SELECT * FROM relations WHERE namespace = ?", (NS,))
+        for r in ledger._rows("SELECT * FROM relations WHERE namespace = ?", (NS,))
     )
     marks = sorted(
         (r["name"], r["seq"])
-        for r in _ledger_query(memory, "SELECT name, seq FROM watermarks WHERE namespace = ?", (NS,))
+        for r in ledger._rows("SELECT name, seq FROM watermarks WHERE namespace = ?", (NS,))
     )
     return {"revisions": revs, "relations": rels, "watermarks": marks}
 
 
 def ledger_invariants(memory: Any) -> list[str]:
     problems = []
-    triggers = {
-        r["name"] for r in _ledger_query(memory, "SELECT name FROM sqlite_master WHERE type='trigger'", ())
-    }
+    ledger = memory.ledger
+    triggers = {r["name"] for r in ledger._rows("SELECT name FROM sqlite_master WHERE type='trigger'", ())}
     for name in ("revisions_no_update", "revisions_no_delete", "relations_no_update", "relations_no_delete"):
         if name not in triggers:
             problems.append(f"ledger trigger {name} missing")
-    ids = {r["id"] for r in _ledger_query(memory, "SELECT id FROM revisions WHERE namespace = ?", (NS,))}
-    for r in _ledger_query(
-        memory, "SELECT id, target_id FROM revisions WHERE namespace = ? AND kind='revocation'", (NS,)
+    ids = {r["id"] for r in ledger._rows("SELECT id FROM revisions WHERE namespace = ?", (NS,))}
+    for r in ledger._rows(
+        "SELECT id, target_id FROM revisions WHERE namespace = ? AND kind='revocation'", (NS,)
     ):
         if r["target_id"] not in ids:
             problems.append(f"revocation {r['id'][:12]} targets a missing revision")
-    for r in _ledger_query(memory, "SELECT id, from_id, to_id FROM relations WHERE namespace = ?", (NS,)):
+    for r in ledger._rows("SELECT id, from_id, to_id FROM relations WHERE namespace = ?", (NS,)):
         if r["from_id"] not in ids or r["to_id"] not in ids:
             problems.append(f"relation {r['id'][:12]} points at a missing revision")
     refs = {f"{t.conversation_id}/{t.turn_id}" for t in memory.episodes.turns(NS)}
-    for r in _ledger_query(memory, "SELECT id, sources FROM revisions WHERE namespace = ?", (NS,)):
+    for r in ledger._rows("SELECT id, sources FROM revisions WHERE namespace = ?", (NS,)):
         missing = set(json.loads(r["sources"])) - refs
         if missing:
             problems.append(f"revision {r['id'][:12]} cites unknown turns {sorted(missing)[:2]}")
