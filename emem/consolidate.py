@@ -366,7 +366,10 @@ def erase_forgotten(memory: Any, namespace: str, report: ConsolidationReport | N
     erased = []
     for conv, ids in by_conv.items():
         memory.forget(
-            namespace, turn_ids=ids, conversation_id=conv, reason="forget request said in conversation"
+            namespace=namespace,
+            turn_ids=ids,
+            conversation_id=conv,
+            reason="forget request said in conversation",
         )
         erased += [f"{conv}/{i}" for i in ids]
     if report is not None and erased:

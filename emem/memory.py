@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from emem.config import MemoryConfig, recipe
+from emem.deprecation import namespace_keyword
 from emem.embedding import Embedder, default_embedder
 from emem.errors import InputError
 from emem.index.manager import CatchUpReport, IndexManager, Progress
@@ -155,8 +156,9 @@ class Memory:
 
     # -- write path (System 1) ----------------------------------------------------------------
 
+    @namespace_keyword(1)
     def add_conversation(
-        self, conversation: dict[str, Any] | Conversation, namespace: str, *, restore: bool = False
+        self, conversation: dict[str, Any] | Conversation, *, namespace: str, restore: bool = False
     ) -> IngestReport:
         """Store a conversation given in emem's or LoCoMo's JSON shape (or the pydantic model).
 
@@ -173,8 +175,9 @@ class Memory:
             namespace, parse_object(conversation, "auto", "conversation"), "conversation", restore
         )
 
+    @namespace_keyword(1)
     def add_turns(
-        self, turns: Sequence[dict[str, Any] | Turn], namespace: str, *, restore: bool = False
+        self, turns: Sequence[dict[str, Any] | Turn], *, namespace: str, restore: bool = False
     ) -> IngestReport:
         """Store individual turns (each names its conversation and session).
 
@@ -193,14 +196,15 @@ class Memory:
         events = [t.model_dump() if isinstance(t, Turn) else t for t in turns]
         return self._append(namespace, parse_object(events, "jsonl", "turns"), "turns", restore)
 
+    @namespace_keyword(1)
     def add_messages(
         self,
         messages: Sequence[Any],
-        namespace: str,
         conversation_id: str = "default",
         session_id: str | None = None,
         time: datetime | str | None = None,
         *,
+        namespace: str,
         user_name: str | None = None,
         agent_name: str | None = None,
         metadata: dict[str, Any] | None = None,
@@ -283,8 +287,9 @@ class Memory:
         report = self._append(namespace, result.batch, "messages")
         return report.model_copy(update={"unchanged": report.unchanged + result.known, **extra})
 
+    @namespace_keyword(1)
     def ingest_file(
-        self, path: str | Path, namespace: str, fmt: Format = "auto", *, restore: bool = False
+        self, path: str | Path, fmt: Format = "auto", *, namespace: str, restore: bool = False
     ) -> IngestReport:
         """Store a LoCoMo JSON, emem JSON or JSONL file atomically (all of it or none).
 
@@ -328,8 +333,9 @@ class Memory:
 
     # -- read path -----------------------------------------------------------------------------
 
+    @namespace_keyword(1)
     def search(
-        self, query: str, namespace: str, k: int = 10, *, filter: TurnFilter | dict[str, Any] | None = None
+        self, query: str, k: int = 10, *, namespace: str, filter: TurnFilter | dict[str, Any] | None = None
     ) -> list[Hit]:
         """Hybrid (BM25 + dense, RRF-fused) search over this namespace's turns.
 
@@ -419,9 +425,9 @@ class Memory:
 
     # -- the ledger (what is current) ------------------------------------------------------------
 
+    @namespace_keyword(0)
     def assert_fact(
         self,
-        namespace: str,
         subject: str,
         predicate: str,
         object: str,  # noqa: A002 - the documented parameter name
@@ -430,6 +436,8 @@ class Memory:
         known_at: datetime | str | None = None,
         sources: Sequence[str] = (),
         cardinality: str | None = None,
+        *,
+        namespace: str,
     ) -> Revision:
         """Assert a fact by hand (a user's statement), versioned in the ledger.
 
@@ -468,12 +476,14 @@ class Memory:
             cardinality=cardinality,
         )
 
+    @namespace_keyword(0)
     def revoke(
         self,
-        namespace: str,
         revision_id: str,
         known_at: datetime | str | None = None,
         reason: str | None = None,
+        *,
+        namespace: str,
     ) -> Revision:
         """Withdraw a revision as of `known_at` (it stays in history, no longer believed).
 
@@ -489,13 +499,15 @@ class Memory:
         check_namespace(namespace)
         return self.ledger.revoke(namespace, revision_id, known_at=known_at, reason=reason)
 
+    @namespace_keyword(0)
     def resolve(
         self,
-        namespace: str,
         subject: str,
         predicate: str,
         valid_at: datetime | str | None = None,
         known_at: datetime | str | None = None,
+        *,
+        namespace: str,
     ) -> Resolution:
         """What is subject.predicate at valid time `valid_at`, as known at `known_at`?
 
@@ -513,13 +525,15 @@ class Memory:
             lambda: self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at),
         )
 
+    @namespace_keyword(0)
     def facts(
         self,
-        namespace: str,
         subject: str | None = None,
         predicate: str | None = None,
         valid_at: datetime | str | None = None,
         known_at: datetime | str | None = None,
+        *,
+        namespace: str,
     ) -> list[Resolution]:
         """Every current fact, optionally of one subject and/or predicate.
 
@@ -539,7 +553,8 @@ class Memory:
             ),
         )
 
-    def history(self, namespace: str, subject: str, predicate: str | None = None) -> History:
+    @namespace_keyword(0)
+    def history(self, subject: str, predicate: str | None = None, *, namespace: str) -> History:
         """The full bitemporal record of a subject: every revision and what superseded it.
 
         Args:
@@ -642,13 +657,14 @@ class Memory:
 
     # -- erasure ---------------------------------------------------------------------------------
 
+    @namespace_keyword(0)
     def forget(
         self,
-        namespace: str,
         turn_ids: Sequence[str] | None = None,
         session_id: str | None = None,
         subject: str | None = None,
         *,
+        namespace: str,
         conversation_id: str | None = None,
         reason: str | None = None,
     ) -> ErasureReport:
@@ -736,14 +752,15 @@ class Memory:
         self._runtime()
         return self._graph
 
+    @namespace_keyword(1)
     def ask(
         self,
         question: str,
-        namespace: str,
         mode: str = "auto",
         as_of: datetime | str | None = None,
         budget: int | None = None,
         *,
+        namespace: str,
         filter: TurnFilter | dict[str, Any] | None = None,
     ) -> Answer:
         """Answer from memory with provenance: `fast` (hybrid RAG), `deep` (episodic
@@ -816,7 +833,10 @@ class Memory:
     # loop is never blocked. `aask` runs the read graph with `ainvoke`, so the assistants' LLM
     # calls of a deep ask run concurrently, and many asks can share one loop.
 
-    async def aadd_turns(self, turns: Sequence[dict[str, Any] | Turn], namespace: str) -> IngestReport:
+    @namespace_keyword(1)
+    async def aadd_turns(
+        self, turns: Sequence[dict[str, Any] | Turn], *, namespace: str, restore: bool = False
+    ) -> IngestReport:
         """`add_turns`, awaited (one implementation: the sync method in a worker thread).
 
         Args:
@@ -825,10 +845,11 @@ class Memory:
         Returns:
             The same as `add_turns`: the ingest report.
         """
-        return await asyncio.to_thread(self.add_turns, turns, namespace)
+        return await asyncio.to_thread(self.add_turns, turns, namespace=namespace, restore=restore)
 
+    @namespace_keyword(1)
     async def aadd_messages(
-        self, messages: Sequence[Any], namespace: str, *args: Any, **kwargs: Any
+        self, messages: Sequence[Any], *args: Any, namespace: str, **kwargs: Any
     ) -> IngestReport:
         """`add_messages`, awaited (one implementation: the sync method in a worker thread).
 
@@ -838,9 +859,10 @@ class Memory:
         Returns:
             The same as `add_messages`: the ingest report.
         """
-        return await asyncio.to_thread(self.add_messages, messages, namespace, *args, **kwargs)
+        return await asyncio.to_thread(self.add_messages, messages, *args, namespace=namespace, **kwargs)
 
-    async def asearch(self, query: str, namespace: str, k: int = 10, **kwargs: Any) -> list[Hit]:
+    @namespace_keyword(1)
+    async def asearch(self, query: str, k: int = 10, *, namespace: str, **kwargs: Any) -> list[Hit]:
         """`search`, awaited (one implementation: the sync method in a worker thread).
 
         Args:
@@ -849,16 +871,17 @@ class Memory:
         Returns:
             The same as `search`: the hits.
         """
-        return await asyncio.to_thread(self.search, query, namespace, k, **kwargs)
+        return await asyncio.to_thread(self.search, query, k, namespace=namespace, **kwargs)
 
+    @namespace_keyword(1)
     async def aask(
         self,
         question: str,
-        namespace: str,
         mode: str = "auto",
         as_of: datetime | str | None = None,
         budget: int | None = None,
         *,
+        namespace: str,
         filter: TurnFilter | dict[str, Any] | None = None,
     ) -> Answer:
         """`ask` through the read graph's `ainvoke` (validated by the same code as `ask`).
@@ -885,7 +908,8 @@ class Memory:
         """
         return await asyncio.to_thread(self.consolidate, namespace, extractor)
 
-    async def aforget(self, namespace: str, *args: Any, **kwargs: Any) -> ErasureReport:
+    @namespace_keyword(0)
+    async def aforget(self, *args: Any, namespace: str, **kwargs: Any) -> ErasureReport:
         """`forget`, awaited (one implementation: the sync method in a worker thread).
 
         Args:
@@ -894,4 +918,4 @@ class Memory:
         Returns:
             The same as `forget`: the erasure report.
         """
-        return await asyncio.to_thread(self.forget, namespace, *args, **kwargs)
+        return await asyncio.to_thread(self.forget, *args, namespace=namespace, **kwargs)

@@ -45,8 +45,8 @@ def main() -> None:
     roles = RoleModels({"assistant": LangChainChatModel(slow, model="slow-scripted")})
     home = Path(tempfile.mkdtemp(prefix="emem-bench-async-"))
     with Memory(home, roles=roles) as m:
-        m.add_conversation(example_conversation(), "demo")
-        first = m.ask(QUESTIONS[0], "demo", mode="deep")  # warm: indexes, view, embedder
+        m.add_conversation(example_conversation(), namespace="demo")
+        first = m.ask(QUESTIONS[0], namespace="demo", mode="deep")  # warm: indexes, view, embedder
         n_assist = len(first.activated_segments)
         rows: dict[str, list[float]] = {
             "ask": [],
@@ -67,12 +67,12 @@ def main() -> None:
         async def gather_all(workers: int | None = None) -> None:
             if workers is not None:  # sync nodes run on the loop's default executor
                 asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(workers))
-            await asyncio.gather(*(m.aask(q, "demo", mode="deep") for q in QUESTIONS))
+            await asyncio.gather(*(m.aask(q, namespace="demo", mode="deep") for q in QUESTIONS))
 
         for _ in range(args.repeats):
-            timed("ask", lambda: m.ask(QUESTIONS[0], "demo", mode="deep"))
-            timed("aask", lambda: asyncio.run(m.aask(QUESTIONS[0], "demo", mode="deep")))
-            timed("5 x ask, serial", lambda: [m.ask(q, "demo", mode="deep") for q in QUESTIONS])
+            timed("ask", lambda: m.ask(QUESTIONS[0], namespace="demo", mode="deep"))
+            timed("aask", lambda: asyncio.run(m.aask(QUESTIONS[0], namespace="demo", mode="deep")))
+            timed("5 x ask, serial", lambda: [m.ask(q, namespace="demo", mode="deep") for q in QUESTIONS])
             timed("5 x aask, gather", lambda: asyncio.run(gather_all()))
             timed("5 x aask, gather, 32 threads", lambda: asyncio.run(gather_all(32)))
     print(

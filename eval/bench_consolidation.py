@@ -34,7 +34,7 @@ def main() -> None:
     with Memory(home) as m:
         for sample in samples:
             ns = f"c-{sample['sample_id']}"
-            m.add_conversation(sample, ns)
+            m.add_conversation(sample, namespace=ns)
             turns = m.episodes.turns(ns)
             start = time.perf_counter()
             OfflineExtractor()(turns)
@@ -42,7 +42,7 @@ def main() -> None:
             report = m.consolidate(ns)
             again = m.consolidate(ns)
             assert again.revisions_written == 0, "consolidation is not idempotent"
-            for res in m.facts(ns):
+            for res in m.facts(namespace=ns):
                 predicates[res.predicate] += len(res.values)
             rows.append((sample["sample_id"], len(turns), report, extract_s, m.ledger.count(ns)))
     print(f"emem consolidation benchmark — {len(rows)} LoCoMo conversations, offline extractor, home {home}")

@@ -76,8 +76,8 @@ def main() -> None:
                 when = start + timedelta(minutes=k)
                 m.add_turns([{"conversation_id": f"bench-{start:%Y%m%d%H%M%S}", "session_id": f"A{k}",
                               "turn_id": f"A{k}:1", "speaker": "user", "text": APPENDED[k % len(APPENDED)],
-                              "time": when.isoformat()}], ns)  # fmt: skip
-                a = m.ask("Where does the user live now?", ns, mode="fast")
+                              "time": when.isoformat()}], namespace=ns)  # fmt: skip
+                a = m.ask("Where does the user live now?", namespace=ns, mode="fast")
                 settle_ms.append(a.stage_latency_ms.get("consolidate", 0.0))
     p50_on, p50_off = statistics.median(on_ms), statistics.median(off_ms)
     print(

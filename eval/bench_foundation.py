@@ -69,7 +69,7 @@ def main() -> None:
             for qa in sample["qa"]:
                 q = qa["question"]
                 start = time.perf_counter()
-                m.search(q, f"bench-{i}", k=10)
+                m.search(q, namespace=f"bench-{i}", k=10)
                 search_ms.append((time.perf_counter() - start) * 1000)
                 start = time.perf_counter()
                 ns.bm25.search(q, 10)

@@ -91,16 +91,16 @@ def main() -> None:
     home = Path(tempfile.mkdtemp(prefix="emem-bench-http-"))
     conv, qs = questions(args.data)
     with Memory(home) as m:
-        m.add_conversation(conv, NS)
+        m.add_conversation(conv, namespace=NS)
         m.index(NS)
-        m.ask(qs[0], NS, mode="fast")  # warm the read path
+        m.ask(qs[0], namespace=NS, mode="fast")  # warm the read path
         turns = m.stats(NS).turns
         inproc = {
             "search": run_concurrent(
-                args.clients, args.requests, lambda w, i: m.search(qs[i % len(qs)], NS, 10)
+                args.clients, args.requests, lambda w, i: m.search(qs[i % len(qs)], 10, namespace=NS)
             ),
             "ask (fast)": run_concurrent(
-                args.clients, args.requests, lambda w, i: m.ask(qs[i % len(qs)], NS, mode="fast")
+                args.clients, args.requests, lambda w, i: m.ask(qs[i % len(qs)], namespace=NS, mode="fast")
             ),
         }
     keys = home / "keys.json"

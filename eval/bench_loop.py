@@ -106,7 +106,7 @@ def main() -> None:
         if use:
             use(on)
             m.read_runtime.forget(NAMESPACE)
-        cold[on] = timed_ms(lambda: m.ask(questions[0], NAMESPACE, mode="deep"))[0]
+        cold[on] = timed_ms(lambda: m.ask(questions[0], namespace=NAMESPACE, mode="deep"))[0]
 
     first: dict[bool, list[float]] = {on: [] for on in arms}
     same = 0
@@ -116,14 +116,14 @@ def main() -> None:
         if use:
             use(on)
         q = questions[i % len(questions)]
-        ms, answer = timed_ms(partial(m.ask, q, NAMESPACE, mode="deep"))
+        ms, answer = timed_ms(partial(m.ask, q, namespace=NAMESPACE, mode="deep"))
         first[on].append(ms)
         if on:
             with Memory(home) as fresh:  # the same answer as a fresh process gives from this home
-                same += fresh.ask(q, NAMESPACE, mode="deep").answer == answer.answer
+                same += fresh.ask(q, namespace=NAMESPACE, mode="deep").answer == answer.answer
     reopen_ms = 0.0
     with Memory(home) as fresh:  # a new Memory's first ask: summary vectors come from the cache
-        reopen_ms = timed_ms(lambda: fresh.ask(questions[0], NAMESPACE, mode="deep"))[0]
+        reopen_ms = timed_ms(lambda: fresh.ask(questions[0], namespace=NAMESPACE, mode="deep"))[0]
 
     fast: dict[bool, list[float]] = {on: [] for on in arms}
     deep: dict[bool, list[float]] = {on: [] for on in arms}
@@ -132,9 +132,9 @@ def main() -> None:
         for on in arms if i % 2 == 0 else arms[::-1]:  # alternate: process-wide memos favour the second
             if use:
                 use(on)
-            fast[on].append(timed_ms(partial(m.ask, q, NAMESPACE, mode="fast"))[0])
-            deep[on].append(timed_ms(partial(m.ask, q, NAMESPACE, mode="deep"))[0])
-            search[on].append(timed_ms(partial(m.search, q, NAMESPACE, k=10))[0])
+            fast[on].append(timed_ms(partial(m.ask, q, namespace=NAMESPACE, mode="fast"))[0])
+            deep[on].append(timed_ms(partial(m.ask, q, namespace=NAMESPACE, mode="deep"))[0])
+            search[on].append(timed_ms(partial(m.search, q, namespace=NAMESPACE, k=10))[0])
     # The search core alone (hybrid_turns: BM25 + dense + RRF), dense half exact vs Chroma's index.
     ns = m.indexes.current(NAMESPACE)
     core: dict[str, list[float]] = {"exact": [], "chroma": []}

@@ -46,7 +46,7 @@ def ingest_conversation(memory: Memory, conversation: dict, sample_id: str) -> s
     """Write, index and consolidate one LoCoMo conversation into its own namespace (a no-op for
     what the reused home already holds); returns the namespace."""
     ns = f"locomo-{sample_id}"
-    memory.add_conversation(conversation, ns)
+    memory.add_conversation(conversation, namespace=ns)
     memory.index(ns)
     memory.consolidate(ns)
     return ns
@@ -90,7 +90,7 @@ def main() -> None:
                     "bm25_session_recall@5": session_recall(q.evidence, set(bm_sessions[:5])),
                 }
                 for mode in ("fast", "deep"):
-                    a = m.ask(q.question, ns, mode=mode, budget=args.budget)
+                    a = m.ask(q.question, namespace=ns, mode=mode, budget=args.budget)
                     packed = {e.turn_id for e in a.evidence}
                     row[f"{mode}_turn_recall"] = recall(q.evidence, packed)
                     row[f"{mode}_tokens"] = a.usage.context_tokens

@@ -130,7 +130,7 @@ def child_ingest(home: str, run: str, child: int, index_every: int, die: str = "
     print("READY", flush=True)
     batch = 0
     while True:
-        memory.add_turns(batch_turns(run, child, batch), NS)
+        memory.add_turns(batch_turns(run, child, batch), namespace=NS)
         if die == "after-commit" and batch == 3:
             _die()
         print(f"ACK {batch}", flush=True)
@@ -272,7 +272,7 @@ def check_ingest(
         if acked:
             batch = rng.choice(sorted(acked))
             token = batch_turns(run, child, batch)[0]["text"].split()[0]
-            hits = [h.turn_id for h in memory.search(token, NS, k=3)]
+            hits = [h.turn_id for h in memory.search(token, namespace=NS, k=3)]
             if f"b{batch}-0of{len(batch_turns(run, child, batch))}" not in hits:
                 problems.append(f"search for {token} misses its turn")
         memory.consolidate(NS)
@@ -297,7 +297,10 @@ def child_erase(home: str, victim: str) -> None:
         memory.drop_namespace(NS, reason="crash loop")
     else:
         memory.forget(
-            NS, session_id=victim.split(":", 1)[1], conversation_id=f"conv-{ERASE_CHILD}", reason="crash loop"
+            namespace=NS,
+            session_id=victim.split(":", 1)[1],
+            conversation_id=f"conv-{ERASE_CHILD}",
+            reason="crash loop",
         )
     print("DONE", flush=True)
 
@@ -328,7 +331,7 @@ def erase_kill(
     batches = 8
     with Memory(home) as memory:
         for b in range(batches):
-            memory.add_turns(batch_turns(run, ERASE_CHILD, b), NS)
+            memory.add_turns(batch_turns(run, ERASE_CHILD, b), namespace=NS)
         memory.consolidate(NS)
         memory.index(NS)
     victim = victim or ("namespace" if rng.random() < 0.25 else f"session:b{rng.randrange(batches)}")
@@ -504,7 +507,7 @@ def consolidate_kill(
 
     home = root / f"consolidate-{n}"
     with Memory(home) as memory:
-        memory.add_turns(consolidation_turns(run), NS)
+        memory.add_turns(consolidation_turns(run), namespace=NS)
         total = memory.episodes.last_seq(NS)
     proc = _spawn(["consolidate", str(home), "0.03"])
     _wait_ready(proc)
@@ -537,7 +540,7 @@ def run_loop(kills: int, root: Path, seed: int = 0, log=print, max_wait: float =
     summary = Summary()
     reference_home = root / "reference"
     with Memory(reference_home) as memory:
-        memory.add_turns(consolidation_turns(run), NS)
+        memory.add_turns(consolidation_turns(run), namespace=NS)
         memory.consolidate(NS)
         reference = ledger_rows(memory)
     home = root / "ingest"

@@ -127,10 +127,12 @@ def build_world(memory: Any, namespaces: list[str], seed: int) -> World:
                 sessions.append({"session_id": f"S{s}", "time": when.isoformat(), "turns": turns})
             convs.append({"conversation_id": c, "sessions": sessions})
         for conv in convs:
-            memory.add_conversation(conv, ns)
+            memory.add_conversation(conv, namespace=ns)
         memory.consolidate(ns)
         for subject in SUBJECTS:
-            memory.assert_fact(ns, subject, "likes", f"{tok} cake", start.isoformat(), sources=["c1/S0:0"])
+            memory.assert_fact(
+                subject, "likes", f"{tok} cake", start.isoformat(), namespace=ns, sources=["c1/S0:0"]
+            )
         memory.index(ns)
     return World(namespaces=list(namespaces), tokens=tokens, turns_per_namespace=30)
 
@@ -171,18 +173,20 @@ def probe(memory: Any, world: World, rng: random.Random) -> tuple[str, str, list
         query = " ".join(
             rng.sample([own, bait, "moved", "job", "dog", "river", "Kinetica", word], k=rng.randint(1, 3))
         )
-        result: Any = memory.search(query, ns, k=rng.randint(1, 30))
+        result: Any = memory.search(query, namespace=ns, k=rng.randint(1, 30))
     elif kind == "ask":
         mode = rng.choice(["fast", "deep", "auto"])
         kind = f"ask-{mode}"
         question = rng.choice(QUESTIONS).format(s=subject, w=word)
-        result = memory.ask(question, ns, mode=mode)
+        result = memory.ask(question, namespace=ns, mode=mode)
     elif kind == "facts":
-        result = memory.facts(ns, subject=rng.choice([None, subject]))
+        result = memory.facts(namespace=ns, subject=rng.choice([None, subject]))
     elif kind == "resolve":
-        result = memory.resolve(ns, subject, rng.choice(["lives_in", "likes", "works_at", "has_pet"]))
+        result = memory.resolve(
+            subject, rng.choice(["lives_in", "likes", "works_at", "has_pet"]), namespace=ns
+        )
     elif kind == "history":
-        result = memory.history(ns, subject)
+        result = memory.history(subject, namespace=ns)
     else:
         stats = memory.stats(ns)
         result = stats

@@ -177,7 +177,7 @@ def ingest(memory: Memory, inst: LmeInstance) -> str:
     """Store, index and consolidate one haystack, as `Shared.prepare` does for LoCoMo. Idempotent:
     a resumed run re-adds the same turns unchanged."""
     ns = namespace_of(inst)
-    memory.add_conversation(instance_to_emem(inst), ns)
+    memory.add_conversation(instance_to_emem(inst), namespace=ns)
     memory.index(ns)
     memory.consolidate(ns)
     return ns

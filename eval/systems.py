@@ -124,7 +124,7 @@ class Shared:
     def prepare(self, sample: LocomoSample) -> str:
         ns = namespace_for(sample.sample_id)
         if sample.sample_id not in self._prepared:
-            self.memory.add_conversation(sample_to_emem(sample), ns)
+            self.memory.add_conversation(sample_to_emem(sample), namespace=ns)
             self.memory.index(ns)
             self.memory.consolidate(ns)
             self._prepared.add(sample.sample_id)

@@ -50,7 +50,7 @@ def memory_tool(memory: Memory, namespace: str):
     @tool
     def recall(question: str) -> str:
         """Answer a question from long-term memory, citing the turns it rests on."""
-        a = memory.ask(question, namespace, mode="auto")
+        a = memory.ask(question, namespace=namespace, mode="auto")
         lines = [f"{a.answer} [{a.status}]"] + [
             f"- {e.turn_id} ({e.time:%Y-%m-%d}) {e.speaker}: {e.text}" for e in a.evidence[:5]
         ]
@@ -62,7 +62,7 @@ def memory_tool(memory: Memory, namespace: str):
 def main() -> None:
     home = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="emem-example-")
     with Memory(home) as memory:
-        memory.add_conversation(example_conversation(), NAMESPACE)
+        memory.add_conversation(example_conversation(), namespace=NAMESPACE)
         memory.consolidate(NAMESPACE)
         agent = build_agent(memory)
         out = agent.invoke({"question": "Where does Alice live now?", "namespace": NAMESPACE, "mode": "deep"})

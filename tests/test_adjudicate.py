@@ -57,24 +57,24 @@ def roles(reply: str | None) -> RoleModels:
 
 def test_without_an_adjudicator_the_tie_stays_a_conflict(tmp_path) -> None:
     with Memory(tmp_path / "h", roles=roles(None)) as m:
-        m.add_conversation(CONV, "ns")
+        m.add_conversation(CONV, namespace="ns")
         report = m.consolidate("ns", TwoCities())
         assert report.conflicts == 1 and report.adjudicated == 0
-        assert m.resolve("ns", "Ana", "lives_in").status == "conflict"
+        assert m.resolve("Ana", "lives_in", namespace="ns").status == "conflict"
 
 
 def test_the_adjudicator_orders_a_tie(tmp_path) -> None:
     with Memory(tmp_path / "h", roles=roles(json.dumps({"winner": "B", "reason": "the move is done"}))) as m:
-        m.add_conversation(CONV, "ns")
+        m.add_conversation(CONV, namespace="ns")
         report = m.consolidate("ns", TwoCities())
         assert report.adjudicated == 1
-        res = m.resolve("ns", "Ana", "lives_in")
+        res = m.resolve("Ana", "lives_in", namespace="ns")
         assert res.status == "state" and res.values == ["Chicago"]
         assert any(r.kind == "adjudicated" for r in m.ledger.relations("ns"))
 
 
 def test_an_unknown_verdict_never_picks(tmp_path) -> None:
     with Memory(tmp_path / "h", roles=roles(json.dumps({"winner": "unknown"}))) as m:
-        m.add_conversation(CONV, "ns")
+        m.add_conversation(CONV, namespace="ns")
         assert m.consolidate("ns", TwoCities()).adjudicated == 0
-        assert m.resolve("ns", "Ana", "lives_in").status == "conflict"
+        assert m.resolve("Ana", "lives_in", namespace="ns").status == "conflict"

@@ -76,7 +76,7 @@ def child_writer(home: str, writer: str, batches: str, go_file: str = "") -> Non
             deadline = time.time() + 30
             while go_file and b and reader_checks(go_file) < b and time.time() < deadline:
                 time.sleep(0.01)
-            report = m.add_turns(batch(writer, b), NS)
+            report = m.add_turns(batch(writer, b), namespace=NS)
             assert report.added == 4
             m.index(NS)
     print("WRITER-DONE", flush=True)
@@ -98,12 +98,12 @@ def child_reader(home: str, writers: str, batches: str, stop_file: str, go_file:
                 time.sleep(0.01)
                 continue
             checks += 1
-            hits = m.search("river lantern", NS, k=10)
+            hits = m.search("river lantern", namespace=NS, k=10)
             bad = [h.turn_id for h in hits if texts.get(f"{h.conversation_id}/{h.turn_id}") != h.text]
             view = build_view(m.indexes.current(NS))
             zero = int((np.abs(view.turn_vectors).sum(axis=1) == 0).sum())
             mode = ("deep", "fast")[checks % 2]
-            answers = [m.ask("What did they talk about regarding the violin?", NS, mode=mode)]
+            answers = [m.ask("What did they talk about regarding the violin?", namespace=NS, mode=mode)]
             status = [a.status for a in answers]
             quoted = [
                 e
@@ -172,7 +172,7 @@ def test_two_writers_and_a_reader_lose_nothing_and_see_no_half_built_index(tmp_p
     batches = 5
     with Memory(home, embedder=HashEmbedder()) as m:
         for b in range(SEED_BATCHES):
-            m.add_turns(batch("seed", b), NS)
+            m.add_turns(batch("seed", b), namespace=NS)
     writers = [spawn("child_writer", str(home), w, str(batches), str(go)) for w in ("wa", "wb")]
     reader = spawn("child_reader", str(home), "wa,wb", str(batches), str(stop), str(go))
     for w in writers:

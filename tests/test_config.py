@@ -56,7 +56,7 @@ def test_bad_settings_are_refused() -> None:
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("home")
     with Memory(path) as m:
-        m.add_conversation(example_conversation(), NS)
+        m.add_conversation(example_conversation(), namespace=NS)
     return path
 
 
@@ -65,12 +65,12 @@ def test_memory_reads_with_its_config(home: Path) -> None:
     with Memory(config=config) as m:
         assert m.home == home.resolve() or m.home == home
         assert m.consolidate_on_read is False and m.read_runtime.read is config.read
-        a = m.ask("Where does Alice live now?", NS, mode="fast")
+        a = m.ask("Where does Alice live now?", namespace=NS, mode="fast")
         assert a.budget == 321 and len(a.evidence) <= 1
     with Memory(home, config="paper-router") as m:
         assert (
             m.read_runtime.router == "paper"
-            and m.ask("Where does Ben work now?", NS).budget == DEFAULT_BUDGET
+            and m.ask("Where does Ben work now?", namespace=NS).budget == DEFAULT_BUDGET
         )
 
 

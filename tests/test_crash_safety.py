@@ -53,11 +53,11 @@ def test_consolidation_killed_mid_run_reruns_to_the_uninterrupted_ledger(tmp_pat
     reference_home, home = tmp_path / "reference", tmp_path / "home"
     turns = cl.consolidation_turns("r", sessions=12)
     with Memory(reference_home) as m:
-        m.add_turns(turns, cl.NS)
+        m.add_turns(turns, namespace=cl.NS)
         m.consolidate(cl.NS)
         reference = cl.ledger_rows(m)
     with Memory(home) as m:
-        m.add_turns(turns, cl.NS)
+        m.add_turns(turns, namespace=cl.NS)
     _, lines = run_child(["consolidate", str(home), "0", "5"])
     assert "DONE" not in lines
     with Memory(home) as m:

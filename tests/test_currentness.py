@@ -65,15 +65,15 @@ MOVE = [
 @pytest.fixture()
 def memory(tmp_path: Path) -> Memory:
     m = Memory(tmp_path / "h")
-    m.add_conversation(conversation(), NS)
+    m.add_conversation(conversation(), namespace=NS)
     return m
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_every_mode_answers_the_current_value_without_a_manual_consolidate(memory: Memory, mode: str) -> None:
-    assert memory.ask("Where does Dana live?", NS, mode=mode).answer == "Denver"
-    memory.add_turns(MOVE, NS)
-    a = memory.ask("Where does Dana live?", NS, mode=mode)
+    assert memory.ask("Where does Dana live?", namespace=NS, mode=mode).answer == "Denver"
+    memory.add_turns(MOVE, namespace=NS)
+    a = memory.ask("Where does Dana live?", namespace=NS, mode=mode)
     assert a.answer == "Portland" and a.status == "answered"
     assert any(f.predicate == "lives_in" and f.values == ["Portland"] for f in a.facts)
     # The turn stating the old value is shown as history, never as the current value.
@@ -81,40 +81,43 @@ def test_every_mode_answers_the_current_value_without_a_manual_consolidate(memor
 
 
 def test_the_first_read_after_a_write_projects_it_and_says_what_it_cost(memory: Memory) -> None:
-    memory.ask("Where does Dana live?", NS)
-    memory.add_turns(MOVE, NS)
-    a = memory.ask("Where does Dana live now?", NS, mode="fast")
+    memory.ask("Where does Dana live?", namespace=NS)
+    memory.add_turns(MOVE, namespace=NS)
+    a = memory.ask("Where does Dana live now?", namespace=NS, mode="fast")
     assert "consolidate" in a.stage_latency_ms
-    again = memory.ask("Where does Dana live now?", NS, mode="fast")
+    again = memory.ask("Where does Dana live now?", namespace=NS, mode="fast")
     assert "consolidate" not in again.stage_latency_ms  # nothing pending: no work
-    assert memory.resolve(NS, "Dana", "lives_in").values == ["Portland"]
+    assert memory.resolve("Dana", "lives_in", namespace=NS).values == ["Portland"]
 
 
 def test_consolidate_on_read_can_be_turned_off(tmp_path: Path) -> None:
     m = Memory(tmp_path / "h", consolidate_on_read=False)
-    m.add_conversation(conversation(), NS)
-    assert m.resolve(NS, "Dana", "lives_in").status == "miss"
+    m.add_conversation(conversation(), namespace=NS)
+    assert m.resolve("Dana", "lives_in", namespace=NS).status == "miss"
     m.consolidate(NS)
-    assert m.resolve(NS, "Dana", "lives_in").values == ["Denver"]
+    assert m.resolve("Dana", "lives_in", namespace=NS).values == ["Denver"]
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_as_of_and_a_dated_question_read_the_past(memory: Memory, mode: str) -> None:
-    memory.add_turns(MOVE, NS)
-    assert memory.ask("Where does Dana live?", NS, mode=mode, as_of="2024-06-01T00:00:00Z").answer == "Denver"
-    assert memory.ask("Where did Dana live before Portland?", NS, mode=mode).answer == "Denver"
+    memory.add_turns(MOVE, namespace=NS)
+    assert (
+        memory.ask("Where does Dana live?", namespace=NS, mode=mode, as_of="2024-06-01T00:00:00Z").answer
+        == "Denver"
+    )
+    assert memory.ask("Where did Dana live before Portland?", namespace=NS, mode=mode).answer == "Denver"
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_type_checked_abstention_and_image_captions(memory: Memory, mode: str) -> None:
-    brand = memory.ask("What brand is Dana's guitar?", NS, mode=mode)
+    brand = memory.ask("What brand is Dana's guitar?", namespace=NS, mode=mode)
     assert brand.status == "abstained" and brand.answer.startswith("I don't know")
-    made = memory.ask("What did Dana make in pottery class?", NS, mode=mode)
+    made = memory.ask("What did Dana make in pottery class?", namespace=NS, mode=mode)
     assert made.status == "answered" and "ceramic vase" in made.answer
 
 
 def test_auto_says_why_the_ledger_decides(memory: Memory) -> None:
-    a = memory.ask("Where does Dana live now?", NS, mode="auto")
+    a = memory.ask("Where does Dana live now?", namespace=NS, mode="auto")
     assert "current state" in a.mode_reason
 
 
@@ -199,17 +202,16 @@ def test_a_forget_request_said_in_conversation_is_honoured_by_every_read(tmp_pat
                 {"turn_id": "S1:2", "speaker": "assistant", "text": "Saved."}]},
             {"session_id": "S2", "time": "2024-03-01T09:00:00Z", "turns": [
                 {"turn_id": "S2:1", "speaker": "user", "text": "Please forget my phone number."},
-                {"turn_id": "S2:2", "speaker": "assistant", "text": "Done."}]}]},
-        "u",
+                {"turn_id": "S2:2", "speaker": "assistant", "text": "Done."}]}]}, namespace="u",
     )  # fmt: skip
     for mode in MODES:
-        a = m.ask("What is my phone number?", "u", mode=mode)
+        a = m.ask("What is my phone number?", namespace="u", mode=mode)
         assert a.status == "abstained" and "forget" in a.answer and "3344" not in a.answer
         assert a.withheld_by is not None and "3344" not in a.context
-    assert all("3344" not in h.text for h in m.search("phone number", "u", k=10))
+    assert all("3344" not in h.text for h in m.search("phone number", namespace="u", k=10))
     assert any(r.topic for r in m.forget_requests("u"))
     ignoring = Memory(tmp_path / "h", forget_policy="ignore")
-    assert "555-201-3344" in ignoring.ask("What is my phone number?", "u", mode="fast").answer
+    assert "555-201-3344" in ignoring.ask("What is my phone number?", namespace="u", mode="fast").answer
 
 
 PRIYA = {"conversation_id": "p1", "sessions": [
@@ -229,20 +231,20 @@ PRIYA = {"conversation_id": "p1", "sessions": [
 def test_the_priya_case_in_every_mode_with_no_manual_consolidate(tmp_path: Path, mode: str) -> None:
     """The issue's case: a quit, a future-tense offer and a planned move, asked now and as of."""
     m = Memory(tmp_path / "h")
-    m.add_conversation(PRIYA, "p")
-    assert m.ask("Where does Priya work now?", "p", mode=mode).answer == "Globex"
-    assert m.ask("What is Priya's job title?", "p", mode=mode).answer == "product manager"
-    assert m.ask("Where does Priya work?", "p", mode=mode, as_of="2024-07-01").answer == "Globex"
-    assert m.ask("Where does Priya work?", "p", mode=mode, as_of="2024-05-01").answer == "Acme Corp"
-    assert m.ask("Where did Priya work before Globex?", "p", mode=mode).answer == "Acme Corp"
+    m.add_conversation(PRIYA, namespace="p")
+    assert m.ask("Where does Priya work now?", namespace="p", mode=mode).answer == "Globex"
+    assert m.ask("What is Priya's job title?", namespace="p", mode=mode).answer == "product manager"
+    assert m.ask("Where does Priya work?", namespace="p", mode=mode, as_of="2024-07-01").answer == "Globex"
+    assert m.ask("Where does Priya work?", namespace="p", mode=mode, as_of="2024-05-01").answer == "Acme Corp"
+    assert m.ask("Where did Priya work before Globex?", namespace="p", mode=mode).answer == "Acme Corp"
     m.add_turns([{"conversation_id": "p1", "session_id": "S4", "turn_id": "S4:1", "speaker": "Priya",
-                  "text": "Update: we moved to Portland last week.", "time": "2024-11-02T10:00:00Z"}], "p")  # fmt: skip
-    assert m.ask("Where does Priya live now?", "p", mode=mode).answer == "Portland"
+                  "text": "Update: we moved to Portland last week.", "time": "2024-11-02T10:00:00Z"}], namespace="p")  # fmt: skip
+    assert m.ask("Where does Priya live now?", namespace="p", mode=mode).answer == "Portland"
 
 
 def test_deep_sees_at_least_the_turns_fast_sees(memory: Memory) -> None:
-    memory.add_turns(MOVE, NS)
+    memory.add_turns(MOVE, namespace=NS)
     for question in ("How does Dana like Portland?", "What does Dana teach?"):
-        fast = {e.turn_id for e in memory.ask(question, NS, mode="fast").evidence}
-        deep = {e.turn_id for e in memory.ask(question, NS, mode="deep").evidence}
+        fast = {e.turn_id for e in memory.ask(question, namespace=NS, mode="fast").evidence}
+        deep = {e.turn_id for e in memory.ask(question, namespace=NS, mode="deep").evidence}
         assert fast <= deep, (question, fast - deep)

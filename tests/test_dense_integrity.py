@@ -16,8 +16,8 @@ from emem.memory import Memory
 
 def filled(home: Path) -> None:
     with Memory(home, embedder=ExactEmbedder()) as m:
-        m.add_conversation(conversation("c1"), "ns")
-        m.add_conversation(conversation("c2", "Porto", "a chair"), "ns")
+        m.add_conversation(conversation("c1"), namespace="ns")
+        m.add_conversation(conversation("c2", "Porto", "a chair"), namespace="ns")
         m.index("ns")
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 10
 

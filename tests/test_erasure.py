@@ -129,17 +129,17 @@ def filled(home: Path):
     """A home with the secret in namespace "ns" (turns, facts, vectors, summaries, caches, a log),
     a second conversation there, and the same conversation with other strings in "other"."""
     m = Memory(home, embedder=ExactEmbedder())
-    m.add_conversation(conversation("c1"), "ns")
-    m.add_conversation(conversation("c2", "Porto", "a plain wooden chair"), "ns")
-    m.add_conversation(conversation("c1", OTHER_CITY, "a teal kazoo"), "other")
-    m.assert_fact("ns", "Dana", "works_at", SECRET_EMPLOYER, T0, sources=["c1/S1:1"])
+    m.add_conversation(conversation("c1"), namespace="ns")
+    m.add_conversation(conversation("c2", "Porto", "a plain wooden chair"), namespace="ns")
+    m.add_conversation(conversation("c1", OTHER_CITY, "a teal kazoo"), namespace="other")
+    m.assert_fact("Dana", "works_at", SECRET_EMPLOYER, T0, namespace="ns", sources=["c1/S1:1"])
     m.consolidate("ns")
     m.consolidate("other")
     m.episodes.put_segment_summary("ns", "c1/S1", "h", f"Dana moved to {SECRET_CITY}.", "test-model")
-    assert [h.turn_id for h in m.search(SECRET_CITY, "ns", k=1)] == ["S1:1"]
-    assert [h.turn_id for h in m.search(OTHER_CITY, "other", k=1)] == ["S1:1"]
+    assert [h.turn_id for h in m.search(SECRET_CITY, namespace="ns", k=1)] == ["S1:1"]
+    assert [h.turn_id for h in m.search(OTHER_CITY, namespace="other", k=1)] == ["S1:1"]
     assert (
-        SECRET_CITY in m.ask("Where did Dana move to?", "ns", mode="deep").model_dump_json()
+        SECRET_CITY in m.ask("Where did Dana move to?", namespace="ns", mode="deep").model_dump_json()
     )  # caches filled
     run_log(home)
     yield m
@@ -157,7 +157,7 @@ def test_forget_turn_leaves_no_byte_of_it_anywhere(filled: Memory, home: Path) -
     assert scan(home, needles), "precondition: the scan finds the secret before erasure"
     assert scan_bytes(home / "chroma", secret_vectors()), "precondition: the vector is stored bit for bit"
 
-    report = m.forget("ns", turn_ids=["S1:1"], conversation_id="c1", reason="user request #42")
+    report = m.forget(namespace="ns", turn_ids=["S1:1"], conversation_id="c1", reason="user request #42")
 
     assert report.complete, report.warnings
     assert report.turn_refs == ["c1/S1:1"] and report.turns == 1
@@ -168,17 +168,17 @@ def test_forget_turn_leaves_no_byte_of_it_anywhere(filled: Memory, home: Path) -
     for wal in home.glob("*-wal"):
         assert wal.stat().st_size == 0
     # gone from every read path, caches included
-    assert all(SECRET_CITY not in h.text for h in m.search(SECRET_CITY, "ns", k=20))
-    answer = m.ask("Where did Dana move to?", "ns", mode="deep")
+    assert all(SECRET_CITY not in h.text for h in m.search(SECRET_CITY, namespace="ns", k=20))
+    answer = m.ask("Where did Dana move to?", namespace="ns", mode="deep")
     assert SECRET_CITY not in answer.model_dump_json()
-    assert all(SECRET_CITY not in v for f in m.facts("ns") for v in f.values)
-    assert SECRET_CITY not in m.history("ns", "Dana").model_dump_json()
+    assert all(SECRET_CITY not in v for f in m.facts(namespace="ns") for v in f.values)
+    assert SECRET_CITY not in m.history("Dana", namespace="ns").model_dump_json()
     assert m.segment_summaries("ns") == {}
     # the rest of the namespace, the other conversation and the other namespace are intact
     assert m.stats("ns").turns == 9 and m.stats("other").turns == 5
-    assert [h.turn_id for h in m.search("bakery Crumbs", "ns", k=1)]
+    assert [h.turn_id for h in m.search("bakery Crumbs", namespace="ns", k=1)]
     assert any(OTHER_CITY in t.text for t in m.episodes.turns("other"))
-    assert any(OTHER_CITY in v for f in m.facts("other") for v in f.values)
+    assert any(OTHER_CITY in v for f in m.facts(namespace="other") for v in f.values)
     assert {f for f, _ in scan(home, [OTHER_CITY])} >= {"episodes.sqlite3", "ledger.sqlite3"}
     # the kept log row survives, the quoting one is gone
     rows = (home / "eval" / "run1" / "rows.jsonl").read_text().splitlines()
@@ -200,17 +200,19 @@ def test_forget_drops_the_cached_summary_vectors(filled: Memory, home: Path) -> 
     held = scan_bytes(home, [summary])
     assert held and all(f.startswith("vectors.sqlite3") for f in held), held
 
-    report = m.forget("ns", turn_ids=["S1:1"], conversation_id="c1")
+    report = m.forget(namespace="ns", turn_ids=["S1:1"], conversation_id="c1")
 
     assert report.complete and "vectors.sqlite3" in report.files_compacted
     assert scan_bytes(home, [summary]) == []
-    assert m.ask("Where does Dana work?", "ns", mode="deep").status != "error"  # re-embeds what survives
+    assert (
+        m.ask("Where does Dana work?", namespace="ns", mode="deep").status != "error"
+    )  # re-embeds what survives
     assert scan_bytes(home, [summary]) == []
 
 
 def test_drop_namespace_drops_its_cached_vectors_only(filled: Memory, home: Path) -> None:
     m = filled
-    m.ask("Where did Dana move to?", "other", mode="deep")
+    m.ask("Where did Dana move to?", namespace="other", mode="deep")
     kept = [ExactEmbedder().embed([s.summary])[0].tobytes() for s in m.read_runtime.view("other").segments]
     summary = ExactEmbedder().embed([f"Dana moved to {SECRET_CITY}."])[0].tobytes()
     assert scan_bytes(home, [summary])
@@ -222,38 +224,40 @@ def test_drop_namespace_drops_its_cached_vectors_only(filled: Memory, home: Path
 
 
 def test_scan_is_clean_after_close_and_reopen(filled: Memory, home: Path) -> None:
-    filled.forget("ns", session_id="S2", conversation_id="c1")
+    filled.forget(namespace="ns", session_id="S2", conversation_id="c1")
     filled.close()
     assert scan(home, [SECRET_CAPTION]) == []
     with Memory(home, embedder=ExactEmbedder()) as m:
         assert m.stats("ns").turns == 8
-        assert all(h.image_caption != SECRET_CAPTION for h in m.search("qwoxylophone", "ns", k=20))
+        assert all(h.image_caption != SECRET_CAPTION for h in m.search("qwoxylophone", namespace="ns", k=20))
     assert scan(home, [SECRET_CAPTION]) == []
 
 
 def test_forget_subject_takes_its_facts_and_their_source_turns(filled: Memory, home: Path) -> None:
     m = filled
-    m.assert_fact("ns", "Zorblax Quintavius", "lives_in", "Vexholm", T0, sources=["c2/S1:3"])
-    rev = m.assert_fact("ns", "zorblax  QUINTAVIUS", "lives_in", "Krellport", "2023-02-01T00:00:00+00:00")
-    m.revoke("ns", rev.id, reason="retracted Krellport")
+    m.assert_fact("Zorblax Quintavius", "lives_in", "Vexholm", T0, namespace="ns", sources=["c2/S1:3"])
+    rev = m.assert_fact(
+        "zorblax  QUINTAVIUS", "lives_in", "Krellport", "2023-02-01T00:00:00+00:00", namespace="ns"
+    )
+    m.revoke(rev.id, namespace="ns", reason="retracted Krellport")
     before = {t.turn_id for t in m.episodes.turns("ns", conversation_id="c2")}
 
-    report = m.forget("ns", subject="Zorblax Quintavius")
+    report = m.forget(namespace="ns", subject="Zorblax Quintavius")
 
     assert report.turn_refs == ["c2/S1:3"]  # the one source turn; turns without facts stay
     assert report.revisions == 4  # two assertions, the revocation, and the fact extracted from S1:3
-    assert m.history("ns", "Zorblax Quintavius").entries == []
+    assert m.history("Zorblax Quintavius", namespace="ns").entries == []
     assert {t.turn_id for t in m.episodes.turns("ns", conversation_id="c2")} == before - {"S1:3"}
     assert scan(home, ["Zorblax", "Vexholm", "Krellport"]) == []
 
 
 def test_forget_refuses_ambiguous_and_empty_selections(filled: Memory) -> None:
     with pytest.raises(InputError, match=r"exists in 2 conversations \(c1, c2\)"):
-        filled.forget("ns", turn_ids=["S1:1"])
+        filled.forget(namespace="ns", turn_ids=["S1:1"])
     with pytest.raises(InputError, match="nothing to forget"):
-        filled.forget("ns")
+        filled.forget(namespace="ns")
     with pytest.raises(InputError, match="turn_ids"):
-        filled.forget("ns", turn_ids="S1:1")  # type: ignore[arg-type]
+        filled.forget(namespace="ns", turn_ids="S1:1")  # type: ignore[arg-type]
     assert filled.stats("ns").turns == 10
 
 
@@ -265,14 +269,14 @@ def test_forget_is_idempotent_and_resumes_after_a_crash(filled: Memory, home: Pa
 
     monkeypatch.setattr(erasure, "_scrub_vectors", crash)
     with pytest.raises(KeyboardInterrupt):
-        filled.forget("ns", conversation_id="c1")
+        filled.forget(namespace="ns", conversation_id="c1")
     monkeypatch.undo()
-    again = filled.forget("ns", conversation_id="c1")  # the recorded intent is finished first
+    again = filled.forget(namespace="ns", conversation_id="c1")  # the recorded intent is finished first
     assert again.complete and again.turns == 0 and again.vectors == 0 and len(again.resumed) == 1
     assert "conversation 'c1'" in again.not_found[0]
     assert scan(home, [SECRET_CITY, SECRET_CAPTION]) == []
     assert filled.indexes._indexes("ns").dense.count() == 5
-    assert filled.forget("ns", conversation_id="c1").vectors == 0
+    assert filled.forget(namespace="ns", conversation_id="c1").vectors == 0
 
 
 def test_drop_namespace_removes_the_tenant_only(filled: Memory, home: Path) -> None:
@@ -287,12 +291,12 @@ def test_drop_namespace_removes_the_tenant_only(filled: Memory, home: Path) -> N
     with sqlite3.connect(home / "episodes.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM index_state WHERE namespace='ns'").fetchone() == (0,)
     assert filled.stats("other").turns == 5
-    assert [h.turn_id for h in filled.search(OTHER_CITY, "other", k=1)] == ["S1:1"]
+    assert [h.turn_id for h in filled.search(OTHER_CITY, namespace="other", k=1)] == ["S1:1"]
     assert scan(home, [SECRET_CITY, "moved to Porto", SECRET_CAPTION]) == []
 
 
 def test_ledger_stays_append_only_after_a_purge(filled: Memory) -> None:
-    filled.forget("ns", turn_ids=["S1:3"], conversation_id="c2")
+    filled.forget(namespace="ns", turn_ids=["S1:3"], conversation_id="c2")
     conn = filled.ledger._conn
     for sql in ("DELETE FROM revisions", "UPDATE revisions SET object='x'", "DELETE FROM tombstones"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
@@ -304,8 +308,8 @@ def test_another_process_sees_the_erasure_at_its_next_search(tmp_path: Path) -> 
     runs in a second process: the next search here neither errors nor returns the erased turn."""
     home = tmp_path / "shared"
     reader = Memory(home)
-    reader.add_conversation(conversation("c1"), "ns")
-    assert [h.turn_id for h in reader.search(SECRET_CITY, "ns", k=1)] == ["S1:1"]
+    reader.add_conversation(conversation("c1"), namespace="ns")
+    assert [h.turn_id for h in reader.search(SECRET_CITY, namespace="ns", k=1)] == ["S1:1"]
     code = "import sys; from emem.cli import app; sys.argv = ['emem', *sys.argv[1:]]; app()"
     args = ["forget", "-n", "ns", "--turn", "S1:1", "--home", str(home), "--json"]
     out = subprocess.run(
@@ -313,7 +317,7 @@ def test_another_process_sees_the_erasure_at_its_next_search(tmp_path: Path) -> 
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["turns"] == 1
-    hits = reader.search(SECRET_CITY, "ns", k=20)
+    hits = reader.search(SECRET_CITY, namespace="ns", k=20)
     assert hits and all(SECRET_CITY not in h.text for h in hits)
     assert reader.indexes._indexes("ns").dense.count() == 4
     reader.close()
@@ -323,8 +327,8 @@ def test_another_process_sees_the_erasure_at_its_next_search(tmp_path: Path) -> 
 def test_another_process_erasure_reaches_the_ask_caches(tmp_path: Path) -> None:
     home = tmp_path / "shared"
     reader = Memory(home)
-    reader.add_conversation(conversation("c1"), "ns")
-    assert SECRET_CITY in reader.ask("Where did Dana move to?", "ns", mode="deep").model_dump_json()
+    reader.add_conversation(conversation("c1"), namespace="ns")
+    assert SECRET_CITY in reader.ask("Where did Dana move to?", namespace="ns", mode="deep").model_dump_json()
     code = "import sys; from emem.cli import app; sys.argv = ['emem', *sys.argv[1:]]; app()"
     args = ["forget", "-n", "ns", "--turn", "S1:1", "--home", str(home)]
     assert (
@@ -334,7 +338,10 @@ def test_another_process_erasure_reaches_the_ask_caches(tmp_path: Path) -> None:
         == 0
     )
     for mode in ("deep", "fast"):
-        assert SECRET_CITY not in reader.ask("Where did Dana move to?", "ns", mode=mode).model_dump_json()
+        assert (
+            SECRET_CITY
+            not in reader.ask("Where did Dana move to?", namespace="ns", mode=mode).model_dump_json()
+        )
     reader.close()
 
 

@@ -46,9 +46,9 @@ print("FINISHED")
 
 def fill(home: Path) -> None:
     with Memory(home, embedder=ExactEmbedder()) as m:
-        m.add_conversation(conversation("c1"), "ns")
-        m.add_conversation(conversation("c1", "Keepsakeville", "a teal kazoo"), "other")
-        m.assert_fact("ns", "Dana", "works_at", SECRET_EMPLOYER, T0, sources=["c1/S1:1"])
+        m.add_conversation(conversation("c1"), namespace="ns")
+        m.add_conversation(conversation("c1", "Keepsakeville", "a teal kazoo"), namespace="other")
+        m.assert_fact("Dana", "works_at", SECRET_EMPLOYER, T0, namespace="ns", sources=["c1/S1:1"])
         m.consolidate("ns")
         m.index("ns")
         m.index("other")
@@ -80,7 +80,7 @@ def assert_erased(home: Path, mode: str) -> None:
     assert scan_bytes(home, secret_vectors()) == []
     with Memory(home, embedder=ExactEmbedder()) as m:
         assert m.stats("other").turns == 5
-        assert all(SECRET_CITY not in h.text for h in m.search("moved", "ns", k=10))
+        assert all(SECRET_CITY not in h.text for h in m.search("moved", namespace="ns", k=10))
 
 
 @pytest.mark.parametrize(
@@ -108,11 +108,11 @@ def test_bad_reason_is_refused_before_anything_changes(tmp_path: Path) -> None:
     with Memory(home, embedder=ExactEmbedder()) as m:
         for bad in ("gdpr \ud800", "x\x00y", "r" * 5000, 7):
             with pytest.raises(InputError, match="reason"):
-                m.forget("ns", turn_ids=["S1:1"], conversation_id="c1", reason=bad)  # type: ignore[arg-type]
+                m.forget(namespace="ns", turn_ids=["S1:1"], conversation_id="c1", reason=bad)  # type: ignore[arg-type]
             with pytest.raises(InputError, match="reason"):
                 m.drop_namespace("ns", reason=bad)  # type: ignore[arg-type]
         with pytest.raises(InputError, match="turn_ids"):
-            m.forget("ns", turn_ids=["S1:1", "\udcff"], conversation_id="c1")
+            m.forget(namespace="ns", turn_ids=["S1:1", "\udcff"], conversation_id="c1")
         assert m.stats("ns").turns == 5 and m.ledger.tombstones("ns") == []
         assert m.episodes.pending_erasures() == []
     assert (home / "episodes.sqlite3").read_bytes() == before
@@ -127,10 +127,10 @@ def test_redaction_never_touches_another_tenant(tmp_path: Path) -> None:
     with Memory(home, embedder=ExactEmbedder()) as m:
         a = conversation("c1")
         a["sessions"][0]["turns"][1]["text"] = "That's really cool."
-        m.add_conversation(a, "A")
+        m.add_conversation(a, namespace="A")
         b = conversation("c1", "Keepsakeville", "a teal kazoo")
         b["sessions"][0]["turns"][1]["text"] = "Thanks, Melanie! That's really cool."
-        m.add_conversation(b, "B")
+        m.add_conversation(b, namespace="B")
         log_b = home / "runs" / "B" / "rows.jsonl"
         log_b.parent.mkdir(parents=True)
         b_rows = [
@@ -147,12 +147,12 @@ def test_redaction_never_touches_another_tenant(tmp_path: Path) -> None:
         ]
         log_a.write_text("".join(json.dumps(r) + "\n" for r in a_rows), encoding="utf-8")
 
-        report = m.forget("A", subject="Al")
+        report = m.forget(namespace="A", subject="Al")
         assert report.not_found == ["subject 'Al'"] and report.turns == 0
         assert report.log_rows_redacted == 0
         assert _rows(log_b) == b_rows and _rows(log_a) == a_rows
 
-        report = m.forget("A", turn_ids=["S1:2"], conversation_id="c1")
+        report = m.forget(namespace="A", turn_ids=["S1:2"], conversation_id="c1")
         assert report.turns == 1 and report.log_rows_redacted == 1
         assert _rows(log_b) == b_rows  # B's rows, attributed or not, are intact
         assert [r["qid"] for r in _rows(log_a)] == ["2"]
@@ -161,10 +161,10 @@ def test_redaction_never_touches_another_tenant(tmp_path: Path) -> None:
 def test_reingesting_an_erased_turn_is_refused_unless_restored(tmp_path: Path) -> None:
     home = tmp_path / "home"
     with Memory(home, embedder=ExactEmbedder()) as m:
-        m.add_conversation(conversation("c1"), "ns")
-        m.forget("ns", turn_ids=["S1:1"], conversation_id="c1")
+        m.add_conversation(conversation("c1"), namespace="ns")
+        m.forget(namespace="ns", turn_ids=["S1:1"], conversation_id="c1")
         with pytest.raises(ConflictError, match=r"was erased .*restore"):
-            m.add_conversation(conversation("c1"), "ns")
+            m.add_conversation(conversation("c1"), namespace="ns")
         assert m.stats("ns").turns == 4  # all or nothing: the batch was refused whole
         # same content under another turn id (content hash): also refused
         moved = {
@@ -176,10 +176,12 @@ def test_reingesting_an_erased_turn_is_refused_unless_restored(tmp_path: Path) -
             "time": T0,
         }
         with pytest.raises(ConflictError, match="erased"):
-            m.add_turns([moved], "ns")
-        report = m.add_conversation(conversation("c1"), "ns", restore=True)
+            m.add_turns([moved], namespace="ns")
+        report = m.add_conversation(conversation("c1"), namespace="ns", restore=True)
         assert report.added == 1 and report.unchanged == 4
-        assert m.add_conversation(conversation("c1"), "ns").added == 0  # restored: no longer refused
+        assert (
+            m.add_conversation(conversation("c1"), namespace="ns").added == 0
+        )  # restored: no longer refused
         assert m.stats("other").turns == 0
 
 

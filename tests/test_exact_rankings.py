@@ -62,12 +62,12 @@ QUERIES = [
 
 def rankings(home: Path) -> tuple[list[list[tuple[str, float]]], list[list[str]], list[list[str]]]:
     with Memory(home, embedder=HashEmbedder()) as m:
-        m.add_turns(turns(), "ns")
+        m.add_turns(turns(), namespace="ns")
         ns = m.indexes.current("ns")
         embedder = HashEmbedder()
         dense = [exact_dense(ns).search(embedder.embed([q])[0], 20) for q in QUERIES]
-        search = [[h.turn_id for h in m.search(q, "ns", k=10)] for q in QUERIES]
-        fast = [[e.turn_id for e in m.ask(q, "ns", mode="fast").evidence] for q in QUERIES[:5]]
+        search = [[h.turn_id for h in m.search(q, namespace="ns", k=10)] for q in QUERIES]
+        fast = [[e.turn_id for e in m.ask(q, namespace="ns", mode="fast").evidence] for q in QUERIES[:5]]
         # The dense half is the exact top-k: checked against a brute-force sort here.
         keys, matrix = exact_dense(ns).keys, exact_dense(ns).matrix
         for q, got in zip(QUERIES, dense, strict=True):

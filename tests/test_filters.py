@@ -55,41 +55,43 @@ def ten(memory: Memory) -> Memory:
         for s in conv["sessions"]:
             for t in s["turns"]:
                 t["text"] = t["text"].replace("Lisbon", f"Lisbon (conversation {i})")
-        memory.add_conversation(conv, "ns")
+        memory.add_conversation(conv, namespace="ns")
     return memory
 
 
 def test_search_filter_by_conversation_never_leaks(ten: Memory) -> None:
-    hits = ten.search("Lisbon job", "ns", k=10, filter={"conversation_id": "c7"})
+    hits = ten.search("Lisbon job", namespace="ns", k=10, filter={"conversation_id": "c7"})
     assert hits and {h.conversation_id for h in hits} == {"c7"}
     assert len(hits) == 6  # every turn of c7 is reachable, none of the other nine
-    unfiltered = ten.search("Lisbon job", "ns", k=10)
+    unfiltered = ten.search("Lisbon job", namespace="ns", k=10)
     assert len({h.conversation_id for h in unfiltered}) > 1
 
 
 def test_search_filter_by_speaker_time_and_metadata(ten: Memory) -> None:
-    hits = ten.search("surfing", "ns", k=20, filter={"speaker": "omar", "until": "2022-04-01"})
+    hits = ten.search("surfing", namespace="ns", k=20, filter={"speaker": "omar", "until": "2022-04-01"})
     assert hits and all(h.speaker == "Omar" and h.time <= datetime(2022, 4, 1, tzinfo=UTC) for h in hits)
     ten.add_messages(
         [{"role": "user", "content": "Surfing lesson booked", "metadata": {"channel": "sms"}}],
-        "ns",
+        namespace="ns",
         conversation_id="chat",
     )
-    hits = ten.search("surfing", "ns", k=5, filter={"metadata": {"channel": "sms"}})
+    hits = ten.search("surfing", namespace="ns", k=5, filter={"metadata": {"channel": "sms"}})
     assert [h.text for h in hits] == ["Surfing lesson booked"]
-    assert ten.search("surfing", "ns", k=5, filter={"metadata": {"channel": "email"}}) == []
+    assert ten.search("surfing", namespace="ns", k=5, filter={"metadata": {"channel": "email"}}) == []
 
 
 @pytest.mark.parametrize("mode", ["fast", "deep"])
 def test_ask_filter_keeps_evidence_inside_the_filter(ten: Memory, mode: str) -> None:
-    answer = ten.ask("Where does Dana work?", "ns", mode=mode, filter={"conversation_id": "c3"})
+    answer = ten.ask("Where does Dana work?", namespace="ns", mode=mode, filter={"conversation_id": "c3"})
     assert answer.evidence, answer
     assert {e.conversation_id for e in answer.evidence} == {"c3"}
     assert all(a.conversation_id == "c3" for a in answer.activated_segments)
-    other = ten.ask("Where does Dana work?", "ns", mode=mode)
+    other = ten.ask("Where does Dana work?", namespace="ns", mode=mode)
     assert len({e.conversation_id for e in other.evidence}) > 1
 
 
 def test_ask_filter_by_speaker(ten: Memory) -> None:
-    answer = ten.ask("What did Omar say about his sister?", "ns", mode="deep", filter={"speaker": "Omar"})
+    answer = ten.ask(
+        "What did Omar say about his sister?", namespace="ns", mode="deep", filter={"speaker": "Omar"}
+    )
     assert answer.evidence and {e.speaker for e in answer.evidence} == {"Omar"}

@@ -117,7 +117,7 @@ def snapshot(home: Path) -> tuple[Any, bytes]:
 def store(tmp_path_factory: pytest.TempPathFactory):
     home = tmp_path_factory.mktemp("fuzz") / "home"
     memory = Memory(home)
-    memory.add_conversation(EMEM_CONV, NS)
+    memory.add_conversation(EMEM_CONV, namespace=NS)
     yield memory, home
     memory.close()
 
@@ -142,8 +142,8 @@ def attempt(store: tuple[Memory, Path], call) -> Any:  # type: ignore[no-untyped
 @FUZZ
 @given(value=json_values)
 def test_arbitrary_json_is_stored_or_refused_cleanly(store, value: Any) -> None:
-    attempt(store, lambda m: m.add_conversation(value, NS))
-    attempt(store, lambda m: m.add_turns(value if isinstance(value, list) else [value], NS))
+    attempt(store, lambda m: m.add_conversation(value, namespace=NS))
+    attempt(store, lambda m: m.add_turns(value if isinstance(value, list) else [value], namespace=NS))
 
 
 def paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
@@ -181,7 +181,7 @@ def where_named(exc: Any, *places: str) -> bool:
 @given(data=st.data())
 def test_mutated_emem_conversation(store, data: st.DataObject) -> None:
     doc = mutate(EMEM_CONV, data)
-    result = attempt(store, lambda m: m.add_conversation(doc, NS))
+    result = attempt(store, lambda m: m.add_conversation(doc, namespace=NS))
     if isinstance(result, EmemError):
         assert where_named(result, "conversation", "namespace")
 
@@ -190,7 +190,7 @@ def test_mutated_emem_conversation(store, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_mutated_locomo_sample(store, data: st.DataObject) -> None:
     doc = mutate(LOCOMO, data)
-    result = attempt(store, lambda m: m.add_conversation(doc, NS))
+    result = attempt(store, lambda m: m.add_conversation(doc, namespace=NS))
     if isinstance(result, EmemError):
         assert where_named(result, "conversation", "session_1", "loco", "conv-0")
 
@@ -199,7 +199,7 @@ def test_mutated_locomo_sample(store, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_mutated_add_turns_events(store, data: st.DataObject) -> None:
     events = mutate([EVENT, {**EVENT, "turn_id": "e2", "text": "Second."}], data)
-    result = attempt(store, lambda m: m.add_turns(events, NS))
+    result = attempt(store, lambda m: m.add_turns(events, namespace=NS))
     if isinstance(result, EmemError):
         assert where_named(result, "turns", "namespace")
 
@@ -233,7 +233,7 @@ def test_files_of_any_bytes(
             )
     path = tmp_path_factory.mktemp("files") / f"input{suffix}"
     path.write_bytes(raw)
-    result = attempt(store, lambda m: m.ingest_file(path, NS))
+    result = attempt(store, lambda m: m.ingest_file(path, namespace=NS))
     if isinstance(result, EmemError):
         assert where_named(result, str(path))
 
@@ -241,7 +241,7 @@ def test_files_of_any_bytes(
 def test_deeply_nested_json_is_refused(store, tmp_path: Path) -> None:
     for name, raw in (("deep.json", b"[" * 100_000), ("deep.jsonl", b"[" * 100_000 + b"\n")):
         (tmp_path / name).write_bytes(raw)
-        result = attempt(store, lambda m, n=name: m.ingest_file(tmp_path / n, NS))
+        result = attempt(store, lambda m, n=name: m.ingest_file(tmp_path / n, namespace=NS))
         assert isinstance(result, InputError) and "nested too deeply" in str(result) and name in str(result)
 
 
@@ -258,7 +258,7 @@ def test_turn_size_limit_in_every_format(store, tmp_path: Path, fmt: str) -> Non
 
     def write(m: Memory, text: str, tid: str):  # type: ignore[no-untyped-def]
         if fmt == "add_turns":
-            return m.add_turns([one_turn(text, tid)], NS)
+            return m.add_turns([one_turn(text, tid)], namespace=NS)
         if fmt == "emem":
             conv = {
                 "conversation_id": "sizes",
@@ -270,15 +270,15 @@ def test_turn_size_limit_in_every_format(store, tmp_path: Path, fmt: str) -> Non
                     }
                 ],
             }
-            return m.add_conversation(conv, NS)
+            return m.add_conversation(conv, namespace=NS)
         if fmt == "locomo":
             sample = copy.deepcopy(LOCOMO)
             sample["sample_id"] = "sizes-loco"
             sample["conversation"]["session_1"] = [{"dia_id": tid, "speaker": "Ann", "text": text}]
-            return m.add_conversation(sample, NS)
+            return m.add_conversation(sample, namespace=NS)
         path = tmp_path / f"{tid}.jsonl"
         path.write_text(json.dumps(one_turn(text, tid)) + "\n")
-        return m.ingest_file(path, NS)
+        return m.ingest_file(path, namespace=NS)
 
     refused = attempt(store, lambda m: write(m, megabyte, f"mb-{fmt}"))
     assert isinstance(refused, InputError)
@@ -291,48 +291,56 @@ def test_turn_size_limit_in_every_format(store, tmp_path: Path, fmt: str) -> Non
 
 def test_empty_nul_and_invalid_unicode_text_are_refused(store) -> None:
     for text in ("", "   \n\t", "a\x00b", "\ud800 lone surrogate"):
-        result = attempt(store, lambda m, t=text: m.add_turns([one_turn(t, "bad-text")], NS))
+        result = attempt(store, lambda m, t=text: m.add_turns([one_turn(t, "bad-text")], namespace=NS))
         assert isinstance(result, InputError) and "turn bad-text: field 'text'" in str(result)
 
 
 def test_other_control_characters_are_data_and_round_trip(store) -> None:
     memory, _ = store
     text = "bell \x07, escape \x1b[31m, tab\t, line\u2028sep, bom \ufeff and [/red] markup"
-    memory.add_turns([one_turn(text, "ctrl")], NS)
+    memory.add_turns([one_turn(text, "ctrl")], namespace=NS)
     (stored,) = [t for t in memory.episodes.turns(NS) if t.turn_id == "ctrl"]
     assert stored.text == text
     # ids and speaker names end up in logs and prompts: control characters there are refused
-    result = attempt(store, lambda m: m.add_turns([{**one_turn("x", "ctrl2"), "speaker": "Ann\x07"}], NS))
+    result = attempt(
+        store, lambda m: m.add_turns([{**one_turn("x", "ctrl2"), "speaker": "Ann\x07"}], namespace=NS)
+    )
     assert isinstance(result, EmemError) and "speaker" in str(result)
 
 
 def test_duplicate_ids_with_different_content_are_refused(store) -> None:
     twin = [one_turn("first version", "dup"), one_turn("second version", "dup")]
-    result = attempt(store, lambda m: m.add_turns(twin, NS))  # within one batch
+    result = attempt(store, lambda m: m.add_turns(twin, namespace=NS))  # within one batch
     assert isinstance(result, ConflictError) and "turn 'dup'" in str(result)
     memory, _ = store
     assert (
-        memory.add_turns([one_turn("first version", "dup"), one_turn("first version", "dup")], NS).unchanged
+        memory.add_turns(
+            [one_turn("first version", "dup"), one_turn("first version", "dup")], namespace=NS
+        ).unchanged
         == 1
     )
-    result = attempt(store, lambda m: m.add_turns([one_turn("changed", "dup")], NS))  # across batches
+    result = attempt(
+        store, lambda m: m.add_turns([one_turn("changed", "dup")], namespace=NS)
+    )  # across batches
     assert isinstance(result, ConflictError)
     moved = copy.deepcopy(EMEM_CONV)
     moved["sessions"][0]["time"] = "2024-01-01T00:00:00+00:00"  # the same session, another start time
-    assert isinstance(attempt(store, lambda m: m.add_conversation(moved, NS)), ConflictError)
+    assert isinstance(attempt(store, lambda m: m.add_conversation(moved, namespace=NS)), ConflictError)
 
 
 @FUZZ
 @given(when=bad_times)
 def test_bad_times_everywhere(store, when: str) -> None:
-    result = attempt(store, lambda m: m.add_turns([{**one_turn("timed", "timed"), "time": when}], NS))
+    result = attempt(
+        store, lambda m: m.add_turns([{**one_turn("timed", "timed"), "time": when}], namespace=NS)
+    )
     if isinstance(result, EmemError):
         assert "turn timed field 'time'" in str(result)
     memory, _ = store
     for call in (
-        lambda: memory.ask("Where?", NS, as_of=when),
-        lambda: memory.facts(NS, valid_at=when),
-        lambda: memory.resolve(NS, "Ann", "lives_in", known_at=when),
+        lambda: memory.ask("Where?", namespace=NS, as_of=when),
+        lambda: memory.facts(namespace=NS, valid_at=when),
+        lambda: memory.resolve("Ann", "lives_in", namespace=NS, known_at=when),
     ):
         try:
             call()
@@ -400,7 +408,7 @@ def argv(draw: st.DrawFn) -> list[str]:
 def cli_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("cli") / "home"
     with Memory(home) as memory:
-        memory.add_conversation(EMEM_CONV, NS)
+        memory.add_conversation(EMEM_CONV, namespace=NS)
     return home
 
 

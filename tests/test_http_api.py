@@ -26,7 +26,7 @@ AUTH = {"Authorization": f"Bearer {KEY_ALL}"}
 def api_app(tmp_path_factory: pytest.TempPathFactory):
     home = tmp_path_factory.mktemp("http") / "home"
     with Memory(home) as m:
-        m.add_conversation(small_conversation(), "demo")
+        m.add_conversation(small_conversation(), namespace="demo")
         yield build_app(
             m, KeyRing({KEY_ALL: "*", KEY_A: ["tenant-a"], KEY_B: ["tenant-b"]}), max_body_bytes=64_000
         )

@@ -14,20 +14,22 @@ from emem.retrieval.fusion import minmax, rrf
 def test_incremental_index_equals_rebuild(home: Path, tmp_path: Path) -> None:
     first, second = small_conversation("c1"), small_conversation("c2")
     with Memory(home) as m:
-        m.add_conversation(first, "ns")
-        m.search("Lisbon", "ns")  # indexes built over c1 only
-        m.add_conversation(second, "ns")
+        m.add_conversation(first, namespace="ns")
+        m.search("Lisbon", namespace="ns")  # indexes built over c1 only
+        m.add_conversation(second, namespace="ns")
         assert not m.indexes.is_current("ns")
         incremental = [
-            (h.conversation_id, h.turn_id, round(h.score, 9)) for h in m.search("parrot Kiwi", "ns", k=6)
+            (h.conversation_id, h.turn_id, round(h.score, 9))
+            for h in m.search("parrot Kiwi", namespace="ns", k=6)
         ]
         assert m.indexes.is_current("ns")
     rebuilt_home = tmp_path / "rebuilt"
     with Memory(rebuilt_home) as m:
-        m.add_conversation(first, "ns")
-        m.add_conversation(second, "ns")
+        m.add_conversation(first, namespace="ns")
+        m.add_conversation(second, namespace="ns")
         rebuilt = [
-            (h.conversation_id, h.turn_id, round(h.score, 9)) for h in m.search("parrot Kiwi", "ns", k=6)
+            (h.conversation_id, h.turn_id, round(h.score, 9))
+            for h in m.search("parrot Kiwi", namespace="ns", k=6)
         ]
     assert incremental == rebuilt
     assert incremental[0][1] == "S2:3"
@@ -35,11 +37,11 @@ def test_incremental_index_equals_rebuild(home: Path, tmp_path: Path) -> None:
 
 def test_dense_coverage_is_persisted_and_reopened_index_catches_up(home: Path) -> None:
     with Memory(home) as m:
-        m.add_conversation(small_conversation("c1"), "ns")
+        m.add_conversation(small_conversation("c1"), namespace="ns")
         m.index("ns")
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
     with Memory(home) as m:
-        m.add_conversation(small_conversation("c2"), "ns")
+        m.add_conversation(small_conversation("c2"), namespace="ns")
         stats = m.stats("ns")
         assert stats.index_coverage[DENSE_TURNS] == 6 and stats.last_seq == 12
         report = m.index("ns")
@@ -56,7 +58,7 @@ def test_dense_coverage_is_per_embedder(home: Path) -> None:
     """Reopening a home with another embedder embeds its turns into that embedder's collection;
     it does not trust the first embedder's count (which left it with no dense hits at all)."""
     with Memory(home, embedder=HashEmbedder()) as m:
-        m.add_conversation(small_conversation("c1"), "ns")
+        m.add_conversation(small_conversation("c1"), namespace="ns")
         m.index("ns")
         assert m.stats("ns").index_coverage[DENSE_TURNS] == 6
     with Memory(home, embedder=OtherHashEmbedder()) as m:
@@ -71,7 +73,7 @@ def test_dense_coverage_is_per_embedder(home: Path) -> None:
 def test_legacy_dense_coverage_is_kept_only_with_its_collection(home: Path) -> None:
     """Homes written before coverage was per embedder stored one plain count."""
     with Memory(home, embedder=HashEmbedder()) as m:
-        m.add_conversation(small_conversation("c1"), "ns")
+        m.add_conversation(small_conversation("c1"), namespace="ns")
         m.index("ns")
         cov = m.episodes.coverage("ns")
         (key,) = [k for k in cov if k.startswith(DENSE_TURNS)]
@@ -85,10 +87,10 @@ def test_legacy_dense_coverage_is_kept_only_with_its_collection(home: Path) -> N
 
 
 def test_search_finds_paraphrase_through_dense_vectors(memory: Memory) -> None:
-    memory.add_conversation(small_conversation(), "ns")
-    hits = memory.search("which bird does Omar's sibling own", "ns", k=3)
+    memory.add_conversation(small_conversation(), namespace="ns")
+    hits = memory.search("which bird does Omar's sibling own", namespace="ns", k=3)
     assert "S2:3" in [h.turn_id for h in hits]
-    image = memory.search("surfboard", "ns", k=1)[0]
+    image = memory.search("surfboard", namespace="ns", k=1)[0]
     assert image.turn_id == "S2:2"  # found through its image caption
 
 

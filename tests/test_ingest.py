@@ -15,7 +15,7 @@ def dump(memory: Memory, ns: str) -> list[tuple]:
 
 
 def test_add_conversation_stores_every_turn_with_times(memory: Memory) -> None:
-    report = memory.add_conversation(small_conversation(), "ns")
+    report = memory.add_conversation(small_conversation(), namespace="ns")
     assert report.added == 6 and report.unchanged == 0
     turns = memory.episodes.turns("ns")
     assert [t.turn_id for t in turns] == ["S1:1", "S1:2", "S1:3", "S2:1", "S2:2", "S2:3"]
@@ -25,21 +25,21 @@ def test_add_conversation_stores_every_turn_with_times(memory: Memory) -> None:
 
 
 def test_reingest_is_idempotent(memory: Memory) -> None:
-    memory.add_conversation(small_conversation(), "ns")
+    memory.add_conversation(small_conversation(), namespace="ns")
     before = dump(memory, "ns")
-    again = memory.add_conversation(small_conversation(), "ns")
+    again = memory.add_conversation(small_conversation(), namespace="ns")
     assert again.added == 0 and again.unchanged == 6
     assert dump(memory, "ns") == before
 
 
 def test_conflicting_reingest_is_rejected_and_changes_nothing(memory: Memory) -> None:
-    memory.add_conversation(small_conversation(), "ns")
+    memory.add_conversation(small_conversation(), namespace="ns")
     before = dump(memory, "ns")
     changed = small_conversation()
     changed["sessions"][1]["turns"][2]["text"] = "My sister Lena adopted a dog."
     changed["sessions"][1]["turns"].append({"turn_id": "S2:4", "speaker": "Dana", "text": "new turn"})
     with pytest.raises(ConflictError, match=r"turn 'S2:3'"):
-        memory.add_conversation(changed, "ns")
+        memory.add_conversation(changed, namespace="ns")
     assert dump(memory, "ns") == before  # the new S2:4 in the same batch was not stored either
 
 
@@ -59,12 +59,12 @@ def test_conflicting_reingest_is_rejected_and_changes_nothing(memory: Memory) ->
     ],
 )
 def test_bad_turn_in_batch_leaves_store_unchanged(memory: Memory, mutate, message: str) -> None:
-    memory.add_conversation(small_conversation("c0"), "ns")
+    memory.add_conversation(small_conversation("c0"), namespace="ns")
     before = dump(memory, "ns")
     bad = small_conversation()
     mutate(bad)
     with pytest.raises(InputError, match=message):
-        memory.add_conversation(bad, "ns")
+        memory.add_conversation(bad, namespace="ns")
     assert dump(memory, "ns") == before
 
 
@@ -72,12 +72,12 @@ def test_errors_name_the_file(memory: Memory, tmp_path: Path) -> None:
     bad = tmp_path / "broken.json"
     bad.write_text('{"conversation_id": "c1", "sessions": [')
     with pytest.raises(InputError, match=r"broken.json: malformed JSON"):
-        memory.ingest_file(bad, "ns")
+        memory.ingest_file(bad, namespace="ns")
     bad.write_bytes(b'{"a": "\xff"}')
     with pytest.raises(InputError, match="invalid UTF-8"):
-        memory.ingest_file(bad, "ns")
+        memory.ingest_file(bad, namespace="ns")
     with pytest.raises(InputError, match="file not found"):
-        memory.ingest_file(tmp_path / "missing.json", "ns")
+        memory.ingest_file(tmp_path / "missing.json", namespace="ns")
     assert memory.stats("ns").turns == 0
 
 
@@ -99,7 +99,7 @@ def test_locomo_format(memory: Memory, tmp_path: Path) -> None:
     }
     path = tmp_path / "locomo.json"
     path.write_text(json.dumps([sample]))
-    report = memory.ingest_file(path, "ns")
+    report = memory.ingest_file(path, namespace="ns")
     assert report.added == 3
     turns = memory.episodes.turns("ns")
     assert turns[1].image_caption == "a photo of a cat" and turns[1].session_id == "S1"
@@ -107,7 +107,7 @@ def test_locomo_format(memory: Memory, tmp_path: Path) -> None:
     sample["conversation"]["session_2_date_time"] = "25:04 am on 12 June, 2023"
     path.write_text(json.dumps([sample]))
     with pytest.raises(InputError, match=r"session_2_date_time: impossible LoCoMo date"):
-        memory.ingest_file(path, "ns2")
+        memory.ingest_file(path, namespace="ns2")
     assert memory.stats("ns2").turns == 0
 
 
@@ -132,10 +132,10 @@ def test_jsonl_events_and_add_turns(memory: Memory, tmp_path: Path) -> None:
         },
     ]
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    assert memory.ingest_file(path, "ns").added == 2
+    assert memory.ingest_file(path, namespace="ns").added == 2
     path.write_text(json.dumps(lines[0]) + "\n{not json}\n")
     with pytest.raises(InputError, match=r"events.jsonl line 2: malformed JSON"):
-        memory.ingest_file(path, "ns")
+        memory.ingest_file(path, namespace="ns")
     report = memory.add_turns(
         [
             {
@@ -147,23 +147,26 @@ def test_jsonl_events_and_add_turns(memory: Memory, tmp_path: Path) -> None:
                 "time": "2024-01-01T00:02:00+00:00",
             }
         ],
-        "ns",
+        namespace="ns",
     )
     assert report.added == 1
     with pytest.raises(InputError, match=r"turns\[0\] turn 4: missing field 'time'"):
         memory.add_turns(
-            [{"conversation_id": "c", "session_id": "s", "turn_id": "4", "speaker": "A", "text": "x"}], "ns"
+            [{"conversation_id": "c", "session_id": "s", "turn_id": "4", "speaker": "A", "text": "x"}],
+            namespace="ns",
         )
 
 
 def test_namespaces_are_isolated(memory: Memory) -> None:
-    memory.add_conversation(small_conversation(), "tenant-a")
+    memory.add_conversation(small_conversation(), namespace="tenant-a")
     other = small_conversation()
     other["sessions"][0]["turns"][0]["text"] = "I moved to Oslo, which tenant-a must never see."
-    memory.add_conversation(other, "tenant-b")  # same ids, different content: fine in another namespace
-    hits_a = memory.search("Oslo", "tenant-a", k=10)
+    memory.add_conversation(
+        other, namespace="tenant-b"
+    )  # same ids, different content: fine in another namespace
+    hits_a = memory.search("Oslo", namespace="tenant-a", k=10)
     assert all("Oslo" not in h.text for h in hits_a)
-    hits_b = memory.search("moved to Oslo", "tenant-b", k=1)
+    hits_b = memory.search("moved to Oslo", namespace="tenant-b", k=1)
     assert hits_b[0].text.startswith("I moved to Oslo")
     assert memory.stats("tenant-a").turns == 6 and memory.stats("tenant-c").turns == 0
 
@@ -171,4 +174,4 @@ def test_namespaces_are_isolated(memory: Memory) -> None:
 @pytest.mark.parametrize("bad", ["", " ", "a b", "x" * 200, None, 3])
 def test_bad_namespace_is_refused(memory: Memory, bad) -> None:
     with pytest.raises(InputError, match="namespace"):
-        memory.add_conversation(small_conversation(), bad)
+        memory.add_conversation(small_conversation(), namespace=bad)

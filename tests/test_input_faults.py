@@ -140,14 +140,14 @@ def test_duplicate_json_keys_are_refused(tmp_path: Path) -> None:
     with Memory(tmp_path / "home", embedder=ExactEmbedder()) as m:
         for name in ("d.json", "d.jsonl"):
             with pytest.raises(InputError, match="duplicate key 'text'"):
-                m.ingest_file(tmp_path / name, "ns")
+                m.ingest_file(tmp_path / name, namespace="ns")
         assert m.stats("ns").turns == 0
 
 
 @pytest.fixture
 def mem(tmp_path: Path):
     with Memory(tmp_path / "home", embedder=ExactEmbedder()) as m:
-        m.add_conversation(conversation("c1"), "ns")
+        m.add_conversation(conversation("c1"), namespace="ns")
         yield m
 
 
@@ -167,14 +167,19 @@ def test_python_api_validates_every_field(mem: Memory) -> None:
     refused("subject", lambda: mem.assert_fact(**{**ok, "subject": 5}))
     refused("subject", lambda: mem.assert_fact(**{**ok, "subject": "Dana \ud800"}))
     refused("object", lambda: mem.assert_fact(**{**ok, "object": "\u200b\u200b"}))
-    refused("subject", lambda: mem.resolve("ns", "\udcff", "lives_in"))
-    refused("subject", lambda: mem.history("ns", None))  # type: ignore[arg-type]
+    refused("subject", lambda: mem.resolve("\udcff", "lives_in", namespace="ns"))
+    refused("subject", lambda: mem.history(None, namespace="ns"))  # type: ignore[arg-type]
     rev = mem.assert_fact(**ok, sources=["c1/S1:1"])
-    refused("reason", lambda: mem.revoke("ns", rev.id, reason="why \ud800"))
-    refused("reason", lambda: mem.forget("ns", turn_ids=["S1:1"], conversation_id="c1", reason="\ud800"))
-    refused("turns", lambda: mem.add_turns(None, "ns"))  # type: ignore[arg-type]
+    refused("reason", lambda: mem.revoke(rev.id, namespace="ns", reason="why \ud800"))
+    refused(
+        "reason", lambda: mem.forget(namespace="ns", turn_ids=["S1:1"], conversation_id="c1", reason="\ud800")
+    )
+    refused("turns", lambda: mem.add_turns(None, namespace="ns"))  # type: ignore[arg-type]
     turn = {"conversation_id": "c1", "session_id": "S1", "turn_id": "S1:9", "speaker": "Dana", "time": T0}
-    refused("image_caption", lambda: mem.add_turns([{**turn, "text": "hi", "image_caption": "a\x00b"}], "ns"))
-    refused("text", lambda: mem.add_turns([{**turn, "text": "\u200b\u2060\ufeff "}], "ns"))
-    refused("speaker", lambda: mem.add_turns([{**turn, "text": "hi", "speaker": "\u200b"}], "ns"))
-    refused("query", lambda: mem.search("\ud800", "ns"))
+    refused(
+        "image_caption",
+        lambda: mem.add_turns([{**turn, "text": "hi", "image_caption": "a\x00b"}], namespace="ns"),
+    )
+    refused("text", lambda: mem.add_turns([{**turn, "text": "\u200b\u2060\ufeff "}], namespace="ns"))
+    refused("speaker", lambda: mem.add_turns([{**turn, "text": "hi", "speaker": "\u200b"}], namespace="ns"))
+    refused("query", lambda: mem.search("\ud800", namespace="ns"))

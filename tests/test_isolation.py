@@ -39,7 +39,11 @@ def test_the_probe_does_catch_a_leak(world, monkeypatch: pytest.MonkeyPatch) -> 
     memory, w = world
     real = Memory.search
     monkeypatch.setattr(
-        memory, "search", lambda q, ns, k=10: real(memory, q, "acme.prod" if ns != "acme.prod" else "acme", k)
+        memory,
+        "search",
+        lambda q, k=10, *, namespace: real(
+            memory, q, k, namespace="acme.prod" if namespace != "acme.prod" else "acme"
+        ),
     )
     rng = random.Random(1)
     leaks = [
@@ -58,7 +62,7 @@ def test_same_ids_and_names_in_every_namespace_stay_apart(world) -> None:
         turns = memory.episodes.turns(ns, conversation_id="c1", session_id="S0")
         assert [t.turn_id for t in turns] == ["S0:0", "S0:1", "S0:2", "S0:3", "S0:4"]
         assert all(w.tokens[ns] in t.text.lower() for t in turns)
-        values = {v for f in memory.facts(ns, subject="Dana") for v in f.values}
+        values = {v for f in memory.facts(namespace=ns, subject="Dana") for v in f.values}
         assert f"{w.tokens[ns]} cake" in values and not any(
             o in " ".join(values).lower() for o in w.others(ns)
         )
@@ -67,13 +71,13 @@ def test_same_ids_and_names_in_every_namespace_stay_apart(world) -> None:
 def test_erasure_in_one_namespace_touches_no_other(tmp_path: Path) -> None:
     with Memory(tmp_path / "home", embedder=iso.HashEmbedder()) as memory:
         w = iso.build_world(memory, ["acme", "Acme", "acme/prod"], seed=3)
-        memory.forget("acme", conversation_id="c1")
-        memory.forget("acme", subject="Dana")
+        memory.forget(namespace="acme", conversation_id="c1")
+        memory.forget(namespace="acme", subject="Dana")
         assert memory.stats("acme").turns < 15
         for ns in ("Acme", "acme/prod"):
             assert memory.stats(ns).turns == w.turns_per_namespace
-            assert memory.search(w.tokens[ns], ns, k=1)
-            assert {v for f in memory.facts(ns, subject="Dana") for v in f.values}
+            assert memory.search(w.tokens[ns], namespace=ns, k=1)
+            assert {v for f in memory.facts(namespace=ns, subject="Dana") for v in f.values}
         memory.drop_namespace("Acme")
         assert memory.stats("acme/prod").turns == w.turns_per_namespace
         assert memory.stats("Acme").turns == 0
@@ -82,13 +86,13 @@ def test_erasure_in_one_namespace_touches_no_other(tmp_path: Path) -> None:
 @pytest.mark.parametrize("bad", ["", " ", "acme prod", "../x", "%", "*", "a" * 129, None, 7, "ns\n"])
 def test_every_read_and_write_refuses_an_invalid_namespace(memory: Memory, bad: object) -> None:
     calls = [
-        lambda: memory.search("x", bad),  # type: ignore[arg-type]
-        lambda: memory.ask("x?", bad),  # type: ignore[arg-type]
-        lambda: memory.facts(bad),  # type: ignore[arg-type]
-        lambda: memory.history(bad, "Dana"),  # type: ignore[arg-type]
+        lambda: memory.search("x", namespace=bad),  # type: ignore[arg-type]
+        lambda: memory.ask("x?", namespace=bad),  # type: ignore[arg-type]
+        lambda: memory.facts(namespace=bad),  # type: ignore[arg-type]
+        lambda: memory.history("Dana", namespace=bad),  # type: ignore[arg-type]
         lambda: memory.stats(bad),  # type: ignore[arg-type]
-        lambda: memory.add_turns([], bad),  # type: ignore[arg-type]
-        lambda: memory.forget(bad, turn_ids=["x"]),  # type: ignore[arg-type]
+        lambda: memory.add_turns([], namespace=bad),  # type: ignore[arg-type]
+        lambda: memory.forget(namespace=bad, turn_ids=["x"]),  # type: ignore[arg-type]
         lambda: memory.drop_namespace(bad),  # type: ignore[arg-type]
     ]
     for call in calls:

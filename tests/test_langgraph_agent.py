@@ -92,10 +92,12 @@ def test_tools_report_input_errors_to_the_model(memory: Memory) -> None:
 
 def test_retriever_returns_documents_with_provenance(memory: Memory) -> None:
     memory.add_messages(
-        [{"role": "user", "content": "The wifi password is on the fridge."}], "ns", conversation_id="home"
+        [{"role": "user", "content": "The wifi password is on the fridge."}],
+        namespace="ns",
+        conversation_id="home",
     )
     memory.add_messages(
-        [{"role": "user", "content": "The office wifi is guest-5G."}], "ns", conversation_id="work"
+        [{"role": "user", "content": "The office wifi is guest-5G."}], namespace="ns", conversation_id="work"
     )
     retriever = EmemRetriever(memory=memory, namespace="ns", k=3, filter={"conversation_id": "home"})
     docs = retriever.invoke("wifi password")

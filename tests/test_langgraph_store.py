@@ -237,13 +237,13 @@ def test_items_are_emem_events_searchable_and_erasable(memory: Memory) -> None:
     """An item is a turn: Memory.search finds it, provenance names it, delete erases it."""
     store = EmemStore(memory, "ns")
     store.put(("memories", "priya"), "m1", {"content": "Priya is allergic to peanuts"})
-    (hit,) = memory.search("peanut allergy", "ns", k=1)
+    (hit,) = memory.search("peanut allergy", namespace="ns", k=1)
     assert "allergic to peanuts" in hit.text and hit.conversation_id == "kv/memories/priya"
-    answer = memory.ask("What is Priya allergic to?", "ns", mode="fast")
+    answer = memory.ask("What is Priya allergic to?", namespace="ns", mode="fast")
     assert any("peanuts" in e.text for e in answer.evidence)
     store.delete(("memories", "priya"), "m1")
     assert memory.episodes.turns("ns") == []
-    assert memory.search("peanut allergy", "ns", k=5) == []
+    assert memory.search("peanut allergy", namespace="ns", k=5) == []
 
 
 def test_overwrite_keeps_or_erases_history(memory: Memory) -> None:

@@ -98,10 +98,12 @@ class TestOpenPredicates:
 
     def test_memory_assert_fact_takes_a_cardinality(self, tmp_path: Path) -> None:
         with Memory(tmp_path / "home") as mem:
-            mem.assert_fact(NS, "user", "speaks", "French", "2024-01-01T00:00:00+00:00", cardinality="multi")
-            assert mem.resolve(NS, "user", "speaks").values == ["French"]
+            mem.assert_fact(
+                "user", "speaks", "French", "2024-01-01T00:00:00+00:00", namespace=NS, cardinality="multi"
+            )
+            assert mem.resolve("user", "speaks", namespace=NS).values == ["French"]
             with pytest.raises(InputError, match="unknown predicate 'sings'"):
-                mem.assert_fact(NS, "user", "sings", "alto", "2024-01-01T00:00:00+00:00")
+                mem.assert_fact("user", "sings", "alto", "2024-01-01T00:00:00+00:00", namespace=NS)
 
     def test_named_value(self) -> None:
         assert named_value("a dog named Max") == "Max"
@@ -152,14 +154,14 @@ PRIYA = agent_conversation(
 @pytest.fixture
 def priya(tmp_path: Path) -> Memory:
     mem = Memory(tmp_path / "home", forget_policy="withhold")
-    mem.add_conversation(PRIYA, NS)
+    mem.add_conversation(PRIYA, namespace=NS)
     mem.consolidate(NS)
     yield mem
     mem.close()
 
 
 def at(mem: Memory, predicate: str, day: str, subject: str = "user") -> tuple[str, list[str]]:
-    res = mem.resolve(NS, subject, predicate, valid_at=f"{day}T12:00:00+00:00")
+    res = mem.resolve(subject, predicate, namespace=NS, valid_at=f"{day}T12:00:00+00:00")
     return res.status, res.values
 
 
@@ -190,7 +192,11 @@ class TestAgentConversation:
         assert at(priya, "phone", "2024-03-15")[1] != ["555-867-5309"]
         # As known in March, it was.
         res = priya.resolve(
-            NS, "user", "phone", valid_at="2024-03-15T00:00:00+00:00", known_at="2024-03-15T00:00:00+00:00"
+            "user",
+            "phone",
+            namespace=NS,
+            valid_at="2024-03-15T00:00:00+00:00",
+            known_at="2024-03-15T00:00:00+00:00",
         )
         assert res.values == ["555-867-5309"]
 
@@ -198,7 +204,7 @@ class TestAgentConversation:
         assert at(priya, "diet", "2024-06-15") == ("state", ["vegetarian"])
 
     def test_history_shows_the_ending(self, priya: Memory) -> None:
-        entries = priya.history(NS, "user", "works_at").entries
+        entries = priya.history("user", "works_at", namespace=NS).entries
         ended = [e for e in entries if e.revision.object == "acme corp" and e.revision.valid_to is not None]
         assert ended and ended[0].revision.valid_to.date().isoformat() == "2024-05-31"
         assert any(e.revoked_by for e in entries if e.revision.object == "acme corp")
@@ -216,7 +222,7 @@ class TestEndsAndCancellations:
             ("2024-03-20T10:00:00+00:00", [("user", "I finished reading Dune yesterday.")]),
         )
         with Memory(tmp_path / "h") as mem:
-            mem.add_conversation(conv, NS)
+            mem.add_conversation(conv, namespace=NS)
             mem.consolidate(NS)
             assert at(mem, "reading", "2024-03-10") == ("state", ["Dune"])
             assert at(mem, "reading", "2024-03-25") == ("miss", [])
@@ -233,13 +239,13 @@ class TestEndsAndCancellations:
             ),
         )
         with Memory(tmp_path / "h") as mem:
-            mem.add_conversation(conv, NS)
+            mem.add_conversation(conv, namespace=NS)
             mem.consolidate(NS)
             before = "2024-03-10T00:00:00+00:00"  # as known before the plans were called off
-            plans = mem.resolve(NS, "user", "plans_to", valid_at=before, known_at=before).values
+            plans = mem.resolve("user", "plans_to", namespace=NS, valid_at=before, known_at=before).values
             assert any("Japan" in p for p in plans) and any("Austin" in p for p in plans)
             assert mem.resolve(
-                NS, "user", "lives_in", valid_at="2024-07-01T00:00:00+00:00", known_at=before
+                "user", "lives_in", namespace=NS, valid_at="2024-07-01T00:00:00+00:00", known_at=before
             ).values == ["Austin"]
             assert at(mem, "plans_to", "2024-03-25") == ("miss", [])
             assert at(mem, "lives_in", "2024-07-01") == ("miss", [])
@@ -257,7 +263,7 @@ class TestNamedSpeakers:
             )
         )
         with Memory(tmp_path / "h") as mem:
-            mem.add_conversation(conv, NS)
+            mem.add_conversation(conv, namespace=NS)
             mem.consolidate(NS)
             assert at(mem, "allergy", "2024-03-02", "Caroline") == ("state", ["peanuts"])
             assert at(mem, "health_condition", "2024-03-02", "Melanie") == ("state", ["asthma"])
@@ -338,9 +344,11 @@ def test_dropping_a_namespace_drops_its_declarations(tmp_path: Path) -> None:
                     "time": "2024-01-01T00:00:00+00:00",
                 }
             ],
-            NS,
+            namespace=NS,
         )
-        mem.assert_fact(NS, "user", "speaks", "French", "2024-01-01T00:00:00+00:00", cardinality="multi")
+        mem.assert_fact(
+            "user", "speaks", "French", "2024-01-01T00:00:00+00:00", namespace=NS, cardinality="multi"
+        )
         mem.drop_namespace(NS)
         assert mem.ledger.declared_predicates(NS) == {}
 
@@ -354,7 +362,7 @@ def test_anymore_ends_a_fact_and_keeps_its_past(tmp_path: Path) -> None:
         ),
     )
     with Memory(tmp_path / "h") as mem:
-        mem.add_conversation(conv, NS)
+        mem.add_conversation(conv, namespace=NS)
         mem.consolidate(NS)
         assert at(mem, "lives_in", "2024-03-01") == ("state", ["Austin"])
         assert at(mem, "lives_in", "2024-06-01") == ("miss", [])
@@ -371,7 +379,7 @@ def test_a_doubtful_ending_only_ends_what_is_running(tmp_path: Path) -> None:
         ),
     )
     with Memory(tmp_path / "h") as mem:
-        mem.add_conversation(conv, NS)
+        mem.add_conversation(conv, namespace=NS)
         mem.consolidate(NS)
         assert at(mem, "reading", "2024-03-10") == ("state", ["Dune"])
         assert at(mem, "reading", "2024-03-25") == ("miss", [])

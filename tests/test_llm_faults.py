@@ -50,7 +50,7 @@ MAX_ATTEMPTS = 3 + MAX_RETRIES  # structured-output negotiation (json_schema, js
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("faults") / "home"
     with Memory(home) as m:
-        m.add_conversation(small_conversation(), "ns")
+        m.add_conversation(small_conversation(), namespace="ns")
         m.consolidate("ns")
         m.index("ns")
     return home
@@ -76,7 +76,7 @@ def ask(
         }
         with Memory(home, roles=RoleModels(chat)) as memory:
             started = time.perf_counter()
-            answer = memory.ask(question, "ns", mode=mode)
+            answer = memory.ask(question, namespace="ns", mode=mode)
             return answer, server.chat_requests, time.perf_counter() - started
 
 
@@ -172,7 +172,7 @@ def test_consolidation_with_a_failing_extractor_keeps_its_watermark(tmp_path: Pa
     from emem.extract.llm_extractor import LLMExtractor
 
     with FakeOpenAIServer(http_error(500)) as server, Memory(tmp_path / "home") as memory:
-        memory.add_conversation(small_conversation(), "ns")
+        memory.add_conversation(small_conversation(), namespace="ns")
         extractor = LLMExtractor(
             OpenAIChatModel(server.base_url, "fake", timeout=0.3, max_retries=0, backoff=0.01)
         )
@@ -246,11 +246,11 @@ def test_the_harness_logs_error_answers_as_rows_scored_zero(home: Path, tmp_path
                     }
                     for t in sample.sessions[0].turns
                 ],
-                "s1",
+                namespace="s1",
             )
 
         def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
-            a = self.memory.ask(question, sample_id, mode="deep")
+            a = self.memory.ask(question, namespace=sample_id, mode="deep")
             return SystemOutput(
                 prediction=a.answer,
                 status="error" if a.status == "error" else "ok",

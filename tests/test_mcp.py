@@ -100,7 +100,7 @@ def test_streamable_http_on_loopback(memory: Memory) -> None:
 
 
 def test_namespace_allow_list_refuses_alike(memory: Memory) -> None:
-    memory.add_messages([{"role": "user", "content": "secret plans"}], "other")
+    memory.add_messages([{"role": "user", "content": "secret plans"}], namespace="other")
 
     async def run() -> None:
         async with Client(build_mcp(memory, namespaces=["priya"])) as client:

@@ -27,7 +27,7 @@ def test_dicts_and_langchain_messages_become_turns(memory: Memory) -> None:
                 content=[{"type": "text", "text": "She is grey."}, {"type": "image_url", "image_url": {}}]
             ),
         ],
-        "ns",
+        namespace="ns",
         conversation_id="chat",
         time=T0,
         user_name="Priya",
@@ -45,12 +45,16 @@ def test_dicts_and_langchain_messages_become_turns(memory: Memory) -> None:
 
 
 def test_idle_gap_starts_a_new_session_and_short_pause_continues(memory: Memory) -> None:
-    memory.add_messages([{"role": "user", "content": "first"}], "ns", time=T0)
-    memory.add_messages([{"role": "user", "content": "soon after"}], "ns", time=T0 + timedelta(minutes=10))
-    memory.add_messages([{"role": "user", "content": "next day"}], "ns", time=T0 + timedelta(days=1))
+    memory.add_messages([{"role": "user", "content": "first"}], namespace="ns", time=T0)
+    memory.add_messages(
+        [{"role": "user", "content": "soon after"}], namespace="ns", time=T0 + timedelta(minutes=10)
+    )
+    memory.add_messages(
+        [{"role": "user", "content": "next day"}], namespace="ns", time=T0 + timedelta(days=1)
+    )
     memory.add_messages(
         [{"role": "user", "content": "an hour later"}],
-        "ns",
+        namespace="ns",
         time=T0 + timedelta(days=1, hours=1),
         idle_gap=7200,
     )
@@ -60,16 +64,16 @@ def test_idle_gap_starts_a_new_session_and_short_pause_continues(memory: Memory)
 
 def test_time_defaults_to_now(memory: Memory) -> None:
     before = datetime.now(UTC)
-    memory.add_messages([{"role": "user", "content": "hello"}], "ns")
+    memory.add_messages([{"role": "user", "content": "hello"}], namespace="ns")
     (turn,) = memory.episodes.turns("ns")
     assert before <= turn.time <= datetime.now(UTC)
 
 
 def test_resent_state_adds_only_new_messages(memory: Memory) -> None:
     history = [HumanMessage(content="My flight is on Friday.", id="h1"), AIMessage(content="Noted.", id="a1")]
-    assert memory.add_messages(history, "ns", time=T0).added == 2
+    assert memory.add_messages(history, namespace="ns", time=T0).added == 2
     history.append(HumanMessage(content="It leaves at 7am.", id="h2"))
-    report = memory.add_messages(history, "ns", time=T0 + timedelta(minutes=1))
+    report = memory.add_messages(history, namespace="ns", time=T0 + timedelta(minutes=1))
     assert (report.added, report.unchanged) == (1, 2)
     assert [t.turn_id for t in memory.episodes.turns("ns")] == ["h1", "a1", "h2"]
 
@@ -83,13 +87,13 @@ def test_metadata_is_stored_and_returned_in_hits(memory: Memory) -> None:
                 "metadata": {"channel": "sms", "urgent": True},
             }
         ],
-        "ns",
+        namespace="ns",
         metadata={"channel": "web", "app": "planner"},
         time=T0,
     )
     (turn,) = memory.episodes.turns("ns")
     assert turn.metadata == {"channel": "sms", "urgent": True, "app": "planner"}
-    (hit,) = memory.search("dentist", "ns", k=1)
+    (hit,) = memory.search("dentist", namespace="ns", k=1)
     assert hit.metadata == {"channel": "sms", "urgent": True, "app": "planner"}
 
 
@@ -104,7 +108,7 @@ def test_every_problem_is_reported_at_once_and_nothing_is_stored(memory: Memory)
         {"role": "user", "content": "fine"},
     ]
     with pytest.raises(InputError) as err:
-        memory.add_messages(bad, "ns")
+        memory.add_messages(bad, namespace="ns")
     msg = str(err.value)
     for needle in [
         "messages[0]: missing field(s) ['content']",
@@ -122,16 +126,16 @@ def test_every_problem_is_reported_at_once_and_nothing_is_stored(memory: Memory)
 def test_bad_arguments_are_reported_together(memory: Memory) -> None:
     with pytest.raises(InputError) as err:
         memory.add_messages(
-            [{"role": "user", "content": "x"}], "ns", conversation_id="", time="soon", idle_gap=-1
+            [{"role": "user", "content": "x"}], namespace="ns", conversation_id="", time="soon", idle_gap=-1
         )
     assert "conversation_id" in str(err.value) and "time" in str(err.value) and "idle_gap" in str(err.value)
     with pytest.raises(InputError, match="list of messages"):
-        memory.add_messages("hello", "ns")  # type: ignore[arg-type]
+        memory.add_messages("hello", namespace="ns")  # type: ignore[arg-type]
 
 
 def test_add_turns_reports_all_missing_fields_at_once(memory: Memory) -> None:
     with pytest.raises(InputError) as err:
-        memory.add_turns([{"turn_id": "1", "text": "x", "role": "user"}], "ns")
+        memory.add_turns([{"turn_id": "1", "text": "x", "role": "user"}], namespace="ns")
     msg = str(err.value)
     assert "missing fields 'conversation_id', 'session_id', 'speaker', 'time'" in msg
     assert "unknown field(s) ['role']" in msg
@@ -161,12 +165,14 @@ def test_old_home_is_migrated_and_keeps_its_turns(tmp_path: Path) -> None:
     with Memory(home) as m:
         (t,) = m.episodes.turns("ns")
         assert t.text == "old words" and t.metadata is None and t.hash == old.content_hash()
-        again = m.add_turns([old], "ns")  # same content, same hash: idempotent across the migration
+        again = m.add_turns([old], namespace="ns")  # same content, same hash: idempotent across the migration
         assert again.unchanged == 1
-        m.add_messages([{"role": "user", "content": "new", "metadata": {"k": 1}}], "ns", conversation_id="c")
+        m.add_messages(
+            [{"role": "user", "content": "new", "metadata": {"k": 1}}], namespace="ns", conversation_id="c"
+        )
         assert m.episodes.turns("ns")[-1].metadata == {"k": 1}
 
 
 def test_system_message_alone_adds_nothing(memory: Memory) -> None:
-    report = memory.add_messages([SystemMessage(content="rules")], "ns")
+    report = memory.add_messages([SystemMessage(content="rules")], namespace="ns")
     assert (report.added, report.skipped) == (0, 1)

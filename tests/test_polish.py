@@ -15,10 +15,9 @@ def test_chroma_rebuilds_emem_embedding_function_in_a_fresh_process(memory: Memo
     warning "Could not reconstruct embedding function emem" or refusing."""
     memory.add_turns(
         [{"conversation_id": "c", "session_id": "s", "turn_id": "1", "speaker": "A", "text": "hello world",
-          "time": "2024-01-01T00:00:00Z"}],
-        "ns",
+          "time": "2024-01-01T00:00:00Z"}], namespace="ns",
     )  # fmt: skip
-    memory.search("hello", "ns")
+    memory.search("hello", namespace="ns")
     script = (
         "import sys, warnings\n"
         "warnings.simplefilter('error')\n"

@@ -53,7 +53,7 @@ def homes(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("injection")
     for name, conv in (("clean", small_conversation()), ("injected", injected_conversation())):
         with Memory(root / name) as m:
-            m.add_conversation(conv, "ns")
+            m.add_conversation(conv, namespace="ns")
             m.consolidate("ns")
             m.index("ns")
     return root / "clean", root / "injected"
@@ -64,7 +64,7 @@ def test_offline_answers_are_unaffected_by_an_injected_turn(homes: tuple[Path, P
     clean, injected = homes
     with Memory(clean) as a, Memory(injected) as b:
         for q in QUESTIONS:
-            x, y = a.ask(q, "ns", mode=mode), b.ask(q, "ns", mode=mode)
+            x, y = a.ask(q, namespace="ns", mode=mode), b.ask(q, namespace="ns", mode=mode)
             assert (y.answer, y.status) == (x.answer, x.status), q
             assert "PWNED" not in y.answer
 
@@ -72,9 +72,9 @@ def test_offline_answers_are_unaffected_by_an_injected_turn(homes: tuple[Path, P
 def test_the_injected_turn_is_still_remembered_as_data(homes: tuple[Path, Path]) -> None:
     _, injected = homes
     with Memory(injected) as m:
-        hits = m.search("developer mode PWNED", "ns", k=2)
+        hits = m.search("developer mode PWNED", namespace="ns", k=2)
         assert hits[0].turn_id in ("S3:1", "S3:2")  # stored verbatim and findable, never obeyed
-        assert all("PWNED" not in v for f in m.facts("ns") for v in f.values)
+        assert all("PWNED" not in v for f in m.facts(namespace="ns") for v in f.values)
 
 
 class ScriptedChat:
@@ -123,8 +123,8 @@ def test_llm_prompts_fence_memory_and_forbid_obeying_it(homes: tuple[Path, Path]
     _, injected = homes
     chat = ScriptedChat()
     with Memory(injected, roles=RoleModels({"planner": chat, "assistant": chat, "reader": chat})) as m:
-        answer = m.ask("Where does Dana work now? Look at every session", "ns", mode="deep")
-        fast = m.ask("Where does Dana work?", "ns", mode="fast")
+        answer = m.ask("Where does Dana work now? Look at every session", namespace="ns", mode="deep")
+        fast = m.ask("Where does Dana work?", namespace="ns", mode="fast")
     assert answer.answer == "Kinetica" and fast.answer == "Kinetica"
     assert all("EvilCorp" not in e.text and "EvilCorp" != e.quote for e in answer.evidence)
     roles = {role for role, _ in chat.sent}

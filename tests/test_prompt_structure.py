@@ -278,8 +278,8 @@ def test_planner_sees_no_memory(tmp_path: Path) -> None:
         )
     }
     with Memory(tmp_path / "home", roles=RoleModels(dict(chats))) as m:  # type: ignore[arg-type]
-        m.add_turns(turns, "ns")
-        m.ask("Where does Caroline live?", "ns", mode="deep")
+        m.add_turns(turns, namespace="ns")
+        m.ask("Where does Caroline live?", namespace="ns", mode="deep")
     assert chats["planner"].sent and all(MARK not in x["content"] for ms in chats["planner"].sent for x in ms)
     for role in ("assistant", "reader"):
         assert chats[role].sent, role

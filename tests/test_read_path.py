@@ -26,7 +26,7 @@ NS = "demo"
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory):
     with Memory(tmp_path_factory.mktemp("home")) as m:
-        m.add_conversation(example_conversation(), NS)
+        m.add_conversation(example_conversation(), namespace=NS)
         m.consolidate(NS)
         yield m
 
@@ -75,14 +75,16 @@ def test_plan_names_entities_predicates_and_time() -> None:
 def test_each_operation_end_to_end_offline(
     demo: Memory, question: str, expected: str, operation: Operation
 ) -> None:
-    a = demo.ask(question, NS, mode="deep")
+    a = demo.ask(question, namespace=NS, mode="deep")
     assert a.operation == operation and a.mode_used == "deep" and a.status == "answered"
     assert a.answer == expected
     assert a.offline and a.evidence and all(e.text for e in a.evidence)
 
 
 def test_temporal_arithmetic_packs_both_endpoints(demo: Memory) -> None:
-    a = demo.ask("How many months after Ben's trip to Japan did Alice move to Austin?", NS, mode="deep")
+    a = demo.ask(
+        "How many months after Ben's trip to Japan did Alice move to Austin?", namespace=NS, mode="deep"
+    )
     ids = {e.turn_id for e in a.evidence}
     assert {"S3:1", "S4:1"} <= ids
 
@@ -90,27 +92,32 @@ def test_temporal_arithmetic_packs_both_endpoints(demo: Memory) -> None:
 def test_stale_value_trap(demo: Memory) -> None:
     """'I live in Denver and I love Denver' is closer to the question than 'we finally settled in
     Austin', but the ledger says Austin is current; Denver is shown as history."""
-    hits = demo.search("Where does Alice live?", NS, k=3)
+    hits = demo.search("Where does Alice live?", namespace=NS, k=3)
     assert hits[0].turn_id != "S4:1" or hits[1].turn_id == "S1:3"  # similarity alone proposes Denver too
-    a = demo.ask("Where does Alice live now?", NS, mode="deep")
+    a = demo.ask("Where does Alice live now?", namespace=NS, mode="deep")
     assert a.answer == "Austin"
     roles = {e.turn_id: e.role for e in a.evidence}
     assert roles["S4:1"] == "current-value" and roles["S1:3"] == "superseded-value"
     assert "history" in a.context and "Denver" in a.context
-    past = demo.ask("Where did Alice live in February 2023?", NS, mode="deep")
+    past = demo.ask("Where did Alice live in February 2023?", namespace=NS, mode="deep")
     assert past.answer == "Denver"
 
 
 def test_conflict_is_reported_not_picked(tmp_path) -> None:
     with Memory(tmp_path / "h") as m:
-        m.add_conversation(example_conversation(), NS)
+        m.add_conversation(example_conversation(), namespace=NS)
         m.assert_fact(
-            NS, "Ben", "lives_in", "Boston", "2023-03-01T00:00:00Z", known_at="2023-03-02T00:00:00Z"
+            "Ben", "lives_in", "Boston", "2023-03-01T00:00:00Z", namespace=NS, known_at="2023-03-02T00:00:00Z"
         )
         m.assert_fact(
-            NS, "Ben", "lives_in", "Chicago", "2023-03-01T00:00:00Z", known_at="2023-03-03T00:00:00Z"
+            "Ben",
+            "lives_in",
+            "Chicago",
+            "2023-03-01T00:00:00Z",
+            namespace=NS,
+            known_at="2023-03-03T00:00:00Z",
         )
-        a = m.ask("Where does Ben live?", NS, mode="deep")
+        a = m.ask("Where does Ben live?", namespace=NS, mode="deep")
         assert a.status == "conflict"
         assert "Boston" in a.answer and "Chicago" in a.answer
         assert a.facts and a.facts[0].status == "conflict"
@@ -118,7 +125,7 @@ def test_conflict_is_reported_not_picked(tmp_path) -> None:
 
 def test_abstains_on_unanswerable(demo: Memory) -> None:
     for mode in ("fast", "deep"):
-        a = demo.ask("What is Ben's favourite football team?", NS, mode=mode)
+        a = demo.ask("What is Ben's favourite football team?", namespace=NS, mode=mode)
         assert a.status == "abstained" and a.answer.startswith("I don't know")
 
 
@@ -130,7 +137,7 @@ def test_budget_never_exceeded_and_closures_whole(demo: Memory, budget: int) -> 
         "What did Alice make in pottery class?",
     ]:
         for mode in ("fast", "deep"):
-            a = demo.ask(q, NS, mode=mode, budget=budget)
+            a = demo.ask(q, namespace=NS, mode=mode, budget=budget)
             assert a.usage.context_tokens <= budget
             # a fact closure is all or nothing: its current value never appears without its header
             if any(e.role == "current-value" for e in a.evidence):
@@ -251,8 +258,8 @@ def test_scripted_llm_roles_and_token_accounting(tmp_path) -> None:
         }
     )
     with Memory(tmp_path / "h", roles=roles) as m:
-        m.add_conversation(example_conversation(), NS)
-        a = m.ask("Where does Ben work now?", NS, mode="deep")
+        m.add_conversation(example_conversation(), namespace=NS)
+        a = m.ask("Where does Ben work now?", namespace=NS, mode="deep")
     assert a.answer == "Riverside Clinic" and a.status == "answered" and not a.offline
     by_role = a.usage.by_role
     assert by_role["planner"].llm_calls == 1 and by_role["reader"].llm_calls == 1
@@ -274,7 +281,7 @@ def test_scripted_llm_roles_and_token_accounting(tmp_path) -> None:
 
 
 def test_fast_mode_has_no_planning_or_assistants(demo: Memory) -> None:
-    a = demo.ask("What did Alice make in pottery class?", NS, mode="fast")
+    a = demo.ask("What did Alice make in pottery class?", namespace=NS, mode="fast")
     assert a.mode_used == "fast" and not a.activated_segments
     assert a.usage.by_role["planner"].models == ["offline-rules"]  # labelled, never passed off as a model's
     assert set(a.usage.by_role) == {"planner", "reader"}  # the planner entry is the free offline classifier
@@ -282,15 +289,15 @@ def test_fast_mode_has_no_planning_or_assistants(demo: Memory) -> None:
 
 
 def test_auto_mode_routes_and_says_why(demo: Memory) -> None:
-    direct = demo.ask("What did Alice make in pottery class?", NS, mode="auto")
-    listing = demo.ask("What pets do Alice and Ben have?", NS, mode="auto")
+    direct = demo.ask("What did Alice make in pottery class?", namespace=NS, mode="auto")
+    listing = demo.ask("What pets do Alice and Ben have?", namespace=NS, mode="auto")
     assert direct.mode_used == "fast" and "fast path" in direct.mode_reason
     assert listing.mode_used == "deep" and listing.activated_segments
     assert all(s.pathways for s in listing.activated_segments)
 
 
 def test_as_of_hides_later_turns(demo: Memory) -> None:
-    a = demo.ask("Where does Alice live?", NS, mode="deep", as_of="2023-03-01T00:00:00Z")
+    a = demo.ask("Where does Alice live?", namespace=NS, mode="deep", as_of="2023-03-01T00:00:00Z")
     assert a.answer == "Denver"
     assert all(e.time.isoformat() <= "2023-03-01T00:00:00+00:00" for e in a.evidence)
 
@@ -326,7 +333,7 @@ def test_context_fill_only_uses_the_budget_the_evidence_left(demo: Memory) -> No
     from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
 
     question = "Where does Alice work now?"
-    plain = demo.ask(question, NS, mode="deep", budget=900)
+    plain = demo.ask(question, namespace=NS, mode="deep", budget=900)
     filled_graph = build_master_graph(ReadRuntime(demo, demo.roles, fill_context=True))
     filled = ask_graph(filled_graph, question, NS, "deep", None, 900)
     assert plain.answer == filled.answer  # the evidence, and so the offline answer, is the same

@@ -82,15 +82,15 @@ class PublicApiOnly:
 
     def add_conversation(self, conversation: dict[str, Any], namespace: str):
         self.calls.append("add_conversation")
-        return self._memory.add_conversation(conversation, namespace)
+        return self._memory.add_conversation(conversation, namespace=namespace)
 
     def add_turns(self, turns: list[dict[str, Any]], namespace: str):
         self.calls.append("add_turns")
-        return self._memory.add_turns(turns, namespace)
+        return self._memory.add_turns(turns, namespace=namespace)
 
     def ask(self, question: str, namespace: str, mode: str = "auto", as_of: Any = None):
         self.calls.append("ask")
-        return self._memory.ask(question, namespace, mode=mode, as_of=as_of)
+        return self._memory.ask(question, namespace=namespace, mode=mode, as_of=as_of)
 
     def close(self) -> None:
         self._memory.close()

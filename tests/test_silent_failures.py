@@ -41,7 +41,7 @@ def test_consolidate_reports_failed_summaries(tmp_path: Path) -> None:
     home = tmp_path / "home"
     write_config(home)
     with Memory(home, embedder=ExactEmbedder()) as m:
-        m.add_conversation(conversation("c1"), "ns")
+        m.add_conversation(conversation("c1"), namespace="ns")
         report = m.consolidate("ns")
     assert report.summaries_failed == 2 and report.summaries_written == 0
     assert not report.complete and "2 of 2 segment summaries failed" in report.failures[0]
@@ -52,7 +52,7 @@ def test_cli_consolidate_exits_1_when_summaries_fail(tmp_path: Path) -> None:
     home = tmp_path / "home"
     write_config(home)
     with Memory(home, embedder=ExactEmbedder()) as m:
-        m.add_conversation(conversation("c1"), "ns")
+        m.add_conversation(conversation("c1"), namespace="ns")
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMEM_LLM")}
     proc = subprocess.run(
         [
@@ -88,7 +88,7 @@ def test_an_endpoint_without_a_model_is_an_error(tmp_path: Path, env: dict[str, 
         "EMEM_HOME": str(tmp_path / "home"),
     }
     with Memory(tmp_path / "home", embedder=ExactEmbedder()) as m:
-        m.add_conversation(conversation("c1"), "ns")
+        m.add_conversation(conversation("c1"), namespace="ns")
     proc = subprocess.run(
         [sys.executable, "-c", "from emem.cli import main; main()", "ask", "Where?", "-n", "ns"],
         env=full,

@@ -187,7 +187,7 @@ CONV = chat(
 class TestForgetRequestsThroughConsolidation:
     def test_recorded_with_provenance_and_shown_in_history(self, tmp_path: Path) -> None:
         with Memory(tmp_path / "h", forget_policy="withhold") as mem:
-            mem.add_conversation(CONV, NS)
+            mem.add_conversation(CONV, namespace=NS)
             mem.consolidate(NS)
             reqs = active_forget_requests(mem.ledger, NS)
             assert {r.topic: r.source for r in reqs} == {  # not the agent's echo (S2:2)
@@ -196,7 +196,7 @@ class TestForgetRequestsThroughConsolidation:
                 "Alex": "chat/S2:4",
             }
             assert active_forget_requests(mem.ledger, NS, datetime(2024, 3, 15, tzinfo=UTC)) == []
-            history = mem.history(NS, "user", "forget_request")
+            history = mem.history("user", "forget_request", namespace=NS)
             assert {e.revision.object_text for e in history.entries} == {r.topic for r in reqs}
             # Withhold leaves the turns in place; the read path withholds them.
             texts = [t.text for t in mem.episodes.turns(NS)]
@@ -207,10 +207,10 @@ class TestForgetRequestsThroughConsolidation:
 
     def test_a_revoked_request_is_no_longer_active(self, tmp_path: Path) -> None:
         with Memory(tmp_path / "h") as mem:
-            mem.add_conversation(CONV, NS)
+            mem.add_conversation(CONV, namespace=NS)
             mem.consolidate(NS)
             first = active_forget_requests(mem.ledger, NS)[0]
-            mem.revoke(NS, first.revision_id, reason="user changed their mind")
+            mem.revoke(first.revision_id, namespace=NS, reason="user changed their mind")
             assert first.revision_id not in {r.revision_id for r in active_forget_requests(mem.ledger, NS)}
 
     def test_a_request_taken_back_in_conversation_stops_withholding(self, tmp_path: Path) -> None:
@@ -219,19 +219,19 @@ class TestForgetRequestsThroughConsolidation:
             ("2024-03-05T10:00:00+00:00", "user", "Actually, you can remember my address again."),
         )
         with Memory(tmp_path / "h") as mem:
-            mem.add_conversation(conv, NS)
+            mem.add_conversation(conv, namespace=NS)
             mem.consolidate(NS)
             assert [
                 r.topic for r in active_forget_requests(mem.ledger, NS, datetime(2024, 3, 2, tzinfo=UTC))
             ] == ["address"]
             assert active_forget_requests(mem.ledger, NS) == []
             assert (
-                len(mem.history(NS, "user", "forget_request").entries) == 2
+                len(mem.history("user", "forget_request", namespace=NS).entries) == 2
             )  # the request and its revocation
 
     def test_erase_policy_erases_the_matching_turns_through_forget(self, tmp_path: Path) -> None:
         with Memory(tmp_path / "h", forget_policy="erase") as mem:
-            mem.add_conversation(CONV, NS)
+            mem.add_conversation(CONV, namespace=NS)
             report = mem.consolidate(NS)
             texts = [t.text for t in mem.episodes.turns(NS)]
             assert "My SSN is 123-45-6789." not in texts
@@ -240,12 +240,12 @@ class TestForgetRequestsThroughConsolidation:
             assert "I live in Boston." in texts
             assert "Please forget my social security number." in texts  # the request stays auditable
             assert any("erased" in n for n in report.notes)
-            assert mem.resolve(NS, "user", "health_condition").status == "miss"
+            assert mem.resolve("user", "health_condition", namespace=NS).status == "miss"
             assert len(active_forget_requests(mem.ledger, NS)) == 3
 
     def test_ignore_policy_records_but_erases_nothing(self, tmp_path: Path) -> None:
         with Memory(tmp_path / "h", forget_policy="ignore") as mem:
-            mem.add_conversation(CONV, NS)
+            mem.add_conversation(CONV, namespace=NS)
             mem.consolidate(NS)
             assert len(active_forget_requests(mem.ledger, NS)) == 3
             assert "My SSN is 123-45-6789." in [t.text for t in mem.episodes.turns(NS)]
@@ -256,14 +256,14 @@ class TestForgetRequestsThroughConsolidation:
             ("2024-03-01T10:00:00+00:00", "assistant", "Hello Priya, my name is Nova."),
         )
         with Memory(tmp_path / "h") as mem:
-            mem.add_conversation(conv, NS)
+            mem.add_conversation(conv, namespace=NS)
             mem.consolidate(NS)
             assert name_aliases(mem.ledger, NS) == {"Priya": "user"}
 
 
 def test_erase_policy_also_erases_later_turns_that_match(tmp_path: Path) -> None:
     with Memory(tmp_path / "h", forget_policy="erase") as mem:
-        mem.add_conversation(CONV, NS)
+        mem.add_conversation(CONV, namespace=NS)
         mem.consolidate(NS)
         mem.add_turns(
             [
@@ -284,7 +284,7 @@ def test_erase_policy_also_erases_later_turns_that_match(tmp_path: Path) -> None
                     "time": "2024-05-01T10:01:00+00:00",
                 },
             ],
-            NS,
+            namespace=NS,
         )
         mem.consolidate(NS)
         texts = [t.text for t in mem.episodes.turns(NS)]
@@ -301,7 +301,7 @@ def test_relatives_map_my_sister_and_my_dog_to_their_names(tmp_path: Path) -> No
         ("2024-03-01T10:00:00+00:00", "user", "My husband Tom is a chef."),
     )
     with Memory(tmp_path / "h") as mem:
-        mem.add_conversation(conv, NS)
+        mem.add_conversation(conv, namespace=NS)
         mem.consolidate(NS)
         rel = relatives_of(mem.ledger, NS, "user")
         assert rel["sister"] == ["Ana"] and rel["sibling"] == ["Ana"] and rel["dog"] == ["Pepper"]

@@ -14,7 +14,7 @@ def test_llm_summaries_are_written_off_the_write_path_and_reused(tmp_path) -> No
     )
     roles = RoleModels({"planner": None, "assistant": None, "reader": None, "summariser": chat})
     with Memory(tmp_path / "h", roles=roles) as m:
-        m.add_conversation(example_conversation(), "ns")
+        m.add_conversation(example_conversation(), namespace="ns")
         assert m.segment_summaries("ns") == {}  # the write path wrote no summary
         m.consolidate("ns")
         report = m.last_summary_report
@@ -28,7 +28,7 @@ def test_llm_summaries_are_written_off_the_write_path_and_reused(tmp_path) -> No
 
 def test_offline_summaries_are_extractive(tmp_path) -> None:
     with Memory(tmp_path / "h") as m:
-        m.add_conversation(example_conversation(), "ns")
+        m.add_conversation(example_conversation(), namespace="ns")
         m.consolidate("ns")
         assert m.last_summary_report is None
         seg = m._runtime().view("ns").segments[3]

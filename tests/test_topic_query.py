@@ -35,7 +35,7 @@ def test_topic_query(question: str, speakers: list[str], expected: str) -> None:
 
 def test_namespace_speakers_are_tracked_per_namespace(tmp_path) -> None:
     with Memory(tmp_path / "home") as m:
-        m.add_conversation(small_conversation("c1"), "ns-a")
+        m.add_conversation(small_conversation("c1"), namespace="ns-a")
         m.add_conversation(
             {
                 **small_conversation("c2"),
@@ -47,7 +47,7 @@ def test_namespace_speakers_are_tracked_per_namespace(tmp_path) -> None:
                     }
                 ],
             },
-            "ns-b",
+            namespace="ns-b",
         )
         assert m.indexes.current("ns-a").speakers == {"Dana", "Omar"}
         assert m.indexes.current("ns-b").speakers == {"Zoe"}
@@ -57,7 +57,7 @@ def test_namespace_speakers_are_tracked_per_namespace(tmp_path) -> None:
 
 def test_dense_search_and_read_path_use_the_topic_query(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     with Memory(tmp_path / "home") as m:
-        m.add_conversation(small_conversation(), "ns")
+        m.add_conversation(small_conversation(), namespace="ns")
         ns = m.indexes.current("ns")
         seen: list[str] = []
         original = type(ns.dense.embedder).embed
@@ -70,7 +70,7 @@ def test_dense_search_and_read_path_use_the_topic_query(tmp_path, monkeypatch: p
         monkeypatch.setattr(type(ns.dense.embedder), "embed", spy)
         hybrid_turns(ns, "Where does Dana work?", 3)
         hybrid_turns(ns, "Where does Dana work?", 3, exact=False)
-        m.search("Where does Dana work?", "ns", k=3)
+        m.search("Where does Dana work?", namespace="ns", k=3)
         assert seen == ["Where does work?"] * 3
         monkeypatch.undo()
 
@@ -88,7 +88,7 @@ def test_dense_search_and_read_path_use_the_topic_query(tmp_path, monkeypatch: p
             return real_embed(text)
 
         monkeypatch.setattr(runtime, "embed", record)
-        m.ask("Where does Dana work?", "ns", mode="deep")
+        m.ask("Where does Dana work?", namespace="ns", mode="deep")
         # Routing embeds the topic query; scoring turns inside a segment keeps the name, which
         # tells turns apart by who said them.
         assert "Where does work?" in embedded and "Where does Dana work?" in embedded

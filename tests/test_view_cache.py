@@ -76,13 +76,13 @@ def assert_same_view(a, b) -> None:
 def test_appending_a_turn_re_embeds_only_its_segment_summary(home: Path) -> None:
     embedder = CountingEmbedder()
     with Memory(home, embedder=embedder) as m:
-        m.add_turns(history(), "ns")
+        m.add_turns(history(), namespace="ns")
         first = m.read_runtime.view("ns")
         assert len(first.segments) == 3
         embedder.texts.clear()
         m.add_turns(
             [turn("S2", 3, "Dana", "About nine kilometres along the harbour.", "2023-02-01T09:02:00+00:00")],
-            "ns",
+            namespace="ns",
         )
         carried = m.read_runtime.view("ns")
         assert carried is not first and len(carried.turns) == 6
@@ -100,20 +100,21 @@ def test_appending_a_turn_re_embeds_only_its_segment_summary(home: Path) -> None
 def test_a_new_session_and_a_second_process_embed_no_summary_twice(home: Path) -> None:
     embedder = CountingEmbedder()
     with Memory(home, embedder=embedder) as m:
-        m.add_turns(history(), "ns")
+        m.add_turns(history(), namespace="ns")
         m.read_runtime.view("ns")
         m.add_turns(
-            [turn("S4", 1, "Omar", "Did Lena like the harbour trail?", "2023-05-20T09:00:00+00:00")], "ns"
+            [turn("S4", 1, "Omar", "Did Lena like the harbour trail?", "2023-05-20T09:00:00+00:00")],
+            namespace="ns",
         )
         carried = m.read_runtime.view("ns")
-        answer = m.ask("Who is visiting from Oslo?", "ns", mode="deep")
+        answer = m.ask("Who is visiting from Oslo?", namespace="ns", mode="deep")
     assert [s.segment_id for s in carried.segments][-1] == "c1/S4"
     again = CountingEmbedder()
     with Memory(home, embedder=again) as other:
         view = other.read_runtime.view("ns")
         assert summary_texts(again, view) == []  # every summary vector came from the home's cache
         assert_same_view(view, carried)
-        repeat = other.ask("Who is visiting from Oslo?", "ns", mode="deep")
+        repeat = other.ask("Who is visiting from Oslo?", namespace="ns", mode="deep")
     assert repeat.answer == answer.answer
     assert [e.turn_id for e in repeat.evidence] == [e.turn_id for e in answer.evidence]
 
@@ -121,9 +122,11 @@ def test_a_new_session_and_a_second_process_embed_no_summary_twice(home: Path) -
 def test_today_s_path_builds_the_same_view(home: Path) -> None:
     """The benchmark's baseline switch: a full rebuild, no cache, the same view."""
     with Memory(home, embedder=CountingEmbedder()) as m:
-        m.add_turns(history(), "ns")
+        m.add_turns(history(), namespace="ns")
         m.read_runtime.view("ns")
-        m.add_turns([turn("S3", 2, "Omar", "Oslo in May sounds lovely.", "2023-03-01T09:05:00+00:00")], "ns")
+        m.add_turns(
+            [turn("S3", 2, "Omar", "Oslo in May sounds lovely.", "2023-03-01T09:05:00+00:00")], namespace="ns"
+        )
         carried = m.read_runtime.view("ns")
     with Memory(home, embedder=CountingEmbedder()) as old:
         old.read_runtime.cached = False
@@ -133,10 +136,10 @@ def test_today_s_path_builds_the_same_view(home: Path) -> None:
 def test_fast_mode_embeds_the_question_once(home: Path) -> None:
     embedder = CountingEmbedder()
     with Memory(home, embedder=embedder) as m:
-        m.add_turns(history(), "ns")
+        m.add_turns(history(), namespace="ns")
         m.read_runtime.view("ns")
         embedder.texts.clear()
-        m.ask("how long is the harbour trail?", "ns", mode="fast")
+        m.ask("how long is the harbour trail?", namespace="ns", mode="fast")
         # No speaker named: the topic query is the question, so one text is embedded, once.
         assert embedder.texts == ["how long is the harbour trail?"]
 

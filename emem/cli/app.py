@@ -83,7 +83,7 @@ def ingest(
         raise InputError(f"unknown format {format!r}; use auto, locomo, emem or jsonl", "--format")
     fmt: Format = format  # type: ignore[assignment]
     with open_memory(home) as memory:
-        report = memory.ingest_file(path, namespace, fmt, restore=restore)
+        report = memory.ingest_file(path, fmt, namespace=namespace, restore=restore)
         console.print(
             f"stored {report.added} new turns ({report.unchanged} already present) in namespace {namespace!r}"
         )
@@ -108,7 +108,7 @@ def search(
         require_namespace(memory, namespace)
         if not memory.indexes.is_current(namespace) and not as_json:
             catch_up_with_progress(memory, namespace)
-        hits = memory.search(query, namespace, k=k)
+        hits = memory.search(query, namespace=namespace, k=k)
     if as_json:
         print_json(hits)
         return

@@ -61,7 +61,7 @@ def register(app: typer.Typer, open_memory) -> None:
             require_namespace(memory, namespace)
             if not memory.indexes.is_current(namespace) and not as_json:
                 catch_up_with_progress(memory, namespace)
-            answer = memory.ask(question, namespace, mode=mode, as_of=as_of, budget=budget)
+            answer = memory.ask(question, namespace=namespace, mode=mode, as_of=as_of, budget=budget)
         if as_json:
             print_json(answer)
         else:

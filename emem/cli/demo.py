@@ -35,7 +35,7 @@ def register(app: typer.Typer, open_memory=open_memory) -> None:
     def demo(home: Path | None = HomeOption) -> None:
         """Ingest a small example conversation and answer questions about it (offline)."""
         with open_memory(home) as memory:
-            report = memory.add_conversation(example_conversation(), DEMO_NAMESPACE)
+            report = memory.add_conversation(example_conversation(), namespace=DEMO_NAMESPACE)
             console.print(
                 f"[bold]emem demo[/bold] — home {memory.home}, namespace {DEMO_NAMESPACE!r}: "
                 f"{report.added} turns stored, {report.unchanged} already present"
@@ -49,4 +49,4 @@ def register(app: typer.Typer, open_memory=open_memory) -> None:
             )
             for q in DEMO_QUESTIONS:
                 console.print(f"\n[bold]Q: {q}[/bold]", highlight=False)
-                print_answer(memory.ask(q, DEMO_NAMESPACE, mode="deep"))
+                print_answer(memory.ask(q, namespace=DEMO_NAMESPACE, mode="deep"))

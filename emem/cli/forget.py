@@ -77,7 +77,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         with _user_errors():
             with open_memory(home) as memory:
                 report = memory.forget(
-                    namespace,
+                    namespace=namespace,
                     turn_ids=list(turn) if turn else None,
                     session_id=session,
                     subject=subject,

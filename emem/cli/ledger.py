@@ -179,7 +179,11 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
             if namespace is None:
                 raise InputError("missing option '--namespace' / '-n'")
             out = existing(open_memory(home), namespace).facts(
-                namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
+                namespace=namespace,
+                subject=subject,
+                predicate=predicate,
+                valid_at=valid_at,
+                known_at=known_at,
             )
         if as_json:
             _echo_json(out)
@@ -209,7 +213,6 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         """Assert a fact by hand (recorded as asserted by the user)."""
         with _user_errors():
             rev = open_memory(home).assert_fact(
-                namespace,
                 subject,
                 predicate,
                 object,
@@ -218,6 +221,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
                 known_at,
                 tuple(source or ()),
                 cardinality=cardinality,
+                namespace=namespace,
             )
         if as_json:
             _echo_json(rev)
@@ -238,7 +242,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
     ) -> None:
         """Withdraw a revision from now on; it stays in the history."""
         with _user_errors():
-            rev = open_memory(home).revoke(namespace, revision_id, reason=reason)
+            rev = open_memory(home).revoke(revision_id, reason=reason, namespace=namespace)
         if as_json:
             _echo_json(rev)
         else:
@@ -259,7 +263,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         """Answer one fact: state, miss or conflict, with its evidence."""
         with _user_errors():
             res = existing(open_memory(home), namespace).resolve(
-                namespace, subject, predicate, valid_at=valid_at, known_at=known_at
+                subject, predicate, namespace=namespace, valid_at=valid_at, known_at=known_at
             )
         if as_json:
             _echo_json(res)
@@ -276,7 +280,9 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
     ) -> None:
         """Audit timeline: every revision, what superseded it, when it was known and revoked."""
         with _user_errors():
-            hist = existing(open_memory(home), namespace).history(namespace, subject, predicate=predicate)
+            hist = existing(open_memory(home), namespace).history(
+                subject, namespace=namespace, predicate=predicate
+            )
         if as_json:
             _echo_json(hist)
         elif not hist.entries:

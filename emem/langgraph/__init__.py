@@ -6,12 +6,13 @@ graph = builder.compile(store=EmemStore(Memory(), namespace="priya"))
 
 from emem.langgraph.nodes import MemoryState, memory_prompt, recall_node, remember_node
 from emem.langgraph.retriever import EmemRetriever
-from emem.langgraph.serde import CHECKPOINT_TYPES, checkpoint_serializer
+from emem.langgraph.serde import CHECKPOINT_TYPES, AskState, checkpoint_serializer
 from emem.langgraph.store import EmemStore
 from emem.langgraph.tools import memory_tools
 
 __all__ = [
     "CHECKPOINT_TYPES",
+    "AskState",
     "EmemRetriever",
     "EmemStore",
     "MemoryState",

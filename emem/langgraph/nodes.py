@@ -71,7 +71,7 @@ def remember_node(
         if messages:
             memory.add_messages(
                 list(messages),
-                _namespace(namespace, config),
+                namespace=_namespace(namespace, config),
                 conversation_id=conversation_id or thread_of(config),
                 user_name=user_name,
                 agent_name=agent_name,
@@ -125,7 +125,9 @@ def recall_node(
             return {"memory_context": "", "memory_hits": []}
         current = thread_of(config)
         hits = [
-            h for h in memory.search(query, ns, k * 3) if include_current or h.conversation_id != current
+            h
+            for h in memory.search(query, k * 3, namespace=ns)
+            if include_current or h.conversation_id != current
         ][:k]
         lines = [f"[{h.time:%Y-%m-%d %H:%M}] {h.speaker}: {h.text}" for h in hits]
         return {

@@ -49,11 +49,12 @@ class EmemRetriever(BaseRetriever):
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
     ) -> list[Document]:
         return [
-            hit_document(h) for h in self.memory.search(query, self.namespace, self.k, filter=self.filter)
+            hit_document(h)
+            for h in self.memory.search(query, self.k, namespace=self.namespace, filter=self.filter)
         ]
 
     async def _aget_relevant_documents(
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun
     ) -> list[Document]:
-        hits = await self.memory.asearch(query, self.namespace, self.k, filter=self.filter)
+        hits = await self.memory.asearch(query, self.k, namespace=self.namespace, filter=self.filter)
         return [hit_document(h) for h in hits]

@@ -7,11 +7,18 @@ a future version" on every load, and strict mode (LANGGRAPH_STRICT_MSGPACK=true)
 cannot find in a state schema. `checkpoint_serializer()` allows exactly emem's types, explicitly:
 
     saver = InMemorySaver(serde=checkpoint_serializer())
+
+Under LangGraph's strict mode (LANGGRAPH_STRICT_MSGPACK=true, announced as the future default)
+nothing needs registering: LangGraph allows the types a graph's state schema names, so a parent
+graph whose state is (or extends) `AskState` checkpoints the `Answer` of an embedded
+`memory.graph()` without a warning and without being blocked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
+from typing import TypedDict
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
@@ -25,6 +32,23 @@ CHECKPOINT_TYPES: tuple[type, ...] = (
     LLMCall, RoleUsage, Usage, AssistantReport, TurnFilter,
 )  # fmt: skip
 """Every emem type the read graph's state can hold."""
+
+
+class AskState(TypedDict, total=False):
+    """The keys `memory.graph()` reads and writes, typed, for a parent graph's state schema."""
+
+    question: str
+    """The question to answer from memory."""
+    namespace: str
+    """The tenant to read."""
+    mode: str
+    """"fast", "deep" or "auto"."""
+    as_of: datetime | None
+    """Answer as known at this time."""
+    budget: int
+    """Token budget for the packed context."""
+    answer: Answer
+    """What the memory graph answered, with its evidence and cost."""
 
 
 def checkpoint_serializer(extra: Iterable[type] = ()) -> JsonPlusSerializer:

@@ -294,12 +294,12 @@ class EmemStore(BaseStore):
             )
             try:
                 # A put is the caller's explicit write: an item deleted earlier may be put again.
-                self.memory.add_turns([turn], self.namespace, restore=True)
+                self.memory.add_turns([turn], namespace=self.namespace, restore=True)
             except ConflictError:
                 continue
             if not self.keep_history and versions:
                 self.memory.forget(
-                    self.namespace,
+                    namespace=self.namespace,
                     turn_ids=[t.turn_id for t in versions],
                     conversation_id=conv,
                     reason="store item overwritten",
@@ -312,7 +312,7 @@ class EmemStore(BaseStore):
         versions = self._versions(conv, key)
         if versions:
             self.memory.forget(
-                self.namespace,
+                namespace=self.namespace,
                 turn_ids=[t.turn_id for t in versions],
                 conversation_id=conv,
                 reason="store item deleted",

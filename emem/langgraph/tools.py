@@ -162,7 +162,7 @@ def memory_tools(
             message["name"] = speaker
         report = memory.add_messages(
             [message],
-            namespace,
+            namespace=namespace,
             conversation_id=conversation_id,
             agent_name=agent_name,
             metadata={"kind": "note"},
@@ -178,14 +178,18 @@ def memory_tools(
         until: str | None = None,
     ) -> str:
         flt = {"conversation_id": conversation_id, "speaker": speaker, "since": since, "until": until}
-        hits = memory.search(query, namespace, k, filter={k_: v for k_, v in flt.items() if v is not None})
+        hits = memory.search(
+            query, k, namespace=namespace, filter={k_: v for k_, v in flt.items() if v is not None}
+        )
         return _json([hit_json(h) for h in hits])
 
     def ask(question: str, mode: Mode = "auto", as_of: str | None = None) -> str:
-        return _json(answer_json(memory.ask(question, namespace, mode=mode, as_of=as_of)))
+        return _json(answer_json(memory.ask(question, namespace=namespace, mode=mode, as_of=as_of)))
 
     def facts(subject: str | None = None, predicate: str | None = None, as_of: str | None = None) -> str:
-        found = memory.facts(namespace, subject=subject, predicate=predicate, valid_at=as_of, known_at=as_of)
+        found = memory.facts(
+            namespace=namespace, subject=subject, predicate=predicate, valid_at=as_of, known_at=as_of
+        )
         return _json(
             [
                 {
@@ -200,7 +204,9 @@ def memory_tools(
         )
 
     def history(subject: str, predicate: str | None = None) -> str:
-        return _json(memory.history(namespace, subject, predicate=predicate).model_dump(mode="json"))
+        return _json(
+            memory.history(subject, namespace=namespace, predicate=predicate).model_dump(mode="json")
+        )
 
     def forget(
         turn_ids: list[str] | None = None,
@@ -209,7 +215,7 @@ def memory_tools(
         reason: str | None = None,
     ) -> str:
         report = memory.forget(
-            namespace, turn_ids, subject=subject, conversation_id=conversation_id, reason=reason
+            turn_ids, namespace=namespace, subject=subject, conversation_id=conversation_id, reason=reason
         )
         return _json(report.model_dump(mode="json"))
 

@@ -186,7 +186,7 @@ def remember(memory: Any, req: RememberRequest) -> IngestReport:
         messages = [m.model_dump(exclude_none=True) for m in req.messages or []]
     return memory.add_messages(
         messages,
-        req.namespace,
+        namespace=req.namespace,
         conversation_id=req.conversation_id,
         session_id=req.session_id,
         user_name=req.user_name,
@@ -204,13 +204,18 @@ def existing(memory: Any, namespace: str) -> str:
 
 def search(memory: Any, req: SearchRequest) -> SearchResponse:
     existing(memory, req.namespace)
-    return SearchResponse(hits=memory.search(req.query, req.namespace, req.k, filter=req.filter))
+    return SearchResponse(hits=memory.search(req.query, req.k, namespace=req.namespace, filter=req.filter))
 
 
 def ask(memory: Any, req: AskRequest) -> AskResponse:
     existing(memory, req.namespace)
     a = memory.ask(
-        req.question, req.namespace, mode=req.mode, as_of=req.as_of, budget=req.budget, filter=req.filter
+        req.question,
+        namespace=req.namespace,
+        mode=req.mode,
+        as_of=req.as_of,
+        budget=req.budget,
+        filter=req.filter,
     )
     return AskResponse(
         answer=a.answer,
@@ -225,7 +230,11 @@ def ask(memory: Any, req: AskRequest) -> AskResponse:
 def facts(memory: Any, req: FactsRequest) -> FactsResponse:
     existing(memory, req.namespace)
     found = memory.facts(
-        req.namespace, subject=req.subject, predicate=req.predicate, valid_at=req.as_of, known_at=req.as_of
+        namespace=req.namespace,
+        subject=req.subject,
+        predicate=req.predicate,
+        valid_at=req.as_of,
+        known_at=req.as_of,
     )
     return FactsResponse(
         facts=[
@@ -243,7 +252,7 @@ def facts(memory: Any, req: FactsRequest) -> FactsResponse:
 
 def history(memory: Any, req: HistoryRequest) -> History:
     existing(memory, req.namespace)
-    return memory.history(req.namespace, req.subject, predicate=req.predicate)
+    return memory.history(req.subject, namespace=req.namespace, predicate=req.predicate)
 
 
 def forget(memory: Any, req: ForgetRequest) -> ErasureReport:
@@ -251,10 +260,10 @@ def forget(memory: Any, req: ForgetRequest) -> ErasureReport:
         raise InputError("name what to forget: turn_ids, conversation_id, session_id or subject", "forget")
     existing(memory, req.namespace)
     return memory.forget(
-        req.namespace,
         req.turn_ids,
         req.session_id,
         req.subject,
+        namespace=req.namespace,
         conversation_id=req.conversation_id,
         reason=req.reason,
     )

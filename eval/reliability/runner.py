@@ -100,7 +100,9 @@ def ask_case(memory: Any, case: Case, mode: str) -> CaseResult:
     mode_used = None
     offline = None
     try:
-        answer = memory.ask(case.question, namespace_for(case.conversation), mode=mode, as_of=case.as_of)
+        answer = memory.ask(
+            case.question, namespace=namespace_for(case.conversation), mode=mode, as_of=case.as_of
+        )
         text, status, mode_used, offline = answer.answer, answer.status, answer.mode_used, answer.offline
         error = answer.error
     except Exception as exc:  # a crash is a result to report, not a reason to stop the run
