@@ -222,7 +222,15 @@ class _Memory:
         self.ledger = Ledger(home / "ledger.sqlite")
 
     def __getattr__(self, name: str):
-        return getattr(self.ledger, name)
+        """The ledger's method, called the way Memory's is: `namespace=` as a keyword."""
+        method = getattr(self.ledger, name)
+        if not callable(method):
+            return method
+
+        def call(*args, namespace: str | None = None, **kwargs):
+            return method(namespace, *args, **kwargs) if namespace is not None else method(*args, **kwargs)
+
+        return call
 
     def namespace_exists(self, namespace: str) -> bool:
         return True  # the stand-in memory holds turns in every namespace (see consolidate)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -102,6 +103,15 @@ def whole_table(
     for r in rows:
         table.add_row(*[str(c) for c in r])
     return table
+
+
+@contextmanager
+def one_line_errors() -> Iterator[None]:
+    """Inside a command: an EmemError becomes one `error:` line and exit 2 (see `fail`)."""
+    try:
+        yield
+    except EmemError as exc:
+        fail(str(exc), kind=type(exc).__name__)
 
 
 def user_errors(func: F) -> F:
