@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -108,14 +108,24 @@ def route_hop(
     mask: np.ndarray,
     top_n: int = DEFAULT_ACTIVATE,
     exclude: set[str] | frozenset[str] = frozenset(),
+    global_weights: Mapping[str, float] | None = None,
+    pathway_weights: Mapping[str, float] | None = None,
 ) -> list[ActivatedSegment]:
-    """The three pathways fused, best `top_n` segments not in `exclude`."""
+    """The three pathways fused, best `top_n` segments not in `exclude` (weights: the read
+    config's, else routing's defaults)."""
     pathways = {
-        "global": global_pathway(view, q_vec, mask),
+        "global": global_pathway(
+            view, q_vec, mask, **({"weights": global_weights} if global_weights else {})
+        ),
         "keyword": keyword_pathway(view, query, plan, mask),
         "ledger": ledger_pathway(view, facts, mask),
     }
-    fused = fuse(view, {k: v for k, v in pathways.items() if v}, top_n=top_n + len(exclude))
+    fused = fuse(
+        view,
+        {k: v for k, v in pathways.items() if v},
+        top_n=top_n + len(exclude),
+        **({"weights": pathway_weights} if pathway_weights else {}),
+    )
     return [a for a in fused if a.segment_id not in exclude][:top_n]
 
 

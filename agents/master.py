@@ -58,6 +58,7 @@ from emem.agents.spans import focus_words
 from emem.agents.state import AssistantTask, MasterState
 from emem.agents.withheld import apply_forget_requests, withheld_answer, withholding_ok
 from emem.answer import ABSTAIN, Answer, EvidenceItem, Operation, Plan
+from emem.config import DEFAULT, ReadConfig
 from emem.errors import LLMError
 from emem.index.manager import turn_key
 from emem.index.vector_cache import VectorCache, text_hash
@@ -76,8 +77,8 @@ from emem.subjects import name_aliases, question_subjects, relatives_of, user_sp
 from emem.tokens import count_tokens
 
 T = TypeVar("T")
-DEFAULT_BUDGET = 2000
-FAST_K = 30
+DEFAULT_BUDGET = DEFAULT.read.budget
+FAST_K = DEFAULT.read.fast_k
 PLAN_SCHEMA = PlanReply.model_json_schema()
 
 
@@ -94,7 +95,16 @@ class ReadRuntime:
         currentness: bool = True,
         max_hops: int = MAX_HOPS,
         episode_context: bool = False,
+        config: ReadConfig | None = None,
     ) -> None:
+        """`config` (emem.config.ReadConfig) gives every read setting at once; without it the
+        keyword arguments fill a default ReadConfig, as before."""
+        self.read = config or ReadConfig.model_validate(
+            {"activate": activate, "router": router, "fill_context": fill_context, "currentness": currentness}
+        )
+        """The read settings the nodes use (budget, fast_k, candidates, routing weights...)."""
+        activate, router = self.read.activate, self.read.router
+        fill_context, currentness = self.read.fill_context, self.read.currentness
         self.memory = memory
         self.max_hops = max_hops
         self.episode_context = episode_context
@@ -268,14 +278,17 @@ def _mask(view: NamespaceView, as_of: datetime | None, flt: Any) -> np.ndarray:
 def _fast_turns(
     runtime: ReadRuntime, view: NamespaceView, question: str, as_of: datetime | None, flt: Any = None
 ) -> list[Any]:
-    """The fast path's hybrid retrieval: its top FAST_K visible turns, best first."""
+    """The fast path's hybrid retrieval: its top fast_k visible turns, best first."""
+    k, candidates = runtime.read.fast_k, runtime.read.candidates
     if flt is None:
-        hits = hybrid_turns(view.indexes, question, FAST_K * 3, embed=runtime.embed, exact=runtime.cached)
-        ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:FAST_K]
+        hits = hybrid_turns(
+            view.indexes, question, k * 3, candidates, embed=runtime.embed, exact=runtime.cached
+        )
+        ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:k]
     else:
         keep = lambda t: flt.matches(t) and (as_of is None or t.time <= as_of)  # noqa: E731
         hits = hybrid_turns_where(
-            view.indexes, question, FAST_K, keep, embed=runtime.embed, exact=runtime.cached
+            view.indexes, question, k, keep, candidates, embed=runtime.embed, exact=runtime.cached
         )
         ranked = [t for t, _ in hits]
     return ranked
@@ -297,7 +310,7 @@ def _deep_candidates(
     ns, q, plan = state["namespace"], state["question"], state["plan"]
     view = runtime.view(ns)
     as_of, flt = state.get("as_of"), state.get("filter")
-    budget = state.get("budget") or DEFAULT_BUDGET
+    budget = state.get("budget") or runtime.read.budget
     llm = runtime.roles.get("assistant") is not None
     chosen = list(evidence) if llm else []
     turns = [] if llm else [view.by_ref[(e.conversation_id, e.turn_id)] for e in evidence]
@@ -439,7 +452,15 @@ def build_master_graph(runtime: ReadRuntime):
             activated = paper_route(view, runtime.question_vector(view, q), q, mask, runtime.activate)
         else:
             activated = route_hop(
-                view, q, runtime.question_vector(view, q), plan, facts, mask, top_n=runtime.activate
+                view,
+                q,
+                runtime.question_vector(view, q),
+                plan,
+                facts,
+                mask,
+                top_n=runtime.activate,
+                global_weights=runtime.read.global_weights,
+                pathway_weights=runtime.read.pathway_weights,
             )
         return {
             "facts": facts,
@@ -463,7 +484,7 @@ def build_master_graph(runtime: ReadRuntime):
                     plan=state["plan"],
                     as_of=state.get("as_of"),
                     filter=state.get("filter"),
-                    budget=state.get("budget") or DEFAULT_BUDGET,
+                    budget=state.get("budget") or runtime.read.budget,
                     segment_score=norm.get(a.segment_id, 0.0),
                 ),
             )
@@ -496,7 +517,16 @@ def build_master_graph(runtime: ReadRuntime):
         )
         done = {a.segment_id for a in state.get("activated", [])}
         new = route_hop(
-            view, query, vector, plan, state.get("facts", []), mask, top_n=runtime.activate, exclude=done
+            view,
+            query,
+            vector,
+            plan,
+            state.get("facts", []),
+            mask,
+            top_n=runtime.activate,
+            exclude=done,
+            global_weights=runtime.read.global_weights,
+            pathway_weights=runtime.read.pathway_weights,
         )
         return {
             "activated": [*state.get("activated", []), *new],
@@ -525,7 +555,7 @@ def build_master_graph(runtime: ReadRuntime):
                 {segment.segment_id: task.get("segment_score", 0.0)},
             )  # fmt: skip
             ranked = list(zip(scored.turns, scored.score.tolist(), scored.support.tolist(), strict=True))
-            report, call = ranked_assistant(segment, q, ranked, task.get("budget") or DEFAULT_BUDGET)
+            report, call = ranked_assistant(segment, q, ranked, task.get("budget") or runtime.read.budget)
         else:
             shown = segment.model_copy(
                 update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]}
@@ -535,7 +565,7 @@ def build_master_graph(runtime: ReadRuntime):
 
     def aggregate(state: MasterState) -> dict[str, Any]:
         start = time.perf_counter()
-        plan, budget = state["plan"], state.get("budget") or DEFAULT_BUDGET
+        plan, budget = state["plan"], state.get("budget") or runtime.read.budget
         facts = state.get("facts", [])
         if state.get("mode_used") == "fast":
             evidence = list(state.get("evidence", []))

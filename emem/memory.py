@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from emem.config import MemoryConfig, recipe
 from emem.deprecation import namespace_keyword
 from emem.embedding import Embedder, default_embedder
 from emem.errors import InputError
@@ -74,11 +75,16 @@ class Memory:
         *,
         embedder: Embedder | None = None,
         roles: Any = None,
-        consolidate_on_read: bool = True,
+        consolidate_on_read: bool | None = None,
         forget_policy: str | None = None,
         backend: str | StorageBackend | None = None,
+        config: MemoryConfig | str | None = None,
     ) -> None:
         """Open (or create) a memory home.
+
+        Every setting can come from `config` (an `emem.config.MemoryConfig`, or the name of a
+        recipe such as "default" or "paper-router"); a keyword argument given explicitly wins over
+        the config's value.
 
         Args:
             home: the local directory (default `EMEM_HOME` or `~/.emem`): `llm.json`, logs, and
@@ -94,11 +100,25 @@ class Memory:
             backend: where the stores live: "embedded" (SQLite + Chroma under `home`, the default),
                 a URL such as "postgres://user@host/db", or an open `emem.storage.StorageBackend`
                 (not closed by `close`). Default: env EMEM_BACKEND, else "embedded".
+            config: the whole setup as data (default: the "default" recipe).
         """
         from emem.ledger.withhold import forget_policy as _forget_policy
 
-        self.consolidate_on_read = consolidate_on_read
-        self.forget_policy = _forget_policy(forget_policy)
+        cfg = recipe(config) if isinstance(config, str) else config or recipe("default")
+        self.config = cfg
+        """The config this memory was opened with (keyword arguments given explicitly win)."""
+        if home is None:
+            home = cfg.home
+        if embedder is None and cfg.embedder.kind != "offline":
+            embedder = cfg.embedder.build()
+        if roles is None and cfg.roles is not None:
+            from emem.agents.roles import RoleModels
+
+            roles = RoleModels.from_settings(cfg.roles)
+        self.consolidate_on_read = (
+            cfg.consolidate_on_read if consolidate_on_read is None else consolidate_on_read
+        )
+        self.forget_policy = _forget_policy(forget_policy if forget_policy is not None else cfg.forget_policy)
         self.home = open_home(home if home is not None else default_home())
         self._owns_backend = backend is None or isinstance(backend, str)
         self.backend: StorageBackend = open_backend(backend, self.home)
@@ -355,8 +375,8 @@ class Memory:
             ) is None
 
         if flt is None and not requests:
-            return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k)]
-        return [to_hit(t, s) for t, s in hybrid_turns_where(ns, query, k, keep)]
+            return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k, self.config.read.candidates)]
+        return [to_hit(t, s) for t, s in hybrid_turns_where(ns, query, k, keep, self.config.read.candidates)]
 
     def forget_requests(self, namespace: str) -> list[Any]:
         """Forget requests said in conversation that reads honour now.
@@ -726,7 +746,7 @@ class Memory:
         if self._read_runtime is None:
             from emem.agents.master import ReadRuntime, build_master_graph
 
-            self._read_runtime = ReadRuntime(self, self.roles)
+            self._read_runtime = ReadRuntime(self, self.roles, config=self.config.read)
             self._graph = build_master_graph(self._read_runtime)
         return self._read_runtime
 
@@ -787,8 +807,6 @@ class Memory:
         filter: TurnFilter | dict[str, Any] | None,
     ) -> dict[str, Any]:
         """Validate an ask once for `ask` and `aask`; build the read graph's input."""
-        from emem.agents.master import DEFAULT_BUDGET
-
         check_namespace(namespace)
         check_text(question, "question")
         if mode not in ("fast", "deep", "auto"):
@@ -807,7 +825,7 @@ class Memory:
             "namespace": namespace,
             "mode": mode,
             "as_of": when,
-            "budget": budget or DEFAULT_BUDGET,
+            "budget": budget or self.config.read.budget,
             "filter": flt,
             "settle_ms": settle_ms,
         }

@@ -1,5 +1,7 @@
-"""Prompt templates live as files in `prompts/` (installed as `emem.prompts`). Each carries a
-sha256 so every answer can say exactly which prompt version produced it."""
+"""Prompt templates live as files: the library's in `prompts/` (installed as `emem.prompts`), the
+evaluation harness's judges in `eval/prompts/` (`emem.eval.prompts`). One loader reads both and one
+placeholder syntax fills them: `{{name}}`, replaced in a single pass by `fill`. Each template
+carries a sha256 so every answer can say exactly which prompt version produced it."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib.resources import files
-from string import Template
 
 from pydantic import BaseModel
 
@@ -21,20 +22,40 @@ class Prompt(BaseModel):
     sha256: str
 
     def render(self, **values: object) -> str:
-        """Fill `$name` placeholders ($ rather than braces, so JSON examples need no escaping)."""
+        """Fill the template's `{{name}}` slots (see `fill`).
+
+        Args:
+            **values: one value per slot, turned into text with `str`.
+
+        Returns:
+            The filled prompt text.
+        """
         try:
-            return Template(self.text).substitute({k: str(v) for k, v in values.items()})
-        except KeyError as exc:
-            raise ConfigError(f"prompt {self.name!r} needs a value for ${exc.args[0]}") from None
+            return fill(self.text, {k: str(v) for k, v in values.items()})
+        except ConfigError as exc:
+            raise ConfigError(f"prompt {self.name!r}: {exc}") from None
+
+
+LIBRARY_PROMPTS = "emem.prompts"
+"""The package of the library's own templates: the only ones `prompt_set_hash` covers."""
 
 
 @lru_cache(maxsize=64)
-def load_prompt(name: str) -> Prompt:
-    resource = files("emem.prompts") / f"{name}.md"
+def load_prompt(name: str, package: str = LIBRARY_PROMPTS) -> Prompt:
+    """The one way to read a prompt template.
+
+    Args:
+        name: the file name without `.md`.
+        package: the package holding it (`emem.prompts`, or `emem.eval.prompts` for the judges).
+
+    Returns:
+        The template's text and the sha256 of its bytes.
+    """
+    resource = files(package) / f"{name}.md"
     if not resource.is_file():
-        raise ConfigError(f"prompt template {name}.md not found in emem.prompts")
-    text = resource.read_text(encoding="utf-8")
-    return Prompt(name=name, text=text, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
+        raise ConfigError(f"prompt template {name}.md not found in {package}")
+    raw = resource.read_bytes()
+    return Prompt(name=name, text=raw.decode("utf-8"), sha256=hashlib.sha256(raw).hexdigest())
 
 
 _LINE_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -68,7 +89,8 @@ _SLOT = re.compile(r"\{\{(\w+)\}\}")
 
 def fill(template: str, values: dict[str, str]) -> str:
     """Replace every {{name}} in one pass: text inserted for one slot is never scanned again, so a
-    speaker called "{{memory}}" cannot pull another slot's content out of its place."""
+    speaker called "{{memory}}" cannot pull another slot's content out of its place. Braces alone
+    ("{x}", JSON examples) and "$" are plain text. A slot without a value is a ConfigError."""
 
     def value(m: re.Match[str]) -> str:
         if m.group(1) not in values:
@@ -80,10 +102,11 @@ def fill(template: str, values: dict[str, str]) -> str:
 
 @lru_cache(maxsize=1)
 def prompt_set_hash() -> str:
-    """One hash over every template shipped, recorded on each answer (offline ones included) so
-    a result can always be tied to the exact prompt versions installed with it."""
+    """One hash over every library template shipped, recorded on each answer (offline ones
+    included) so a result can always be tied to the exact prompt versions installed with it. The
+    harness's judge prompts live in another package and do not enter it."""
     names = sorted(
-        p.name.removesuffix(".md") for p in files("emem.prompts").iterdir() if p.name.endswith(".md")
+        p.name.removesuffix(".md") for p in files(LIBRARY_PROMPTS).iterdir() if p.name.endswith(".md")
     )
     joined = "\n".join(f"{n}:{load_prompt(n).sha256}" for n in names)
     return hashlib.sha256(joined.encode()).hexdigest()

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from emem.agents.roles import RoleModels
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 from emem.eval.slow_llm import SlowScriptedChat
 from emem.llm.langchain_adapter import LangChainChatModel
 from emem.memory import Memory

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import httpx
 
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 from emem.memory import Memory
 
 KEY = "bench-key-0123456789abcdef"
@@ -38,7 +38,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run_concurrent(clients: int, requests: int, call: Callable[[int, int], None]) -> list[float]:
+def run_concurrent(clients: int, requests: int, call: Callable[[int, int], object]) -> list[float]:
     """`requests` calls spread over `clients` threads; returns each call's latency in ms."""
     latencies: list[float] = []
     lock = threading.Lock()

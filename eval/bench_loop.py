@@ -23,6 +23,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,7 @@ def main() -> None:
         if use:
             use(on)
         q = questions[i % len(questions)]
-        ms, answer = timed_ms(lambda q=q: m.ask(q, namespace=NAMESPACE, mode="deep"))
+        ms, answer = timed_ms(partial(m.ask, q, namespace=NAMESPACE, mode="deep"))
         first[on].append(ms)
         if on:
             with Memory(home) as fresh:  # the same answer as a fresh process gives from this home
@@ -131,16 +132,16 @@ def main() -> None:
         for on in arms if i % 2 == 0 else arms[::-1]:  # alternate: process-wide memos favour the second
             if use:
                 use(on)
-            fast[on].append(timed_ms(lambda q=q: m.ask(q, namespace=NAMESPACE, mode="fast"))[0])
-            deep[on].append(timed_ms(lambda q=q: m.ask(q, namespace=NAMESPACE, mode="deep"))[0])
-            search[on].append(timed_ms(lambda q=q: m.search(q, namespace=NAMESPACE, k=10))[0])
+            fast[on].append(timed_ms(partial(m.ask, q, namespace=NAMESPACE, mode="fast"))[0])
+            deep[on].append(timed_ms(partial(m.ask, q, namespace=NAMESPACE, mode="deep"))[0])
+            search[on].append(timed_ms(partial(m.search, q, namespace=NAMESPACE, k=10))[0])
     # The search core alone (hybrid_turns: BM25 + dense + RRF), dense half exact vs Chroma's index.
     ns = m.indexes.current(NAMESPACE)
     core: dict[str, list[float]] = {"exact": [], "chroma": []}
     has_exact = "exact" in inspect.signature(hybrid_turns).parameters  # absent before exact scoring
     for q in questions if has_exact else []:
-        core["exact"].append(timed_ms(lambda q=q: hybrid_turns(ns, q, 10))[0])
-        core["chroma"].append(timed_ms(lambda q=q: hybrid_turns(ns, q, 10, exact=False))[0])
+        core["exact"].append(timed_ms(partial(hybrid_turns, ns, q, 10))[0])
+        core["chroma"].append(timed_ms(partial(hybrid_turns, ns, q, 10, exact=False))[0])
     rss = rss_mb()
     m.close()
 

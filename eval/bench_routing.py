@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from emem.agents.aggregate import fact_items
 from emem.agents.currentness import question_time
 from emem.agents.master import ReadRuntime
 from emem.agents.planner import offline_plan
+from emem.answer import Pathway
 from emem.eval.bench_retrieval import ingest_conversation
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.eval.metrics import CATEGORY_NAMES, session_number
@@ -109,7 +111,7 @@ def segment_signals(
 def fused_scores(view: NamespaceView, pathways: dict[str, Ranked]) -> np.ndarray:
     """Every segment's score under the router's own fusion, so the study ranks exactly as it does."""
     out = np.full(len(view.segments), -np.inf)
-    for a in fuse(view, {p: r for p, r in pathways.items() if r}, top_n=len(view.segments)):
+    for a in fuse(view, {cast(Pathway, p): r for p, r in pathways.items() if r}, top_n=len(view.segments)):
         out[view.segment_index[a.segment_id]] = a.score
     return out
 

@@ -7,8 +7,6 @@ a rerun resumes where the log stops, and a failure becomes a scored-0 error row,
 
 from __future__ import annotations
 
-import hashlib
-import importlib.resources
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -21,10 +19,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from emem.errors import ConflictError, InputError, LLMError
 from emem.llm.usage import Usage
+from emem.prompting import Prompt, fill, load_prompt
 
 from .locomo_data import LocomoQuestion, LocomoSample, iter_questions, samples_sha256
 from .manifest import build_manifest, mark_finished, read_manifest, write_manifest
 from .metrics import bleu1_for_category, official_score, retrieval_scores
+from .prompts import JUDGE_PROMPTS
 from .report import build_report
 from .runlog import LOG_NAME, RunLog, RunRow
 from .systems_base import EvalSystem, SystemOutput
@@ -32,7 +32,7 @@ from .systems_base import EvalSystem, SystemOutput
 if TYPE_CHECKING:
     from emem.llm.base import ChatModel
 
-JUDGE_PROMPT = "judge.md"
+JUDGE_PROMPT = "judge"
 
 # --------------------------------------------------------------------------------------------
 # LLM judge (J)
@@ -49,18 +49,15 @@ Judge = Callable[[str, str, str], "bool | JudgeVerdict"]
 """judge(question, gold, prediction) → verdict; a plain bool is accepted for simple judges."""
 
 
-def load_judge_prompt() -> str:
-    return importlib.resources.files("emem.prompts").joinpath(JUDGE_PROMPT).read_text(encoding="utf-8")
+def load_judge_prompt() -> Prompt:
+    """The LoCoMo judge template (`eval/prompts/judge.md`), with its sha256."""
+    return load_prompt(JUDGE_PROMPT, JUDGE_PROMPTS)
 
 
 def render_judge_prompt(question: str, gold: str, prediction: str, template: str | None = None) -> str:
-    """Fill the judge template by plain replacement, so braces in answers cannot break it."""
-    text = load_judge_prompt() if template is None else template
-    return (
-        text.replace("{question}", question)
-        .replace("{gold_answer}", gold)
-        .replace("{generated_answer}", prediction)
-    )
+    """Fill the judge template's {{slots}} in one pass, so braces in answers cannot break it."""
+    text = load_judge_prompt().text if template is None else template
+    return fill(text, {"question": question, "gold_answer": gold, "generated_answer": prediction})
 
 
 _VERDICT_LINE = re.compile(r"VERDICT\s*:\s*\**\s*(CORRECT|WRONG)", re.IGNORECASE)
@@ -78,8 +75,8 @@ def parse_judge_verdict(text: str) -> bool:
 
 def chat_judge(model: ChatModel, *, max_tokens: int = 96, role: str = "judge") -> Judge:
     """A `Judge` backed by any `emem.llm.base.ChatModel` (temperature 0), recording its usage."""
-    template = load_judge_prompt()
-    prompt_hash = hashlib.sha256(template.encode("utf-8")).hexdigest()
+    prompt = load_judge_prompt()
+    template, prompt_hash = prompt.text, prompt.sha256
 
     def judge(question: str, gold: str, prediction: str) -> JudgeVerdict:
         prompt = render_judge_prompt(question, gold, prediction, template)

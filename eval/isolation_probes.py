@@ -201,7 +201,7 @@ def harness_probe(home: Path, world_seed: int, systems: list[str], out_dir: Path
     but for a per-sample token: no logged row of one sample may mention another's token."""
     from .harness import run_eval
     from .locomo_data import LocomoQA, LocomoSample, LocomoSession, LocomoTurn
-    from .runlog import read_rows
+    from .runlog import RunRow, read_rows
     from .systems import Shared, build_systems
 
     rng = random.Random(world_seed)
@@ -232,7 +232,7 @@ def harness_probe(home: Path, world_seed: int, systems: list[str], out_dir: Path
     shared = Shared(home, RoleModels())
     run_eval(build_systems(systems, shared), samples, out_dir=out_dir, progress=False)
     leaks = []
-    for row in read_rows(out_dir / "rows.jsonl"):
+    for row in read_rows(out_dir / "rows.jsonl", RunRow):
         text = row.model_dump_json(exclude={"question", "gold"}).lower()
         leaks += [
             f"harness {row.system} {row.qid}: {t}"

@@ -30,11 +30,12 @@ from emem.errors import ConflictError, InputError
 from emem.llm.usage import Usage
 from emem.memory import Memory
 from emem.models import check_namespace
-from emem.prompting import load_prompt
+from emem.prompting import fill, load_prompt
 
 from .harness import JudgeVerdict
 from .longmemeval_data import QUESTION_TYPES, LmeInstance, load_longmemeval
 from .manifest import RunManifest, build_manifest, mark_finished, read_manifest, write_manifest
+from .prompts import JUDGE_PROMPTS
 from .report import (
     OFFLINE_READER_LINE,
     REPORT_NAME,
@@ -214,7 +215,7 @@ def judge_model(judge: str, home: Path) -> ChatModel | None:
 
 
 class JudgeTemplates(BaseModel):
-    """The per-type judge prompts of `prompts/judge_longmemeval.md`, keyed by question type."""
+    """The per-type judge prompts of `eval/prompts/judge_longmemeval.md`, keyed by question type."""
 
     by_key: dict[str, str]
     sha256: str
@@ -228,7 +229,7 @@ class JudgeTemplates(BaseModel):
 
 def load_judge_templates() -> JudgeTemplates:
     """Split the prompt file on `## ` headers; the text before the first header is documentation."""
-    prompt = load_prompt(JUDGE_PROMPT)
+    prompt = load_prompt(JUDGE_PROMPT, JUDGE_PROMPTS)
     by_key: dict[str, str] = {}
     for block in re.split(r"^## ", prompt.text, flags=re.MULTILINE)[1:]:
         header, _, body = block.partition("\n")
@@ -237,13 +238,9 @@ def load_judge_templates() -> JudgeTemplates:
     return JudgeTemplates(by_key=by_key, sha256=prompt.sha256)
 
 
-_PLACEHOLDER = re.compile(r"\{(question|gold_answer|response)\}")
-
-
 def render_lme_judge(template: str, question: str, gold: str, response: str) -> str:
-    """Fill the placeholders in one pass, so braces inside an answer are never substituted again."""
-    values = {"question": question, "gold_answer": gold, "response": response}
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+    """Fill the {{placeholders}} in one pass, so braces inside an answer are never substituted again."""
+    return fill(template, {"question": question, "gold_answer": gold, "response": response})
 
 
 def yes_verdict(text: str) -> bool:
@@ -474,7 +471,7 @@ def _dataset_status(sha: str | None) -> str:
 def _reader_line(manifest: RunManifest | None) -> str:
     """Say first whether answers came from an LLM: offline numbers must never pass for LLM ones."""
     offline = manifest.reader_offline if manifest is not None else None
-    if offline is None:
+    if manifest is None or offline is None:
         return "**Reader: unknown** (no manifest recorded it)."
     if offline:
         return (

@@ -46,7 +46,7 @@ class RunManifest(BaseModel):
     """Hash of the parsed samples actually evaluated (set even when no file path is known)."""
     code: CodeRevision
     prompts: dict[str, str] = Field(default_factory=dict)
-    """File name in `emem.prompts` → sha256 of its bytes."""
+    """File name in `emem.prompts` or `emem.eval.prompts` (the judges) → sha256 of its bytes."""
     models: dict[str, Any] = Field(default_factory=dict)
     """Role → model id / endpoint, as the caller configured them."""
     reader_offline: bool | None = None
@@ -97,14 +97,20 @@ def code_revision() -> CodeRevision:
     return CodeRevision(git_revision=rev, dirty=dirty, emem_version=_version("emem"))
 
 
-def prompt_hashes(package: str = "emem.prompts") -> dict[str, str]:
-    """sha256 of every file shipped in the prompts package, so a prompt edit changes the manifest."""
+PROMPT_PACKAGES = ("emem.prompts", "emem.eval.prompts")
+"""The library's prompts and the harness's judges: a run depends on both."""
+
+
+def prompt_hashes(packages: tuple[str, ...] = PROMPT_PACKAGES) -> dict[str, str]:
+    """sha256 of every template file shipped in the prompt packages (Python files are code, not
+    prompts), so a prompt edit changes the manifest. File names are unique across the packages."""
     out: dict[str, str] = {}
-    root = importlib.resources.files(package)
-    for entry in sorted(root.iterdir(), key=lambda e: e.name):
-        if entry.is_file() and not entry.name.endswith((".pyc", ".pyo")):
-            out[entry.name] = hashlib.sha256(entry.read_bytes()).hexdigest()
-    return out
+    for package in packages:
+        root = importlib.resources.files(package)
+        for entry in sorted(root.iterdir(), key=lambda e: e.name):
+            if entry.is_file() and not entry.name.endswith((".py", ".pyc", ".pyo")):
+                out[entry.name] = hashlib.sha256(entry.read_bytes()).hexdigest()
+    return dict(sorted(out.items()))
 
 
 def _version(dist: str) -> str | None:

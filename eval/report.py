@@ -7,7 +7,7 @@ same log always yields byte-identical tables (rows are sorted, the bootstrap is 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ import numpy as np
 from .locomo_data import OFFICIAL_LOCOMO10_SHA256
 from .manifest import Invocation, RunManifest, read_manifest
 from .metrics import CATEGORY_NAMES, CATEGORY_ORDER, RECALL_KS, category_mapping_line
-from .runlog import LOG_NAME, RunRow, read_rows
+from .runlog import LOG_NAME, RowBase, RunRow, read_rows
 from .stats import DEFAULT_CORRECT_THRESHOLD, bootstrap_ci, discordant_pairs, is_correct, mcnemar_exact
 
 REPORT_NAME = "report.md"
@@ -250,7 +250,7 @@ def _judge_section(by_system: dict[str, list[RunRow]], cats: list[int]) -> str:
             ]
         )
     return (
-        "## LLM judge J\n\nFraction of answers a generous judge (prompts/judge.md, CORRECT/WRONG, "
+        "## LLM judge J\n\nFraction of answers a generous judge (eval/prompts/judge.md, CORRECT/WRONG, "
         "mem0-style) accepts; category 5 is not judged, failed rows count as WRONG, and rows whose "
         "judging failed are left out (counted under judge errors).\n\n"
         + md_table(header, rows)
@@ -303,7 +303,7 @@ def _percentiles(values: Sequence[float]) -> tuple[str, str]:
     return fmt(float(p50), 1), fmt(float(p95), 1)
 
 
-def cost_section(by_system: dict[str, list[RunRow]]) -> str:
+def cost_section(by_system: Mapping[str, Sequence[RowBase]]) -> str:
     header = [
         "system",
         "context tok (mean)",
@@ -363,13 +363,13 @@ def cost_section(by_system: dict[str, list[RunRow]]) -> str:
         )
     judge_rows = []
     for name, rs in by_system.items():
-        usages = [r.judge_usage for r in rs if r.judge_usage is not None]
-        if usages:
+        judged = [r.judge_usage for r in rs if r.judge_usage is not None]
+        if judged:
             judge_rows.append(
                 [
                     name,
-                    str(sum(u.llm_calls for u in usages)),
-                    str(sum(u.prompt_tokens + u.completion_tokens for u in usages)),
+                    str(sum(u.llm_calls for u in judged)),
+                    str(sum(u.prompt_tokens + u.completion_tokens for u in judged)),
                 ]
             )
     if judge_rows:
@@ -408,7 +408,7 @@ def _significance_section(by_system: dict[str, list[RunRow]], threshold: float) 
     return out
 
 
-def errors_section(by_system: dict[str, list[RunRow]], max_examples: int = 3) -> str:
+def errors_section(by_system: Mapping[str, Sequence[RowBase]], max_examples: int = 3) -> str:
     lines = []
     for name, rs in by_system.items():
         failed = [r for r in rs if r.status == "error"]
@@ -513,7 +513,7 @@ def build_report(
     The bootstrap seed defaults to the manifest's seed, else 0."""
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
-    rows = read_rows(run_dir / LOG_NAME)
+    rows = read_rows(run_dir / LOG_NAME, RunRow)
     order = manifest.systems if manifest is not None else []
     by_system = _group(rows, order)
     seed = seed if seed is not None else (manifest.seed if manifest and manifest.seed is not None else 0)

@@ -18,6 +18,7 @@ from emem.agents.planner import offline_plan
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
 from emem.answer import Answer
+from emem.config import recipe
 from emem.llm.usage import Usage
 from emem.memory import Memory
 from emem.models import StoredTurn
@@ -114,9 +115,9 @@ class Shared:
     def graph(self, router: str) -> Any:
         """One master graph per router, shared by the modes (so they share its namespace views)."""
         if router not in self._graphs:
-            runtime = ReadRuntime(
-                self.memory, self.roles, activate=self.activate, router=router, fill_context=self.fill_context
-            )
+            base = recipe("paper-router" if router == "paper" else "default").read
+            read = base.model_copy(update={"activate": self.activate, "fill_context": self.fill_context})
+            runtime = ReadRuntime(self.memory, self.roles, config=read)
             self._graphs[router] = build_master_graph(runtime)
         return self._graphs[router]
 

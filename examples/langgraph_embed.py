@@ -16,7 +16,7 @@ from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
 
 from emem import Memory
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 
 NAMESPACE = "demo"
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import small_conversation
 
 from emem.agents.roles import RoleModels
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 from emem.eval.slow_llm import SlowScriptedChat
 from emem.llm.langchain_adapter import LangChainChatModel
 from emem.memory import Memory

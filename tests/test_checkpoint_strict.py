@@ -11,7 +11,7 @@ import logging, sys, tempfile
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from emem import Memory
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 from emem.langgraph import AskState
 from typing import TypedDict
 

@@ -154,13 +154,15 @@ def test_session_recall_and_ranking():
 def test_judge_templates_cover_every_type_and_fill_in_one_pass():
     t = lme.load_judge_templates()
     for qtype in lme.QUESTION_TYPES:
-        assert "{response}" in t.template_for(qtype, False)
+        assert "{{response}}" in t.template_for(qtype, False)
     assert "off-by-one" in t.template_for("temporal-reasoning", False)
     assert "unanswerable" in t.template_for("single-session-user", True)
     with pytest.raises(InputError, match="no judge prompt"):
         t.template_for("made-up-type", False)
-    filled = lme.render_lme_judge("Q: {question} G: {gold_answer} R: {response}", "{response}?", "g", "r")
-    assert filled == "Q: {response}? G: g R: r"
+    filled = lme.render_lme_judge(
+        "Q: {{question}} G: {{gold_answer}} R: {{response}}", "{{response}}?", "g", "r"
+    )
+    assert filled == "Q: {{response}}? G: g R: r"
 
 
 # --------------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from typing import TypedDict
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from emem import Memory
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 from emem.langgraph import checkpoint_serializer
 
 records = []

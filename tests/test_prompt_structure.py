@@ -59,7 +59,7 @@ TAG = re.compile(r"<\s*/?\s*memory[^>]*>", re.IGNORECASE)
 
 hostile = st.one_of(
     st.sampled_from(VARIANTS),
-    st.text(st.characters(blacklist_characters="\x00"), max_size=40),
+    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40),
     st.lists(st.sampled_from(VARIANTS), min_size=1, max_size=3).map("".join),
 )
 name_chars = st.characters(blacklist_categories=("Cc", "Cs"))

@@ -14,7 +14,7 @@ from emem.agents.assistant import llm_assistant, verify_quote
 from emem.agents.planner import classify_operation, offline_plan
 from emem.agents.roles import RoleModels
 from emem.answer import Closure, Operation, Plan
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 from emem.llm.langchain_adapter import LangChainChatModel
 from emem.memory import Memory
 from emem.packing import pack

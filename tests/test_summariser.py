@@ -3,7 +3,7 @@ from __future__ import annotations
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from emem.agents.roles import RoleModels
-from emem.cli_demo import example_conversation
+from emem.cli.demo import example_conversation
 from emem.llm.langchain_adapter import LangChainChatModel
 from emem.memory import Memory
 

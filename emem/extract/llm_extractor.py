@@ -8,11 +8,9 @@ tell a quiet conversation from a broken backend.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from importlib import resources
 from typing import Any
 
 from emem.errors import InputError, LLMError
@@ -25,6 +23,7 @@ from emem.llm.jsonparse import extract_json
 from emem.llm.usage import LLMCall
 from emem.models import Turn
 from emem.prompting import data_text, fill, memory_block
+from emem.prompting import load_prompt as load_template
 from emem.subjects import speaker_roles
 from emem.timeparse import parse_iso_time
 from emem.tokens import count_tokens
@@ -41,15 +40,13 @@ class PromptTemplate:
 
 
 def load_prompt(name: str = PROMPT_FILE) -> PromptTemplate:
-    """Read the template shipped in `emem.prompts`; its hash is recorded with every call."""
-    raw = resources.files("emem.prompts").joinpath(name).read_bytes()
-    text = raw.decode("utf-8")
-    if _USER_MARK not in text:
+    """Read the template shipped in `emem.prompts` (through emem.prompting's one loader) and split
+    it into its system and user parts; its hash is recorded with every call."""
+    prompt = load_template(name.removesuffix(".md"))
+    if _USER_MARK not in prompt.text:
         raise InputError(f"prompt {name} lacks the {_USER_MARK} marker")
-    system, user = text.split(_USER_MARK, 1)
-    return PromptTemplate(
-        system.replace(_SYSTEM_MARK, "").strip(), user.strip(), hashlib.sha256(raw).hexdigest()
-    )
+    system, user = prompt.text.split(_USER_MARK, 1)
+    return PromptTemplate(system.replace(_SYSTEM_MARK, "").strip(), user.strip(), prompt.sha256)
 
 
 def fact_schema(predicates: Sequence[str], *, open_predicates: bool = True) -> dict[str, Any]:

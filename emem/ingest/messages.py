@@ -75,7 +75,7 @@ def read_message(index: int, message: Any, problems: list[str]) -> Message | Non
     try:
         from langchain_core.messages import BaseMessage
     except ImportError:  # pragma: no cover - langchain-core is a core dependency
-        BaseMessage = ()  # type: ignore[assignment]  # noqa: N806
+        BaseMessage = ()  # type: ignore[assignment,misc]  # noqa: N806
     if isinstance(message, BaseMessage):
         role = getattr(message, "role", None) or message.type  # ChatMessage carries a free role
         text = _text(message.content)
@@ -112,7 +112,7 @@ def read_message(index: int, message: Any, problems: list[str]) -> Message | Non
         return None
     return Message(
         index,
-        role.lower(),
+        str(role).lower(),
         text or "",
         message.get("name"),
         message.get("id"),

@@ -345,7 +345,7 @@ class EmemStore(BaseStore):
             if indexed
             else []
         )
-        order = [(t, s) for t, s in ranked]
+        order: list[tuple[StoredTurn, float | None]] = [(t, s) for t, s in ranked]
         seen = {t.seq for t, _ in order}
         order += [(t, None) for t in sorted(current, key=lambda t: -t.seq) if t.seq not in seen]
         return [self._item(t, score=s, search=True) for t, s in order[start:stop]]  # type: ignore[misc]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -157,7 +157,10 @@ def _describe(exc: ValidationError, model: type[BaseModel]) -> str:
     return f"reply does not match {model.__name__}: " + "; ".join(parts) + more
 
 
-def parse_into(text_or_data: Any, model: type[BaseModel]) -> BaseModel:
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_into(text_or_data: Any, model: type[M]) -> M:
     """Validate a reply (text or already-parsed JSON) into `model`.
 
     Extra keys are dropped and null values for optional fields are treated as absent, because

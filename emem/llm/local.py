@@ -753,7 +753,8 @@ def stop(home: Path, *, model: str | None = None, keep_config: bool = False) -> 
     chosen = [s for s in state.servers if model is None or s.model == model]
     if model is not None and not chosen:
         raise NotFoundError(f"no recorded server for model {model!r}; see `emem llm status`")
-    stopped, forgotten = [], []
+    stopped: list[ServerRecord] = []
+    forgotten: list[ServerRecord] = []
     for record in chosen:
         (stopped if stop_record(record) else forgotten).append(record)
     state.servers = [s for s in state.servers if s not in chosen]

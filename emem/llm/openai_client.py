@@ -256,7 +256,9 @@ class OpenAIChatModel:
             raise _AttemptFailed(f"timed out after {self.timeout:g}s") from None
         except openai.APIConnectionError as exc:
             root = _root_cause(exc)
-            reason = "connection refused" if isinstance(root, ConnectionRefusedError) else _one_line(root)
+            reason = (
+                "connection refused" if isinstance(root, ConnectionRefusedError) else _one_line(str(root))
+            )
             raise _AttemptFailed(f"unreachable: {reason}") from None
         except openai.APIStatusError as exc:
             status = exc.status_code

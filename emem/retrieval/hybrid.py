@@ -6,13 +6,14 @@ from collections.abc import Callable
 
 import numpy as np
 
+from emem.config import DEFAULT
 from emem.index.manager import NamespaceIndexes
 from emem.models import Hit, StoredTurn
 from emem.retrieval.exact import EXACT_MAX_TURNS, exact_dense
 from emem.retrieval.fusion import rrf
 from emem.retrieval.query import topic_query
 
-CANDIDATES = 50
+CANDIDATES = DEFAULT.read.candidates
 
 
 QueryEmbed = Callable[[str], np.ndarray]

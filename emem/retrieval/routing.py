@@ -11,23 +11,24 @@ a candidate set for the assistants to read, not truth.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 import numpy as np
 
 from emem.answer import ActivatedSegment, FactItem, Pathway, Plan
+from emem.config import DEFAULT
 from emem.index.manager import turn_key
 from emem.retrieval.fusion import minmax, minmax_array
 from emem.retrieval.view import NamespaceView
 
-DEFAULT_ACTIVATE = 5
-PATHWAY_WEIGHTS: dict[Pathway, float] = {"global": 1.0, "keyword": 1.0, "ledger": 0.5}
+DEFAULT_ACTIVATE = DEFAULT.read.activate
+PATHWAY_WEIGHTS: Mapping[str, float] = DEFAULT.read.pathway_weights
 """The ledger pathway is sparse and nearly binary (a segment holds a fact's source or not), so at
 full weight it outvotes the graded pathways; at half weight it breaks ties and surfaces the
 segments that make a value current without displacing strong lexical matches."""
 
-GLOBAL_WEIGHTS = {"best_turn": 0.8, "summary": 0.1, "centroid": 0.1}
+GLOBAL_WEIGHTS: Mapping[str, float] = DEFAULT.read.global_weights
 """Within the global pathway. The segment's best-matching turn carries the signal; the summary and
 the centroid (mean of the turn vectors) break ties: extractive summaries and centroids blur a
 segment's many topics, and alone they route far worse than the best turn (LoCoMo evidence-session
@@ -73,7 +74,12 @@ def _segment_max(
     return best, arg
 
 
-def global_pathway(view: NamespaceView, q_vec: np.ndarray, mask: np.ndarray) -> Ranked:
+def global_pathway(
+    view: NamespaceView,
+    q_vec: np.ndarray,
+    mask: np.ndarray,
+    weights: Mapping[str, float] = GLOBAL_WEIGHTS,
+) -> Ranked:
     if not view.segments:
         return []
     turn_sims = view.turn_vectors @ q_vec
@@ -81,7 +87,7 @@ def global_pathway(view: NamespaceView, q_vec: np.ndarray, mask: np.ndarray) -> 
     alive = np.isfinite(best)
     summary = view.summary_vectors @ q_vec
     centroid = view.centroids @ q_vec
-    w = GLOBAL_WEIGHTS
+    w = weights
     score = (
         w["summary"] * minmax_array(summary)
         + w["centroid"] * minmax_array(centroid)
@@ -160,7 +166,10 @@ def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem], mask: np.ndar
 
 
 def fuse(
-    view: NamespaceView, pathways: dict[Pathway, Ranked], top_n: int = DEFAULT_ACTIVATE
+    view: NamespaceView,
+    pathways: dict[Pathway, Ranked],
+    top_n: int = DEFAULT_ACTIVATE,
+    weights: Mapping[str, float] = PATHWAY_WEIGHTS,
 ) -> list[ActivatedSegment]:
     """Weighted sum of min-max-normalised pathway scores (a segment a pathway did not rank scores
     0 there). On LoCoMo this beat reciprocal-rank fusion: RRF discards how far ahead the keyword
@@ -170,7 +179,7 @@ def fuse(
     for p in names:
         norm = minmax({str(i): s for i, s, _ in pathways[p]})
         for key, v in norm.items():
-            total[int(key)] = total.get(int(key), 0.0) + PATHWAY_WEIGHTS[p] * v
+            total[int(key)] = total.get(int(key), 0.0) + weights[p] * v
     fused = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:top_n]
     out = []
     for i, score in fused:

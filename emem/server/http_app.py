@@ -145,7 +145,7 @@ class LimitBody:
 
 _STATUS = [(InputError, 400, "input_error"), (ConflictError, 409, "conflict"), (NotFoundError, 404, "not_found"),
            (LLMError, 502, "llm_error"), (ConfigError, 500, "config_error")]  # fmt: skip
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "Bad input"},
     401: {"model": ErrorBody, "description": "Missing or unknown API key"},
     403: {"model": ErrorBody, "description": "The key may not use this namespace"},
@@ -227,7 +227,7 @@ def build_app(memory: Any, keys: KeyRing, *, max_body_bytes: int = DEFAULT_MAX_B
         fn, model = ops.OPERATIONS[name]
 
         def handler(request: model, spaces: frozenset[str] = Depends(granted)) -> Any:  # type: ignore[valid-type]
-            authorize(spaces, request.namespace)
+            authorize(spaces, request.namespace)  # type: ignore[attr-defined]
             return fn(memory, request)  # type: ignore[operator]
 
         handler.__name__ = name

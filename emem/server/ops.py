@@ -4,6 +4,7 @@ API so both validate, scope and answer identically. Every request names its name
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -268,7 +269,7 @@ def forget(memory: Any, req: ForgetRequest) -> ErasureReport:
     )
 
 
-OPERATIONS = {
+OPERATIONS: dict[str, tuple[Callable[..., Any], type[Strict]]] = {
     "remember": (remember, RememberRequest),
     "search": (search, SearchRequest),
     "ask": (ask, AskRequest),

@@ -122,12 +122,12 @@ def load_suite(root: Path | None = None) -> Suite:
             if case.id in seen:
                 raise ValueError(f"duplicate case id {case.id!r} in {path.name}")
             seen.add(case.id)
-            spec = conversations.get(case.conversation)
-            if spec is None:
+            owner = conversations.get(case.conversation)
+            if owner is None:
                 raise ValueError(f"case {case.id}: unknown conversation {case.conversation!r}")
-            if spec.split != case.split:
+            if owner.split != case.split:
                 raise ValueError(
-                    f"case {case.id}: split {case.split} but conversation {spec.id} is {spec.split}"
+                    f"case {case.id}: split {case.split} but conversation {owner.id} is {owner.split}"
                 )
             cases.append(case)
     return Suite(conversations=conversations, cases=cases)

@@ -8,8 +8,7 @@ User errors print one red line on stderr and exit with code 2, never a traceback
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -19,23 +18,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from emem.cli_common import existing, whole_table
-from emem.errors import EmemError, InputError
+from emem.cli.common import existing, one_line_errors, whole_table
+from emem.errors import InputError
 
 OpenMemory = Callable[[Path | None], Any]
 
 _HOME_HELP = "emem home directory (default: $EMEM_HOME or the built-in default)."
 _NS_HELP = "Namespace to read or write (required)."
-
-
-@contextmanager
-def _user_errors() -> Iterator[None]:
-    try:
-        yield
-    except EmemError as exc:
-        from emem.cli_common import fail
-
-        fail(str(exc), kind=type(exc).__name__)
 
 
 def _dump(obj: Any) -> Any:
@@ -175,7 +164,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         """List the current state of every fact (conflicts included)."""
         if ctx.invoked_subcommand is not None:
             return
-        with _user_errors():
+        with one_line_errors():
             if namespace is None:
                 raise InputError("missing option '--namespace' / '-n'")
             out = existing(open_memory(home), namespace).facts(
@@ -211,7 +200,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         home: Path | None = typer.Option(None, "--home", envvar="EMEM_HOME", help=_HOME_HELP),
     ) -> None:
         """Assert a fact by hand (recorded as asserted by the user)."""
-        with _user_errors():
+        with one_line_errors():
             rev = open_memory(home).assert_fact(
                 subject,
                 predicate,
@@ -241,7 +230,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         home: Path | None = typer.Option(None, "--home", envvar="EMEM_HOME", help=_HOME_HELP),
     ) -> None:
         """Withdraw a revision from now on; it stays in the history."""
-        with _user_errors():
+        with one_line_errors():
             rev = open_memory(home).revoke(revision_id, reason=reason, namespace=namespace)
         if as_json:
             _echo_json(rev)
@@ -261,7 +250,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         home: Path | None = typer.Option(None, "--home", envvar="EMEM_HOME", help=_HOME_HELP),
     ) -> None:
         """Answer one fact: state, miss or conflict, with its evidence."""
-        with _user_errors():
+        with one_line_errors():
             res = existing(open_memory(home), namespace).resolve(
                 subject, predicate, namespace=namespace, valid_at=valid_at, known_at=known_at
             )
@@ -279,7 +268,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         home: Path | None = typer.Option(None, "--home", envvar="EMEM_HOME", help=_HOME_HELP),
     ) -> None:
         """Audit timeline: every revision, what superseded it, when it was known and revoked."""
-        with _user_errors():
+        with one_line_errors():
             hist = existing(open_memory(home), namespace).history(
                 subject, namespace=namespace, predicate=predicate
             )
@@ -297,7 +286,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         home: Path | None = typer.Option(None, "--home", envvar="EMEM_HOME", help=_HOME_HELP),
     ) -> None:
         """Project new episodes into the ledger (resumable; re-running writes nothing new)."""
-        with _user_errors():
+        with one_line_errors():
             report = existing(open_memory(home), namespace).consolidate(namespace)
         if as_json:
             _echo_json(report)

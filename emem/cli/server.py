@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from emem.cli_common import HomeOption, user_errors
+from emem.cli.common import HomeOption, user_errors
 from emem.errors import ConfigError
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from emem.cli_common import HomeOption, console, print_json, user_errors
+from emem.cli.common import HomeOption, console, print_json, user_errors
 
 _MODEL_NAMES = "qwen2.5-0.5b | qwen2.5-1.5b | smollm2-135m"
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +14,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from emem.errors import EmemError, InputError
+from emem.cli.common import one_line_errors
+from emem.errors import InputError
 
 OpenMemory = Callable[[Path | None], Any]
 
 _HOME_HELP = "emem home directory (default: $EMEM_HOME or ~/.emem)."
-
-
-@contextmanager
-def _user_errors() -> Iterator[None]:
-    try:
-        yield
-    except EmemError as exc:
-        from emem.cli_common import fail
-
-        fail(str(exc), kind=type(exc).__name__)
 
 
 def _finish(report: Any, as_json: bool) -> None:
@@ -74,7 +64,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         home: Path | None = typer.Option(None, "--home", envvar="EMEM_HOME", help=_HOME_HELP),
     ) -> None:
         """Erase turns and the facts projected from them from every store; keep only tombstones."""
-        with _user_errors():
+        with one_line_errors():
             with open_memory(home) as memory:
                 report = memory.forget(
                     namespace=namespace,
@@ -94,7 +84,7 @@ def register(app: typer.Typer, open_memory: OpenMemory) -> None:
         home: Path | None = typer.Option(None, "--home", envvar="EMEM_HOME", help=_HOME_HELP),
     ) -> None:
         """Remove a whole namespace from every store (turns, facts, vectors, summaries)."""
-        with _user_errors():
+        with one_line_errors():
             if not yes:
                 raise InputError(f"dropping namespace {namespace!r} cannot be undone; add --yes to confirm")
             with open_memory(home) as memory:

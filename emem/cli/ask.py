@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from emem.answer import Answer
-from emem.cli_common import (
+from emem.cli.common import (
     HomeOption,
     NamespaceOption,
     catch_up_with_progress,

@@ -1,4 +1,4 @@
-"""The `emem` command line. Each command is a thin layer over `Memory`."""
+"""The `emem` application and its core commands (ingest, search, stats); the other commands\nlive in sibling modules and register themselves. Each command is a thin layer over `Memory`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from emem.cli_common import (
+from emem.cli.common import (
     HomeOption,
     NamespaceOption,
     OneLineErrors,
@@ -156,21 +156,15 @@ def stats(
         console.print(f"  index {name}: covers seq {seq} ({state})")
 
 
-def _register_optional() -> None:
-    """Commands contributed by other modules; each registers itself on `app`."""
-    import importlib
+def _register_commands() -> None:
+    """Commands kept in their own modules of this package; each registers itself on `app`."""
+    from emem.cli import ask, demo, evaluate, forget, ledger, llm, server
 
-    for name in ("cli_demo", "cli_ask", "cli_ledger", "cli_llm", "cli_eval", "cli_forget", "cli_server"):
-        try:
-            module = importlib.import_module(f"emem.{name}")
-        except ModuleNotFoundError as exc:  # a module still being built
-            if exc.name != f"emem.{name}":
-                raise
-            continue
+    for module in (demo, ask, ledger, llm, evaluate, forget, server):
         module.register(app, open_memory)
 
 
-_register_optional()
+_register_commands()
 
 
 def main() -> None:

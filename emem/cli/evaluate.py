@@ -1,14 +1,18 @@
-"""`emem eval`: the benchmark harness from the command line (a thin layer over emem.eval)."""
+"""`emem eval`: the benchmark harness from the command line (a thin layer over emem.eval).
+
+The harness is the optional `eval` extra: nothing here imports emem.eval or its dependencies
+until a command runs, and a missing extra is one clear error, not an ImportError traceback."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
 import typer
 
-from emem.cli_common import console, user_errors
-from emem.errors import InputError
+from emem.cli.common import console, user_errors
+from emem.errors import ConfigError, InputError
 
 
 def _ints(text: str | None, what: str) -> list[int] | None:
@@ -18,6 +22,20 @@ def _ints(text: str | None, what: str) -> list[int] | None:
         return [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise InputError(f"expected comma-separated integers, got {text!r}", what) from None
+
+
+EVAL_EXTRA_MODULES = ("matplotlib",)
+"""Third-party modules only the harness needs (the `eval` extra in pyproject.toml)."""
+
+
+def require_eval_extra() -> None:
+    """Refuse to start a benchmark whose report could not be written, naming the install line."""
+    missing = [m for m in EVAL_EXTRA_MODULES if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ConfigError(
+            f"emem eval needs the eval extra (missing: {', '.join(missing)}); "
+            "install it with: pip install 'emem[eval]'"
+        )
 
 
 def register(app: typer.Typer, open_memory) -> None:
@@ -70,6 +88,7 @@ def register(app: typer.Typer, open_memory) -> None:
         ),
     ) -> None:
         """Run every system on the same LoCoMo questions; resumable; writes rows, manifest, report."""
+        require_eval_extra()
         from emem.agents.roles import RoleModels
         from emem.eval.harness import chat_judge, run_eval
         from emem.eval.locomo_data import load_locomo
@@ -133,6 +152,7 @@ def register(app: typer.Typer, open_memory) -> None:
     @user_errors
     def report(run_dir: Path = typer.Argument(..., help="A run's --out directory.")) -> None:
         """Rebuild report.md and the plots from a run's logs and manifest."""
+        require_eval_extra()
         import json
 
         from emem.eval.report import build_report
@@ -165,6 +185,7 @@ def register(app: typer.Typer, open_memory) -> None:
         out: Path = typer.Option(Path("eval/results/longmemeval"), "--out"),
     ) -> None:
         """Run systems on the official LongMemEval JSON (not shipped: pass its path)."""
+        require_eval_extra()
         from emem.eval.longmemeval_run import run_longmemeval
 
         console.print(f"report: {run_longmemeval(data, systems, reader, judge, budget, limit, out)}")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -38,7 +39,7 @@ def _contexts() -> Iterable[Any]:
     try:  # this typer vendors its own click; its context stack is the live one
         from typer._click.globals import get_current_context
     except ImportError:  # pragma: no cover - typer built on the click package
-        from click import get_current_context
+        from click import get_current_context  # type: ignore[no-redef]
 
     ctx = get_current_context(silent=True)
     while ctx is not None:
@@ -112,6 +113,15 @@ def whole_table(
     return table
 
 
+@contextmanager
+def one_line_errors() -> Iterator[None]:
+    """Inside a command: an EmemError becomes one `error:` line and exit 2 (see `fail`)."""
+    try:
+        yield
+    except EmemError as exc:
+        fail(str(exc), kind=type(exc).__name__)
+
+
 def user_errors(func: F) -> F:
     """Report EmemError (bad input, conflicts, missing things) as one line; exit 2."""
 
@@ -149,7 +159,7 @@ class OneLineErrors(TyperGroup):
     """The root command: usage errors (unknown option, missing argument, bad value) become one
     line on stderr with exit code 2, like emem's own user errors, instead of a usage panel."""
 
-    def main(
+    def main(  # type: ignore[override]  # the same call as click's, minus Windows-only options
         self,
         args: Any = None,
         prog_name: str | None = None,

@@ -10,8 +10,8 @@ from typing import Any
 
 import typer
 
-from emem.cli_ask import print_answer
-from emem.cli_common import HomeOption, console, open_memory, user_errors
+from emem.cli.ask import print_answer
+from emem.cli.common import HomeOption, console, open_memory, user_errors
 
 DEMO_NAMESPACE = "demo"
 DEMO_QUESTIONS = [
