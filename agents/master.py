@@ -128,6 +128,7 @@ class ReadRuntime:
                 summaries,
                 embed=lambda texts: self._vector_cache.embed(namespace, embedder, texts),
                 previous=cached,
+                exact=True,
             )
             if cached is not None:  # summaries replaced as their segments grew
                 stale = {s.summary for s in cached.segments} - {s.summary for s in built.segments}
