@@ -49,6 +49,7 @@ from emem.ledger.models import Revision
 from emem.ledger.withhold import ForgetRequest
 from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall, Usage
+from emem.locking import IndexLock
 from emem.packing import pack
 from emem.prompting import load_prompt, prompt_set_hash
 from emem.retrieval.filters import facts_within
@@ -107,9 +108,19 @@ class ReadRuntime:
         self._memo: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
         self._speakers: dict[str, tuple[NamespaceView, list[str]]] = {}
         self._lock = threading.RLock()
+        self._erasures = 0
+        """Erasures noticed (any process): a view whose turns were read before one must not
+        store summary vectors in the home's cache."""
+        IndexLock.for_home(memory.home).subscribe(self._on_index_change)
+
+    def _on_index_change(self, changed: set[str]) -> None:
+        """Called under the home lock (emem.locking): only count."""
+        if "erase" in changed:
+            self._erasures += 1
 
     def view(self, namespace: str) -> NamespaceView:
         with self._lock:
+            erasures = self._erasures  # before the turns are read: any erasure after it counts
             ns = self.memory.indexes.current(namespace)
             cached = self._views.get(namespace)
             # `indexes is not ns`: the index manager rebuilt this namespace (e.g. after another
@@ -126,7 +137,9 @@ class ReadRuntime:
             built = self._views[namespace] = build_view(
                 ns,
                 summaries,
-                embed=lambda texts: self._vector_cache.embed(namespace, embedder, texts),
+                embed=lambda texts: self._vector_cache.embed(
+                    namespace, embedder, texts, still_valid=lambda: self._erasures == erasures
+                ),
                 previous=cached,
                 exact=True,
             )

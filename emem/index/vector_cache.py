@@ -4,19 +4,22 @@ A read view embeds one summary per segment; without this cache every write made 
 re-embed all of them, in every process. Keys are (namespace, embedder, sha256 of the text), so a
 text is embedded once per home and embedder, and a home never mixes two models' vectors. It is a
 cache: losing it costs time only, so writes use `synchronous=NORMAL`. Erasure deletes a
-namespace's rows (emem.erasure) because a summary quotes the turns it summarises.
+namespace's rows (emem.erasure) because a summary quotes the turns it summarises; so new rows are
+written under the home's index lock (shared: erasure holds it exclusively), and only if the caller
+confirms there, after any erasure elsewhere has been noticed, that its texts predate none.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from emem.embedding import Embedder
+from emem.locking import IndexLock
 from emem.store.sqlite import connect
 
 FILE_NAME = "vectors.sqlite3"
@@ -45,6 +48,7 @@ class VectorCache:
 
     def __init__(self, home: Path) -> None:
         self.path = cache_path(home)
+        self._home = home
         self._conn = None
         self._lock = threading.Lock()
 
@@ -55,13 +59,22 @@ class VectorCache:
             self._conn.execute(_SCHEMA)
         return self._conn
 
-    def embed(self, namespace: str, embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    def embed(
+        self,
+        namespace: str,
+        embedder: Embedder,
+        texts: Sequence[str],
+        still_valid: Callable[[], bool] | None = None,
+    ) -> np.ndarray:
         """Vectors of `texts`, embedding (and storing) only those not cached yet.
 
         Args:
             namespace: the tenant the texts belong to (erasure drops its rows by namespace).
             embedder: the model; its `name` is part of the key.
             texts: texts to embed (duplicates are embedded once).
+            still_valid: asked under the home lock before new vectors are stored: False when the
+                content the texts derive from may have been erased since (they are then returned
+                but not stored). None stores unconditionally.
         Returns:
             An (n, dim) float32 array, row i for texts[i].
         """
@@ -73,7 +86,9 @@ class VectorCache:
         if todo:
             vectors = embedder.embed(list(todo.values()))
             fresh = dict(zip(todo, vectors, strict=True))
-            self.put(namespace, embedder.name, fresh)
+            with IndexLock.for_home(self._home).shared():  # notices erasures made meanwhile
+                if still_valid is None or still_valid():
+                    self.put(namespace, embedder.name, fresh)
             found.update(fresh)
         return np.stack([found[h] for h in hashes]).astype(np.float32)
 
