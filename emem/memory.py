@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from emem.embedding import Embedder, default_embedder
+from emem.embedding import Embedder, embedder_for_home
 from emem.errors import InputError
 from emem.index.manager import CatchUpReport, IndexManager, Progress
 from emem.ingest.batch import Batch
@@ -111,7 +111,7 @@ class Memory:
 
     def _get_embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = default_embedder()
+            self._embedder = embedder_for_home(self.home)
         return self._embedder
 
     @property

@@ -19,6 +19,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
+from emem.embedding import MiniLMEmbedder, build_quantised_minilm
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.eval.metrics import CATEGORY_NAMES, session_number
 from emem.memory import Memory
@@ -59,6 +60,12 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=2000)
     ap.add_argument("--limit", type=int, default=None, help="questions per conversation")
     ap.add_argument("--out", type=Path, default=None, help="write per-question JSONL here")
+    ap.add_argument(
+        "--embedder",
+        choices=("shipped", "qint8"),
+        default="shipped",
+        help="shipped MiniLM, or its dynamically quantised copy (built into <home>/models)",
+    )
     args = ap.parse_args()
     samples = load_locomo(args.data)
     raw = json.loads(args.data.read_text())
@@ -67,7 +74,11 @@ def main() -> None:
     )
     rows = []
     t0 = time.perf_counter()
-    with Memory(args.home) as m:
+    embedder = None
+    if args.embedder == "qint8":
+        embedder = MiniLMEmbedder(model=build_quantised_minilm(args.home / "models"))
+    with Memory(args.home, embedder=embedder) as m:
+        print(f"embedder: {m.indexes.embedder.name}")
         filled = build_master_graph(ReadRuntime(m, m.roles, fill_context=True))
         for ci in chosen:
             sample = samples[ci]

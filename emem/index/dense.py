@@ -30,7 +30,7 @@ HNSW_SYNC_THRESHOLD = 100
 newly opened client replays every record since. The index manager closes the client after each
 catch-up (emem.index.manager), so with the default the first write after another replayed up to
 999 records (1.6-2 s for 5,880 vectors against 40-80 ms at 100, on a loaded 2-core machine;
-`hnsw:batch_size` stays at its default, 100). Collections created before keep their setting."""
+`hnsw:batch_size` stays at its default, 100). Older collections are lowered on their next write."""
 
 
 def open_chroma(path: Path):  # -> chromadb.ClientAPI
@@ -214,6 +214,7 @@ class DenseIndex:
         """Embed and store; upsert makes a replay after a crash harmless."""
         with self.chroma.writing():
             col = self.collection()
+            _lower_sync_threshold(col)
             for start in range(0, len(keys), batch):
                 ks, ts = keys[start : start + batch], texts[start : start + batch]
                 vectors = self.embedder.embed(ts)
@@ -248,6 +249,15 @@ class DenseIndex:
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         return self.search_vector(self.embedder.embed([query])[0], k)
+
+
+def _lower_sync_threshold(col: Any) -> None:
+    """Bring a collection created with Chroma's default sync threshold down to ours (caller holds
+    the exclusive lock): homes built before keep working, and stop paying the replay."""
+    config = getattr(col, "configuration_json", None) or {}
+    current = (config.get("hnsw") or {}).get("sync_threshold")
+    if isinstance(current, int) and current > HNSW_SYNC_THRESHOLD:
+        col.modify(configuration={"hnsw": {"sync_threshold": HNSW_SYNC_THRESHOLD}})
 
 
 def fetch_vectors(index: DenseIndex, keys: list[str], batch: int = 1000) -> np.ndarray:
