@@ -61,6 +61,32 @@ class NamespaceView:
     def segment_for(self, turn: StoredTurn) -> Segment:
         return self.segments[self.segment_of[turn_key(turn)]]
 
+    @property
+    def turn_segment(self) -> np.ndarray:
+        """Segment index of each turn row (int64), built once per view: lets routing reduce turn
+        scores per segment with numpy instead of a Python loop over every turn per question."""
+        if self._turn_segment is None:
+            self._turn_segment = np.fromiter(
+                (self.segment_of[turn_key(t)] for t in self.turns), np.int64, len(self.turns)
+            )
+        return self._turn_segment
+
+    def rows_of_keys(self, keys: list[str]) -> np.ndarray:
+        """View row of each key (-1 for keys the view does not hold), memoised for the turn BM25's
+        key list, which only grows by appending."""
+        hit = self._key_rows
+        if hit is not None and hit[0] == len(keys) and (not keys or hit[1] == keys[-1]):
+            return hit[2]
+        rows = np.fromiter((self.row_of.get(k, -1) for k in keys), np.int64, len(keys))
+        self._key_rows = (len(keys), keys[-1] if keys else None, rows)
+        return rows
+
+    def speaker_names_lower(self) -> set[str]:
+        """Lower-cased speaker names, once per view."""
+        if self._speakers_lower is None:
+            self._speakers_lower = {t.speaker.lower() for t in self.turns}
+        return self._speakers_lower
+
     def segment_text_lower(self, i: int) -> str:
         """Lower-cased text of segment i (memoised: routing asks for it on every question)."""
         if self._lower is None:
@@ -68,6 +94,9 @@ class NamespaceView:
         return self._lower[i]
 
     _lower: list[str] | None = field(default=None, repr=False)
+    _turn_segment: np.ndarray | None = field(default=None, repr=False)
+    _key_rows: tuple[int, str | None, np.ndarray] | None = field(default=None, repr=False)
+    _speakers_lower: set[str] | None = field(default=None, repr=False)
 
 
 def build_view(
