@@ -44,8 +44,7 @@ def load(args: argparse.Namespace) -> tuple[list[tuple[str, list[Any], list[Any]
             s = data[i % len(data)]
             batch = parse_locomo(s, s["sample_id"])
             turns = batch.turns[: args.turns] if args.turns else batch.turns
-            ids = {t.session_id for t in turns}
-            out.append((f"ns{i:03d}", turns, [x for x in batch.sessions if x.session_id in ids]))
+            out.append((f"ns{i:03d}", turns, batch.sessions))
         questions = [qa["question"] for s in data for qa in s["qa"]]
     else:
         turns, sessions = [], []
