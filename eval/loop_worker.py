@@ -8,7 +8,8 @@ same file measures whichever emem the interpreter has installed (this branch, or
 catches the indexes up. `measure` opens the home in a fresh process and times: import and open
 (cold start), the first ask, `--appends` times "append one turn, then ask deep" (the first ask
 after a write), then fast, deep and search over LoCoMo questions. It prints one JSON object.
-Only public API is used (and `Memory.episodes.append`, present on main), so both arms run it.
+Only public API is used, with `namespace=` as a keyword (both argument orders take it), plus
+`Memory.episodes.append`, so both arms run it.
 With `--namespaces N`, N namespaces each hold one conversation (cycled), cut to `--turns` turns.
 """
 
@@ -101,8 +102,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     held = turns[-args.appends :]
     kw = options(args)
     open_ms, m = ms(lambda: Memory(args.home, **kw))
-    first_search_ms = ms(lambda: m.search(questions[0], ns, k=10))[0]
-    first_ask_ms = ms(lambda: m.ask(questions[1], ns, mode="deep"))[0]
+    first_search_ms = ms(lambda: m.search(questions[0], namespace=ns, k=10))[0]
+    first_ask_ms = ms(lambda: m.ask(questions[1 % len(questions)], namespace=ns, mode="deep"))[0]
     out: dict[str, Any] = {
         "import_ms": import_ms,
         "open_ms": open_ms,
@@ -114,20 +115,21 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     for i, t in enumerate(held):
         m.episodes.append(ns, [t])
         q = questions[i % len(questions)]
-        took, answer = ms(lambda q=q: m.ask(q, ns, mode="deep"))
+        took, answer = ms(lambda q=q: m.ask(q, namespace=ns, mode="deep"))
         out["after_write_ms"].append(took)
         if args.check_fresh:
             with Memory(args.home, **kw) as fresh:
-                out["same_answer"] += fresh.ask(q, ns, mode="deep").answer == answer.answer
+                out["same_answer"] += fresh.ask(q, namespace=ns, mode="deep").answer == answer.answer
     if len(spaces) > 1:  # first ask in every other namespace of the home, then the RSS
         out["other_ns_first_ask_ms"] = [
-            ms(lambda n=n: m.ask(questions[2], n, mode="deep"))[0] for n, _, _ in spaces[:-1]
+            ms(lambda n=n: m.ask(questions[2 % len(questions)], namespace=n, mode="deep"))[0]
+            for n, _, _ in spaces[:-1]
         ]
     out["fast_ms"], out["deep_ms"], out["search_ms"] = [], [], []
     for q in questions:
-        out["fast_ms"].append(ms(lambda q=q: m.ask(q, ns, mode="fast"))[0])
-        out["deep_ms"].append(ms(lambda q=q: m.ask(q, ns, mode="deep"))[0])
-        out["search_ms"].append(ms(lambda q=q: m.search(q, ns, k=10))[0])
+        out["fast_ms"].append(ms(lambda q=q: m.ask(q, namespace=ns, mode="fast"))[0])
+        out["deep_ms"].append(ms(lambda q=q: m.ask(q, namespace=ns, mode="deep"))[0])
+        out["search_ms"].append(ms(lambda q=q: m.search(q, namespace=ns, k=10))[0])
     out["rss_mb"] = rss_mb()
     m.close()
     return out

@@ -58,7 +58,7 @@ def view(tmp_path_factory: pytest.TempPathFactory):
                     }
                 )
     with Memory(tmp_path_factory.mktemp("home"), embedder=HashEmbedder()) as m:
-        m.add_turns(turns, "ns")
+        m.add_turns(turns, namespace="ns")
         yield m.read_runtime.view("ns")
 
 

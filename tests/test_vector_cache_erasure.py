@@ -60,7 +60,7 @@ def child_reader(home: str, ready: str, go: str) -> None:
 def test_a_view_built_across_an_erasure_caches_no_vector(tmp_path: Path) -> None:
     home, ready, go = tmp_path / "home", tmp_path / "ready", tmp_path / "go"
     with Memory(home, embedder=HashEmbedder()) as m:
-        m.add_turns(turns(), NS)
+        m.add_turns(turns(), namespace=NS)
         m.index(NS)
     code = f"import sys; sys.path.insert(0, {str(TESTS)!r}); import test_vector_cache_erasure as t; t.child_reader(*sys.argv[1:])"
     reader = subprocess.Popen(
