@@ -130,14 +130,24 @@ class ReadRuntime:
         measure today's code path (eval.bench_loop): every write then makes the next read
         re-embed every summary, and fast mode queries Chroma's approximate index."""
         self._views: dict[str, NamespaceView] = {}
-        self._vector_cache = VectorCache(memory.backend.text_vectors)
+        self._vector_cache = VectorCache(memory.backend.text_vectors, memory.backend.coordinator.shared)
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._memo: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
         self._speakers: dict[str, tuple[NamespaceView, list[str]]] = {}
         self._lock = threading.RLock()
+        self._erasures = 0
+        """Erasures noticed (any process): a view whose turns were read before one must not
+        store summary vectors in the home's cache."""
+        memory.backend.coordinator.subscribe(self._on_index_change)
+
+    def _on_index_change(self, changed: set[str]) -> None:
+        """Called under the coordinator lock (emem.storage.contract.Coordinator): only count."""
+        if "erase" in changed:
+            self._erasures += 1
 
     def view(self, namespace: str) -> NamespaceView:
         with self._lock:
+            erasures = self._erasures  # before the turns are read: any erasure after it counts
             ns = self.memory.indexes.current(namespace)
             cached = self._views.get(namespace)
             # `indexes is not ns`: the index manager rebuilt this namespace (e.g. after another
@@ -154,8 +164,11 @@ class ReadRuntime:
             built = self._views[namespace] = build_view(
                 ns,
                 summaries,
-                embed=lambda texts: self._vector_cache.embed(namespace, embedder, texts),
+                embed=lambda texts: self._vector_cache.embed(
+                    namespace, embedder, texts, still_valid=lambda: self._erasures == erasures
+                ),
                 previous=cached,
+                exact=True,
             )
             if cached is not None:  # summaries replaced as their segments grew
                 stale = {s.summary for s in cached.segments} - {s.summary for s in built.segments}

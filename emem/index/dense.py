@@ -16,6 +16,8 @@ from emem.storage.contract import VectorIndex
 __all__ = ["ChromaHandle", "DenseIndex", "fetch_vectors", "open_chroma", "zero_unused_slots"]
 """The Chroma names are re-exported from emem.index.chroma, where they moved."""
 
+RECENT_VECTORS = 1024
+
 
 class DenseIndex:
     """A namespace's collection of one kind ("turns") for one embedder."""
@@ -25,6 +27,9 @@ class DenseIndex:
         self.namespace = namespace
         self.kind = kind
         self.embedder = embedder
+        self.recent: dict[str, np.ndarray] = {}
+        """Vectors this object stored last (at most RECENT_VECTORS): a read right after a write
+        takes them from here instead of asking the store for what it just wrote."""
 
     @property
     def model(self) -> str:
@@ -46,9 +51,21 @@ class DenseIndex:
         for start in range(0, len(keys), batch):
             ks, ts = keys[start : start + batch], texts[start : start + batch]
             self.vectors.upsert(self.namespace, self.kind, self.model, ks, self.embedder.embed(ts))
+            # Read back (a store may return vectors that differ from those given in the last bit,
+            # and a later reader gets the stored ones).
+            self._remember(self.vectors.get(self.namespace, self.kind, self.model, ks))
+
+    def _remember(self, stored: dict[str, np.ndarray]) -> None:
+        recent = dict(self.recent)  # replaced, never mutated: readers iterate without the lock
+        recent.update((k, np.asarray(v, dtype=np.float32)) for k, v in stored.items())
+        while len(recent) > RECENT_VECTORS:
+            del recent[next(iter(recent))]
+        self.recent = recent
 
     def delete(self, keys: list[str]) -> None:
         if keys:
+            gone = set(keys)
+            self.recent = {k: v for k, v in self.recent.items() if k not in gone}
             self.vectors.delete(self.namespace, self.kind, self.model, keys)
 
     def search_vector(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
@@ -60,9 +77,20 @@ class DenseIndex:
 
 def fetch_vectors(index: DenseIndex, keys: list[str]) -> np.ndarray:
     """Read stored vectors back in `keys` order (for segment centroids and in-memory scoring);
-    a key with no vector reads as zeros."""
+    a key with no vector reads as zeros. Those this process has just stored come from
+    `index.recent`, without asking the store."""
     out = np.zeros((len(keys), index.embedder.dim), dtype=np.float32)
-    found = index.vectors.get(index.namespace, index.kind, index.model, keys)
+    recent = index.recent
+    missing = []
+    for i, key in enumerate(keys):
+        vec = recent.get(key)
+        if vec is not None:
+            out[i] = vec
+        else:
+            missing.append(key)
+    if not missing:
+        return out
+    found = index.vectors.get(index.namespace, index.kind, index.model, missing)
     for i, key in enumerate(keys):
         vec = found.get(key)
         if vec is not None:

@@ -4,14 +4,17 @@ A read view embeds one summary per segment; without this cache every write made 
 re-embed all of them, in every process. Keys are (namespace, embedder, sha256 of the text), so a
 text is embedded once per home and embedder, and a home never mixes two models' vectors. It is a
 cache: losing it costs time only, so writes use `synchronous=NORMAL`. Erasure deletes a
-namespace's rows (emem.erasure) because a summary quotes the turns it summarises.
+namespace's rows (emem.erasure) because a summary quotes the turns it summarises; so new rows are
+written under the backend's coordinator lock (shared: erasure holds it exclusively), and only if
+the caller confirms there, after any erasure elsewhere has been noticed, that its texts predate none.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -44,18 +47,34 @@ def text_hash(text: str) -> str:
 class VectorCache:
     """Embeds texts through a `TextVectorCache`: only texts not cached yet reach the embedder."""
 
-    def __init__(self, store: TextVectorCache | Path) -> None:
+    def __init__(
+        self,
+        store: TextVectorCache | Path,
+        shared_lock: Callable[[], AbstractContextManager[None]] | None = None,
+    ) -> None:
         """Args:
-        store: the backend's cache, or a home directory (its embedded SQLite cache)."""
+        store: the backend's cache, or a home directory (its embedded SQLite cache).
+        shared_lock: the backend coordinator's `shared`, held while new vectors are stored (so an
+            erasure, which holds it exclusively, is noticed first)."""
         self.store: TextVectorCache = SqliteTextVectorCache(store) if isinstance(store, Path) else store
+        self.shared_lock = shared_lock or nullcontext
 
-    def embed(self, namespace: str, embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    def embed(
+        self,
+        namespace: str,
+        embedder: Embedder,
+        texts: Sequence[str],
+        still_valid: Callable[[], bool] | None = None,
+    ) -> np.ndarray:
         """Vectors of `texts`, embedding (and storing) only those not cached yet.
 
         Args:
             namespace: the tenant the texts belong to (erasure drops its rows by namespace).
             embedder: the model; its `name` is part of the key.
             texts: texts to embed (duplicates are embedded once).
+            still_valid: asked under the shared lock before new vectors are stored: False when the
+                content the texts derive from may have been erased since (they are then returned
+                but not stored). None stores unconditionally.
         Returns:
             An (n, dim) float32 array, row i for texts[i].
         """
@@ -67,7 +86,9 @@ class VectorCache:
         if todo:
             vectors = embedder.embed(list(todo.values()))
             fresh = dict(zip(todo, vectors, strict=True))
-            self.store.put(namespace, embedder.name, fresh)
+            with self.shared_lock():  # notices erasures made meanwhile
+                if still_valid is None or still_valid():
+                    self.store.put(namespace, embedder.name, fresh)
             found.update(fresh)
         return np.stack([found[h] for h in hashes]).astype(np.float32)
 

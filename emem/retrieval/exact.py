@@ -30,13 +30,18 @@ def exact_dense(ns: NamespaceIndexes) -> ExactDense:
 
 
 class ExactDense:
-    """One namespace's turn vectors, carried forward as its indexes grow."""
+    """One namespace's turn vectors in seq order, carried forward as its indexes grow.
+
+    Rows live in a buffer with spare capacity, and `matrix` is a view of its filled rows: a write
+    appends in O(new turns), and a matrix handed out earlier (a read view's `turn_vectors`) keeps
+    its rows, since filled rows are never written again."""
 
     def __init__(self) -> None:
         self._ns: NamespaceIndexes | None = None
         self._covered = 0
         self.keys: list[str] = []
         self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self._buffer = self.matrix
         self._lock = threading.Lock()
 
     def refresh(self, ns: NamespaceIndexes) -> None:
@@ -44,16 +49,37 @@ class ExactDense:
         with self._lock:
             if self._ns is not ns:
                 self._ns, self._covered, self.keys = ns, 0, []
-                self.matrix = np.zeros((0, ns.dense.embedder.dim), dtype=np.float32)
+                self.matrix = self._buffer = np.zeros((0, ns.dense.embedder.dim), dtype=np.float32)
             if self._covered >= ns.covered_seq:
                 return
             new = sorted((t for t in ns.turns.values() if t.seq > self._covered), key=lambda t: t.seq)
             keys = [turn_key(t) for t in new]
             if keys:
                 vectors = fetch_vectors(ns.dense, keys)
-                self.matrix = np.concatenate([self.matrix, vectors]) if len(self.keys) else vectors
+                n = len(self.keys)
+                if n + len(keys) > len(self._buffer):
+                    grown = np.zeros((n + max(len(keys), n // 4, 64), vectors.shape[1]), np.float32)
+                    grown[:n] = self._buffer[:n]
+                    self._buffer = grown
+                self._buffer[n : n + len(keys)] = vectors
+                self.matrix = self._buffer[: n + len(keys)]
                 self.keys = self.keys + keys
             self._covered = ns.covered_seq
+
+    def snapshot(self, ns: NamespaceIndexes) -> tuple[list[str], np.ndarray]:
+        """(keys, vectors) of every turn of `ns` in seq order, caught up first.
+
+        Args:
+            ns: the namespace's caught-up indexes.
+        Returns:
+            The keys and a read-only matrix whose row i is the vector of keys[i].
+        """
+        self.refresh(ns)
+        with self._lock:
+            keys, matrix = self.keys, self.matrix
+        view = matrix.view()
+        view.flags.writeable = False
+        return keys, view
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
         """Top-k (key, cosine) over every held vector; ties broken by index order (seq).

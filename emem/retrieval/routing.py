@@ -44,10 +44,10 @@ def bm25_turn_scores(view: NamespaceView, question: str) -> np.ndarray:
     """The question's BM25 score for every turn of the view, in view row order."""
     bm25 = view.indexes.bm25
     raw = bm25.scores(question)
+    rows = view.rows_of_keys(bm25.keys)[: len(raw)]
     out = np.zeros(len(view.turns))
-    for pos, key in enumerate(bm25.keys):
-        if key in view.row_of:
-            out[view.row_of[key]] = raw[pos]
+    held = rows >= 0
+    out[rows[held]] = raw[: len(rows)][held]
     return out
 
 
@@ -59,19 +59,34 @@ def segment_bm25_scores(view: NamespaceView, question: str) -> np.ndarray:
     return out
 
 
+def _segment_ranked(
+    view: NamespaceView, values: np.ndarray, mask: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Visible turn rows grouped by segment, best value first and, among equals, lowest row first:
+    (rows in that order, start of each segment's group or -1 for a segment with none)."""
+    rows = np.flatnonzero(mask)
+    seg = view.turn_segment[rows]
+    order = np.lexsort((rows, -values[rows], seg))
+    rows, seg = rows[order], seg[order]
+    starts = np.full(len(view.segments), -1, dtype=np.int64)
+    if len(rows):
+        first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+        starts[seg[first]] = first
+    return rows, starts
+
+
 def _segment_max(
     view: NamespaceView, turn_scores: np.ndarray, mask: np.ndarray
 ) -> tuple[np.ndarray, list[int]]:
-    """Best visible turn score per segment and which turn it was (row index, -1 if none)."""
+    """Best visible turn score per segment and which turn it was (row index, -1 if none; the
+    earliest row among equal bests)."""
+    rows, starts = _segment_ranked(view, turn_scores, mask)
+    has = starts >= 0
     best = np.full(len(view.segments), -np.inf)
-    arg = [-1] * len(view.segments)
-    for row, t in enumerate(view.turns):
-        if not mask[row]:
-            continue
-        s = view.segment_of[turn_key(t)]
-        if turn_scores[row] > best[s]:
-            best[s], arg[s] = turn_scores[row], row
-    return best, arg
+    arg = np.full(len(view.segments), -1, dtype=np.int64)
+    arg[has] = rows[starts[has]]
+    best[has] = turn_scores[arg[has]]
+    return best, arg.tolist()
 
 
 def global_pathway(
@@ -107,14 +122,21 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
     turn_scores = bm25_turn_scores(view, question)
     turn_scores[~mask] = 0.0
     n = len(view.segments)
+    # Per segment: the best positive turn score (earliest row among equals) and the second best
+    # (equal to the first when two turns tie), as a scan in row order keeping the top two would.
+    rows, starts = _segment_ranked(view, turn_scores, turn_scores > 0)
+    has = starts >= 0
     first, second = np.zeros(n), np.zeros(n)
-    best_turn = [-1] * n
-    for row, t in enumerate(view.turns):
-        s, v = view.segment_of[turn_key(t)], turn_scores[row]
-        if v > first[s]:
-            first[s], second[s], best_turn[s] = v, first[s], row
-        elif v > second[s]:
-            second[s] = v
+    best_turn = np.full(n, -1, dtype=np.int64)
+    best_turn[has] = rows[starts[has]]
+    first[has] = turn_scores[best_turn[has]]
+    seg_of_rows = view.turn_segment[rows]
+    nxt = starts[has] + 1
+    pair = nxt < len(rows)
+    pair[pair] = seg_of_rows[nxt[pair]] == np.flatnonzero(has)[pair]
+    second_idx = np.flatnonzero(has)[pair]
+    second[second_idx] = turn_scores[rows[nxt[pair]]]
+    best_turn = best_turn.tolist()
     seg_lex = segment_bm25_scores(view, question)
     score = minmax_array(first + 0.5 * second) + 0.5 * minmax_array(seg_lex)
     reasons = [[] for _ in range(n)]
@@ -122,7 +144,7 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
         if row >= 0 and first[i] > 0:
             reasons[i].append(f"BM25 turn {view.turns[row].turn_id} ({first[i]:.1f})")
     # Symbolic triggers: names the question mentions that are not the speakers, and dates.
-    speakers = {t.speaker.lower() for t in view.turns}
+    speakers = view.speaker_names_lower()
     names = [e for e in plan.entities if e.lower() not in speakers]
     for i, seg in enumerate(view.segments):
         text = view.segment_text_lower(i)
@@ -133,7 +155,7 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
         if plan.time_from and plan.time_to and _overlaps(seg.start, seg.end, plan.time_from, plan.time_to):
             score[i] += 1.0
             reasons[i].append(f"date trigger {plan.time_from:%Y-%m-%d}..{plan.time_to:%Y-%m-%d}")
-    alive = np.array([any(mask[view.row_of[turn_key(t)]] for t in s.turns) for s in view.segments])
+    alive = np.bincount(view.turn_segment[mask], minlength=n) > 0
     return [
         (int(i), float(score[i]), "; ".join(reasons[i]) or "weak lexical match")
         for i in np.argsort(-score, kind="stable")

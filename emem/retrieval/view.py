@@ -20,6 +20,7 @@ from emem.index.dense import fetch_vectors
 from emem.index.manager import NamespaceIndexes, turn_key
 from emem.index.text import tokenize
 from emem.models import StoredTurn
+from emem.retrieval.exact import exact_dense
 from emem.segments import Segment, build_segments
 
 EmbedTexts = Callable[[list[str]], np.ndarray]
@@ -60,6 +61,32 @@ class NamespaceView:
     def segment_for(self, turn: StoredTurn) -> Segment:
         return self.segments[self.segment_of[turn_key(turn)]]
 
+    @property
+    def turn_segment(self) -> np.ndarray:
+        """Segment index of each turn row (int64), built once per view: lets routing reduce turn
+        scores per segment with numpy instead of a Python loop over every turn per question."""
+        if self._turn_segment is None:
+            self._turn_segment = np.fromiter(
+                (self.segment_of[turn_key(t)] for t in self.turns), np.int64, len(self.turns)
+            )
+        return self._turn_segment
+
+    def rows_of_keys(self, keys: list[str]) -> np.ndarray:
+        """View row of each key (-1 for keys the view does not hold), memoised for the turn BM25's
+        key list, which only grows by appending."""
+        hit = self._key_rows
+        if hit is not None and hit[0] == len(keys) and (not keys or hit[1] == keys[-1]):
+            return hit[2]
+        rows = np.fromiter((self.row_of.get(k, -1) for k in keys), np.int64, len(keys))
+        self._key_rows = (len(keys), keys[-1] if keys else None, rows)
+        return rows
+
+    def speaker_names_lower(self) -> set[str]:
+        """Lower-cased speaker names, once per view."""
+        if self._speakers_lower is None:
+            self._speakers_lower = {t.speaker.lower() for t in self.turns}
+        return self._speakers_lower
+
     def segment_text_lower(self, i: int) -> str:
         """Lower-cased text of segment i (memoised: routing asks for it on every question)."""
         if self._lower is None:
@@ -67,6 +94,9 @@ class NamespaceView:
         return self._lower[i]
 
     _lower: list[str] | None = field(default=None, repr=False)
+    _turn_segment: np.ndarray | None = field(default=None, repr=False)
+    _key_rows: tuple[int, str | None, np.ndarray] | None = field(default=None, repr=False)
+    _speakers_lower: set[str] | None = field(default=None, repr=False)
 
 
 def build_view(
@@ -75,6 +105,7 @@ def build_view(
     *,
     embed: EmbedTexts | None = None,
     previous: NamespaceView | None = None,
+    exact: bool = False,
 ) -> NamespaceView:
     """The view of `ns` as its indexes stand.
 
@@ -84,6 +115,8 @@ def build_view(
         embed: how summaries are embedded (default: the namespace's embedder, uncached).
         previous: a view of the same `ns` object built earlier with the same summaries; its
             untouched segments are reused (ignored when it does not qualify).
+        exact: take turn vectors from the namespace's in-memory matrix (retrieval.exact), shared
+            with exact dense search, instead of reading them from Chroma for this view alone.
     Returns:
         The view; equal to a fresh build from the same indexes.
     """
@@ -93,62 +126,113 @@ def build_view(
         if previous.covered_seq == ns.covered_seq:
             return previous
         if previous.covered_seq < ns.covered_seq:
-            return _extend(previous, ns, summaries, embed)
+            return _extend(previous, ns, summaries, embed, exact)
     turns = sorted(ns.turns.values(), key=lambda t: t.seq)
-    keys = [turn_key(t) for t in turns]
-    vectors = fetch_vectors(ns.dense, keys) if keys else np.zeros((0, ns.dense.embedder.dim), np.float32)
+    vectors = _turn_vectors(ns, turns, exact)
     segments = _with_summaries(build_segments(turns), summaries)
     texts = [s.text() for s in segments]
-    return _assemble(
-        ns,
-        summaries,
-        turns,
-        vectors,
-        segments,
-        texts,
-        [tokenize(t) for t in texts],
-        _summary_vectors(segments, embed, vectors.shape[1]),
+    tokens = [tokenize(t) for t in texts]
+    row_of = {turn_key(t): i for i, t in enumerate(turns)}
+    dim = vectors.shape[1]
+    return NamespaceView(
+        namespace=ns.namespace,
+        covered_seq=ns.covered_seq,
+        indexes=ns,
+        turns=turns,
+        turn_vectors=vectors,
+        segments=segments,
+        summary_vectors=_summary_vectors(segments, embed, dim),
+        centroids=_centroids(segments, vectors, row_of, dim),
+        segment_bm25=BM25Index.from_tokens([s.segment_id for s in segments], tokens),
+        row_of=row_of,
+        segment_of={turn_key(t): i for i, s in enumerate(segments) for t in s.turns},
+        by_ref={(t.conversation_id, t.turn_id): t for t in turns},
+        segment_index={s.segment_id: i for i, s in enumerate(segments)},
+        segment_texts=texts,
+        segment_tokens=tokens,
+        summaries=summaries,
     )
+
+
+def _turn_vectors(ns: NamespaceIndexes, turns: list[StoredTurn], exact: bool) -> np.ndarray:
+    """Vectors of `turns` (all of `ns`'s turns, in seq order), rows in that order."""
+    keys = [turn_key(t) for t in turns]
+    if not keys:
+        return np.zeros((0, ns.dense.embedder.dim), np.float32)
+    if exact:
+        held, matrix = exact_dense(ns).snapshot(ns)
+        if held == keys:
+            return matrix
+    return fetch_vectors(ns.dense, keys)
 
 
 def _extend(
-    old: NamespaceView, ns: NamespaceIndexes, summaries: dict[str, str], embed: EmbedTexts
+    old: NamespaceView, ns: NamespaceIndexes, summaries: dict[str, str], embed: EmbedTexts, exact: bool
 ) -> NamespaceView:
-    """`old` plus the turns indexed since: only the sessions they extend are segmented again."""
+    """`old` plus the turns indexed since: only the sessions they extend are segmented again, and
+    every per-turn and per-segment map is carried forward and patched where those sessions are."""
     new = sorted((t for t in ns.turns.values() if t.seq > old.covered_seq), key=lambda t: t.seq)
-    if any(turn_key(t) in old.row_of for t in new):  # not a pure append: build afresh
-        return build_view(ns, summaries, embed=embed)
+    if any(turn_key(t) in old.row_of for t in new):
+        return build_view(ns, summaries, embed=embed, exact=exact)  # not a pure append
     turns = old.turns + new
-    new_vectors = fetch_vectors(ns.dense, [turn_key(t) for t in new])
-    vectors = np.concatenate([old.turn_vectors, new_vectors]) if new else old.turn_vectors
+    row_of = dict(old.row_of)
+    row_of.update((turn_key(t), len(old.turns) + i) for i, t in enumerate(new))
+    if exact:
+        vectors = _turn_vectors(ns, turns, exact)
+    else:
+        vectors = np.concatenate([old.turn_vectors, fetch_vectors(ns.dense, [turn_key(t) for t in new])])
     touched = {(t.conversation_id, t.session_id) for t in new}
-    kept = [i for i, s in enumerate(old.segments) if (s.conversation_id, s.session_id) not in touched]
-    redo = [t for t in turns if (t.conversation_id, t.session_id) in touched]
-    fresh = _with_summaries(build_segments(redo), summaries)
+    was_touched = [(s.conversation_id, s.session_id) in touched for s in old.segments]
+    redo = [t for s, hit in zip(old.segments, was_touched, strict=True) if hit for t in s.turns] + new
+    fresh = _with_summaries(build_segments(sorted(redo, key=lambda t: t.seq)), summaries)
     fresh_texts = [s.text() for s in fresh]
-    fresh_vecs = _summary_vectors(fresh, embed, vectors.shape[1])
-    parts = [
-        (old.segments[i], old.segment_texts[i], old.segment_tokens[i], old.summary_vectors[i]) for i in kept
-    ]
-    parts += [
-        (s, txt, tokenize(txt), fresh_vecs[j])
-        for j, (s, txt) in enumerate(zip(fresh, fresh_texts, strict=True))
-    ]
-    parts.sort(key=lambda p: (p[0].start, p[0].segment_id))
     dim = vectors.shape[1]
-    summary_vectors = (
-        np.stack([p[3] for p in parts]).astype(np.float32) if parts else np.zeros((0, dim), np.float32)
+    fresh_vecs = _summary_vectors(fresh, embed, dim)
+    fresh_centroids = _centroids(fresh, vectors, row_of, dim)
+    # (segment, old index or -1 when fresh, fresh index or -1 when kept)
+    parts = [(s, i, -1) for i, s in enumerate(old.segments) if not was_touched[i]]
+    parts += [(s, -1, j) for j, s in enumerate(fresh)]
+    parts.sort(key=lambda p: (p[0].start, p[0].segment_id))
+    segments = [p[0] for p in parts]
+    segment_of = dict(old.segment_of)
+    for pos, (s, was, _) in enumerate(parts):
+        if was != pos:
+            segment_of.update((turn_key(t), pos) for t in s.turns)
+    fresh_tokens = [tokenize(t) for t in fresh_texts]
+
+    def pick(kept: list, made: list) -> list:
+        return [kept[i] if i >= 0 else made[j] for _, i, j in parts]
+
+    def stack(kept: np.ndarray, made: np.ndarray) -> np.ndarray:
+        if not parts:
+            return np.zeros((0, dim), np.float32)
+        return np.stack(pick(list(kept), list(made))).astype(np.float32)
+
+    tokens = pick(old.segment_tokens, fresh_tokens)
+    view = NamespaceView(
+        namespace=ns.namespace,
+        covered_seq=ns.covered_seq,
+        indexes=ns,
+        turns=turns,
+        turn_vectors=vectors,
+        segments=segments,
+        summary_vectors=stack(old.summary_vectors, fresh_vecs),
+        centroids=stack(old.centroids, fresh_centroids),
+        segment_bm25=old.segment_bm25.updated(
+            [s.segment_id for s in segments],
+            {s.segment_id: tok for s, tok in zip(fresh, fresh_tokens, strict=True)},
+        ),
+        row_of=row_of,
+        segment_of=segment_of,
+        by_ref={**old.by_ref, **{(t.conversation_id, t.turn_id): t for t in new}},
+        segment_index={s.segment_id: i for i, s in enumerate(segments)},
+        segment_texts=pick(old.segment_texts, fresh_texts),
+        segment_tokens=tokens,
+        summaries=summaries,
     )
-    return _assemble(
-        ns,
-        summaries,
-        turns,
-        vectors,
-        [p[0] for p in parts],
-        [p[1] for p in parts],
-        [p[2] for p in parts],
-        summary_vectors,
-    )
+    if old._lower is not None:
+        view._lower = pick(old._lower, [t.lower() for t in fresh_texts])
+    return view
 
 
 def _with_summaries(segments: list[Segment], summaries: dict[str, str]) -> list[Segment]:
@@ -164,39 +248,10 @@ def _summary_vectors(segments: list[Segment], embed: EmbedTexts, dim: int) -> np
     return np.asarray(embed([s.summary for s in segments]), dtype=np.float32)
 
 
-def _assemble(
-    ns: NamespaceIndexes,
-    summaries: dict[str, str],
-    turns: list[StoredTurn],
-    vectors: np.ndarray,
-    segments: list[Segment],
-    texts: list[str],
-    tokens: list[list[str]],
-    summary_vectors: np.ndarray,
-) -> NamespaceView:
-    row_of = {turn_key(t): i for i, t in enumerate(turns)}
-    segment_of = {turn_key(t): i for i, s in enumerate(segments) for t in s.turns}
-    centroids = np.zeros((len(segments), vectors.shape[1]), dtype=np.float32)
+def _centroids(segments: list[Segment], vectors: np.ndarray, row_of: dict[str, int], dim: int) -> np.ndarray:
+    """Mean turn vector of each segment, L2-normalised."""
+    centroids = np.zeros((len(segments), dim), dtype=np.float32)
     for i, s in enumerate(segments):
         c = vectors[[row_of[turn_key(t)] for t in s.turns]].mean(axis=0)
         centroids[i] = c / max(float(np.linalg.norm(c)), 1e-12)
-    if not segments:
-        summary_vectors = centroids
-    return NamespaceView(
-        namespace=ns.namespace,
-        covered_seq=ns.covered_seq,
-        indexes=ns,
-        turns=turns,
-        turn_vectors=vectors,
-        segments=segments,
-        summary_vectors=summary_vectors,
-        centroids=centroids,
-        segment_bm25=BM25Index.from_tokens([s.segment_id for s in segments], tokens),
-        row_of=row_of,
-        segment_of=segment_of,
-        by_ref={(t.conversation_id, t.turn_id): t for t in turns},
-        segment_index={s.segment_id: i for i, s in enumerate(segments)},
-        segment_texts=texts,
-        segment_tokens=tokens,
-        summaries=summaries,
-    )
+    return centroids

@@ -1,0 +1,160 @@
+"""One arm of the agent-loop A/B benchmark (eval/bench_loop_ab.py), run as a script by path so the
+same file measures whichever emem the interpreter has installed (this branch, or main's).
+
+    python eval/loop_worker.py build   --data locomo10.json --home H --conversations 10
+    python eval/loop_worker.py measure --data locomo10.json --home H --conversations 10
+
+`build` appends the conversations (minus the last `--appends` turns of the last namespace) and
+catches the indexes up. `measure` opens the home in a fresh process and times: import and open
+(cold start), the first ask, `--appends` times "append one turn, then ask deep" (the first ask
+after a write), then fast, deep and search over LoCoMo questions. It prints one JSON object.
+Only public API is used, with `namespace=` as a keyword (both argument orders take it), plus
+`Memory.episodes.append`, so both arms run it.
+With `--namespaces N`, N namespaces each hold one conversation (cycled), cut to `--turns` turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def rss_mb() -> float:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def load(args: argparse.Namespace) -> tuple[list[tuple[str, list[Any], list[Any]]], list[str]]:
+    """[(namespace, turns, sessions)] and the questions, as both arms will see them."""
+    from emem.ingest.locomo import parse_locomo
+
+    data = json.loads(Path(args.data).read_text())
+    out = []
+    if args.namespaces:
+        for i in range(args.namespaces):
+            s = data[i % len(data)]
+            batch = parse_locomo(s, s["sample_id"])
+            turns = batch.turns[: args.turns] if args.turns else batch.turns
+            out.append((f"ns{i:03d}", turns, batch.sessions))
+        questions = [qa["question"] for s in data for qa in s["qa"]]
+    else:
+        turns, sessions = [], []
+        for s in data[: args.conversations]:
+            batch = parse_locomo(s, s["sample_id"])
+            turns += batch.turns
+            sessions += batch.sessions
+        out.append(("loop", turns, sessions))
+        questions = [qa["question"] for s in data[: args.conversations] for qa in s["qa"]]
+    step = max(1, len(questions) // max(args.questions, 1))
+    return out, questions[::step][: args.questions]
+
+
+def options(args: argparse.Namespace) -> dict[str, Any]:
+    """Memory keyword arguments: the quantised embedder when asked (this branch only)."""
+    if args.embedder != "qint8":
+        return {}
+    from emem.embedding import MiniLMEmbedder, build_quantised_minilm
+
+    return {"embedder": MiniLMEmbedder(model=build_quantised_minilm(args.home / "models"))}
+
+
+def build(args: argparse.Namespace) -> dict[str, Any]:
+    from emem.memory import Memory
+
+    spaces, _ = load(args)
+    m = Memory(args.home, **options(args))
+    seconds = 0.0
+    total = 0
+    for i, (ns, turns, sessions) in enumerate(spaces):
+        keep = turns[: -args.appends] if i == len(spaces) - 1 else turns
+        m.episodes.append(ns, keep, sessions)
+        start = time.perf_counter()
+        total += m.index(ns).new_turns
+        seconds += time.perf_counter() - start
+        m.consolidate(ns)  # the offline ledger projection, so `measure` times reads, not it
+    m.close()
+    return {"turns": total, "seconds": seconds, "turns_per_s": total / seconds}
+
+
+def ms(fn: Any) -> tuple[float, Any]:
+    start = time.perf_counter()
+    out = fn()
+    return (time.perf_counter() - start) * 1000, out
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    from emem.memory import Memory
+
+    import_ms = (time.perf_counter() - t0) * 1000
+    spaces, questions = load(args)
+    ns, turns, _ = spaces[-1]
+    held = turns[-args.appends :]
+    kw = options(args)
+    open_ms, m = ms(lambda: Memory(args.home, **kw))
+    first_search_ms = ms(lambda: m.search(questions[0], namespace=ns, k=10))[0]
+    first_ask_ms = ms(lambda: m.ask(questions[1 % len(questions)], namespace=ns, mode="deep"))[0]
+    out: dict[str, Any] = {
+        "import_ms": import_ms,
+        "open_ms": open_ms,
+        "first_search_ms": first_search_ms,
+        "first_ask_ms": first_ask_ms,
+        "after_write_ms": [],
+        "same_answer": 0,
+    }
+    for i, t in enumerate(held):
+        m.episodes.append(ns, [t])
+        q = questions[i % len(questions)]
+        took, answer = ms(lambda q=q: m.ask(q, namespace=ns, mode="deep"))
+        out["after_write_ms"].append(took)
+        if args.check_fresh:
+            with Memory(args.home, **kw) as fresh:
+                out["same_answer"] += fresh.ask(q, namespace=ns, mode="deep").answer == answer.answer
+    if len(spaces) > 1:  # first ask in every other namespace of the home, then the RSS
+        out["other_ns_first_ask_ms"] = [
+            ms(lambda n=n: m.ask(questions[2 % len(questions)], namespace=n, mode="deep"))[0]
+            for n, _, _ in spaces[:-1]
+        ]
+    out["fast_ms"], out["deep_ms"], out["search_ms"] = [], [], []
+    for q in questions:
+        out["fast_ms"].append(ms(lambda q=q: m.ask(q, namespace=ns, mode="fast"))[0])
+        out["deep_ms"].append(ms(lambda q=q: m.ask(q, namespace=ns, mode="deep"))[0])
+        out["search_ms"].append(ms(lambda q=q: m.search(q, namespace=ns, k=10))[0])
+    out["rss_mb"] = rss_mb()
+    m.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("action", choices=("build", "measure"))
+    ap.add_argument("--data", type=Path, required=True)
+    ap.add_argument("--home", type=Path, required=True)
+    ap.add_argument("--conversations", type=int, default=1)
+    ap.add_argument("--namespaces", type=int, default=0, help="N namespaces, one conversation each")
+    ap.add_argument("--turns", type=int, default=0, help="with --namespaces: turns kept per namespace")
+    ap.add_argument("--appends", type=int, default=8)
+    ap.add_argument("--questions", type=int, default=30)
+    ap.add_argument("--embedder", choices=("shipped", "qint8"), default="shipped")
+    ap.add_argument("--check-fresh", action="store_true", help="compare each answer with a new Memory's")
+    args = ap.parse_args()
+    result = build(args) if args.action == "build" else measure(args)
+    result["median_after_write_ms"] = (
+        statistics.median(result["after_write_ms"]) if result.get("after_write_ms") else None
+    )
+    json.dump(result, sys.stdout)
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""The quantised MiniLM copy: built offline from the shipped file (no download), reused once
+built, close to the shipped model's vectors, and named apart so a home never mixes the two."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from emem.embedding import (
+    EMBEDDER_ENV,
+    QUANTISED_NAME,
+    MiniLMEmbedder,
+    build_quantised_minilm,
+    default_embedder,
+)
+from emem.errors import ConfigError
+from emem.memory import Memory
+
+TEXTS = [
+    "Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+    "Melanie: We went camping at the lake with the kids last weekend.",
+    "What did Melanie paint recently?",
+    "Caroline: I'm thinking about adoption agencies; I want to give a child a loving home.",
+]
+
+
+@pytest.fixture(scope="module")
+def quantised(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_quantised_minilm(tmp_path_factory.mktemp("models"))
+
+
+def test_built_once_and_close_to_the_shipped_model(quantised: Path) -> None:
+    stamp = quantised.stat().st_mtime_ns
+    assert build_quantised_minilm(quantised.parent) == quantised
+    assert quantised.stat().st_mtime_ns == stamp  # reused, not rebuilt
+    assert not [p for p in quantised.parent.iterdir() if p.name.startswith(".")]  # no temp left
+    q = MiniLMEmbedder(model=quantised)
+    shipped = default_embedder()
+    assert q.name.startswith(QUANTISED_NAME) and q.name != shipped.name
+    a, b = shipped.embed(TEXTS), q.embed(TEXTS)
+    assert np.allclose(np.linalg.norm(b, axis=1), 1.0, atol=1e-5)
+    assert (a * b).sum(axis=1).min() > 0.97  # measured 0.99 mean on LoCoMo turns
+    assert not np.allclose(a, b, atol=1e-4)  # really another computation
+
+
+def test_the_environment_selects_it_per_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EMBEDDER_ENV, "qint8")
+    with Memory(tmp_path / "home") as m:
+        assert m.indexes.embedder.name.startswith(QUANTISED_NAME)
+        assert (tmp_path / "home" / "models").is_dir()
+    monkeypatch.setenv(EMBEDDER_ENV, "fp64-please")
+    with Memory(tmp_path / "other") as m, pytest.raises(ConfigError, match=EMBEDDER_ENV):
+        _ = m.indexes.embedder

@@ -1,0 +1,102 @@
+"""Routing's per-segment reductions run in numpy over a view-level turn -> segment map; they must
+pick exactly what the per-turn scans they replaced picked (best, its earliest row, the second
+best), for every mask, ties included."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from emem.answer import Plan
+from emem.eval.isolation_probes import HashEmbedder
+from emem.index.manager import turn_key
+from emem.memory import Memory
+from emem.retrieval.routing import _segment_max, bm25_turn_scores, keyword_pathway
+
+WORDS = "harbour trail pixel greyhound oslo sister piano lake camping paint".split()
+
+
+def scan_max(view, scores, mask):
+    best = np.full(len(view.segments), -np.inf)
+    arg = [-1] * len(view.segments)
+    for row, t in enumerate(view.turns):
+        if mask[row]:
+            s = view.segment_of[turn_key(t)]
+            if scores[row] > best[s]:
+                best[s], arg[s] = scores[row], row
+    return best, arg
+
+
+def scan_top_two(view, scores):
+    n = len(view.segments)
+    first, second, best = np.zeros(n), np.zeros(n), [-1] * n
+    for row, t in enumerate(view.turns):
+        s, v = view.segment_of[turn_key(t)], scores[row]
+        if v > first[s]:
+            first[s], second[s], best[s] = v, first[s], row
+        elif v > second[s]:
+            second[s] = v
+    return first, second, best
+
+
+@pytest.fixture(scope="module")
+def view(tmp_path_factory: pytest.TempPathFactory):
+    rng = np.random.default_rng(3)
+    turns = []
+    for conv in ("c1", "c2"):
+        for sess in range(6):
+            for i in range(int(rng.integers(1, 9))):
+                words = " ".join(rng.choice(WORDS, size=int(rng.integers(1, 5))))
+                turns.append(
+                    {
+                        "conversation_id": conv,
+                        "session_id": f"S{sess}",
+                        "turn_id": f"S{sess}:{i}",
+                        "speaker": "Dana" if i % 2 else "Omar",
+                        "text": f"We talked about {words}.",
+                        "time": f"2023-0{1 + sess}-0{1 + (conv == 'c2')}T10:{i:02d}:00+00:00",
+                    }
+                )
+    with Memory(tmp_path_factory.mktemp("home"), embedder=HashEmbedder()) as m:
+        m.add_turns(turns, namespace="ns")
+        yield m.read_runtime.view("ns")
+
+
+def test_segment_max_equals_the_scan(view) -> None:
+    rng = np.random.default_rng(0)
+    for trial in range(50):
+        scores = rng.integers(0, 4, len(view.turns)).astype(float)  # many ties
+        mask = rng.random(len(view.turns)) < (0.2 if trial % 2 else 0.9)
+        best, arg = _segment_max(view, scores, mask)
+        ref_best, ref_arg = scan_max(view, scores, mask)
+        assert np.array_equal(best, ref_best) and arg == ref_arg
+
+
+def test_keyword_top_two_equals_the_scan(view, monkeypatch: pytest.MonkeyPatch) -> None:
+    from emem.retrieval import routing
+
+    rng = np.random.default_rng(1)
+    plan = Plan(mode="deep")
+    for _ in range(30):
+        scores = rng.integers(0, 4, len(view.turns)).astype(float)
+        mask = rng.random(len(view.turns)) < 0.7
+        monkeypatch.setattr(routing, "bm25_turn_scores", lambda v, q, s=scores: s.copy())
+        monkeypatch.setattr(routing, "segment_bm25_scores", lambda v, q: np.zeros(len(v.segments)))
+        got = keyword_pathway(view, "anything", plan, mask)
+        masked = np.where(mask, scores, 0.0)
+        first, second, best = scan_top_two(view, masked)
+        score = routing.minmax_array(first + 0.5 * second) + 0.5 * routing.minmax_array(np.zeros(len(first)))
+        alive = [any(mask[view.row_of[turn_key(t)]] for t in s.turns) for s in view.segments]
+        want = [int(i) for i in np.argsort(-score, kind="stable") if alive[i] and score[i] > 0]
+        assert [i for i, _, _ in got] == want
+        for i, _, reason in got:
+            if first[i] > 0:
+                assert f"BM25 turn {view.turns[best[i]].turn_id} " in reason
+
+
+def test_bm25_turn_scores_are_in_row_order(view) -> None:
+    bm25 = view.indexes.bm25
+    raw = bm25.scores("harbour greyhound")
+    got = bm25_turn_scores(view, "harbour greyhound")
+    for pos, key in enumerate(bm25.keys):
+        assert got[view.row_of[key]] == raw[pos]
