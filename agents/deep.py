@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,6 +29,8 @@ from emem.models import StoredTurn
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import (
     DEFAULT_ACTIVATE,
+    Pathway,
+    Ranked,
     bm25_turn_scores,
     fuse,
     global_pathway,
@@ -113,7 +115,7 @@ def route_hop(
 ) -> list[ActivatedSegment]:
     """The three pathways fused, best `top_n` segments not in `exclude` (weights: the read
     config's, else routing's defaults)."""
-    pathways = {
+    pathways: dict[Pathway, Ranked] = {
         "global": global_pathway(
             view, q_vec, mask, **({"weights": global_weights} if global_weights else {})
         ),
@@ -211,7 +213,7 @@ def feedback_query(
         (query text, the trigger words added).
     """
     asked = set(tokenize(question)) | {s.lower() for s in speakers}
-    weight: Counter[str] = Counter()
+    weight: defaultdict[str, float] = defaultdict(float)
     surface: dict[str, str] = {}
     for rank, t in enumerate(seeds):
         for word in dict.fromkeys(w.lower() for w in _WORD.findall(t.render())):
@@ -228,7 +230,8 @@ def feedback_query(
                 if len(stems) == 1 and stems[0] not in asked:
                     weight[stems[0]] += 2.0
                     surface.setdefault(stems[0], word.lower())
-    terms = [surface[s] for s, _ in weight.most_common(FEEDBACK_TERMS)]
+    best = sorted(weight.items(), key=lambda kv: -kv[1])[:FEEDBACK_TERMS]  # stable, as most_common
+    terms = [surface[s] for s, _ in best]
     return (question + " " + " ".join(terms)).strip(), terms
 
 

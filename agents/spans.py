@@ -633,9 +633,9 @@ def revised_value(text: str) -> str | None:
     for sentence in sentences(text):
         m = _NOT_OLD.search(sentence)
         if m:  # "the ceremony will be in Nara now, not Kyoto": the clause the old value follows
-            kept = [c for c in _CLAUSE.split(sentence[: m.start()]) if c and c.strip()]
-            if kept:
-                return kept[-1].strip()
+            before = [c for c in _CLAUSE.split(sentence[: m.start()]) if c and c.strip()]
+            if before:
+                return before[-1].strip()
     clauses = [c.strip() for s in sentences(text) for c in _CLAUSE.split(s) if c and c.strip()]
     instead = [c for c in clauses if re.search(r"\binstead\b", c, re.I)]
     if instead:

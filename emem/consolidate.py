@@ -96,7 +96,7 @@ def consolidate(
         group = list(run)
         failed_before = getattr(extractor, "failures", 0)
         if getattr(extractor, "reads_ledger", False):
-            candidates = extractor(group, known=_known_facts(ledger, namespace))
+            candidates = extractor(group, known=_known_facts(ledger, namespace))  # type: ignore[call-arg]
         else:
             candidates = extractor(group)
         if getattr(extractor, "failures", 0) > failed_before:

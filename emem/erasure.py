@@ -376,7 +376,11 @@ def _select_turns(
     found: dict[int, StoredTurn] = {}
     for column, values in (("turn_id", turn_ids), ("session_id", [session_id] if session_id else [])):
         for value in values:
-            rows = episodes.turns(namespace, conversation_id=conversation_id, **{column: value})
+            rows = (
+                episodes.turns(namespace, conversation_id=conversation_id, turn_id=value)
+                if column == "turn_id"
+                else episodes.turns(namespace, conversation_id=conversation_id, session_id=value)
+            )
             convs = sorted({t.conversation_id for t in rows})
             if len(convs) > 1:
                 raise InputError(

@@ -24,6 +24,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -78,11 +79,9 @@ def run(spec: str, turns: list[Any], held: list[Any], questions: list[str]) -> d
         start = time.perf_counter()
         asked_s = 0.0
         for i, t in enumerate(held):
-            writes.append(timed_ms(lambda t=t: m.add_turns([t], namespace=NAMESPACE)))
+            writes.append(timed_ms(partial(m.add_turns, [t], namespace=NAMESPACE)))
             if i % 2 == 1:
-                ms = timed_ms(
-                    lambda i=i: m.ask(questions[i % len(questions)], namespace=NAMESPACE, mode="fast")
-                )
+                ms = timed_ms(partial(m.ask, questions[i % len(questions)], namespace=NAMESPACE, mode="fast"))
                 first_ask.append(ms)
                 asked_s += ms / 1000
         writing_s = time.perf_counter() - start - asked_s
@@ -90,10 +89,10 @@ def run(spec: str, turns: list[Any], held: list[Any], questions: list[str]) -> d
         out["write_p50_ms"] = p50(writes)
         out["first_ask_after_write_p50_ms"] = p50(first_ask)
         out["search_p50_ms"] = p50(
-            [timed_ms(lambda q=q: m.search(q, namespace=NAMESPACE, k=10)) for q in questions]
+            [timed_ms(partial(m.search, q, namespace=NAMESPACE, k=10)) for q in questions]
         )
         out["ask_fast_p50_ms"] = p50(
-            [timed_ms(lambda q=q: m.ask(q, namespace=NAMESPACE, mode="fast")) for q in questions]
+            [timed_ms(partial(m.ask, q, namespace=NAMESPACE, mode="fast")) for q in questions]
         )
         gone = held[0]
         out["forget_ms"] = timed_ms(

@@ -71,8 +71,8 @@ def main() -> None:
         for kind in ("question", "summary"):
             a, b = (statistics.median(single[k][kind]) for k in ("shipped", "qint8"))
             print(f"  one {kind}: shipped {a:.1f} ms, qint8 {b:.1f} ms (ratio {a / b:.2f}x)")
-    a, b = vectors["shipped"], vectors["qint8"]
-    cos = (a * b).sum(axis=1)
+    va, vb = vectors["shipped"], vectors["qint8"]
+    cos = (va * vb).sum(axis=1)
     qa, qb = models["shipped"].embed(questions), models["qint8"].embed(questions)
     n = min(len(texts), 10)
     overlap = [

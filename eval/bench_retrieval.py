@@ -104,8 +104,8 @@ def ask_row(m: Memory, q: object, ns: str, budget: int) -> dict:
                 else set()
             )
             row["deep_session_recall_hop1"] = session_recall(
-                q.evidence,
-                {session_number(s) for s in first},  # type: ignore[attr-defined]
+                q.evidence,  # type: ignore[attr-defined]
+                {session_number(s) for s in first},
             )
     return row
 
@@ -265,7 +265,7 @@ def main() -> None:
             mode: {b: mean([r[f"{mode}_turn_recall"] for r in curve_rows[b]]) for b in budgets}
             for mode in ("fast", "deep")
         }
-        orch = {
+        orch_tokens = {
             mode: mean([r[f"{mode}_orchestration_tokens"] for r in curve_rows[args.budget]])
             for mode in ("fast", "deep")
         }
@@ -273,9 +273,9 @@ def main() -> None:
             f"\nPacked evidence-turn recall vs budget ({n} questions: the first {args.curve_limit} of each conversation):\n"
         )
         print(md_table(["system", *(str(b) for b in budgets), "orchestration tokens/question"],
-                       [[mode, *(fmt(curve[mode][b]) for b in budgets), f"{orch[mode]:.0f}"] for mode in curve]))  # fmt: skip
+                       [[mode, *(fmt(curve[mode][b]) for b in budgets), f"{orch_tokens[mode]:.0f}"] for mode in curve]))  # fmt: skip
         if args.plot:
-            plot_curve(curve, orch, args.plot)
+            plot_curve(curve, orch_tokens, args.plot)
             print(f"plot: {args.plot}")
 
 

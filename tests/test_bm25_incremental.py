@@ -101,7 +101,7 @@ def test_updated_equals_a_fresh_build_and_leaves_the_old_index_alone() -> None:
     assert carried.keys == fresh.keys == keys
     for q in QUERIES:
         assert np.array_equal(carried.scores(q), fresh.scores(q))
-        assert carried.search(q, 30) == fresh.search(q, namespace=30)
+        assert carried.search(q, 30) == fresh.search(q, 30)
         assert np.array_equal(old.scores(q), before[q])  # the old snapshot is unchanged
     again = carried.updated(keys, {"d3": tokens["d3"]})  # and back: equal to a fresh build again
     refit = BM25Index.from_tokens(keys, [tokens["d3"] if k == "d3" else new_tokens[k] for k in keys])

@@ -42,7 +42,7 @@ def open_chroma(path: Path):  # -> chromadb.ClientAPI
     # Chroma rebuilds a collection's stored embedding function by name when it loads the
     # collection's configuration; unknown, it warns "Could not reconstruct embedding function
     # emem" (or refuses). Registered, it rebuilds ours (emem still passes its own on every call).
-    known_embedding_functions.setdefault(ChromaEmbeddingFunction.name(), ChromaEmbeddingFunction)
+    known_embedding_functions.setdefault(ChromaEmbeddingFunction.name(), ChromaEmbeddingFunction)  # type: ignore[arg-type]
 
     path.mkdir(parents=True, exist_ok=True)
     settings = _SETTINGS.get(str(path))

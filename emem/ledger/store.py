@@ -273,6 +273,7 @@ class Ledger:
         declared = self.store.declared_predicates(namespace).get(name)
         if declared is None:
             canonical_predicate(predicate)  # raises the "unknown predicate" error
+            raise AssertionError("unreachable: an undeclared open predicate was refused above")
         return Cardinality(declared)
 
     def _canonical(self, namespace: str, predicate: str) -> tuple[str, Cardinality]:

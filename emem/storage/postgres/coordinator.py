@@ -84,7 +84,7 @@ class PgCoordinator:
             ).fetchall()
         with self._mutex:
             for r in rows:
-                self._seen[r["name"]] = int(r["value"])  # type: ignore[index]
+                self._seen[r["name"]] = int(r["value"])  # type: ignore[call-overload]
         if notify_local:
             self._notify(set(names))
 

@@ -149,7 +149,7 @@ class Database:
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         """All rows of a query, as dicts (inside the thread's transaction when one is open)."""
         with self.connection() as conn:
-            return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+            return conn.execute(sql, params).fetchall()  # type: ignore[arg-type,return-value]
 
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """The first column of the first row (None when there is no row)."""
@@ -195,7 +195,7 @@ class Database:
                 rows = cur.fetchall() if then and cur.nextset() else None
                 held[keys] = 1
                 try:
-                    yield rows
+                    yield rows  # type: ignore[misc]
                 finally:
                     del held[keys]
                     conn.execute(f"SELECT pg_advisory_unlock{suffix}(%s, %s)", keys)

@@ -345,12 +345,12 @@ def _register_sessions(
         (namespace, convs, sids),
     ).fetchall()
     for r in rows:
-        key = (r["conversation_id"], r["session_id"])  # type: ignore[index]
+        key = (r["conversation_id"], r["session_id"])  # type: ignore[call-overload]
         time, is_declared = wanted.pop(key)
-        if is_declared and parse_iso_time(r["time"]) != time:  # type: ignore[index]
+        if is_declared and parse_iso_time(r["time"]) != time:  # type: ignore[call-overload]
             raise ConflictError(
                 f"{where}conversation {key[0]!r} session {key[1]!r}: already stored with time "
-                f"{r['time']}, not {iso(time)}"  # type: ignore[index]
+                f"{r['time']}, not {iso(time)}"  # type: ignore[call-overload]
             )
     if wanted:
         convs, sids = _pairs(list(wanted))
@@ -371,7 +371,7 @@ def _stored_hashes(
         "(conversation_id, turn_id) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
         (namespace, convs, tids),
     ).fetchall()
-    return {(r["conversation_id"], r["turn_id"]): r["hash"] for r in rows}  # type: ignore[index]
+    return {(r["conversation_id"], r["turn_id"]): r["hash"] for r in rows}  # type: ignore[call-overload]
 
 
 def _insert(conn: psycopg.Connection, namespace: str, new: Sequence[tuple[Turn, str]]) -> list[int]:
@@ -380,7 +380,7 @@ def _insert(conn: psycopg.Connection, namespace: str, new: Sequence[tuple[Turn, 
     if not new:
         return []
     seqs = sorted(
-        r["n"]  # type: ignore[index]
+        r["n"]  # type: ignore[call-overload]
         for r in conn.execute(
             "SELECT nextval(pg_get_serial_sequence('turns', 'seq')) AS n FROM generate_series(1, %s)",
             (len(new),),
@@ -425,8 +425,8 @@ def _refuse_erased(
     ).fetchall()
     if not rows:
         return
-    by_ref = {(r["conversation_id"], r["turn_id"]): r["erasure_id"] for r in rows}  # type: ignore[index]
-    by_hash = {r["hash"]: r["erasure_id"] for r in rows}  # type: ignore[index]
+    by_ref = {(r["conversation_id"], r["turn_id"]): r["erasure_id"] for r in rows}  # type: ignore[call-overload]
+    by_hash = {r["hash"]: r["erasure_id"] for r in rows}  # type: ignore[call-overload]
     for t, h in new:
         erasure = by_ref.get((t.conversation_id, t.turn_id)) or by_hash.get(h)
         if erasure is not None:

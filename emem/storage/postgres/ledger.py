@@ -88,7 +88,7 @@ class PgLedgerStore:
             seq = conn.execute(
                 f"INSERT INTO revisions ({names}) VALUES ({values}) RETURNING seq", row
             ).fetchone()
-        return rev.model_copy(update={"seq": seq["seq"], "recorded_at": now})  # type: ignore[index]
+        return rev.model_copy(update={"seq": seq["seq"], "recorded_at": now})  # type: ignore[index,call-overload]
 
     def insert_relation(self, subject_key: str, predicate: str, rel: Relation) -> Relation | None:
         now = utcnow()
@@ -112,7 +112,7 @@ class PgLedgerStore:
             ).fetchone()
         if row is None:
             return None
-        return rel.model_copy(update={"seq": row["seq"], "recorded_at": now})  # type: ignore[index]
+        return rel.model_copy(update={"seq": row["seq"], "recorded_at": now})  # type: ignore[call-overload]
 
     def find(self, namespace: str, revision_id: str) -> Revision | None:
         rows = self.db.rows(
@@ -149,7 +149,8 @@ class PgLedgerStore:
         *,
         relations: tuple[RelationKind, ...] | None = None,
     ) -> tuple[list[Revision], list[Relation]]:
-        where, params = "namespace = %s", [namespace]
+        params: list[Any] = [namespace]
+        where = "namespace = %s"
         if subject_key is not None:
             where, params = where + " AND subject_key = %s", [*params, subject_key]
         if predicate is not None:

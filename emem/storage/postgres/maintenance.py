@@ -34,7 +34,7 @@ def vacuum_full(db: Database, tables: Iterable[str]) -> CompactReport:
     with db.connection() as conn:
         for table in tables:
             exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL AS ok", (table,)).fetchone()
-            if not exists or not exists["ok"]:  # type: ignore[index]
+            if not exists or not exists["ok"]:  # type: ignore[call-overload]
                 continue
             try:
                 conn.execute(f"VACUUM (FULL) {table}")  # type: ignore[arg-type]

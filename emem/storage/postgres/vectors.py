@@ -126,7 +126,7 @@ class PgVectorIndex:
                 "WHERE collection = %s ORDER BY d LIMIT %s",
                 (q, name, k),
             ).fetchall()
-        return [(r["key"], 1.0 - float(r["d"])) for r in rows]  # type: ignore[index]
+        return [(r["key"], 1.0 - float(r["d"])) for r in rows]  # type: ignore[call-overload]
 
     def get(self, namespace: str, kind: str, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
         name = collection_name(namespace, kind, model)
@@ -142,7 +142,7 @@ class PgVectorIndex:
                     (name, list(keys[start : start + 5000])),
                 )
                 for row in cur.fetchall():
-                    out[row["key"]] = np.asarray(row["v"], dtype=np.float32)  # type: ignore[index]
+                    out[row["key"]] = np.asarray(row["v"], dtype=np.float32)  # type: ignore[call-overload]
         return out
 
     def flush(self) -> None:
