@@ -188,14 +188,17 @@ def test_rows_are_append_only_and_survive_reopen(tmp_path: Path):
     with Ledger(path) as led:
         rev = led.assert_fact(NS, "Caroline", "lives_in", "Denver", d(2020), known_at=d(2020))
         before = led.revisions(NS)
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            led._conn.execute("UPDATE revisions SET object = 'x'")
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            led._conn.execute("DELETE FROM revisions")
+        with sqlite3.connect(path) as db:  # the database refuses, whoever connects
+            with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+                db.execute("UPDATE revisions SET object = 'x'")
+            with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+                db.execute("DELETE FROM revisions")
     with Ledger(path) as led:
         assert led.revisions(NS) == before
         assert led.get(NS, rev.id) == rev
-        assert led._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert led.store.integrity_problems() == []
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_watermarks_are_per_namespace_and_transactional(ledger: Ledger):

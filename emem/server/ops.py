@@ -175,7 +175,7 @@ class ForgetRequest(Strict):
     conversation_id: str | None = Field(default=None, pattern=NAME_PATTERN)
     session_id: str | None = Field(default=None, pattern=NAME_PATTERN)
     subject: str | None = Field(default=None, pattern=NAME_PATTERN)
-    reason: str | None = Field(default=None, max_length=1000)
+    reason: str | None = Field(default=None, pattern=text_pattern(1000))
 
 
 def remember(memory: Any, req: RememberRequest) -> IngestReport:
