@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from emem.agents.spans import NUMBER_WORDS, number_value, sentences, stated_quantity
+from emem.agents.spans import NUMBER_PATTERN, number_value, sentences, stated_quantity
 from emem.answer import EvidenceItem
 from emem.index.text import tokenize
 
-_NUM = r"\d+|" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
 _NAME = r"[A-Z][\w'’-]+"
 _NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
 
@@ -43,12 +42,13 @@ _ONLY_NAMES = re.compile(
     rf"\b(?i:only|just)\s+(?:(?i:me)\s+and\s+)?({_NAMES})(?:\s+(?:are|is))?(?:\s+[a-z]+){{0,3}}?\s+(?i:left|now)\b"
 )
 _ONLY_NUMBER = re.compile(
-    rf"\b(?:only|just)\s+(?:the\s+)?({_NUM})\s+(?:of\s+(?:them|us)|left)\b|\b({_NUM})\s+left\b", re.I
+    rf"\b(?:only|just)\s+(?:the\s+)?({NUMBER_PATTERN})\s+(?:of\s+(?:them|us)|left)\b|\b({NUMBER_PATTERN})\s+left\b",
+    re.I,
 )
 _CLAUSES = re.compile(r",\s*|\s+(?:so|but|and then|because)\s+")
-_OF_THE = re.compile(rf"\b({_NUM})\s+of\s+(?:the|them|my|our)\b", re.I)
-_MORE = re.compile(rf"\b({_NUM})\s+more\b", re.I)
-_TOTAL_AGAIN = re.compile(rf"\b(?:so|that's|so that's|now)\s+({_NUM})\b", re.I)
+_OF_THE = re.compile(rf"\b({NUMBER_PATTERN})\s+of\s+(?:the|them|my|our)\b", re.I)
+_MORE = re.compile(rf"\b({NUMBER_PATTERN})\s+more\b", re.I)
+_TOTAL_AGAIN = re.compile(rf"\b(?:so|that's|so that's|now)\s+({NUMBER_PATTERN})\b", re.I)
 _NOT_MEMBERS = frozenset(
     "I Me My We Our You The A An And But So Sad Sadly Oh Also Only Just It It's Its They Their She He "
     "Sorry Big Good Some Quick Update Actually Yes No Hi Hey Well I've I'm I'll I'd I’ve I’m".split()

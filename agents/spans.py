@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from emem.index.text import STOP_WORDS, tokenize
+from emem.numbers import CARDINALS
 from emem.timeparse import MONTHS
 
 
@@ -219,27 +220,17 @@ def _proper_names(sentence: str, exclude: set[str]) -> list[str]:
 
 
 NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
+    **CARDINALS,
     "a couple of": 2,
     "a dozen": 12,
     "once": 1,
     "twice": 2,
 }
-_NUMBER = r"\d+|" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
+NUMBER_PATTERN = r"\d+|" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
+"""A number in digits or words (longest word first, so "a couple of" wins over "a")."""
 _AGE = re.compile(
-    rf"\b(?:is|turned|turns|turning|be|was|aged?|age of)\s+(?:now\s+|just\s+|only\s+)?({_NUMBER})\b(?!\s*(?:%|percent|am|pm|:))"
-    rf"|\b({_NUMBER})[\s-]+(?:years?|yrs?)[\s-]+old\b|\b({_NUMBER})(?:st|nd|rd|th)\s+birthday\b"
+    rf"\b(?:is|turned|turns|turning|be|was|aged?|age of)\s+(?:now\s+|just\s+|only\s+)?({NUMBER_PATTERN})\b(?!\s*(?:%|percent|am|pm|:))"
+    rf"|\b({NUMBER_PATTERN})[\s-]+(?:years?|yrs?)[\s-]+old\b|\b({NUMBER_PATTERN})(?:st|nd|rd|th)\s+birthday\b"
     r"|\b[A-Z][\w'’-]+\s*\((\d{1,2})\)",  # "Noah (10) and Lily (7)"
     re.I,
 )
@@ -249,7 +240,7 @@ ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seven
 """'a third shift' is three shifts now."""
 _ORDINALS = "|".join(ORDINALS)
 _TOTAL = re.compile(
-    rf"\b({_NUMBER})\s+(?:\w+\s+)?(?:in total|total|altogether|in all)\b|\b(?:that's|so that's|so)\s+({_NUMBER})\b",
+    rf"\b({NUMBER_PATTERN})\s+(?:\w+\s+)?(?:in total|total|altogether|in all)\b|\b(?:that's|so that's|so)\s+({NUMBER_PATTERN})\b",
     re.I,
 )
 """A total said outright ("So five in total", "that's three animals") outranks the parts."""
@@ -275,7 +266,7 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))
     found = None
-    for m in re.finditer(rf"\b({_NUMBER}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
+    for m in re.finditer(rf"\b({NUMBER_PATTERN}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
         following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
         if any(w in stems or _stem(w) in stems for w in following):
             word = m.group(1).lower().removeprefix("a ")
@@ -533,7 +524,8 @@ _RELATIVE = frozenset("next last week month year weekend today tomorrow tonight"
 _PRONOUNS = frozenset("We He She They You Me Us Him Them Its We're We've He's She's They're".split())
 _TITLE_LEAD = re.compile(r"(?:The|A|An)\s+[A-Z][\w'’&-]*(?:\s+(?:of|the|and|&)?\s*[A-Z][\w'’&-]*)*")
 _CORRECTED_NUMBER = re.compile(
-    rf"^\w+(?:\s+\w+)?[,:]?\s+(?:I meant\s+|it's\s+|make that\s+)?({_NUMBER})\b(?!\s*(?:%|am|pm|:))", re.I
+    rf"^\w+(?:\s+\w+)?[,:]?\s+(?:I meant\s+|it's\s+|make that\s+)?({NUMBER_PATTERN})\b(?!\s*(?:%|am|pm|:))",
+    re.I,
 )
 """A number right after a correction cue: the corrected value ("Sorry, 31")."""
 _STRONG_CORRECTION = re.compile(

@@ -29,6 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from emem.numbers import CARDINALS
 from emem.timeparse import MONTHS
 
 Granularity = Literal["day", "week", "month", "year"]
@@ -50,18 +51,7 @@ _UNIT = {
 _NUMBERS = {
     "a": 1,
     "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
+    **CARDINALS,
     "fifteen": 15,
     "twenty": 20,
     "thirty": 30,
