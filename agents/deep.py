@@ -29,6 +29,8 @@ from emem.models import StoredTurn
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import (
     DEFAULT_ACTIVATE,
+    GLOBAL_WEIGHTS,
+    PATHWAY_WEIGHTS,
     Pathway,
     Ranked,
     bm25_turn_scores,
@@ -110,15 +112,13 @@ def route_hop(
     mask: np.ndarray,
     top_n: int = DEFAULT_ACTIVATE,
     exclude: set[str] | frozenset[str] = frozenset(),
-    global_weights: Mapping[str, float] | None = None,
-    pathway_weights: Mapping[str, float] | None = None,
+    global_weights: Mapping[str, float] = GLOBAL_WEIGHTS,
+    pathway_weights: Mapping[str, float] = PATHWAY_WEIGHTS,
 ) -> list[ActivatedSegment]:
     """The three pathways fused, best `top_n` segments not in `exclude` (weights: the read
     config's, else routing's defaults)."""
     pathways: dict[Pathway, Ranked] = {
-        "global": global_pathway(
-            view, q_vec, mask, **({"weights": global_weights} if global_weights else {})
-        ),
+        "global": global_pathway(view, q_vec, mask, global_weights),
         "keyword": keyword_pathway(view, query, plan, mask),
         "ledger": ledger_pathway(view, facts, mask),
     }
@@ -126,7 +126,7 @@ def route_hop(
         view,
         {k: v for k, v in pathways.items() if v},
         top_n=top_n + len(exclude),
-        **({"weights": pathway_weights} if pathway_weights else {}),
+        weights=pathway_weights,
     )
     return [a for a in fused if a.segment_id not in exclude][:top_n]
 

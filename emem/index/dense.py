@@ -81,18 +81,17 @@ def fetch_vectors(index: DenseIndex, keys: list[str]) -> np.ndarray:
     `index.recent`, without asking the store."""
     out = np.zeros((len(keys), index.embedder.dim), dtype=np.float32)
     recent = index.recent
-    missing = []
+    missing: list[tuple[int, str]] = []
     for i, key in enumerate(keys):
         vec = recent.get(key)
         if vec is not None:
             out[i] = vec
         else:
-            missing.append(key)
-    if not missing:
-        return out
-    found = index.vectors.get(index.namespace, index.kind, index.model, missing)
-    for i, key in enumerate(keys):
-        vec = found.get(key)
-        if vec is not None:
-            out[i] = vec
+            missing.append((i, key))
+    if missing:
+        found = index.vectors.get(index.namespace, index.kind, index.model, [k for _, k in missing])
+        for i, key in missing:
+            vec = found.get(key)
+            if vec is not None:
+                out[i] = vec
     return out
