@@ -757,10 +757,12 @@ class Memory:
         return self._runtime()
 
     def graph(self) -> Any:
-        """The compiled LangGraph master graph (embed it as a subgraph, or invoke it directly).
+        """The LangGraph master graph bound to this memory (embed it as a subgraph, or invoke it
+        directly; `emem.agents.master.master_graph()` is the unbound one, run with
+        `context=memory.read_runtime`).
 
         Returns:
-            The `CompiledStateGraph` (input: question, namespace, mode, as_of, budget, filter;
+            A `CompiledStateGraph` (input: question, namespace, mode, as_of, budget, filter;
             output: answer).
         """
         self._runtime()
@@ -792,10 +794,10 @@ class Memory:
         Returns:
             The `Answer`, with evidence, facts, usage and timings.
         """
-        from emem.agents.master import ask_graph
+        from emem.agents.master import ask_graph, master_graph
 
-        inputs = self._ask_inputs(question, namespace, mode, as_of, budget, filter)  # builds the graph
-        return ask_graph(self._graph, **inputs)
+        inputs = self._ask_inputs(question, namespace, mode, as_of, budget, filter)  # builds the runtime
+        return ask_graph(master_graph(), **inputs, context=self._read_runtime)
 
     def _ask_inputs(
         self,
@@ -906,10 +908,10 @@ class Memory:
         Returns:
             The `Answer`, as `ask` returns it.
         """
-        from emem.agents.master import aask_graph
+        from emem.agents.master import aask_graph, master_graph
 
         inputs = await asyncio.to_thread(self._ask_inputs, question, namespace, mode, as_of, budget, filter)
-        return await aask_graph(self._graph, **inputs)
+        return await aask_graph(master_graph(), **inputs, context=self._read_runtime)
 
     async def aconsolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
         """`consolidate`, awaited (one implementation: the sync method in a worker thread).

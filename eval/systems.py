@@ -22,7 +22,7 @@ from emem.config import recipe
 from emem.llm.usage import Usage
 from emem.memory import Memory
 from emem.models import StoredTurn
-from emem.packing import pack
+from emem.read.packing import pack
 from emem.retrieval.routing import DEFAULT_ACTIVATE
 from emem.timeparse import parse_locomo_time
 
