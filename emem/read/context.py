@@ -9,6 +9,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -30,8 +31,12 @@ from emem.tokens import count_tokens
 T = TypeVar("T")
 
 
+@dataclass(init=False, repr=False, eq=False)
 class ReadRuntime:
-    """What the graph's nodes share: the memory, the role models, and cached namespace views."""
+    """What the graph's nodes share: the memory, the role models, and cached namespace views.
+
+    A dataclass (with no generated methods) only because LangGraph types a run context as a
+    dataclass, TypedDict or pydantic model; its state is set up in `__init__`."""
 
     def __init__(
         self,
