@@ -36,7 +36,7 @@ FAST_K = DEFAULT.read.fast_k
 
 
 @functools.cache
-def master_graph() -> CompiledStateGraph:
+def master_graph() -> CompiledStateGraph[Any, ReadRuntime, Any, Any]:
     """The master graph, compiled once per process. It holds no state of its own: run it with
     a `ReadRuntime` as context, `master_graph().invoke(inputs, context=runtime)`.
 
@@ -63,7 +63,7 @@ def master_graph() -> CompiledStateGraph:
     return graph.compile()
 
 
-def build_master_graph(runtime: ReadRuntime) -> CompiledStateGraph:
+def build_master_graph(runtime: ReadRuntime) -> CompiledStateGraph[Any, None, Any, Any]:
     """The master graph bound to one `ReadRuntime`, for callers that pass no context: a graph
     with one node that runs `master_graph()` with `runtime` as its context. Embed it as a subgraph
     in your own graph (the parent's context, if any, is not emem's), or run it with `ask_graph`.

@@ -109,7 +109,7 @@ def deep_candidates(
     return sorted(chosen, key=lambda e: -e.score)
 
 
-def aggregate(state: MasterState, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `aggregate` node: gather the evidence (fast's, or the assistants' with deep's
     candidates), settle currentness through the ledger, build provenance closures and pack them
     under the budget.

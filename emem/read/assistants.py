@@ -16,12 +16,12 @@ from emem.agents.state import AssistantTask
 from emem.read.context import ReadRuntime, timed, visible_mask
 
 
-def assistant(task: AssistantTask, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+def assistant(state: AssistantTask, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `assistant` node: read the task's one segment, as the question's as_of and filter
     allow.
 
     Args:
-        task: what `route.fan_out` sent: the question, plan and one segment id.
+        state: the task `route.fan_out` sent: the question, plan and one segment id.
         runtime: LangGraph's runtime; its `context` is the `ReadRuntime`.
 
     Returns:
@@ -29,25 +29,25 @@ def assistant(task: AssistantTask, runtime: Runtime[ReadRuntime]) -> dict[str, A
     """
     start = time.perf_counter()
     rt = runtime.context
-    view = rt.view(task["namespace"])
-    segment = view.segments[view.segment_index[task["segment_id"]]]
-    as_of = task.get("as_of")
-    flt = task.get("filter")
+    view = rt.view(state["namespace"])
+    segment = view.segments[view.segment_index[state["segment_id"]]]
+    as_of = state.get("as_of")
+    flt = state.get("filter")
     visible = [(as_of is None or t.time <= as_of) and (flt is None or flt.matches(t)) for t in segment.turns]
     chat = rt.roles.get("assistant")
     if chat is None:
-        q = task["question"]
+        q = state["question"]
         signals = rt.signals.get(view, q, visible_mask(view, as_of, flt), rt.embed)
         shown = [t for t, v in zip(segment.turns, visible, strict=True) if v]
         scored = score_turns(
-            view, shown, q, task["plan"], signals, rt.embed(q),
-            {segment.segment_id: task.get("segment_score", 0.0)},
+            view, shown, q, state["plan"], signals, rt.embed(q),
+            {segment.segment_id: state.get("segment_score", 0.0)},
         )  # fmt: skip
         ranked = list(zip(scored.turns, scored.score.tolist(), scored.support.tolist(), strict=True))
-        report, call = ranked_assistant(segment, q, ranked, task.get("budget") or rt.read.budget)
+        report, call = ranked_assistant(segment, q, ranked, state.get("budget") or rt.read.budget)
     else:
         shown_segment = segment.model_copy(
             update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]}
         )
-        report, call = llm_assistant(shown_segment, task["question"], task["plan"], chat)
+        report, call = llm_assistant(shown_segment, state["question"], state["plan"], chat)
     return {"reports": [report], "calls": [call], "timings": timed("assistants", start)}

@@ -17,7 +17,7 @@ from emem.agents.state import MasterState
 from emem.read.context import ReadRuntime, timed
 
 
-def plan_node(state: MasterState, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+def plan_node(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `plan` node.
 
     Args:

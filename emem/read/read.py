@@ -21,7 +21,7 @@ from emem.read.context import ReadRuntime, timed
 DEFAULT_BUDGET = DEFAULT.read.budget
 
 
-def read(state: MasterState, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `read` node: answer from the packed context only, or abstain, or report the error
     that brought the question here.
 

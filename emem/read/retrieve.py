@@ -53,7 +53,7 @@ def fast_evidence(
     return evidence
 
 
-def fast_retrieve(state: MasterState, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `fast_retrieve` node.
 
     Args:

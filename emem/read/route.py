@@ -21,7 +21,7 @@ from emem.retrieval.filters import facts_within
 from emem.retrieval.routing import paper_route
 
 
-def route(state: MasterState, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+def route(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `route` node: the first hop, and the facts the plan names.
 
     Args:
@@ -65,7 +65,7 @@ def route(state: MasterState, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     }
 
 
-def fan_out(state: MasterState, runtime: Runtime[ReadRuntime]) -> list[Send] | str:
+def fan_out(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> list[Send] | str:
     """The edge after `route` and `hop`: one `Send` per newly activated segment, or on to
     `aggregate` when a hop activated none."""
     if not state.get("pending"):
@@ -89,7 +89,7 @@ def fan_out(state: MasterState, runtime: Runtime[ReadRuntime]) -> list[Send] | s
     ]
 
 
-def hop(state: MasterState, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `hop` node: route once more from what the assistants found: the best turns' rarest
     words and the ledger's values become keyword triggers, their vectors pull the dense query.
     Bounded by `ReadRuntime.max_hops`; a hop that activates no new segment ends the search. Rules,
