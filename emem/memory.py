@@ -744,10 +744,9 @@ class Memory:
 
     def _runtime(self):
         if self._read_runtime is None:
-            from emem.agents.master import ReadRuntime, build_master_graph
+            from emem.agents.master import ReadRuntime
 
             self._read_runtime = ReadRuntime(self, self.roles, config=self.config.read)
-            self._graph = build_master_graph(self._read_runtime)
         return self._read_runtime
 
     @property
@@ -765,7 +764,10 @@ class Memory:
             A `CompiledStateGraph` (input: question, namespace, mode, as_of, budget, filter;
             output: answer).
         """
-        self._runtime()
+        if self._graph is None:
+            from emem.agents.master import build_master_graph
+
+            self._graph = build_master_graph(self._runtime())
         return self._graph
 
     @namespace_keyword(1)
