@@ -25,7 +25,10 @@ Dimension = Literal[
     "correction",
 ]
 DIMENSIONS: tuple[str, ...] = Dimension.__args__  # type: ignore[attr-defined]
-Split = Literal["dev", "test"]
+Split = Literal["dev", "test", "holdout"]
+SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
+HELD_OUT: tuple[str, ...] = ("test", "holdout")
+"""Splits nobody tunes on: reports give their figures and failing ids, not the failing answers."""
 
 
 class ConversationSpec(BaseModel):
@@ -82,7 +85,8 @@ class Suite(BaseModel):
     cases: list[Case]
 
     def select(self, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-        """Cases of a split (`dev`, `test` or `all`), optionally only the given ids, in file order."""
+        """Cases of a split (`dev`, `test`, `holdout` or `all`), optionally only the given ids, in file
+        order."""
         wanted = set(ids) if ids is not None else None
         return [
             c
