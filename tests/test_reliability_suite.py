@@ -197,6 +197,14 @@ def test_the_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
     assert {c.id for c in suite.select("all")} >= {c.id for c in cases}
 
 
+def test_the_holdout_split_does_not_reshuffle_the_older_cases(suite) -> None:
+    """Holdout cases come last, so a sample over every split picks the dev/test cases it picked
+    before the split was added (a local-model sample stays comparable across sessions)."""
+    older = [c for c in suite.cases if c.split != "holdout"]
+    assert suite.cases[: len(older)] == older
+    assert sample_cases(suite.select("all"), 24) == sample_cases(older, 24)
+
+
 def _result(case_id: str, split: str, passed: bool, question: str, answer: str) -> CaseResult:
     return CaseResult(
         case_id=case_id,
