@@ -4,6 +4,7 @@ through the public API only (no pass-rate threshold here: the figures are report
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,10 @@ from typing import Any
 import pytest
 
 from emem.embedding import default_embedder
-from emem.eval.reliability.__main__ import main
+from emem.eval.reliability.__main__ import _parser, main
 from emem.eval.reliability.cases import DIMENSIONS, load_suite, sample_cases
-from emem.eval.reliability.runner import run_mode
+from emem.eval.reliability.report import markdown_report
+from emem.eval.reliability.runner import CaseResult, run_mode
 from emem.eval.reliability.scorer import occurs
 from emem.ingest.loader import parse_object
 from emem.memory import Memory
@@ -175,3 +177,84 @@ def test_every_case_can_be_passed_by_a_plain_value_answer(suite) -> None:
         else:
             text = "I don't know: the user asked me to forget that." if case.mention else "I don't know."
             assert score(case.expectation(), text, case.status).passed, case.id
+
+
+def test_the_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
+    """The fresh held-out split: its own conversations (h01...), both styles, dated sessions and
+    later turns, and enough cases in every dimension to report per dimension."""
+    convs = {k: v for k, v in suite.conversations.items() if v.split == "holdout"}
+    assert len(convs) >= 12 and all(re.fullmatch(r"h\d\d", k) for k in convs)
+    assert {v.style for v in convs.values()} == {"agent", "friends"}
+    assert all(len(v.conversation["sessions"]) >= 2 for v in convs.values())
+    assert all(s["time"] for v in convs.values() for s in v.conversation["sessions"])
+    assert sum(bool(v.append_turns) for v in convs.values()) >= 6
+    cases = suite.select("holdout")
+    assert len(cases) >= 90 and {c.split for c in cases} == {"holdout"}
+    per = Counter(c.dimension for c in cases)
+    assert all(per[d] >= 9 for d in DIMENSIONS), per
+    assert all(c.conversation in convs for c in cases)
+    assert not any(c.conversation in convs for c in suite.cases if c.split != "holdout")
+    assert {c.id for c in suite.select("all")} >= {c.id for c in cases}
+
+
+def test_the_holdout_split_does_not_reshuffle_the_older_cases(suite) -> None:
+    """Holdout cases come last, so a sample over every split picks the dev/test cases it picked
+    before the split was added (a local-model sample stays comparable across sessions)."""
+    older = [c for c in suite.cases if c.split != "holdout"]
+    assert suite.cases[: len(older)] == older
+    assert sample_cases(suite.select("all"), 24) == sample_cases(older, 24)
+
+
+def _result(case_id: str, split: str, passed: bool, question: str, answer: str) -> CaseResult:
+    return CaseResult(
+        case_id=case_id,
+        dimension="stale_value",
+        split=split,
+        mode="fast",
+        conversation="x",
+        question=question,
+        expected_status="answered",
+        answer=answer,
+        status="answered",
+        passed=passed,
+        failures=[] if passed else ["expect: none of ['Lisbon'] in the answer"],
+    )
+
+
+def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
+    results = [
+        _result("d-1", "dev", False, "Where does Ana live?", "Porto, says the dev answer"),
+        _result("t-1", "test", False, "Where does Bo live?", "Faro, says the test answer"),
+        _result("h-1", "holdout", False, "Where does Cy live?", "Braga, says the holdout answer"),
+        _result("h-2", "holdout", True, "Where does Di live?", "Lisbon"),
+    ]
+    splits = ["dev", "test", "holdout", "all"]
+    report = markdown_report(results, splits, ["fast"], "header")
+    assert "| dimension (holdout) | fast |" in report and "| dimension (test) | fast |" in report
+    assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
+    for hidden in ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?"):
+        assert hidden not in report
+    assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
+    assert "h-2" not in report
+    full = markdown_report(results, splits, ["fast"], "header", show_heldout_failures=True)
+    assert "Where does Cy live?" in full and "Braga, says the holdout answer" in full
+    assert "Where does Bo live?" in full and "Where does Di live?" not in full
+
+
+def test_the_command_runs_the_holdout_split_without_showing_its_answers(
+    suite, tmp_path: Path, capsys
+) -> None:
+    case = suite.select("holdout")[0]
+    args = ["--split", "holdout", "--cases", case.id, "--modes", "fast", "--out", str(tmp_path)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    report = (tmp_path / "report.md").read_text()
+    assert "| dimension (holdout) | fast |" in out and "| dimension (holdout) | fast |" in report
+    assert "dimension (dev)" not in out
+    result = json.loads((tmp_path / "results.json").read_text())["results"][0]
+    assert result["answer"].strip()
+    (line,) = [ln for ln in out.splitlines() if case.id in ln]
+    assert line.split()[1:] == ["fast", case.id, result["status"]]  # mark, mode, id, status: no answer
+    assert case.question not in report and case.question not in out
+    assert _parser().parse_args(["--show-heldout-failures"]).show_heldout_failures
+    assert _parser().parse_args(["--split", "holdout"]).split == "holdout"

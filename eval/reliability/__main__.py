@@ -3,6 +3,7 @@
 Examples:
     python -m emem.eval.reliability --modes auto,deep,fast --split all --out eval/results/reliability
     python -m emem.eval.reliability --reader local --sample 24 --modes auto
+    python -m emem.eval.reliability --split holdout --out /tmp/rh   # held-out: failing ids only
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from emem.eval.reliability.cases import load_suite, sample_cases
+from emem.eval.reliability.cases import HELD_OUT, SPLITS, load_suite, sample_cases
 from emem.eval.reliability.report import markdown_report, rate_table
 from emem.eval.reliability.runner import MODES, CaseResult, run_mode
 
@@ -21,7 +22,7 @@ from emem.eval.reliability.runner import MODES, CaseResult, run_mode
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m emem.eval.reliability", description=__doc__.splitlines()[0])
     p.add_argument("--modes", default=",".join(MODES), help="comma-separated: auto,deep,fast")
-    p.add_argument("--split", default="all", choices=("dev", "test", "all"))
+    p.add_argument("--split", default="all", choices=(*SPLITS, "all"))
     p.add_argument("--out", type=Path, default=Path("eval/results/reliability"))
     p.add_argument(
         "--reader", default="offline", help="offline | openai | local (endpoints from llm.json/env)"
@@ -36,6 +37,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cases", default=None, help="comma-separated case ids (debugging)")
     p.add_argument(
         "--home", type=Path, default=None, help="keep the run's memory homes here (default: temporary)"
+    )
+    p.add_argument(
+        "--show-heldout-failures",
+        action="store_true",
+        help="print and report the questions and answers of failing held-out cases (test, holdout); "
+        "by default only their ids, so the held-out splits do not become tuning material",
     )
     p.add_argument("--quiet", action="store_true")
     return p
@@ -73,16 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     def progress(r: CaseResult) -> None:
         if not args.quiet:
             mark = "ok  " if r.passed else "FAIL"
-            print(
-                f"{mark} {r.mode:4} {r.case_id:28} {r.status:9} {' '.join(r.answer.split())[:90]}", flush=True
-            )
+            shown = r.split not in HELD_OUT or args.show_heldout_failures
+            answer = " ".join(r.answer.split())[:90] if shown else ""
+            print(f"{mark} {r.mode:4} {r.case_id:28} {r.status:9} {answer}".rstrip(), flush=True)
 
     results: list[CaseResult] = []
     for mode in modes:
         results += run_mode(suite, cases, mode, memory_factory=factory, home=args.home, progress=progress)
 
     present = {c.split for c in cases}
-    splits = [s for s in ("dev", "test") if s in present] + (["all"] if args.split == "all" else [])
+    splits = [s for s in SPLITS if s in present] + (["all"] if args.split == "all" else [])
     args.out.mkdir(parents=True, exist_ok=True)
     header = (
         f"Run {datetime.now(UTC).isoformat(timespec='seconds')}; reader {args.reader} "
@@ -104,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         ),
         encoding="utf-8",
     )
-    (args.out / "report.md").write_text(markdown_report(results, splits, modes, header), encoding="utf-8")
+    report = markdown_report(results, splits, modes, header, show_heldout_failures=args.show_heldout_failures)
+    (args.out / "report.md").write_text(report, encoding="utf-8")
     for split in splits:
         print("\n" + rate_table(results, split, modes))
     print(f"\nwrote {args.out / 'results.json'} and {args.out / 'report.md'}")

@@ -25,7 +25,10 @@ Dimension = Literal[
     "correction",
 ]
 DIMENSIONS: tuple[str, ...] = Dimension.__args__  # type: ignore[attr-defined]
-Split = Literal["dev", "test"]
+Split = Literal["dev", "test", "holdout"]
+SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
+HELD_OUT: tuple[str, ...] = ("test", "holdout")
+"""Splits nobody tunes on: reports give their figures and failing ids, not the failing answers."""
 
 
 class ConversationSpec(BaseModel):
@@ -82,7 +85,8 @@ class Suite(BaseModel):
     cases: list[Case]
 
     def select(self, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-        """Cases of a split (`dev`, `test` or `all`), optionally only the given ids, in file order."""
+        """Cases of a split (`dev`, `test`, `holdout` or `all`), optionally only the given ids, in file
+        order."""
         wanted = set(ids) if ids is not None else None
         return [
             c
@@ -102,8 +106,9 @@ def load_suite(root: Path | None = None) -> Suite:
         root: a directory holding `conversations/` and `cases/`.
 
     Returns:
-        The suite. Raises ValueError on a duplicate id, an unknown conversation, or a case whose
-        split differs from its conversation's (held-out cases never share a conversation with dev).
+        The suite, cases in file order with the holdout split's last. Raises ValueError on a
+        duplicate id, an unknown conversation, or a case whose split differs from its
+        conversation's (held-out cases never share a conversation with dev).
     """
     root = root or _data_dir()
     conversations: dict[str, ConversationSpec] = {}
@@ -130,6 +135,9 @@ def load_suite(root: Path | None = None) -> Suite:
                     f"case {case.id}: split {case.split} but conversation {owner.id} is {owner.split}"
                 )
             cases.append(case)
+    # the fresh held-out split goes last, so the existing cases keep their order (and `sample_cases`
+    # over every split keeps picking the same dev/test cases it picked before the split existed)
+    cases.sort(key=lambda c: c.split == "holdout")
     return Suite(conversations=conversations, cases=cases)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from emem.eval.reliability.cases import DIMENSIONS
+from emem.eval.reliability.cases import DIMENSIONS, HELD_OUT, SPLITS
 from emem.eval.reliability.runner import CaseResult
 
 
@@ -42,22 +42,60 @@ def _quote(text: str, limit: int = 300) -> str:
     return (text[:limit] + "...") if len(text) > limit else text
 
 
+def _failure_detail(r: CaseResult) -> str:
+    when = f" (as_of {r.as_of})" if r.as_of else ""
+    return (
+        f"- **{r.case_id}** [{r.dimension}, {r.split}, {r.mode}"
+        + (f"->{r.mode_used}" if r.mode_used and r.mode_used != r.mode else "")
+        + f"] {r.question}{when}\n"
+        f"  - answer ({r.status}): {_quote(r.answer)}\n" + "".join(f"  - {f}\n" for f in r.failures)
+    )
+
+
+def _failure_ids(failures: Sequence[CaseResult]) -> str:
+    """One line per failing case: its id, dimension and the modes it failed in (no question, no answer)."""
+    modes: dict[tuple[str, str], list[str]] = {}
+    for r in failures:
+        modes.setdefault((r.case_id, r.dimension), []).append(r.mode)
+    return "".join(f"- {case_id} [{dim}]: {', '.join(ms)}\n" for (case_id, dim), ms in modes.items())
+
+
 def markdown_report(
-    results: Sequence[CaseResult], splits: Sequence[str], modes: Sequence[str], header: str
+    results: Sequence[CaseResult],
+    splits: Sequence[str],
+    modes: Sequence[str],
+    header: str,
+    *,
+    show_heldout_failures: bool = False,
 ) -> str:
-    """The whole report: a table per split, then every failure with its question, answer, status
-    and the checks that failed."""
+    """The whole report: a table per split, then the failures split by split. Dev failures come with
+    their question, answer, status and the checks that failed; a held-out split (test, holdout) lists
+    only its failing case ids unless `show_heldout_failures`, so reading a report does not turn the
+    held-out cases into tuning material.
+
+    Args:
+        results: scored results of one run.
+        splits: the splits to tabulate ("all" for every case), in order.
+        modes: the modes run, one column each.
+        header: the run's description (date, reader, command).
+        show_heldout_failures: list held-out failures in full, as for dev.
+
+    Returns:
+        Markdown text.
+    """
     parts = [f"# Reliability suite\n\n{header}\n"]
     for split in splits:
         parts.append(rate_table(results, split, modes) + "\n")
     failures = [r for r in results if not r.passed]
     parts.append(f"## Failures ({len(failures)} of {len(results)})\n")
-    for r in failures:
-        when = f" (as_of {r.as_of})" if r.as_of else ""
-        parts.append(
-            f"- **{r.case_id}** [{r.dimension}, {r.split}, {r.mode}"
-            + (f"->{r.mode_used}" if r.mode_used and r.mode_used != r.mode else "")
-            + f"] {r.question}{when}\n"
-            f"  - answer ({r.status}): {_quote(r.answer)}\n" + "".join(f"  - {f}\n" for f in r.failures)
-        )
+    present = list(dict.fromkeys(r.split for r in results))
+    for split in [s for s in SPLITS if s in present] + [s for s in present if s not in SPLITS]:
+        mine = [r for r in failures if r.split == split]
+        full = split not in HELD_OUT or show_heldout_failures
+        note = "" if full or not mine else " (held out: ids only; `--show-heldout-failures` lists them)"
+        parts.append(f"### {split}: {len(mine)} failed{note}\n")
+        if full:
+            parts.extend(_failure_detail(r) for r in mine)
+        elif mine:
+            parts.append(_failure_ids(mine))
     return "\n".join(parts)
