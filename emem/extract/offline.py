@@ -99,6 +99,12 @@ _CHANGE_VERB = re.compile(
     r"\b(?:went|gone|became|become|turned|switched|started|moved|back\s+to|again)\b", re.IGNORECASE
 )
 """A second value said with a verb of change ("... but recently went vegan") replaced the first."""
+_ASKS_MEMORY = re.compile(
+    r"^\W*(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|purge|keep|store|remember|save|record)\b",
+    re.IGNORECASE,
+)
+"""A question that asks the memory to forget (or not keep) something: a request, not a question."""
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -464,6 +470,8 @@ class OfflineExtractor:
         self, rules: Sequence[Rule] = RULES, resolver: AliasResolver | None = None, lookback_turns: int = 4
     ) -> None:
         self.rules = tuple(rules)
+        self._request_rules = tuple(r for r in self.rules if r.predicate == "forget_request")
+        """The rules a question may still fire: "Can you forget my address?" asks the memory itself."""
         self.resolver = resolver
         self.lookback_turns = lookback_turns
         """How far back (in turns) "scratch that" may reach for the speaker's last statement."""
@@ -542,12 +550,15 @@ class OfflineExtractor:
             spans = [(spans[0][0], spans[1][1]), *spans[2:]]  # "Hi! I'm Maya.": one introduction
         for k, (s, e) in enumerate(spans):
             sentence = text[s:e]
+            only: tuple[Rule, ...] | None = None
             if is_question(sentence):
-                continue
+                if not _ASKS_MEMORY.match(sentence):
+                    continue
+                only = self._request_rules  # "Can you not keep my health stuff?" is a request
             surface = turn.text[s:e]
             before = text[slice(*spans[k - 1])] if k > 0 else ""
             scope = _Scope(context or text, text[e:], antecedent=_one_person(before, turn.speaker))
-            found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope)
+            found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
                 found = _name_later(found, text[slice(*spans[k + 1])])
             for fact in found:
@@ -570,6 +581,7 @@ class OfflineExtractor:
         state: _State,
         earlier: list[FactCandidate],
         scope: _Scope | None = None,
+        rules: Sequence[Rule] | None = None,
     ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
         scope = scope or _Scope(sentence, "")
@@ -577,7 +589,7 @@ class OfflineExtractor:
             words = set(_WORD.findall(text.lower()))
             matches = [
                 (rule, m)
-                for rule in self.rules
+                for rule in (self.rules if rules is None else rules)
                 if rule.keywords is None or rule.keywords & words
                 for m in rule.pattern.finditer(text)
                 if anchor is None or _anchored(m, anchor)

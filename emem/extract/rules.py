@@ -1065,8 +1065,14 @@ def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
 _TOPIC_TAIL = re.compile(
     r"(?:\s+(?:anymore|any\s+more|again|ever\s+again|please|for\s+me|from\s+now\s+on|right\s+now|now|"
     r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database)|"
-    r"altogether|completely|entirely|at\s+all|permanently|forever))+$",
+    r"altogether|completely|entirely|at\s+all|permanently|forever|too|either|as\s+well|also|thanks|"
+    r"if\s+that's\s+(?:ok|okay|alright|fine)|(?:ok|okay)))+$",
     re.IGNORECASE,
+)
+
+
+_PHYSICAL = re.compile(
+    r"\b(?:from|off|out\s+of|in|on)\s+(?:the|this|that|my|our)\s+(?!memory|records?|notes|files?)\w+"
 )
 
 
@@ -1078,6 +1084,8 @@ def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     words = text.split()
     if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
         return []
+    if _PHYSICAL.search(text):
+        return []  # "remove the onions from the recipe": a task, not a request to forget
     return [text]
 
 
@@ -1106,6 +1114,35 @@ _ONLY_RUNNING = 0.6
 consolidation ends a running value with them but records nothing when none is running."""
 _ASIDE = r"(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ctually|[Oo]ne\s+more\s+thing)[,:]?\s+)*"
 """Words that may open a request before its verb ("And now please forget ...")."""
+_REQUEST_OPEN = (
+    r"(?i:(?:(?:please|pls|and|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|one\s+more\s+thing|"
+    r"on\s+second\s+thought)[,:]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
+    r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"
+)
+"""What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
+_ERASE_VERB = (
+    r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
+    r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up))"
+)
+_RETAIN_VERB = (
+    r"(?:remember|keep|store|save|record|retain|hold\s+on\s+to|hang\s+on\s+to|log|track|memori[sz]e)"
+)
+_KEEP_NOT = (
+    rf"(?i:(?:don't|do\s+not|not|never|no\s+need\s+to)\s+{_RETAIN_VERB}|"
+    rf"(?:i'd|i\s+would)\s+(?:rather|prefer\s+(?:it\s+if\s+)?)\s*you\s+(?:didn't|did\s+not|don't|not|wouldn't)\s+{_RETAIN_VERB}|"
+    rf"i\s+(?:don't|do\s+not)\s+want\s+(?:you\s+to|it)\s+(?:{_RETAIN_VERB}|(?:to\s+be\s+)?(?:kept|stored|saved|remembered)))"
+)
+"""A request not to retain something: "can you not keep", "I'd rather you didn't remember"."""
+_ABOUT_WHAT = (
+    r"(?i:(?:all|everything|anything|whatever|what\s+I\s+(?:just\s+)?(?:said|told\s+you|mentioned|shared|wrote))\s+)?"
+    r"(?i:(?:about|of|regarding|re|on|to\s+do\s+with|related\s+to)\s+)?"
+)
+FORGET_REQUEST = (
+    rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
+    r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,60}|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
+)
+"""One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
+what is named ("anything about my dentist", "the therapy info", "Harriet")."""
 
 RULES: tuple[Rule, ...] = (
     # where someone lives
@@ -1971,6 +2008,16 @@ RULES: tuple[Rule, ...] = (
         negated=True,
     ),
     # forget requests said in conversation
+    R(
+        "forget_request",
+        FORGET_REQUEST,
+        forget_topic,
+        kw="forget delete erase remove wipe scrub purge ditch rid "
+        "throw stop remember keep store save record retain hold hang log track memorise memorize",
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
     R(
         "forget_request",
         rf"^{_ASIDE}(?:[Ff]orget|[Dd]elete|[Ee]rase|"
