@@ -168,11 +168,37 @@ def _pick_date(
 
 _ELLIPSIS_BE = re.compile(
     r"^(?:(?:Currently|Still|Now|Also|Just|Really|Finally|Totally|Slowly)\s+[a-z]+ing\b|"
-    r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working)\s+"
+    r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working|Starting|Moving|"
+    r"Heading|Flying|Going)\s+"
     r"(?![^.!?,;]*\b(?:is|was|has|have|had|makes|made|helps|gives|feels|seems|can|will|keeps|brings|takes)\b)|"
     r"(?:Done|Finished|Halfway|Partway|Midway)\s+(?:with|through)\b)"
 )
 """Informal speech drops "I'm" too ("Currently reading X", "Done with Y"): read as "I'm ..."."""
+_LEAD_IN = re.compile(
+    r"^(?:(?:fyi|btw|ps|p\.s\.|update|quick\s+update|big\s+news|bad\s+news|good\s+news|sad\s+news|news|"
+    r"confession|heads\s+up|also|and|oh|so|ok|okay|yeah|yep|yes|no|nope|well|anyway|lol|haha|ugh|hmm|"
+    r"honestly|right|perfect|nice|great|cool|plus|but|then|just\s+so\s+you\s+know|"
+    r"for\s+the\s+record|by\s+the\s+way|oh\s+well|ah|aw+|yay|wow|guess\s+what|funny\s+thing)"
+    r"(?:\s*[,:!-]+\s*|\s+))+",
+    re.IGNORECASE,
+)
+"""Words that lead into a statement without being part of it ("update:", "fyi", "oh and")."""
+
+
+def _plain_start(sentence: str) -> str:
+    """The sentence without its lead-in words, starting with a capital: people type "fyi i'm
+    vegetarian" and "also not vegan any more"; the rules read sentences as written in books."""
+    m = _LEAD_IN.match(sentence)
+    rest = sentence[m.end() :] if m and m.end() < len(sentence) else sentence
+    if rest[:1].islower():
+        rest = rest[0].upper() + rest[1:]
+    return re.sub(r"^I(?=['\s])|(?<=\s)i(?=['\s])", "I", rest)
+
+
+_ELLIPSIS_NOT = re.compile(
+    r"^(?:Not|No\s+longer)\s+(?!sure|really|much|bad|great|now|yet|that|this|a\s+lot)[a-z]"
+)
+"""A dropped "I'm" before a negation ("Not vegetarian any more", "No longer at Vela")."""
 _SENTENCE_ADVERBS = frozenset(
     """finally honestly sadly luckily basically recently currently apparently hopefully seriously really
     obviously unfortunately fortunately literally anyway actually probably definitely clearly surprisingly
@@ -645,20 +671,23 @@ class OfflineExtractor:
         """The sentence itself and, where it leaves a subject out, readings with it restored: "I"
         for a dropped subject ("Moved to Austin!"), the name a he/she stands for, the speaker for
         a second verb ("... but recently went vegan")."""
-        texts: list[tuple[str, _Anchor | None]] = [(sentence, None)]
+        plain = _plain_start(sentence)  # "fyi i'm vegetarian", "update: we signed ...": without the lead-in
+        texts: list[tuple[str, _Anchor | None]] = [(plain, None)]
         for restored in (
-            _pronoun_restored(sentence),
-            _coordinated(sentence),
-            _leading_pronoun(sentence, antecedent),
-            _companion_dropped(sentence),
+            _pronoun_restored(plain),
+            _coordinated(plain),
+            _leading_pronoun(plain, antecedent),
+            _companion_dropped(plain),
         ):
             if restored is not None:
                 texts.append(restored)
-        if _ELLIPSIS_BE.match(sentence):
-            texts.append(("I'm " + sentence[0].lower() + sentence[1:], _Anchor(0, "fp")))
-        elif _ELLIPSIS.match(sentence):
-            lead = "I've " if sentence.startswith("Been") else "I "
-            texts.append((lead + sentence[0].lower() + sentence[1:], _Anchor(0, "fp")))
+        if _ELLIPSIS_NOT.match(plain):
+            texts.append(("I'm " + plain[0].lower() + plain[1:], _Anchor(0, "fp")))
+        elif _ELLIPSIS_BE.match(plain):
+            texts.append(("I'm " + plain[0].lower() + plain[1:], _Anchor(0, "fp")))
+        elif _ELLIPSIS.match(plain):
+            lead = "I've " if plain.startswith("Been") else "I "
+            texts.append((lead + plain[0].lower() + plain[1:], _Anchor(0, "fp")))
         out = []
         for text, anchor in texts:
             cache: dict[bool, tuple[DateMention, ...]] = {}
@@ -786,7 +815,9 @@ class OfflineExtractor:
                 confidence=confidence,
                 kind="retract",
             )
-            return self._resolve_retractions([withdraw], turn, index, state, earlier) + facts
+            said = {f.object.casefold() for f in facts}  # two rules reading one value: it withdraws nothing
+            withdrawn = self._resolve_retractions([withdraw], turn, index, state, earlier)
+            return [w for w in withdrawn if w.object.casefold() not in said] + facts
         return facts
 
     # --- works without a medium, switches and corrections ------------------------------------------

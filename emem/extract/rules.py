@@ -213,7 +213,7 @@ _AFTER_PLACE_OK = frozenset(
     """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
     when while after before until so but or with as by from of during about over around again too
     recently lately now earlier ago back together alone once twice early late where which who that
-    is was are were has have had it i we my our anymore any no not yet right these nowadays""".split()
+    is was are were has have had it i we my our anymore any no not yet right these nowadays btw tbh permanently full""".split()
 )
 _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
 
@@ -1114,6 +1114,8 @@ _ONLY_RUNNING = 0.6
 consolidation ends a running value with them but records nothing when none is running."""
 _ASIDE = r"(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ctually|[Oo]ne\s+more\s+thing)[,:]?\s+)*"
 """Words that may open a request before its verb ("And now please forget ...")."""
+_NOT_OTHERS = r"(?<!'s\s)(?<![Hh]is\s)(?<![Hh]er\s)(?<![Tt]heir\s)(?<![Yy]our\s)(?<!\w)"
+"""Before a contact word: not someone else's ("Theo's number", "her email")."""
 _REQUEST_OPEN = (
     r"(?i:(?:(?:please|pls|and|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|one\s+more\s+thing|"
     r"on\s+second\s+thought)[,:]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
@@ -1170,6 +1172,36 @@ RULES: tuple[Rule, ...] = (
         r"\s+in\s+{obj:place}",
         place,
         dated=True,
+        confidence=0.6,
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:sign,rent,find,get,take,buy:past}\s+(?:(?:a|an|the|our|my)\s+)?(?:new\s+)?"
+        r"(?:lease|tenancy|rental|flat|apartment|house|place|home|condo)"
+        r"(?:\s+(?:on|for)\s+(?:a|an|the|our|my)\s+(?:new\s+)?(?:flat|apartment|house|place|home|condo))?"
+        r"\s+(?:in|near)\s+{obj:place}",
+        place,
+        dated=True,
+        confidence=0.7,
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:end:past}\s+up(?:\s+(?:living|settling|renting))?\s+in\s+{obj:place}",
+        place,
+        dated=True,
+        confidence=0.6,
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}(?:\s+(?:still|now|finally))?(?:\s+(?:stuck|settled|living|based))?\s+in\s+{obj:place}"
+        r"(?=\s*(?:,\s*)?(?:now|these\s+days|nowadays|btw|permanently|for\s+good|full[\s-]time)\b)",
+        place,
+        confidence=0.6,
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}\s+(?:still|now)(?:\s+(?:stuck|living))?\s+in\s+{obj:place}",
+        place,
         confidence=0.6,
     ),
     # job and employer
@@ -2348,6 +2380,31 @@ RULES: tuple[Rule, ...] = (
         phone,
         confidence=0.7,
         kw="number",
+    ),
+    # a contact value by its shape, after the word for it said of nobody else ("my number's new btw:
+    # 07911 123456", "scrap that number, it's 07700 900877 now", "the email is kai@..., not .com")
+    R(
+        "email",
+        rf"{_NOT_OTHERS}(?i:e-?mail)(?:\s+address)?\b[^.!?;]{{0,30}}?(?:\s+is|'s|:|,?\s+it's|,?\s+it\s+is|\s+now)"
+        rf"(?:\s+(?:now|actually|really|still))?\s+(?P<obj>{EMAIL})",
+        value,
+        confidence=0.85,
+        kw="email e-mail",
+    ),
+    R(
+        "email",
+        rf"^(?i:(?:it's|it\s+is|that's|that\s+is|should\s+be|make\s+that|the\s+right\s+one\s+is))\s+(?P<obj>{EMAIL})",
+        value,
+        confidence=0.8,
+        kw="it's it that's that should make right",
+    ),
+    R(
+        "phone",
+        rf"{_NOT_OTHERS}(?i:(?:phone|cell|mobile)(?:\s+number)?|number)\b[^.!?;\d]{{0,30}}?"
+        rf"(?:\s+is|'s|:|,?\s+it's|,?\s+it\s+is|\s+now)(?:\s+(?:now|actually|really|still))?\s+(?P<obj>{PHONE})",
+        phone,
+        confidence=0.85,
+        kw="number phone mobile cell",
     ),
     # employer in a participle clause ("I'm based in Lisbon, working remotely for a startup called X")
     R(
