@@ -213,7 +213,7 @@ _AFTER_PLACE_OK = frozenset(
     """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
     when while after before until so but or with as by from of during about over around again too
     recently lately now earlier ago back together alone once twice early late where which who that
-    is was are were has have had it i we my our anymore any no not yet right these nowadays btw tbh permanently full""".split()
+    is was are were has have had it i we my our anymore any no not yet right these nowadays btw tbh permanently full instead""".split()
 )
 _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
 
@@ -713,6 +713,18 @@ def plan(m: re.Match[str], ctx: Ctx) -> list[str]:
     if obj[:1].isupper() or re.match(r"(?:the|a|an|my|our)\s", obj):
         return [f"go to {obj}"]
     return [obj]
+
+
+def trip(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A trip's destination as a plan: "a weekend in Paris" -> "go to Paris"."""
+    return [f"go to {p}" for p in place(m, ctx)]
+
+
+_TRIP = (
+    r"(?:(?:long\s+|city\s+|girls'?\s+|boys'?\s+|family\s+|camping\s+|climbing\s+|hiking\s+|ski\s+|road\s+|day\s+)?"
+    r"(?:trip|holiday|vacation|weekend(?:\s+away)?|getaway|break|visit|tour|cottage|cabin|flights?))"
+)
+"""The nouns of a planned trip ("a long weekend", "a day trip", "a cottage")."""
 
 
 _DID_BLOCK = frozenset(
@@ -1996,11 +2008,51 @@ RULES: tuple[Rule, ...] = (
         negated=True,
         cessation=_CESSATION,
     ),
+    # trips booked, and what replaces a trip called off ("Doing Porto in May instead")
+    R(
+        "plans_to",
+        rf"{{S}}{{vg:book,plan,organise,organize,arrange,reserve,rebook:past}}\s+(?:(?:a|an|our|my|the|two|three)\s+)?"
+        rf"(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in|at|near)\s+{{obj:place}}",
+        trip,
+        future=True,
+    ),
+    R("plans_to", r"{S}{BEN}{ADV}\s+off\s+to\s+{obj:place}", trip, future=True, confidence=0.7),
+    R(
+        "plans_to",
+        rf"^(?:(?:[Jj]ust|[Oo]nly|[Ss]o)\s+)?(?:(?:[Aa]n?|[Oo]ur)\s+)?(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in|at)\s+{{obj:place}}"
+        r"(?=[^.!?]*\binstead\b)",
+        trip,
+        future=True,
+        kw="instead",
+    ),
+    R(
+        "plans_to",
+        r"^(?:(?:[Jj]ust|[Ss]o)\s+)?(?:[Dd]oing|[Rr]e-?booked\s+(?:it\s+)?(?:for|to)|[Bb]ooked\s+(?:it\s+)?(?:for|to)|"
+        r"[Gg]oing\s+to|[Hh]eading\s+to|[Oo]ff\s+to)\s+{obj:place}",
+        trip,
+        future=True,
+        kw="doing rebooked re-booked booked going heading off",
+    ),
+    R(
+        "plans_to",
+        r"^(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})\s+instead\b",
+        trip,
+        future=True,
+        kw="instead",
+    ),
+    R(
+        "plans_to",
+        rf"{{S}}{{BEN}}\s+not\s+(?:doing|going\s+on|taking|going\s+ahead\s+with)\s+(?:the|our|my|that)\s+"
+        rf"(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})\s+(?:thing|{_TRIP}|plan|plans|idea)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
     # plans called off
     R(
         "plans_to",
         r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|trip|vacation|holiday|"
-        r"visit|plan|plans)\s+(?:(?:is|are|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|called\s+off|scrapped|shelved|"
+        r"visit|plan|plans|weekend|thing|getaway|break|flights?|tour)\s+(?:(?:is|are|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|called\s+off|scrapped|shelved|"
         r"not\s+happening)|fell\s+through|isn't\s+happening)\b",
         person(),
         kind="retract",
