@@ -214,7 +214,8 @@ _START_CUE = re.compile(
 )
 _LATER_NAME = re.compile(
     r"^\W*(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:'s|\s+is)|(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:called|named)|"
-    r"(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+(?:her|him|it))\s+(?P<name>[A-Z][a-z]+)\b"
+    r"(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+(?:her|him|it)|"
+    r"(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+an?\s+(?:[a-z-]+\s+){0,2}?(?:called|named))\s+(?P<name>[A-Z][a-z]+)\b"
 )
 
 
@@ -224,7 +225,7 @@ _GREETING = re.compile(
 _PRONOUN = re.compile(r"\b(?:he|she)(?:'s|\s+is|\s+was|\s+has|'ll)?\b", re.IGNORECASE)
 _CAP_WORD = re.compile(r"\b[A-Z][a-z]+\b")
 _COORDINATED = re.compile(
-    r"^(?P<subj>I|We)(?:'m|'ve|'re|\s)[^.!?;]*?\b(?:but|and|then|so)\s+(?=(?:(?:then|recently|later|eventually|finally|just|"
+    r"^(?P<subj>I|We)(?:'m|'ve|'re|\s)[^.!?;]*?(?:\b(?:but|and|then|so)|,)\s+(?=(?:(?:then|recently|later|eventually|finally|just|"
     r"also|now)\s+)?(?:[a-z]{3,}ed|went|got|became|began|took|left|quit|bought|sold|found|made|gave|fell|grew)\b)"
 )
 
@@ -681,13 +682,16 @@ class OfflineExtractor:
         ):
             if restored is not None:
                 texts.append(restored)
-        if _ELLIPSIS_NOT.match(plain):
-            texts.append(("I'm " + plain[0].lower() + plain[1:], _Anchor(0, "fp")))
-        elif _ELLIPSIS_BE.match(plain):
-            texts.append(("I'm " + plain[0].lower() + plain[1:], _Anchor(0, "fp")))
+        restored = None
+        if _ELLIPSIS_NOT.match(plain) or _ELLIPSIS_BE.match(plain):
+            restored = "I'm " + plain[0].lower() + plain[1:]
         elif _ELLIPSIS.match(plain):
-            lead = "I've " if plain.startswith("Been") else "I "
-            texts.append((lead + plain[0].lower() + plain[1:], _Anchor(0, "fp")))
+            restored = ("I've " if plain.startswith("Been") else "I ") + plain[0].lower() + plain[1:]
+        if restored is not None:
+            texts.append((restored, _Anchor(0, "fp")))
+            second = _coordinated(restored)  # "Finished Piranesi, started on Klara and the Sun"
+            if second is not None:
+                texts.append(second)
         out = []
         for text, anchor in texts:
             cache: dict[bool, tuple[DateMention, ...]] = {}

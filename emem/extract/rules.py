@@ -717,7 +717,7 @@ def plan(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 def trip(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A trip's destination as a plan: "a weekend in Paris" -> "go to Paris"."""
-    return [f"go to {p}" for p in place(m, ctx)]
+    return [f"go to {p}" for p in place(m, ctx) if not p.split()[-1].lower().endswith("ing")]
 
 
 _TRIP = (
@@ -1620,7 +1620,8 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "name",
-        r"(?:^|[,;]\s*)(?:[Pp]lease\s+)?(?:[Cc]all\s+me|[Ii]\s+go\s+by)\s+(?P<obj>[A-Z][a-z]+)\b(?!\s+(?:at|on)\b)",
+        r"(?:^|[,;]\s*|\b(?:[Ee]veryone|[Pp]eople|[Ff]riends|[Mm]ost\s+people|[Ee]verybody|[Tt]hey)\s+(?:now\s+)?)"
+        r"(?:[Pp]lease\s+)?(?:[Cc]alls?\s+me|[Ii]\s+go\s+by|I'm\s+going\s+by)\s+(?P<obj>[A-Z][a-z]+)\b(?!\s+(?:at|on)\b)",
         person_name,
     ),
     R(
@@ -1753,7 +1754,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         MEDIUM,
-        rf"{{S}}{{vg:start,begin,pick up,crack open,dive into,move on to:past}}\s+{TITLE}",
+        rf"{{S}}{{vg:start,begin,pick up,crack open,dive into,move on to,start on,get started on:past}}\s+{TITLE}",
         title,
         dated=True,
         confidence=0.7,
@@ -2433,6 +2434,54 @@ RULES: tuple[Rule, ...] = (
         confidence=0.7,
         kw="number",
     ),
+    # a diet said as a fragment that closes a clause ("pescatarian I guess.", "..., so vegetarian.")
+    R(
+        "diet",
+        rf"(?:^|,\s*so\s+|^[Ss]o\s+|^[Nn]ow\s+|^[Bb]asically\s+|^[Jj]ust\s+)(?P<obj>(?i:{DIETS}))(?:\s+(?:I\s+guess|I\s+suppose|"
+        r"I\s+think|now|then|basically|technically|these\s+days|for\s+now))?\s*[.!]*$",
+        diet,
+        confidence=0.7,
+        kw="vegetarian vegan pescatarian pescetarian keto paleo gluten dairy plant carnivore flexitarian kosher halal",
+    ),
+    # a title at an employer ("he's head of sales at Pinecrest now")
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:the\s+)?(?:head|director|vp|vice\s+president|chief|lead)\s+of\s+[a-z]+(?:\s+[a-z]+)?"
+        r"\s+(?:at|for)\s+{obj:org}",
+        org,
+        kw="head director vp vice chief lead",
+    ),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:the\s+)?(?P<obj>(?:head|director|vp|vice\s+president|chief|lead)\s+of\s+[a-z]+"
+        r"(?:\s+[a-z]+)?)(?=\s+(?:at|for)\s+[A-Z]|\s*(?:now)?\s*[.!,]|$)",
+        np(5, split_lists=False),
+        kw="head director vp vice chief lead",
+    ),
+    # the role said after the employer ("Started at Orbis on Monday, as a data analyst")
+    R(
+        "job_title",
+        r"{S}{vg:start,begin,join:past}\s+(?:(?:at|with)\s+)?[A-Z][^,.!?;]{0,50},\s+as\s+(?:a|an)\s+{obj:job}",
+        job,
+        dated=True,
+    ),
+    # no longer at an employer ("I'm not at Vela any more"), working for nobody ("freelancing now")
+    R(
+        "works_at",
+        r"{S}{BEN}\s+(?:not|no\s+longer)\s+(?:at|with|working\s+(?:at|for))\s+{obj:org}",
+        retract_obj(org),
+        kind="retract",
+        negated=True,
+        cessation="stopped",
+    ),
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:freelancing|self-employed|freelance|a\s+freelancer)\b",
+        const("freelance (self-employed)"),
+        dated=True,
+        kw="freelancing self-employed freelance freelancer",
+    ),
+    R("works_at", r"{S}{vg:go:past}\s+freelance\b", const("freelance (self-employed)"), dated=True),
     # a contact value by its shape, after the word for it said of nobody else ("my number's new btw:
     # 07911 123456", "scrap that number, it's 07700 900877 now", "the email is kai@..., not .com")
     R(
