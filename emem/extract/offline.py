@@ -29,6 +29,7 @@ from emem.extract.rules import (
     Rule,
     favourite_of,
     medium_by_cues,
+    singular_species,
 )
 from emem.extract.schema import FactCandidate
 from emem.ledger.predicates import Cardinality, builtin_cardinality
@@ -469,6 +470,77 @@ def _name_later(found: list[FactCandidate], following: str) -> list[FactCandidat
     return [named if f is unnamed[0] else f for f in found]
 
 
+_ASKS_NAMES = re.compile(
+    r"\bwhat\s+(?:are|were)\s+(?:their|they)\s+(?:names|called)\b|\bwhat(?:'s|\s+is|\s+was)\s+(?:his|her|its)\s+name\b|"
+    r"\bwhat\s+(?:is|was)\s+(?:he|she|it)\s+called\b|\bwhat\s+did\s+you\s+(?:name|call)\s+(?:him|her|it|them)\b",
+    re.IGNORECASE,
+)
+_NAME_REPLY = re.compile(
+    r"^\W*(?:(?:they're|they\s+are|(?:she|he|it)(?:'s|\s+is)|(?:her|his|its|their)\s+names?\s+(?:is|are))\s+)?"
+    r"(?P<names>[A-Z][a-z]+(?:\s*,\s*[A-Z][a-z]+)*(?:,?\s+and\s+[A-Z][a-z]+)?)\s*(?:[.!]|$)",
+    re.IGNORECASE,
+)
+_COUNT_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+}
+
+
+def _names_given(asked: str, reply: Turn, subject: str, state: _State) -> list[FactCandidate]:
+    """The user's answer to the agent asking what their pets are called names the pets the user
+    last mentioned without names, when the count agrees ("my three cats" - "What are their
+    names?" - "Nube, Tiza and Pimienta.")."""
+    if not _ASKS_NAMES.search(asked.translate(_APOSTROPHES)):
+        return []
+    first = split_sentences(reply.text)
+    m = _NAME_REPLY.match(reply.text[slice(*first[0])]) if first else None
+    if m is None:
+        return []
+    names = [n for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("names")) if n]
+    if any(n.lower() in NOT_NAMES for n in names):
+        return []
+    unnamed = [
+        s.fact
+        for s in state.said
+        if s.speaker == subject and s.fact.predicate == "has_pet" and " named " not in s.fact.object
+    ]
+    if not unnamed:
+        return []
+    said = unnamed[-1]
+    words = said.object.split()
+    count = _COUNT_WORDS.get(words[0].lower()) if words else None
+    if count != len(names):
+        return []
+    species = singular_species(" ".join(words[1:]))
+    article = "an" if species[:1] in "aeiou" else "a"
+    named = [
+        said.model_copy(
+            update={
+                "object": f"{article} {species} named {n}",
+                "surface": reply.text,
+                "source_turn_ids": [reply.turn_id],
+            }
+        )
+        for n in names
+    ]
+    if count == 1:
+        return named
+    # "three cats" is now three named cats: the count alone would be counted again
+    withdrawn = said.model_copy(
+        update={"kind": "retract", "surface": reply.text, "source_turn_ids": [reply.turn_id]}
+    )
+    return [withdrawn, *named]
+
+
 @dataclass
 class _Said:
     index: int
@@ -531,6 +603,8 @@ class OfflineExtractor:
                     out.extend(
                         f for f in self._turn(proxy, index, resolver, state) if f.predicate == reply[0]
                     )
+                if asked is not None:  # "What are their names?" - "Nube, Tiza and Pimienta."
+                    out.extend(_names_given(asked.text, turn, resolver.canonical(turn.speaker), state))
                 out.extend(self._turn(turn, index, resolver, state, _neighbours(turns, index)))
                 out.extend(_asked_about_home(turns, index, resolver))
                 continue

@@ -398,6 +398,10 @@ def _singular(species: str) -> str:
     return species[: m.start()] + m.group(1)
 
 
+singular_species = _singular
+"""Public name for the extraction engine ("cats" -> "cat")."""
+
+
 def _names_after(text: str, n: int) -> list[str]:
     """The `n` names a count is followed by, else none."""
     lm = _NAME_LIST.match(text)
@@ -1351,6 +1355,7 @@ RULES: tuple[Rule, ...] = (
     # pets
     R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:,\s*|\s+)(?:named\s+|called\s+)?{_PETNAME}", pet),
     R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:'s)?\s+name\s+is\s+{_PETNAME}", pet),
+    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+(?P<count>two|three|four|five|[2-5])\s+{_SPECIES}", pet),
     R(
         "has_pet",
         rf"{{S}}{{vg:adopt,rescue,get,buy,bring home,take in,foster:past}}\s+{_COUNT}\s+{_SPECIES}"
