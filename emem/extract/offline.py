@@ -176,11 +176,10 @@ _ELLIPSIS_BE = re.compile(
 )
 """Informal speech drops "I'm" too ("Currently reading X", "Done with Y"): read as "I'm ..."."""
 _LEAD_IN = re.compile(
-    r"^(?:(?:fyi|btw|ps|p\.s\.|update|quick\s+update|big\s+news|bad\s+news|good\s+news|sad\s+news|news|"
-    r"confession|heads\s+up|also|and|oh|so|ok|okay|yeah|yep|yes|no|nope|well|anyway|lol|haha|ugh|hmm|"
-    r"honestly|right|perfect|nice|great|cool|plus|but|then|just\s+so\s+you\s+know|"
-    r"for\s+the\s+record|by\s+the\s+way|oh\s+well|ah|aw+|yay|wow|guess\s+what|funny\s+thing)"
-    r"(?:\s*[,:!-]+\s*|\s+))+",
+    r"^(?:(?:fyi|btw|ps|p\.s\.|update|quick\s+update|big\s+news|bad\s+news|good\s+news|sad\s+news|confession|"
+    r"heads\s+up|also|and|oh|so|lol|haha|ugh|hmm|honestly|plus|but|then|anyway|just\s+so\s+you\s+know|"
+    r"for\s+the\s+record|by\s+the\s+way|oh\s+well|guess\s+what|funny\s+thing)(?:\s*[,:!-]+\s*|\s+)|"
+    r"(?:news|ok|okay|yeah|yep|yes|no|nope|well|right|perfect|nice|great|cool|ah|aw+|yay|wow)\s*[,:!-]+\s*)+",
     re.IGNORECASE,
 )
 """Words that lead into a statement without being part of it ("update:", "fyi", "oh and")."""

@@ -721,7 +721,7 @@ def plan(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 def trip(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A trip's destination as a plan: "a weekend in Paris" -> "go to Paris"."""
-    return [f"go to {p}" for p in place(m, ctx) if not p.split()[-1].lower().endswith("ing")]
+    return [f"go to {p}" for p in place(m, ctx) if not any(w.lower().endswith("ing") for w in p.split())]
 
 
 _TRIP = (
@@ -1726,6 +1726,14 @@ RULES: tuple[Rule, ...] = (
     R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
     R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
+    R(
+        "watching",
+        rf"(?i:\b(?:right\s+now|at\s+the\s+moment|currently|these\s+days)\b)[^.!?]{{0,40}}?\b(?:one|a|the|my)\s+"
+        rf"(?:(?:tv|TV)\s+)?(?:show|series)\s*[,:]\s*{TITLE}",
+        title,
+        confidence=0.6,
+        kw="show series",
+    ),
     # a work started or ended without naming the medium: the engine picks reading or watching
     R(
         MEDIUM,
@@ -2023,6 +2031,22 @@ RULES: tuple[Rule, ...] = (
         future=True,
     ),
     R("plans_to", r"{S}{BEN}{ADV}\s+off\s+to\s+{obj:place}", trip, future=True, confidence=0.7),
+    R(
+        "plans_to",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:saving(?:\s+up)?\s+for|counting\s+down\s+to|looking\s+forward\s+to)\s+(?:a|an|our|my|the)\s+"
+        rf"(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in)\s+{{obj:place}}",
+        trip,
+        future=True,
+        kw="saving counting looking",
+    ),
+    R(
+        "plans_to",
+        rf"^(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+)?(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})(?:\s+{_TRIP})?\s+(?:is|are|'s)\s+"
+        r"(?:all\s+|finally\s+|now\s+|officially\s+)?(?:booked|confirmed|happening|on)\b(?!\s+(?:the|my|a)\b)",
+        trip,
+        future=True,
+        kw="booked confirmed happening on",
+    ),
     R(
         "plans_to",
         rf"^(?:(?:[Jj]ust|[Oo]nly|[Ss]o)\s+)?(?:(?:[Aa]n?|[Oo]ur)\s+)?(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in|at)\s+{{obj:place}}"
