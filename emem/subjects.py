@@ -119,7 +119,7 @@ def question_subjects(
         for m in _MY_KIN.finditer(question):
             kin = _KIN_WORDS.get(m.group("kin").casefold(), m.group("kin").casefold())
             hits += [(m.start("kin"), name) for name in (relatives or {}).get(kin, ())]
-    if relatives_for is not None:
+    if relatives_for is not None and not _ASKS_WHO.search(question):
         for m in _NAMED_KIN.finditer(question):
             owner = alias_of.get(subject_key(m.group("owner"))) or resolver.canonical(m.group("owner"))
             if owner.casefold() in NOT_NAMES:
@@ -193,6 +193,8 @@ _NAMED_KIN = re.compile(
     r"(?P<kin>[a-z]+)\b"
 )
 """A named person's relative or pet ("Lena's sister", "Theo's dog")."""
+_ASKS_WHO = re.compile(r"\b(?:called|named?|names|who)\b", re.IGNORECASE)
+"""A question asking who a relative or pet is: their name is the answer, not who it is about."""
 _KIN_PREDICATES = ("has_partner", "has_child", "has_sibling", "has_parent", "has_pet")
 _GENERAL = {
     "has_partner": "partner",

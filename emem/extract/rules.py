@@ -1202,6 +1202,14 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "lives_in",
+        r"(?i:\b(?:bye(?:[\s-]+bye)?|goodbye|so\s+long|farewell))\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2},?\s+"
+        r"(?i:hello|hi)\s+{obj:place}",
+        place,
+        confidence=0.6,
+        kw="bye goodbye long farewell",
+    ),
+    R(
+        "lives_in",
         r"{S}{vg:end:past}\s+up(?:\s+(?:living|settling|renting))?\s+in\s+{obj:place}",
         place,
         dated=True,
