@@ -726,7 +726,8 @@ def trip(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 _TRIP = (
     r"(?:(?:long\s+|city\s+|girls'?\s+|boys'?\s+|family\s+|camping\s+|climbing\s+|hiking\s+|ski\s+|road\s+|day\s+)?"
-    r"(?:trip|holiday|vacation|weekend(?:\s+away)?|getaway|break|visit|tour|cottage|cabin|flights?))"
+    r"(?:trip|holiday|vacation|weekend(?:\s+away)?|getaway|break|visit|tour|cottage|cabin|flights?|week|fortnight|"
+    r"(?:few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:days|nights|weeks)))"
 )
 """The nouns of a planned trip ("a long weekend", "a day trip", "a cottage")."""
 
@@ -2039,6 +2040,21 @@ RULES: tuple[Rule, ...] = (
         future=True,
     ),
     R("plans_to", r"{S}{BEN}{ADV}\s+off\s+to\s+{obj:place}", trip, future=True, confidence=0.7),
+    R(
+        "plans_to",
+        rf"(?i:\b(?:my|our)\s+(?:[a-z]+\s+)?(?:trip|holiday|vacation|plans?|getaway)\b)[^:.!?]{{0,30}}:\s+(?:(?:a|an)\s+)?"
+        rf"{_TRIP}\s+(?:in|to|at)\s+{{obj:place}}",
+        trip,
+        future=True,
+        kw="trip holiday vacation plan plans getaway",
+    ),
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+(?:going|heading|flying|travelling|traveling)\s+to\s+{obj:place}(?=[^.!?]*\binstead\b)",
+        trip,
+        future=True,
+        kw="instead",
+    ),
     R(
         "plans_to",
         rf"{{S}}{{BEN}}{{ADV}}\s+(?:saving(?:\s+up)?\s+for|counting\s+down\s+to|looking\s+forward\s+to)\s+(?:a|an|our|my|the)\s+"
