@@ -11,7 +11,7 @@ people (LoCoMo), everyone is a person and the subject of their own first-person 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
 from emem.extract.entities import NOT_NAMES, AliasResolver
@@ -86,6 +86,7 @@ def question_subjects(
     aliases: Mapping[str, str] | None = None,
     agent_names: Iterable[str] = (),
     relatives: Mapping[str, Sequence[str]] | None = None,
+    relatives_for: Callable[[str], Mapping[str, Sequence[str]]] | None = None,
 ) -> list[str]:
     """The subjects a question is about, in order of mention.
 
@@ -102,6 +103,7 @@ def question_subjects(
         agent_names: names the agent goes by.
         relatives: the user's named relatives and pets by kind (`relatives_of`), so that "my sister"
             also maps to "Ana" and "my dog" to "Max".
+        relatives_for: subject -> their relatives by kind, so that "Lena's sister" maps to Ana.
 
     Returns:
         Subject display names, without repeats.
@@ -117,6 +119,13 @@ def question_subjects(
         for m in _MY_KIN.finditer(question):
             kin = _KIN_WORDS.get(m.group("kin").casefold(), m.group("kin").casefold())
             hits += [(m.start("kin"), name) for name in (relatives or {}).get(kin, ())]
+    if relatives_for is not None and not _ASKS_WHO.search(question):
+        for m in _NAMED_KIN.finditer(question):
+            owner = alias_of.get(subject_key(m.group("owner"))) or resolver.canonical(m.group("owner"))
+            if owner.casefold() in NOT_NAMES:
+                continue
+            kin = _KIN_WORDS.get(m.group("kin").casefold(), m.group("kin").casefold())
+            hits += [(m.start("kin"), name) for name in relatives_for(owner).get(kin, ())]
     if agent is not None:
         hits += [(m.start(), agent) for m in _AGENT_WORDS.finditer(question)]
     for m in _CAPITALISED.finditer(question):
@@ -179,6 +188,13 @@ _MY_KIN = re.compile(
     r"(?P<kin>[a-z]+)\b",
     re.IGNORECASE,
 )
+_NAMED_KIN = re.compile(
+    r"\b(?P<owner>[A-Z][a-z]+)'s\s+(?:(?:older|younger|little|big|baby|twin|oldest|youngest|eldest)\s+)?"
+    r"(?P<kin>[a-z]+)\b"
+)
+"""A named person's relative or pet ("Lena's sister", "Theo's dog")."""
+_ASKS_WHO = re.compile(r"\b(?:called|named?|names|who)\b", re.IGNORECASE)
+"""A question asking who a relative or pet is: their name is the answer, not who it is about."""
 _KIN_PREDICATES = ("has_partner", "has_child", "has_sibling", "has_parent", "has_pet")
 _GENERAL = {
     "has_partner": "partner",

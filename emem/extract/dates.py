@@ -216,6 +216,32 @@ def _r_day_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | N
         return None
 
 
+def _r_day_of_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
+    """ "on the 27th": that day of the anchor's month, or of the month after (before) it when the
+    day has passed (not yet come) for a future (past) reading."""
+    day = int(m["d"])
+    if not 1 <= day <= 31:
+        return None
+    year, month = anchor.year, anchor.month
+    for _ in range(3):
+        try:
+            candidate = _date(anchor, year, month, day)
+        except ValueError:
+            candidate = None
+        if candidate is not None and (
+            (prefer == "future" and candidate.date() >= anchor.date())
+            or (prefer == "past" and candidate.date() <= anchor.date())
+        ):
+            return _day(candidate)
+        step = 1 if prefer == "future" else -1
+        month += step
+        if month == 13:
+            year, month = year + 1, 1
+        elif month == 0:
+            year, month = year - 1, 12
+    return None
+
+
 def _r_month_year(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
     return _month(anchor, int(m["y"]), MONTHS[m["mon"].lower()])
 
@@ -361,10 +387,13 @@ _MONTH_NAMES = (
     "January|February|March|April|May|June|July|August|September|October|November|December|"
     "Sept|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 )
-# Month names must be capitalised: "may" and "march" are also ordinary words.
-_MON = rf"(?P<mon>(?-i:{_MONTH_NAMES}))\.?"
+# Month names must be capitalised where they are also ordinary words ("may", "march"); people
+# typing in lower case still write "in july", "since january".
+_LOWER_MONTHS = "january|february|april|june|july|august|september|october|november|december|sept"
+_MON = rf"(?P<mon>(?-i:{_MONTH_NAMES}|{_LOWER_MONTHS}))\.?"
 _FULL_MON = (
-    r"(?P<mon>(?-i:January|February|March|April|May|June|July|August|September|October|November|December))"
+    r"(?P<mon>(?-i:January|February|March|April|May|June|July|August|September|October|November|December|"
+    rf"{_LOWER_MONTHS.removesuffix('|sept')}))"
 )
 _YEAR = r"(?P<y>(?:19|20)\d{2})"
 _NUM = r"(?:\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)"
@@ -386,7 +415,13 @@ _TABLE: list[tuple[str, Resolver]] = [
     ),
     (rf"\b(?:(?:in|during|since|by|of)\s+)?(?:(?:early|late|mid-?)\s*)?{_MON},?\s+{_YEAR}\b", _r_month_year),
     (
-        rf"\b(?:(?:in|during|since|by|until|till|from)\s+(?:(?:early|late|mid-?)\s*)?|(?P<which>last|this|next)\s+"
+        r"\b(?:on|from|until|till|by)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b"
+        r"(?!\s+(?:floor|time|go|attempt|try|place|row|grade|lap|hole|round|stop|page|anniversary|birthday|"
+        r"century|day|week|year)\b)",
+        _r_day_of_month,
+    ),
+    (
+        rf"\b(?:(?:in|during|since|by|until|till|from|for)\s+(?:(?:early|late|mid-?)\s*)?|(?P<which>last|this|next)\s+"
         rf"|(?:early|late|mid-?)\s*|(?:the\s+)?(?:end|beginning|start|middle)\s+of\s+){_FULL_MON}\b(?!\s*\d)",
         _r_month,
     ),

@@ -29,6 +29,7 @@ from emem.extract.rules import (
     Rule,
     favourite_of,
     medium_by_cues,
+    singular_species,
 )
 from emem.extract.schema import FactCandidate
 from emem.ledger.predicates import Cardinality, builtin_cardinality
@@ -99,6 +100,12 @@ _CHANGE_VERB = re.compile(
     r"\b(?:went|gone|became|become|turned|switched|started|moved|back\s+to|again)\b", re.IGNORECASE
 )
 """A second value said with a verb of change ("... but recently went vegan") replaced the first."""
+_ASKS_MEMORY = re.compile(
+    r"^\W*(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|purge|keep|store|remember|save|record)\b",
+    re.IGNORECASE,
+)
+"""A question that asks the memory to forget (or not keep) something: a request, not a question."""
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -162,11 +169,36 @@ def _pick_date(
 
 _ELLIPSIS_BE = re.compile(
     r"^(?:(?:Currently|Still|Now|Also|Just|Really|Finally|Totally|Slowly)\s+[a-z]+ing\b|"
-    r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working)\s+"
+    r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working|Starting|Moving|"
+    r"Heading|Flying|Going)\s+"
     r"(?![^.!?,;]*\b(?:is|was|has|have|had|makes|made|helps|gives|feels|seems|can|will|keeps|brings|takes)\b)|"
     r"(?:Done|Finished|Halfway|Partway|Midway)\s+(?:with|through)\b)"
 )
 """Informal speech drops "I'm" too ("Currently reading X", "Done with Y"): read as "I'm ..."."""
+_LEAD_IN = re.compile(
+    r"^(?:(?:fyi|btw|ps|p\.s\.|update|quick\s+update|big\s+news|bad\s+news|good\s+news|sad\s+news|confession|"
+    r"heads\s+up|also|and|oh|so|lol|haha|ugh|hmm|honestly|plus|but|then|anyway|just\s+so\s+you\s+know|"
+    r"for\s+the\s+record|by\s+the\s+way|oh\s+well|guess\s+what|funny\s+thing)(?:\s*[,:!-]+\s*|\s+)|"
+    r"(?:news|ok|okay|yeah|yep|yes|no|nope|well|right|perfect|nice|great|cool|ah|aw+|yay|wow)\s*[,:!-]+\s*)+",
+    re.IGNORECASE,
+)
+"""Words that lead into a statement without being part of it ("update:", "fyi", "oh and")."""
+
+
+def _plain_start(sentence: str) -> str:
+    """The sentence without its lead-in words, starting with a capital: people type "fyi i'm
+    vegetarian" and "also not vegan any more"; the rules read sentences as written in books."""
+    m = _LEAD_IN.match(sentence)
+    rest = sentence[m.end() :] if m and m.end() < len(sentence) else sentence
+    if rest[:1].islower():
+        rest = rest[0].upper() + rest[1:]
+    return re.sub(r"^I(?=['\s])|(?<=\s)i(?=['\s])", "I", rest)
+
+
+_ELLIPSIS_NOT = re.compile(
+    r"^(?:Not|No\s+longer)\s+(?!sure|really|much|bad|great|now|yet|that|this|a\s+lot)[a-z]"
+)
+"""A dropped "I'm" before a negation ("Not vegetarian any more", "No longer at Vela")."""
 _SENTENCE_ADVERBS = frozenset(
     """finally honestly sadly luckily basically recently currently apparently hopefully seriously really
     obviously unfortunately fortunately literally anyway actually probably definitely clearly surprisingly
@@ -182,7 +214,8 @@ _START_CUE = re.compile(
 )
 _LATER_NAME = re.compile(
     r"^\W*(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:'s|\s+is)|(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:called|named)|"
-    r"(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+(?:her|him|it))\s+(?P<name>[A-Z][a-z]+)\b"
+    r"(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+(?:her|him|it)|"
+    r"(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+an?\s+(?:[a-z-]+\s+){0,2}?(?:called|named))\s+(?P<name>[A-Z][a-z]+)\b"
 )
 
 
@@ -192,7 +225,7 @@ _GREETING = re.compile(
 _PRONOUN = re.compile(r"\b(?:he|she)(?:'s|\s+is|\s+was|\s+has|'ll)?\b", re.IGNORECASE)
 _CAP_WORD = re.compile(r"\b[A-Z][a-z]+\b")
 _COORDINATED = re.compile(
-    r"^(?P<subj>I|We)(?:'m|'ve|'re|\s)[^.!?;]*?\b(?:but|and|then|so)\s+(?=(?:(?:then|recently|later|eventually|finally|just|"
+    r"^(?P<subj>I|We)(?:'m|'ve|'re|\s)[^.!?;]*?(?:\b(?:but|and|then|so)|,)\s+(?=(?:(?:then|recently|later|eventually|finally|just|"
     r"also|now)\s+)?(?:[a-z]{3,}ed|went|got|became|began|took|left|quit|bought|sold|found|made|gave|fell|grew)\b)"
 )
 
@@ -436,6 +469,77 @@ def _name_later(found: list[FactCandidate], following: str) -> list[FactCandidat
     return [named if f is unnamed[0] else f for f in found]
 
 
+_ASKS_NAMES = re.compile(
+    r"\bwhat\s+(?:are|were)\s+(?:their|they)\s+(?:names|called)\b|\bwhat(?:'s|\s+is|\s+was)\s+(?:his|her|its)\s+name\b|"
+    r"\bwhat\s+(?:is|was)\s+(?:he|she|it)\s+called\b|\bwhat\s+did\s+you\s+(?:name|call)\s+(?:him|her|it|them)\b",
+    re.IGNORECASE,
+)
+_NAME_REPLY = re.compile(
+    r"^\W*(?:(?:they're|they\s+are|(?:she|he|it)(?:'s|\s+is)|(?:her|his|its|their)\s+names?\s+(?:is|are))\s+)?"
+    r"(?P<names>[A-Z][a-z]+(?:\s*,\s*[A-Z][a-z]+)*(?:,?\s+and\s+[A-Z][a-z]+)?)\s*(?:[.!]|$)",
+    re.IGNORECASE,
+)
+_COUNT_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+}
+
+
+def _names_given(asked: str, reply: Turn, subject: str, state: _State) -> list[FactCandidate]:
+    """The user's answer to the agent asking what their pets are called names the pets the user
+    last mentioned without names, when the count agrees ("my three cats" - "What are their
+    names?" - "Nube, Tiza and Pimienta.")."""
+    if not _ASKS_NAMES.search(asked.translate(_APOSTROPHES)):
+        return []
+    first = split_sentences(reply.text)
+    m = _NAME_REPLY.match(reply.text[slice(*first[0])]) if first else None
+    if m is None:
+        return []
+    names = [n for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("names")) if n]
+    if any(n.lower() in NOT_NAMES for n in names):
+        return []
+    unnamed = [
+        s.fact
+        for s in state.said
+        if s.speaker == subject and s.fact.predicate == "has_pet" and " named " not in s.fact.object
+    ]
+    if not unnamed:
+        return []
+    said = unnamed[-1]
+    words = said.object.split()
+    count = _COUNT_WORDS.get(words[0].lower()) if words else None
+    if count != len(names):
+        return []
+    species = singular_species(" ".join(words[1:]))
+    article = "an" if species[:1] in "aeiou" else "a"
+    named = [
+        said.model_copy(
+            update={
+                "object": f"{article} {species} named {n}",
+                "surface": reply.text,
+                "source_turn_ids": [reply.turn_id],
+            }
+        )
+        for n in names
+    ]
+    if count == 1:
+        return named
+    # "three cats" is now three named cats: the count alone would be counted again
+    withdrawn = said.model_copy(
+        update={"kind": "retract", "surface": reply.text, "source_turn_ids": [reply.turn_id]}
+    )
+    return [withdrawn, *named]
+
+
 @dataclass
 class _Said:
     index: int
@@ -464,6 +568,8 @@ class OfflineExtractor:
         self, rules: Sequence[Rule] = RULES, resolver: AliasResolver | None = None, lookback_turns: int = 4
     ) -> None:
         self.rules = tuple(rules)
+        self._request_rules = tuple(r for r in self.rules if r.predicate == "forget_request")
+        """The rules a question may still fire: "Can you forget my address?" asks the memory itself."""
         self.resolver = resolver
         self.lookback_turns = lookback_turns
         """How far back (in turns) "scratch that" may reach for the speaker's last statement."""
@@ -496,6 +602,8 @@ class OfflineExtractor:
                     out.extend(
                         f for f in self._turn(proxy, index, resolver, state) if f.predicate == reply[0]
                     )
+                if asked is not None:  # "What are their names?" - "Nube, Tiza and Pimienta."
+                    out.extend(_names_given(asked.text, turn, resolver.canonical(turn.speaker), state))
                 out.extend(self._turn(turn, index, resolver, state, _neighbours(turns, index)))
                 out.extend(_asked_about_home(turns, index, resolver))
                 continue
@@ -542,12 +650,15 @@ class OfflineExtractor:
             spans = [(spans[0][0], spans[1][1]), *spans[2:]]  # "Hi! I'm Maya.": one introduction
         for k, (s, e) in enumerate(spans):
             sentence = text[s:e]
+            only: tuple[Rule, ...] | None = None
             if is_question(sentence):
-                continue
+                if not _ASKS_MEMORY.match(sentence):
+                    continue
+                only = self._request_rules  # "Can you not keep my health stuff?" is a request
             surface = turn.text[s:e]
             before = text[slice(*spans[k - 1])] if k > 0 else ""
             scope = _Scope(context or text, text[e:], antecedent=_one_person(before, turn.speaker))
-            found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope)
+            found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
                 found = _name_later(found, text[slice(*spans[k + 1])])
             for fact in found:
@@ -570,6 +681,7 @@ class OfflineExtractor:
         state: _State,
         earlier: list[FactCandidate],
         scope: _Scope | None = None,
+        rules: Sequence[Rule] | None = None,
     ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
         scope = scope or _Scope(sentence, "")
@@ -577,7 +689,7 @@ class OfflineExtractor:
             words = set(_WORD.findall(text.lower()))
             matches = [
                 (rule, m)
-                for rule in self.rules
+                for rule in (self.rules if rules is None else rules)
                 if rule.keywords is None or rule.keywords & words
                 for m in rule.pattern.finditer(text)
                 if anchor is None or _anchored(m, anchor)
@@ -633,20 +745,26 @@ class OfflineExtractor:
         """The sentence itself and, where it leaves a subject out, readings with it restored: "I"
         for a dropped subject ("Moved to Austin!"), the name a he/she stands for, the speaker for
         a second verb ("... but recently went vegan")."""
-        texts: list[tuple[str, _Anchor | None]] = [(sentence, None)]
+        plain = _plain_start(sentence)  # "fyi i'm vegetarian", "update: we signed ...": without the lead-in
+        texts: list[tuple[str, _Anchor | None]] = [(plain, None)]
         for restored in (
-            _pronoun_restored(sentence),
-            _coordinated(sentence),
-            _leading_pronoun(sentence, antecedent),
-            _companion_dropped(sentence),
+            _pronoun_restored(plain),
+            _coordinated(plain),
+            _leading_pronoun(plain, antecedent),
+            _companion_dropped(plain),
         ):
             if restored is not None:
                 texts.append(restored)
-        if _ELLIPSIS_BE.match(sentence):
-            texts.append(("I'm " + sentence[0].lower() + sentence[1:], _Anchor(0, "fp")))
-        elif _ELLIPSIS.match(sentence):
-            lead = "I've " if sentence.startswith("Been") else "I "
-            texts.append((lead + sentence[0].lower() + sentence[1:], _Anchor(0, "fp")))
+        restored = None
+        if _ELLIPSIS_NOT.match(plain) or _ELLIPSIS_BE.match(plain):
+            restored = "I'm " + plain[0].lower() + plain[1:]
+        elif _ELLIPSIS.match(plain):
+            restored = ("I've " if plain.startswith("Been") else "I ") + plain[0].lower() + plain[1:]
+        if restored is not None:
+            texts.append((restored, _Anchor(0, "fp")))
+            second = _coordinated(restored)  # "Finished Piranesi, started on Klara and the Sun"
+            if second is not None:
+                texts.append(second)
         out = []
         for text, anchor in texts:
             cache: dict[bool, tuple[DateMention, ...]] = {}
@@ -774,7 +892,9 @@ class OfflineExtractor:
                 confidence=confidence,
                 kind="retract",
             )
-            return self._resolve_retractions([withdraw], turn, index, state, earlier) + facts
+            said = {f.object.casefold() for f in facts}  # two rules reading one value: it withdraws nothing
+            withdrawn = self._resolve_retractions([withdraw], turn, index, state, earlier)
+            return [w for w in withdrawn if w.object.casefold() not in said] + facts
         return facts
 
     # --- works without a medium, switches and corrections ------------------------------------------

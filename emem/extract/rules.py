@@ -213,7 +213,7 @@ _AFTER_PLACE_OK = frozenset(
     """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
     when while after before until so but or with as by from of during about over around again too
     recently lately now earlier ago back together alone once twice early late where which who that
-    is was are were has have had it i we my our anymore any no not yet right these nowadays""".split()
+    is was are were has have had it i we my our anymore any no not yet right these nowadays btw tbh permanently full instead""".split()
 )
 _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
 
@@ -396,6 +396,10 @@ def _singular(species: str) -> str:
     if m is None:
         return species
     return species[: m.start()] + m.group(1)
+
+
+singular_species = _singular
+"""Public name for the extraction engine ("cats" -> "cat")."""
 
 
 def _names_after(text: str, n: int) -> list[str]:
@@ -713,6 +717,19 @@ def plan(m: re.Match[str], ctx: Ctx) -> list[str]:
     if obj[:1].isupper() or re.match(r"(?:the|a|an|my|our)\s", obj):
         return [f"go to {obj}"]
     return [obj]
+
+
+def trip(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A trip's destination as a plan: "a weekend in Paris" -> "go to Paris"."""
+    return [f"go to {p}" for p in place(m, ctx) if not any(w.lower().endswith("ing") for w in p.split())]
+
+
+_TRIP = (
+    r"(?:(?:long\s+|city\s+|girls'?\s+|boys'?\s+|family\s+|camping\s+|climbing\s+|hiking\s+|ski\s+|road\s+|day\s+)?"
+    r"(?:trip|holiday|vacation|weekend(?:\s+away)?|getaway|break|visit|tour|cottage|cabin|flights?|week|fortnight|"
+    r"(?:few|couple\s+of|\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:days|nights|weeks)))"
+)
+"""The nouns of a planned trip ("a long weekend", "a day trip", "a cottage")."""
 
 
 _DID_BLOCK = frozenset(
@@ -1065,8 +1082,14 @@ def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
 _TOPIC_TAIL = re.compile(
     r"(?:\s+(?:anymore|any\s+more|again|ever\s+again|please|for\s+me|from\s+now\s+on|right\s+now|now|"
     r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database)|"
-    r"altogether|completely|entirely|at\s+all|permanently|forever))+$",
+    r"altogether|completely|entirely|at\s+all|permanently|forever|too|either|as\s+well|also|thanks|"
+    r"if\s+that's\s+(?:ok|okay|alright|fine)|(?:ok|okay)))+$",
     re.IGNORECASE,
+)
+
+
+_PHYSICAL = re.compile(
+    r"\b(?:from|off|out\s+of|in|on)\s+(?:the|this|that|my|our)\s+(?!memory|records?|notes|files?)\w+"
 )
 
 
@@ -1078,6 +1101,8 @@ def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     words = text.split()
     if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
         return []
+    if _PHYSICAL.search(text):
+        return []  # "remove the onions from the recipe": a task, not a request to forget
     return [text]
 
 
@@ -1106,6 +1131,37 @@ _ONLY_RUNNING = 0.6
 consolidation ends a running value with them but records nothing when none is running."""
 _ASIDE = r"(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ctually|[Oo]ne\s+more\s+thing)[,:]?\s+)*"
 """Words that may open a request before its verb ("And now please forget ...")."""
+_NOT_OTHERS = r"(?<!'s\s)(?<![Hh]is\s)(?<![Hh]er\s)(?<![Tt]heir\s)(?<![Yy]our\s)(?<!\w)"
+"""Before a contact word: not someone else's ("Theo's number", "her email")."""
+_REQUEST_OPEN = (
+    r"(?i:(?:(?:please|pls|and|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|one\s+more\s+thing|"
+    r"on\s+second\s+thought)[,:]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
+    r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"
+)
+"""What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
+_ERASE_VERB = (
+    r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
+    r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up))"
+)
+_RETAIN_VERB = (
+    r"(?:remember|keep|store|save|record|retain|hold\s+on\s+to|hang\s+on\s+to|log|track|memori[sz]e)"
+)
+_KEEP_NOT = (
+    rf"(?i:(?:don't|do\s+not|not|never|no\s+need\s+to)\s+{_RETAIN_VERB}|"
+    rf"(?:i'd|i\s+would)\s+(?:rather|prefer\s+(?:it\s+if\s+)?)\s*you\s+(?:didn't|did\s+not|don't|not|wouldn't)\s+{_RETAIN_VERB}|"
+    rf"i\s+(?:don't|do\s+not)\s+want\s+(?:you\s+to|it)\s+(?:{_RETAIN_VERB}|(?:to\s+be\s+)?(?:kept|stored|saved|remembered)))"
+)
+"""A request not to retain something: "can you not keep", "I'd rather you didn't remember"."""
+_ABOUT_WHAT = (
+    r"(?i:(?:all|everything|anything|whatever|what\s+I\s+(?:just\s+)?(?:said|told\s+you|mentioned|shared|wrote))\s+)?"
+    r"(?i:(?:about|of|regarding|re|on|to\s+do\s+with|related\s+to)\s+)?"
+)
+FORGET_REQUEST = (
+    rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
+    r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,60}|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
+)
+"""One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
+what is named ("anything about my dentist", "the therapy info", "Harriet")."""
 
 RULES: tuple[Rule, ...] = (
     # where someone lives
@@ -1133,6 +1189,44 @@ RULES: tuple[Rule, ...] = (
         r"\s+in\s+{obj:place}",
         place,
         dated=True,
+        confidence=0.6,
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:sign,rent,find,get,take,buy:past}\s+(?:(?:a|an|the|our|my)\s+)?(?:new\s+)?"
+        r"(?:lease|tenancy|rental|flat|apartment|house|place|home|condo)"
+        r"(?:\s+(?:on|for)\s+(?:a|an|the|our|my)\s+(?:new\s+)?(?:flat|apartment|house|place|home|condo))?"
+        r"\s+(?:in|near)\s+{obj:place}",
+        place,
+        dated=True,
+        confidence=0.7,
+    ),
+    R(
+        "lives_in",
+        r"(?i:\b(?:bye(?:[\s-]+bye)?|goodbye|so\s+long|farewell))\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2},?\s+"
+        r"(?i:hello|hi)\s+{obj:place}",
+        place,
+        confidence=0.6,
+        kw="bye goodbye long farewell",
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:end:past}\s+up(?:\s+(?:living|settling|renting))?\s+in\s+{obj:place}",
+        place,
+        dated=True,
+        confidence=0.6,
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}(?:\s+(?:still|now|finally))?(?:\s+(?:stuck|settled|living|based))?\s+in\s+{obj:place}"
+        r"(?=\s*(?:,\s*)?(?:now|these\s+days|nowadays|btw|permanently|for\s+good|full[\s-]time)\b)",
+        place,
+        confidence=0.6,
+    ),
+    R(
+        "lives_in",
+        r"{S}{BEN}\s+(?:still|now)(?:\s+(?:stuck|living))?\s+in\s+{obj:place}",
+        place,
         confidence=0.6,
     ),
     # job and employer
@@ -1270,6 +1364,7 @@ RULES: tuple[Rule, ...] = (
     # pets
     R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:,\s*|\s+)(?:named\s+|called\s+)?{_PETNAME}", pet),
     R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+{_SPECIES}(?:'s)?\s+name\s+is\s+{_PETNAME}", pet),
+    R("has_pet", rf"\b(?:[Mm]y|[Oo]ur)\s+(?P<count>two|three|four|five|[2-5])\s+{_SPECIES}", pet),
     R(
         "has_pet",
         rf"{{S}}{{vg:adopt,rescue,get,buy,bring home,take in,foster:past}}\s+{_COUNT}\s+{_SPECIES}"
@@ -1539,7 +1634,8 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "name",
-        r"(?:^|[,;]\s*)(?:[Pp]lease\s+)?(?:[Cc]all\s+me|[Ii]\s+go\s+by)\s+(?P<obj>[A-Z][a-z]+)\b(?!\s+(?:at|on)\b)",
+        r"(?:^|[,;]\s*|\b(?:[Ee]veryone|[Pp]eople|[Ff]riends|[Mm]ost\s+people|[Ee]verybody|[Tt]hey)\s+(?:now\s+)?)"
+        r"(?:[Pp]lease\s+)?(?:[Cc]alls?\s+me|[Ii]\s+go\s+by|I'm\s+going\s+by)\s+(?P<obj>[A-Z][a-z]+)\b(?!\s+(?:at|on)\b)",
         person_name,
     ),
     R(
@@ -1639,6 +1735,14 @@ RULES: tuple[Rule, ...] = (
     R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
     R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
+    R(
+        "watching",
+        rf"(?i:\b(?:right\s+now|at\s+the\s+moment|currently|these\s+days)\b)[^.!?]{{0,40}}?\b(?:one|a|the|my)\s+"
+        rf"(?:(?:tv|TV)\s+)?(?:show|series)\s*[,:]\s*{TITLE}",
+        title,
+        confidence=0.6,
+        kw="show series",
+    ),
     # a work started or ended without naming the medium: the engine picks reading or watching
     R(
         MEDIUM,
@@ -1672,7 +1776,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         MEDIUM,
-        rf"{{S}}{{vg:start,begin,pick up,crack open,dive into,move on to:past}}\s+{TITLE}",
+        rf"{{S}}{{vg:start,begin,pick up,crack open,dive into,move on to,start on,get started on:past}}\s+{TITLE}",
         title,
         dated=True,
         confidence=0.7,
@@ -1927,11 +2031,82 @@ RULES: tuple[Rule, ...] = (
         negated=True,
         cessation=_CESSATION,
     ),
+    # trips booked, and what replaces a trip called off ("Doing Porto in May instead")
+    R(
+        "plans_to",
+        rf"{{S}}{{vg:book,plan,organise,organize,arrange,reserve,rebook:past}}\s+(?:(?:a|an|our|my|the|two|three)\s+)?"
+        rf"(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in|at|near)\s+{{obj:place}}",
+        trip,
+        future=True,
+    ),
+    R("plans_to", r"{S}{BEN}{ADV}\s+off\s+to\s+{obj:place}", trip, future=True, confidence=0.7),
+    R(
+        "plans_to",
+        rf"(?i:\b(?:my|our)\s+(?:[a-z]+\s+)?(?:trip|holiday|vacation|plans?|getaway)\b)[^:.!?]{{0,30}}:\s+(?:(?:a|an)\s+)?"
+        rf"{_TRIP}\s+(?:in|to|at)\s+{{obj:place}}",
+        trip,
+        future=True,
+        kw="trip holiday vacation plan plans getaway",
+    ),
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+(?:going|heading|flying|travelling|traveling)\s+to\s+{obj:place}(?=[^.!?]*\binstead\b)",
+        trip,
+        future=True,
+        kw="instead",
+    ),
+    R(
+        "plans_to",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:saving(?:\s+up)?\s+for|counting\s+down\s+to|looking\s+forward\s+to)\s+(?:a|an|our|my|the)\s+"
+        rf"(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in)\s+{{obj:place}}",
+        trip,
+        future=True,
+        kw="saving counting looking",
+    ),
+    R(
+        "plans_to",
+        rf"^(?:(?:[Tt]he|[Oo]ur|[Mm]y)\s+)?(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})(?:\s+{_TRIP})?\s+(?:is|are|'s)\s+"
+        r"(?:all\s+|finally\s+|now\s+|officially\s+)?(?:booked|confirmed|happening|on)\b(?!\s+(?:the|my|a)\b)",
+        trip,
+        future=True,
+        kw="booked confirmed happening on",
+    ),
+    R(
+        "plans_to",
+        rf"^(?:(?:[Jj]ust|[Oo]nly|[Ss]o)\s+)?(?:(?:[Aa]n?|[Oo]ur)\s+)?(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in|at)\s+{{obj:place}}"
+        r"(?=[^.!?]*\binstead\b)",
+        trip,
+        future=True,
+        kw="instead",
+    ),
+    R(
+        "plans_to",
+        r"^(?:(?:[Jj]ust|[Ss]o)\s+)?(?:[Dd]oing|[Rr]e-?booked\s+(?:it\s+)?(?:for|to)|[Bb]ooked\s+(?:it\s+)?(?:for|to)|"
+        r"[Gg]oing\s+to|[Hh]eading\s+to|[Oo]ff\s+to)\s+{obj:place}",
+        trip,
+        future=True,
+        kw="doing rebooked re-booked booked going heading off",
+    ),
+    R(
+        "plans_to",
+        r"^(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})\s+instead\b",
+        trip,
+        future=True,
+        kw="instead",
+    ),
+    R(
+        "plans_to",
+        rf"{{S}}{{BEN}}\s+not\s+(?:doing|going\s+on|taking|going\s+ahead\s+with)\s+(?:the|our|my|that)\s+"
+        rf"(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){{0,2}})\s+(?:thing|{_TRIP}|plan|plans|idea)\b",
+        person(),
+        kind="retract",
+        negated=True,
+    ),
     # plans called off
     R(
         "plans_to",
         r"\b(?:[Tt]he|[Oo]ur|[Mm]y)\s+(?P<obj>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+(?:move|trip|vacation|holiday|"
-        r"visit|plan|plans)\s+(?:(?:is|are|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|called\s+off|scrapped|shelved|"
+        r"visit|plan|plans|weekend|thing|getaway|break|flights?|tour)\s+(?:(?:is|are|was|got|has\s+been)\s+(?:off|cancell?ed|canceled|called\s+off|scrapped|shelved|"
         r"not\s+happening)|fell\s+through|isn't\s+happening)\b",
         person(),
         kind="retract",
@@ -1971,6 +2146,16 @@ RULES: tuple[Rule, ...] = (
         negated=True,
     ),
     # forget requests said in conversation
+    R(
+        "forget_request",
+        FORGET_REQUEST,
+        forget_topic,
+        kw="forget delete erase remove wipe scrub purge ditch rid "
+        "throw stop remember keep store save record retain hold hang log track memorise memorize",
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
     R(
         "forget_request",
         rf"^{_ASIDE}(?:[Ff]orget|[Dd]elete|[Ee]rase|"
@@ -2301,6 +2486,79 @@ RULES: tuple[Rule, ...] = (
         phone,
         confidence=0.7,
         kw="number",
+    ),
+    # a diet said as a fragment that closes a clause ("pescatarian I guess.", "..., so vegetarian.")
+    R(
+        "diet",
+        rf"(?:^|,\s*so\s+|^[Ss]o\s+|^[Nn]ow\s+|^[Bb]asically\s+|^[Jj]ust\s+)(?P<obj>(?i:{DIETS}))(?:\s+(?:I\s+guess|I\s+suppose|"
+        r"I\s+think|now|then|basically|technically|these\s+days|for\s+now))?\s*[.!]*$",
+        diet,
+        confidence=0.7,
+        kw="vegetarian vegan pescatarian pescetarian keto paleo gluten dairy plant carnivore flexitarian kosher halal",
+    ),
+    # a title at an employer ("he's head of sales at Pinecrest now")
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:the\s+)?(?:head|director|vp|vice\s+president|chief|lead)\s+of\s+[a-z]+(?:\s+[a-z]+)?"
+        r"\s+(?:at|for)\s+{obj:org}",
+        org,
+        kw="head director vp vice chief lead",
+    ),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:the\s+)?(?P<obj>(?:head|director|vp|vice\s+president|chief|lead)\s+of\s+[a-z]+"
+        r"(?:\s+[a-z]+)?)(?=\s+(?:at|for)\s+[A-Z]|\s*(?:now)?\s*[.!,]|$)",
+        np(5, split_lists=False),
+        kw="head director vp vice chief lead",
+    ),
+    # the role said after the employer ("Started at Orbis on Monday, as a data analyst")
+    R(
+        "job_title",
+        r"{S}{vg:start,begin,join:past}\s+(?:(?:at|with)\s+)?[A-Z][^,.!?;]{0,50},\s+as\s+(?:a|an)\s+{obj:job}",
+        job,
+        dated=True,
+    ),
+    # no longer at an employer ("I'm not at Vela any more"), working for nobody ("freelancing now")
+    R(
+        "works_at",
+        r"{S}{BEN}\s+(?:not|no\s+longer)\s+(?:at|with|working\s+(?:at|for))\s+{obj:org}",
+        retract_obj(org),
+        kind="retract",
+        negated=True,
+        cessation="stopped",
+    ),
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:freelancing|self-employed|freelance|a\s+freelancer)\b",
+        const("freelance (self-employed)"),
+        dated=True,
+        kw="freelancing self-employed freelance freelancer",
+    ),
+    R("works_at", r"{S}{vg:go:past}\s+freelance\b", const("freelance (self-employed)"), dated=True),
+    # a contact value by its shape, after the word for it said of nobody else ("my number's new btw:
+    # 07911 123456", "scrap that number, it's 07700 900877 now", "the email is kai@..., not .com")
+    R(
+        "email",
+        rf"{_NOT_OTHERS}(?i:e-?mail)(?:\s+address)?\b[^.!?;]{{0,30}}?(?:\s+is|'s|:|,?\s+it's|,?\s+it\s+is|\s+now)"
+        rf"(?:\s+(?:now|actually|really|still))?\s+(?P<obj>{EMAIL})",
+        value,
+        confidence=0.85,
+        kw="email e-mail",
+    ),
+    R(
+        "email",
+        rf"^(?i:(?:it's|it\s+is|that's|that\s+is|should\s+be|make\s+that|the\s+right\s+one\s+is))\s+(?P<obj>{EMAIL})",
+        value,
+        confidence=0.8,
+        kw="it's it that's that should make right",
+    ),
+    R(
+        "phone",
+        rf"{_NOT_OTHERS}(?i:(?:phone|cell|mobile)(?:\s+number)?|number)\b[^.!?;\d]{{0,30}}?"
+        rf"(?:\s+is|'s|:|,?\s+it's|,?\s+it\s+is|\s+now)(?:\s+(?:now|actually|really|still))?\s+(?P<obj>{PHONE})",
+        phone,
+        confidence=0.85,
+        kw="number phone mobile cell",
     ),
     # employer in a participle clause ("I'm based in Lisbon, working remotely for a startup called X")
     R(

@@ -103,9 +103,15 @@ TOPICS: tuple[Topic, ...] = (
         (STREET,),
     ),
     Topic(
-        r"\b(?:medical|health|diagnos\w*|illness|conditions?|medications?)\b",
+        r"\b(?:medical|health|diagnos\w*|illness|conditions?|medications?|therap(?:y|ist)|"
+        r"meds|prescriptions?)\b",
         ("health_condition", "allergy"),
         MEDICAL_WORDS,
+    ),
+    Topic(
+        r"\b(?:date\s+of\s+birth|birth\s*date|birthday|dob|when\s+I\s+was\s+born|age)\b",
+        ("birthday", "age"),
+        r"\b(?:date\s+of\s+birth|birth\s*date|birthday|dob|born\s+(?:on|in)|years?\s+old)\b",
     ),
     Topic(r"\ballerg\w*", ("allergy",), r"\ballerg\w*"),
     Topic(
@@ -143,6 +149,9 @@ class _Matcher(NamedTuple):
     """Regex over the text as written and over fact values (SSN, phone, email, street shapes)."""
     names: str | None
     """Case-sensitive regex for the people a request is about (turns, values and subjects)."""
+    owners: tuple[str, ...] = ()
+    """Whose facts `predicates` withholds when the topic names someone else ("Theo's job");
+    empty: the requester's own."""
 
 
 @lru_cache(maxsize=1024)
@@ -153,6 +162,15 @@ def matcher(topic: str) -> _Matcher:
     proper = [
         n for n in _PROPER.findall(topic) if not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
     ]
+    owners = [n[:-2] for n in proper if n.endswith("'s") and _NAME.match(n[:-2])]
+    if rows and owners:
+        # "Theo's new job": the topic's facts about Theo, and turns naming Theo with the topic's
+        # words; Theo's dog is not part of it
+        words = [t.words for t in rows if t.words]
+        name = "|".join(re.escape(o.casefold()) for o in owners)
+        every = f"(?s:^(?=.*\\b(?:{name})\\b)(?=.*(?:{_join(words)})))" if words else None
+        preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
+        return _Matcher(preds, every, None, None, tuple(owners))
     if rows and proper:
         # "the old Alder Road address": only what names Alder Road, not every address
         names = "|".join(rf"\b{re.escape(n)}\b" for n in proper)
@@ -206,6 +224,9 @@ class ForgetRequest(BaseModel):
     """Regex for value shapes (SSN, phone, email, street address) in turns and fact values."""
     names_pattern: str | None = None
     """Case-sensitive regex for the person the request is about, in turns, values and subjects."""
+    owners: list[str] = []
+    """Whose facts `predicates` covers when the topic names another person ("Theo's new job");
+    empty: the requester's own facts."""
 
     @classmethod
     def for_topic(
@@ -222,6 +243,7 @@ class ForgetRequest(BaseModel):
             words_pattern=m.words,
             shapes_pattern=m.shapes,
             names_pattern=m.names,
+            owners=list(m.owners),
         )
 
     def covers(
@@ -237,7 +259,10 @@ class ForgetRequest(BaseModel):
         if (
             predicate is not None
             and predicate in self.predicates
-            and (subject is None or subject_key(subject) == subject_key(self.subject))
+            and (
+                subject is None
+                or subject_key(subject) in {subject_key(o) for o in (self.owners or [self.subject])}
+            )
         ):
             return True
         for value in (obj, subject):

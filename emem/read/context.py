@@ -199,6 +199,9 @@ class ReadRuntime:
             )
             if user
             else None,
+            relatives_for=lambda s: self._ledger_memo(
+                namespace, f"relatives:{s}", lambda: relatives_of(ledger, namespace, s)
+            ),
         )
 
     def forget_requests(self, namespace: str) -> list[ForgetRequest]:
