@@ -29,6 +29,7 @@ from emem.agents.assistant import (
     ranked_assistant,
     supported_evidence,
 )
+from emem.agents.counts import counted_words
 from emem.agents.currentness import (
     asks_follow_up,
     asks_state,
@@ -54,7 +55,6 @@ from emem.agents.deep import (
 from emem.agents.planner import PlanReply, offline_plan, plan_from_reply
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
-from emem.agents.spans import focus_words
 from emem.agents.state import AssistantTask, MasterState
 from emem.agents.withheld import apply_forget_requests, withheld_answer, withholding_ok
 from emem.answer import ABSTAIN, Answer, EvidenceItem, Operation, Plan
@@ -621,7 +621,7 @@ def build_master_graph(runtime: ReadRuntime):
         if runtime.currentness and plan.operation == Operation.COUNT and evidence:
             until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
             bound = min((t for t in (as_of, until) if t is not None), default=None)
-            focus = focus_words(state["question"], set(plan.entities))
+            focus = counted_words(state["question"], plan)
             for turn in count_follow_ups(evidence, view.turns, focus, bound):
                 evidence.append(
                     evidence_item(turn, view.segment_for(turn), round(evidence[-1].score, 4), turn.text)

@@ -171,7 +171,16 @@ def predicate_cues(question: str) -> list[str]:
     """Predicates the question's words point at, the most-cued first (ties in table order), so a
     reader answering one value takes the predicate the question names most specifically."""
     q = question.lower()
-    hits = {p: sum(bool(_cue_pattern(c).search(q)) for c in cues) for p, cues in PREDICATE_CUES.items()}
+    # A cue of several words takes its words with it: "do for a living" asks for a job, and its
+    # "living" is not lives_in's cue.
+    for cue in sorted(
+        {c for cues in PREDICATE_CUES.values() for c in cues if " " in c}, key=len, reverse=True
+    ):
+        q = re.sub(rf"\b{re.escape(cue)}\b", lambda m: m.group(0).replace(" ", "_"), q)
+    hits = {
+        p: sum(bool(_cue_pattern(c.replace(" ", "_")).search(q)) for c in cues)
+        for p, cues in PREDICATE_CUES.items()
+    }
     found = sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
     fav = _FAVOURITE.search(q)
     category = favourite_of(fav) if fav else None

@@ -61,7 +61,8 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:what|which) (?:brand|make|model|company|book|novel|movie|film|show|series|song|album|band|"
             r"podcast|game|restaurant|cafe|school|university|college|team|club|studio|gym|hospital|hotel|"
-            r"store|shop|app|magazine|newspaper|author|artist|airline|museum)\b",
+            r"store|shop|app|magazine|newspaper|author|artist|airline|museum|employer|firm|startup|agency|bank|"
+            r"charity|publisher|label|organi[sz]ation|business|brewery|bakery|theatre|theater|venue|church)\b",
             re.I,
         ),
     ),
@@ -114,9 +115,20 @@ _GENERIC = frozenset(
 
 
 def answer_type(question: str) -> AnswerType:
-    """The kind of value the question asks for (first matching rule wins)."""
+    """The kind of value the question asks for (first matching rule wins). The rules read the
+    question with its asked noun phrase cut to its head ("Which music school" reads as "Which
+    school"), so a modifier does not hide the kind."""
+    form = question
+    m = _ASKED.match(question)
+    head = asked_head(question)
+    if m and head:
+        words = _WORD.findall(m.group(1))
+        lowered = [w.lower() for w in words]
+        if head in lowered and lowered.index(head) > 0:
+            rest = m.group(1)[m.group(1).lower().index(head) :]
+            form = f"{question[: m.start(1)]}{rest}"
     for kind, pattern in _TYPES:
-        if pattern.search(question):
+        if pattern.search(form):
             return kind
     return AnswerType.OTHER
 
@@ -246,6 +258,9 @@ _TOTAL = re.compile(
 """A total said outright ("So five in total", "that's three animals") outranks the parts."""
 
 
+_OF_THEM = re.compile(rf"\b(?:have|had|own|owned|got|keep|kept)\s+({NUMBER_PATTERN})\s+of\s+them\b", re.I)
+
+
 def number_value(word: str) -> int | None:
     """ "4" -> 4, "four" -> 4, "twice" -> 2; None for anything else."""
     w = word.strip().lower()
@@ -266,6 +281,8 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))
     found = None
+    if focus and about(text, focus) and (of_them := _OF_THEM.search(text)):
+        found = number_value(of_them.group(1))  # "into guitars, I have three of them"
     for m in re.finditer(rf"\b({NUMBER_PATTERN}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
         following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
         if any(w in stems or _stem(w) in stems for w in following):
@@ -276,14 +293,64 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     return found
 
 
+_DETERMINERS = frozenset("the a an his her their my your our its this that these those some any".split())
+_NP_END = frozenset(
+    "where who whom that which when whose why how does do did is are was were has have had will would can "
+    "could should to at in on for from with by of about as than and or but he she they it i you we".split()
+)
+"""Words that end a noun phrase: a relative word, an auxiliary, a preposition, a pronoun."""
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def np_head(text: str) -> str | None:
+    """The head noun of the noun phrase `text` starts with: determiners and possessors are
+    skipped ("the user's", "Samir's"), modifiers read up to a function word or a name, and the last
+    word read is the head ("the user's new dog" -> "dog"; "music school does Leo" -> "school")."""
+    run: list[str] = []
+    for word in _WORD.findall(text):
+        low = word.lower()
+        if not run and low in _DETERMINERS:
+            continue
+        if re.search(r"['’]s?$", word):
+            run = []  # a possessor: what follows is the head's phrase
+            continue
+        if low in _NP_END or (run and word[:1].isupper()):
+            break
+        run.append(low)
+    return run[-1] if run else None
+
+
+_NAME_OF = re.compile(r"\bname of\s+(.+)$", re.I)
+_POSSESSOR_NAME = re.compile(r"([\w-]+)(?:'s|s'|’s)\s+(?:first\s+|last\s+|full\s+|new\s+)?name\b", re.I)
+_CALLED = re.compile(
+    r"^\s*(?:what|who)(?:['’]s|\s+(?:is|was|are|were))\s+(.+?)\s+(?:called|named)\s*\??\s*$", re.I
+)
+
+
 def head_noun(question: str) -> str | None:
-    """What a name question names: "the name of the school" / "her cat's name" / "what is X called"."""
-    m = re.search(r"\bname of (?:the |his |her |their |my |your |\w+'s )?(\w+)", question, re.I) or re.search(
-        r"(\w+)(?:'s|s')? name\b", question, re.I
-    )
-    if m and m.group(1).lower() not in ("the", "a", "an", "what", "is", "whose", "first", "last", "full"):
-        return m.group(1).lower()
-    return None
+    """What a name question names, by the question's structure: "the name of the user's
+    daughter", "her cat's name", "What is Samir's wife called?" -> the phrase's head noun."""
+    if m := _NAME_OF.search(question):
+        head = np_head(m.group(1))
+    elif m := _POSSESSOR_NAME.search(question):
+        head = m.group(1).lower()
+    elif m := _CALLED.match(question):
+        head = np_head(m.group(1))
+    else:
+        return None
+    if head is None or head in ("what", "is", "whose", "first", "last", "full"):
+        return None
+    return head
+
+
+_ASKED = re.compile(r"^\s*(?:(?:in|at|on|for|from|to|with)\s+)?(?:what|which)\s+(.+)$", re.I)
+
+
+def asked_head(question: str) -> str | None:
+    """The head noun a what/which question asks for ("Which music school does Leo teach at?" ->
+    "school"; "In which city ..." -> "city"); None for "What is ...", "What does ..."."""
+    m = _ASKED.match(question)
+    return np_head(m.group(1)) if m else None
 
 
 def topic_noun(question: str) -> str | None:
