@@ -70,7 +70,7 @@ def counted_words(question: str, plan: Plan) -> set[str]:
     predicate's kind the predicate's other cues ("pets" -> cats, dogs, puppies, ...), since "two
     cats" states how many pets."""
     focus = focus_words(question, set(plan.entities))
-    return focus | {w for kin in cue_kin(question, plan, focus).values() for w in kin}
+    return focus | {w for kin in cue_kin(question, plan, focus, states=False).values() for w in kin}
 
 
 @dataclass(frozen=True)

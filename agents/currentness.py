@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from emem.agents.counts import GAIN, LOSS, member_names, mentions, name_list
 from emem.agents.spans import about_entity, revises, salient_terms, sentences, stated_quantity
@@ -65,6 +65,8 @@ def stale_revisions(
     for e in evidence:
         ref = f"{e.conversation_id}/{e.turn_id}"
         for rev in sources.get(ref, []):
+            if tells_end(rev):
+                continue  # "Sam quit Deloitte, he joined Fernly": the end it tells still holds
             key = (rev.subject_key, rev.predicate)
             if key not in cache:
                 cache[key] = resolve(rev.subject, rev.predicate)
@@ -72,6 +74,15 @@ def stale_revisions(
             if rev.id not in {r.id for r in res.revisions} and res.status != "conflict":
                 out.setdefault(ref, []).append((rev, res))
     return out
+
+
+END_TOLD_WITHIN = timedelta(days=1)
+
+
+def tells_end(rev: Revision) -> bool:
+    """True for a revision whose turn says the value ended (its valid time closes by when it was
+    said): that turn states what is so now, not the value that no longer holds."""
+    return rev.valid_to is not None and rev.valid_to <= rev.known_from + END_TOLD_WITHIN
 
 
 def rank_for_state(

@@ -93,6 +93,20 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "allergy": ("allerg",),
 }
 """Question words that point at a ledger predicate (the vocabulary: emem.ledger.predicates)."""
+STATE_WORDS: dict[str, frozenset[str]] = {
+    "works_at": frozenset(
+        "work works working worked job started starting joined hired employer employed position role "
+        "company firm office".split()
+    ),
+    "lives_in": frozenset(
+        "live lives living lived moved moving move home settled relocated apartment flat house based".split()
+    ),
+    "job_title": frozenset("work job role position title started promoted hired".split()),
+    "studies": frozenset("study studying studies degree course enrolled doing".split()),
+}
+"""Words with which a turn states a predicate's value in other words than a question asks it
+("Where did Sam work?" -> "Sam just started at Deloitte"; "live" -> "we moved to Utrecht")."""
+
 _FAVOURITE = re.compile(r"\bfavou?rite (?P<cat>[a-z]+)", re.IGNORECASE)
 _QUESTION_WORDS = {
     "what",

@@ -583,7 +583,7 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             "conflict",
         )
     states = [f for f in facts if f.status == "state" and f.values]
-    missing = unmentioned(plan, every, facts)
+    missing = unmentioned(question, plan, every, facts)
     if missing:
         # "What was Tom's time in the Berlin marathon?" when only the Paris half was said: what
         # the evidence says is about something else.
@@ -645,15 +645,12 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             if f.predicate not in PREDICATES_FOR[AnswerType.PERSON]
             for v in f.values
         }
-    if plan.operation == Operation.LIST:
-        items = [
-            answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text
-            for e in holding
-        ]
-        return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
-    names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     copular = copular_question(question)
-    if copular is not None and plan.operation == Operation.FACT and kind is AnswerType.OTHER:
+    if (
+        copular is not None
+        and plan.operation in (Operation.FACT, Operation.LIST)
+        and kind is AnswerType.OTHER
+    ):
         # "What breed is Rufus?": only "Rufus is a beagle" says it; a turn that merely names
         # Rufus, or says "breed" of someone else, does not.
         for e in holding[: READ_DEPTH * 2]:
@@ -661,6 +658,13 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             if value:
                 return value, "answered"
         return abstention(question), "abstained"
+    if plan.operation == Operation.LIST:
+        items = [
+            answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text
+            for e in holding
+        ]
+        return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
+    names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     for e in _candidates(question, plan, holding, names, frozenset(exclude)):
         span = answer_span(
             question,
@@ -703,9 +707,12 @@ def names_people(sentence: str, exclude: frozenset[str] | set[str] = frozenset()
     )
 
 
-def unmentioned(plan: Plan, evidence: Sequence[EvidenceItem], facts: Sequence[FactItem]) -> list[str]:
-    """The names the question asks about (after its first subject) that neither the evidence nor
-    the facts mention anywhere: a question about something memory holds nothing of."""
+def unmentioned(
+    question: str, plan: Plan, evidence: Sequence[EvidenceItem], facts: Sequence[FactItem]
+) -> list[str]:
+    """The names the question writes (capitalised, after its first subject) that neither the
+    evidence nor the facts mention anywhere: a question about something memory holds nothing of.
+    Subjects the question only implies ("I" -> the user) are not written, so never missing."""
     if len(plan.entities) < 2:
         return []
     known = " ".join(
@@ -718,7 +725,10 @@ def unmentioned(plan: Plan, evidence: Sequence[EvidenceItem], facts: Sequence[Fa
     return [
         n
         for n in plan.entities[1:]
-        if len(n) > 2 and not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", known, re.I)
+        if len(n) > 2
+        and n[:1].isupper()
+        and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", question)
+        and not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", known, re.I)
     ]
 
 
@@ -741,8 +751,11 @@ def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceIte
             continue
         if not _involves(e, plan.entities):
             continue
-        replacement = revised_value(e.text)
-        if replacement and revises(e.text, [value]) and value.lower() not in replacement.lower():
+        # Only what the turn says of the people asked about ("Yusuf is switching to biology.
+        # Idris is still loving law" drops nothing of Idris's).
+        said = about_entity(e.text, _others(e, plan.entities))
+        replacement = revised_value(said)
+        if replacement and revises(said, [value]) and value.lower() not in replacement.lower():
             return replacement
     return None
 

@@ -267,9 +267,14 @@ def number_value(word: str) -> int | None:
     return int(w) if w.isdigit() else NUMBER_WORDS.get(w)
 
 
+_ORDINAL_TOTAL = re.compile(rf"\ba (?:{_ORDINALS})\b", re.I)
+"""'We got a second dog': the count is now two, said as an ordinal."""
+
+
 def stated_total(text: str, focus: set[str]) -> bool:
-    """True when the text says a total outright ("so that's three animals", "five in total")."""
-    return bool(_TOTAL.search(text)) and about(text, focus)
+    """True when the text says a total outright ("so that's three animals", "five in total", "a
+    second dog")."""
+    return bool(_TOTAL.search(text) or _ORDINAL_TOTAL.search(text)) and about(text, focus)
 
 
 def stated_quantity(text: str, focus: set[str]) -> int | None:
@@ -359,6 +364,14 @@ def topic_noun(question: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+EMPLOYER_HEADS = frozenset(
+    "employer company firm workplace startup business organisation organization".split()
+)
+"""Nouns for where someone works: said as "a job at X", "works for X", "joined X"."""
+_EMPLOYED = re.compile(
+    r"\b(?:job|work(?:s|ing|ed)?|employed|hired|position|role|internship|started|starting|joined|joining)"
+    r"\s+(?:[a-z]+\s+){0,3}?(?:at|for|with|by)?\s*((?:the\s+)?[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)"
+)
 INSTITUTIONS = frozenset(
     "school university college team club studio gym hospital hotel store shop museum restaurant cafe".split()
 )
@@ -367,7 +380,10 @@ _PROPER_HEAD = re.compile(r"\b(?:what|which) (\w+)", re.I)
 
 
 def proper_head(question: str) -> str | None:
-    """ "Which school does she teach at?" -> "school"."""
+    """ "Which school does she teach at?" -> "school"; "Which music school ..." -> "school"."""
+    head = asked_head(question)
+    if head is not None:
+        return head
     m = _PROPER_HEAD.search(question)
     return m.group(1).lower() if m else None
 
@@ -390,6 +406,11 @@ def typed_span(
         m = _AGE.search(text)
         age = next((g for g in m.groups() if g), None) if m else None
         return str(number_value(age) or age) if age else None
+    if kind in (AnswerType.PROPER, AnswerType.NAME) and head in EMPLOYER_HEADS:
+        m = _EMPLOYED.search(text)
+        employer = m.group(1).rstrip(".") if m else None
+        if employer and employer.split()[0] not in _NOT_NAMES and employer.lower() not in exclude:
+            return employer  # "a new job at Vantage Labs" names the employer
     if kind is AnswerType.NAME:
         if head is not None and not about(text, {head}):
             return None
@@ -417,8 +438,19 @@ def typed_span(
                 return place
         names = _proper_names(text, exclude)
         return names[0] if names else None
-    if kind is AnswerType.PROPER and head in INSTITUTIONS and not about(text, {head}):
-        return None  # "Which school?": a name said beside no school ("from Leeds") is not one
+    if kind is AnswerType.PROPER and head in INSTITUTIONS:
+        if not about(text, {head}):
+            return None  # "Which school?": a name said beside no school ("from Leeds") is not one
+        # "Oakwood School", "a school called Oakwood": a name beside the noun; "Oslo" in "I'm in
+        # Oslo, I teach at a music school" names a city, not the school.
+        noun = rf"(?i:{re.escape(head)})"
+        near = re.search(
+            rf"\b{noun}s?,?\s+(?:(?:is\s+|was\s+)?(?:called|named)\s+)?([A-Z][\w'’&-]+(?:\s+[A-Z][\w'’&-]+)*)"
+            rf"|\b([A-Z][\w'’&-]+(?:\s+[A-Z][\w'’&-]+)*)\s+{noun}\b",
+            text,
+        )
+        found = next((g for g in near.groups() if g), None) if near else None
+        return found if found and found.split()[0] not in _NOT_NAMES else None
     if kind in (AnswerType.PERSON, AnswerType.PROPER):
         # "If you like Piranesi, try The Night Circus": the condition names what is known already.
         names = _proper_names(_IF_LEAD.sub("", text), exclude) or _proper_names(text, exclude)
@@ -627,7 +659,8 @@ REVISION = re.compile(
     r"|,\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+"
     r"|\bchanged\s+the\s+(?:venue|date|location|place|plan|plans|time|day)\b|\bchange\s+of\s+plans?\b"
     r"|\b(?:pulled|dropped|backed)\s+out\s+of\b|\bgave\s+up\b|\bno\s+more\b"
-    r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b",
+    r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b"
+    r"|\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started|starting|moved to|now (?:at|with))\b",
     re.I,
 )
 """Words with which a speaker drops a value they stated before and (usually) names its
@@ -645,6 +678,12 @@ _FINISHED_STARTED = re.compile(
     r"\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\s+([^,.;!?]+)", re.I
 )
 """'Finished Severance, started The Bear': what replaced the finished book or show."""
+_QUIT_JOINED = re.compile(
+    r"\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started at|started with|starting at|moved to|now (?:at|with))\s+"
+    r"([^,.;!?]+)",
+    re.I,
+)
+"""'Sam quit Deloitte, he joined a startup called Fernly': the employer that replaced the one left."""
 _NOT_OLD = re.compile(r",\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+")
 _NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
 _INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
@@ -665,6 +704,8 @@ _REVISION_KEYS = (
     "gave up",
     "no more",
     "finished",
+    "quit",
+    "left",
 )
 """Every REVISION match contains one of these: a cheap test before the regex."""
 
@@ -686,7 +727,12 @@ def revised_value(text: str) -> str | None:
     value for any question that does not ask what came before."""
     if not has_revision_cue(text):
         return None
-    m = _FROM_TO.search(text) or _MOVED_TO.search(text) or _FINISHED_STARTED.search(text)
+    m = (
+        _FROM_TO.search(text)
+        or _MOVED_TO.search(text)
+        or _FINISHED_STARTED.search(text)
+        or _QUIT_JOINED.search(text)
+    )
     if m:
         return m.group(1).strip()
     for sentence in sentences(text):
