@@ -141,9 +141,10 @@ def later_revisions(
     Returns:
         Turns not already in `evidence`.
     """
-    have = {(e.conversation_id, e.turn_id) for e in evidence}
+    # A context turn (deep's unquoted fill) is not evidence yet: a revision among them is found.
+    have = {(e.conversation_id, e.turn_id) for e in evidence if e.role != "context"}
     found: dict[tuple[str, str], StoredTurn] = {}
-    for top in evidence[:FOLLOW_UP_TOP]:
+    for top in [e for e in evidence if e.role != "context"][:FOLLOW_UP_TOP]:
         others = [n for n in entities if n.lower() != top.speaker.lower()]
         terms = salient_terms(top.text, exclude, others)
         told = about_entity(top.text, others)
@@ -181,7 +182,7 @@ def count_follow_ups(
     Returns:
         Turns not already in `evidence`, in time order.
     """
-    have = {(e.conversation_id, e.turn_id) for e in evidence}
+    have = {(e.conversation_id, e.turn_id) for e in evidence if e.role != "context"}
     ordered = sorted(turns, key=lambda t: (t.time, t.seq))
     found: dict[tuple[str, str], StoredTurn] = {}
     for top in evidence[: FOLLOW_UP_TOP * 2]:

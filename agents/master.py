@@ -612,7 +612,10 @@ def build_master_graph(runtime: ReadRuntime):
             top = evidence[0].score
             until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
             bound = min((t for t in (as_of, until) if t is not None), default=None)
-            for i, turn in enumerate(later_revisions(evidence, view.turns, exclude, bound, plan.entities)):
+            revisions = later_revisions(evidence, view.turns, exclude, bound, plan.entities)
+            promoted = {(t.conversation_id, t.turn_id) for t in revisions}
+            evidence = [e for e in evidence if (e.conversation_id, e.turn_id) not in promoted]
+            for i, turn in enumerate(revisions):
                 # Ranked just under the best turn, so packing keeps it and the reader weighs it.
                 evidence.append(
                     evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text)
@@ -622,10 +625,12 @@ def build_master_graph(runtime: ReadRuntime):
             until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
             bound = min((t for t in (as_of, until) if t is not None), default=None)
             focus = counted_words(state["question"], plan)
-            for turn in count_follow_ups(evidence, view.turns, focus, bound):
-                evidence.append(
-                    evidence_item(turn, view.segment_for(turn), round(evidence[-1].score, 4), turn.text)
-                )
+            follow = count_follow_ups(evidence, view.turns, focus, bound)
+            promoted = {(t.conversation_id, t.turn_id) for t in follow}
+            last = evidence[-1].score
+            evidence = [e for e in evidence if (e.conversation_id, e.turn_id) not in promoted]
+            for turn in follow:
+                evidence.append(evidence_item(turn, view.segment_for(turn), round(last, 4), turn.text))
         stale: dict[str, list[tuple[Revision, Any]]] = {}
         if runtime.currentness and asks_state(plan, as_of):
             valid_at, known_at = question_time(plan, as_of)

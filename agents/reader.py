@@ -610,7 +610,10 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         if replaced is not None:
             return replaced, "answered"
     if plan.operation == Operation.COUNT and (states or holding):
-        n = _count(question, plan, states, holding, evidence)
+        # The replay reads context turns too: it judges each sentence by its own rules (what is
+        # counted, the members named), and a loss is often said in a turn no assistant quoted.
+        replay = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
+        n = _count(question, plan, states, holding, replay)
         return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
         return abstention(question), "abstained"
