@@ -8,6 +8,7 @@ import functools
 import re
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -103,6 +104,10 @@ STATE_WORDS: dict[str, frozenset[str]] = {
     ),
     "job_title": frozenset("work job role position title started promoted hired".split()),
     "studies": frozenset("study studying studies degree course enrolled doing".split()),
+    "visited": frozenset(
+        "visit visiting visited travel travelling traveling trip holiday vacation going flying flight booked".split()
+    ),
+    "plans_to": frozenset("plan plans planning trip travel travelling going booked".split()),
 }
 """Words with which a turn states a predicate's value in other words than a question asks it
 ("Where did Sam work?" -> "Sam just started at Deloitte"; "live" -> "we moved to Utrecht")."""
@@ -218,6 +223,24 @@ def find_entities(question: str, known: Sequence[str]) -> list[str]:
     return found
 
 
+_AHEAD = re.compile(
+    r"\b(?:will|going to|gonna|plan(?:ning|s)? to|planned|next|upcoming|coming)\b"
+    r"|\b(?:is|are|am)\s+(?:\w+\s+){0,2}?\w+ing\b|['’](?:s|re|m)\s+\w+ing\b",
+    re.IGNORECASE,
+)
+"""A question about what is still to come: "Where is the user travelling in October?" asks
+about the October ahead, "Where did she travel in October?" about the one before."""
+
+
+def asked_ahead(question: str) -> Literal["past", "future"]:
+    """Which way a bare month or weekday in the question is read: ahead for a future or
+    present-progressive question, else back from the anchor."""
+    return "future" if _AHEAD.search(question) and not _PAST_FORM.search(question) else "past"
+
+
+_PAST_FORM = re.compile(r"\b(?:was|were|did|had|used to|last|ago)\b", re.IGNORECASE)
+
+
 def offline_plan(
     question: str,
     known_entities: Sequence[str] = (),
@@ -229,7 +252,7 @@ def offline_plan(
     ("my" -> the user); other named people are found here."""
     operation = classify_operation(question)
     entities = list(dict.fromkeys([*subjects, *find_entities(question, known_entities)]))
-    mentions = find_date_mentions(question, anchor) if anchor is not None else []
+    mentions = find_date_mentions(question, anchor, asked_ahead(question)) if anchor is not None else []
     time_from = min((m.start for m in mentions), default=None)
     time_to = max((m.end for m in mentions), default=None)
     needs_current = bool(_CURRENT.search(question)) or (
@@ -284,7 +307,11 @@ def plan_from_reply(
     base = offline_plan(question, known, anchor, subjects=subjects)
     # A model may invent predicates ("researched"); only the ledger's vocabulary can be resolved.
     predicates = [p for p in reply.predicates if p in PREDICATES or p.startswith("favourite_")]
-    mentions = find_date_mentions(reply.time_constraint, anchor) if reply.time_constraint and anchor else []
+    mentions = (
+        find_date_mentions(reply.time_constraint, anchor, asked_ahead(question))
+        if reply.time_constraint and anchor
+        else []
+    )
     deep = (
         reply.operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC)
         or len(reply.entities) >= 2

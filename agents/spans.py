@@ -414,9 +414,11 @@ def typed_span(
     if kind is AnswerType.NAME:
         if head is not None and not about(text, {head}):
             return None
-        m = _NAMED.search(text)
-        if m and (head is None or about(" ".join(text[: m.start()].split()[-3:]), {head})):
-            return m.group(1)  # "a grumpy parrot called Capitão" names the parrot, not the family
+        for m in _NAMED.finditer(text):
+            # "a grumpy parrot called Capitão" names the parrot, not the family; "a dog named
+            # Juniper and a rabbit named Clove": the name after the noun asked about.
+            if head is None or about(" ".join(text[: m.start()].split()[-3:]), {head}):
+                return m.group(1)
         names = _proper_names(text, exclude)
         if head is not None:
             # "Oakwood School", "my brother Jonas": a name right beside the noun it names.
