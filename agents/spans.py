@@ -114,6 +114,9 @@ _GENERIC = frozenset(
 )
 
 
+_EITHER = re.compile(r"\b\w+\s+or\s+\w+", re.I)
+
+
 def answer_type(question: str) -> AnswerType:
     """The kind of value the question asks for (first matching rule wins). The rules read the
     question with its asked noun phrase cut to its head ("Which music school" reads as "Which
@@ -129,6 +132,8 @@ def answer_type(question: str) -> AnswerType:
             form = f"{question[: m.start(1)]}{rest}"
     for kind, pattern in _TYPES:
         if pattern.search(form):
+            if kind is AnswerType.YESNO and _EITHER.search(question):
+                return AnswerType.OTHER  # "Is she vegan or vegetarian?" asks which, not whether
             return kind
     return AnswerType.OTHER
 
@@ -197,7 +202,13 @@ def about(text: str, focus: set[str]) -> bool:
     if not focus:
         return True
     words = {_stem(w) for w in tokenize(text)}
-    return any(_stem(f) in words for f in focus)
+    # A focus word as the index reads it too ("puppy" is "puppi" once tokenised).
+    return any(_stem(f) in words or any(_stem(t) in words for t in _tokens(f)) for f in focus)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tokens(word: str) -> tuple[str, ...]:
+    return tuple(tokenize(word))
 
 
 _IF_LEAD = re.compile(r"^\s*if\b[^,]*,\s*", re.I)
