@@ -710,6 +710,21 @@ def names_people(sentence: str, exclude: frozenset[str] | set[str] = frozenset()
     )
 
 
+def _as_subject(name: str, question: str) -> bool:
+    """True when the question asks about `name` as its subject or possessor ("Where does Lena
+    work?", "Lena's phone"): a told name the ledger files under another subject (the user) need
+    not be written in the evidence. Only a name inside what is asked about ("the Berlin marathon")
+    must be."""
+    n = re.escape(name)
+    return bool(
+        re.search(rf"\b{n}['’]s?\b(?=\s)|\b{n}['’]\s", question)
+        or re.search(rf"\b(?:{_AUXILIARIES})\s+{n}\b", question, re.I)
+    )
+
+
+_AUXILIARIES = "does|do|did|is|was|are|were|has|have|had|will|would|can|could|should"
+
+
 def unmentioned(
     question: str, plan: Plan, evidence: Sequence[EvidenceItem], facts: Sequence[FactItem]
 ) -> list[str]:
@@ -731,6 +746,7 @@ def unmentioned(
         if len(n) > 2
         and n[:1].isupper()
         and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", question)
+        and not _as_subject(n, question)
         and not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", known, re.I)
     ]
 

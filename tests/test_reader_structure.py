@@ -105,6 +105,9 @@ def test_a_name_nothing_mentions_is_missing() -> None:
     assert (
         unmentioned("What was Tom's time in the Paris half?", Plan(entities=["Tom", "Paris"]), said, []) == []
     )
+    # A name asked about as the subject or possessor may be a told name of another subject.
+    assert unmentioned("Where does Lena work?", Plan(entities=["user", "Lena"]), said, []) == []
+    assert unmentioned("What is Lena's phone number?", Plan(entities=["user", "Lena"]), said, []) == []
     # A subject the question only implies ("I" -> user) is never missing.
     implied = Plan(entities=["assistant", "user"])
     assert unmentioned("Which country did you suggest I look at?", implied, said, []) == []
