@@ -49,8 +49,28 @@ from emem.tokens import count_tokens
 
 
 def abstention(question: str) -> str:
-    """An honest abstention in plain words, naming what memory does not say."""
+    """An honest abstention in plain words, naming what memory does not say: "I don't know:
+    nothing in memory says what the user's son is called." for a name question; else the
+    question quoted."""
+    named = named_thing(question)
+    if named:
+        return f"I don't know: nothing in memory says what {named} is called."
     return f'I don\'t know: nothing in memory answers "{question.strip()}"'
+
+
+_NAME_OF_PHRASE = re.compile(r"\bname of\s+(.+?)\s*\??\s*$", re.I)
+_CALLED_PHRASE = re.compile(r"^\s*what(?:['’]s|\s+is|\s+was)\s+(.+?)\s+called\s*\??\s*$", re.I)
+_TO_LISTENER = {"my": "your", "me": "you", "i": "you", "mine": "yours"}
+
+
+def named_thing(question: str) -> str | None:
+    """The thing a name question asks the name of, said to the one who asked ("What is the name
+    of my son?" -> "your son"), or None for another form."""
+    m = _NAME_OF_PHRASE.search(question) or _CALLED_PHRASE.match(question)
+    if not m:
+        return None
+    words = m.group(1).split()
+    return " ".join(_TO_LISTENER.get(w.lower(), w) for w in words) if 0 < len(words) <= 6 else None
 
 
 _FUTURE = re.compile(

@@ -11,7 +11,14 @@ import pytest
 from emem.agents.aggregate import told_end
 from emem.agents.counts import count_over_time
 from emem.agents.planner import asked_ahead, offline_plan, predicate_cues
-from emem.agents.reader import bare_value, copular_question, copular_value, names_people, unmentioned
+from emem.agents.reader import (
+    abstention,
+    bare_value,
+    copular_question,
+    copular_value,
+    names_people,
+    unmentioned,
+)
 from emem.agents.spans import AnswerType, answer_type, asked_head, head_noun, stated_total, typed_span
 from emem.answer import EvidenceItem, FactItem, Plan
 from emem.index.text import tokenize
@@ -165,3 +172,16 @@ def test_a_revision_told_as_an_end_is_not_stale() -> None:
     assert not told_end({"valid_to": None, "known_from": "2023-07-02T20:00:00+00:00"})
     planned = {"valid_to": "2024-09-01T00:00:00+00:00", "known_from": "2024-03-03T00:00:00+00:00"}
     assert not told_end(planned)
+
+
+def test_an_abstention_names_what_memory_does_not_say() -> None:
+    assert abstention("What is the name of the user's son?") == (
+        "I don't know: nothing in memory says what the user's son is called."
+    )
+    assert abstention("What is my daughter called?") == (
+        "I don't know: nothing in memory says what your daughter is called."
+    )
+    assert (
+        abstention("What brand is the guitar?")
+        == 'I don\'t know: nothing in memory answers "What brand is the guitar?"'
+    )
