@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from emem.agents.currentness import END_TOLD_WITHIN
 from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
 from emem.index.text import tokenize
 from emem.ledger.models import Resolution, Revision
@@ -69,11 +70,15 @@ def fact_closure(fact: FactItem, sources: dict[str, EvidenceItem]) -> Closure:
     lines += [_rev_line(r, "current" if fact.status == "state" else "candidate") for r in fact.revisions]
     lines += [_rev_line(r, "history (superseded or revoked, not current)") for r in fact.history]
     current = {s for r in fact.revisions for s in r.get("sources", [])}
+    # A turn that says the value ended ("Sam quit Deloitte") states what holds; it is not stale.
+    ends = {s for r in fact.history if told_end(r) for s in r.get("sources", [])}
     refs = [s for r in fact.revisions + fact.history for s in r.get("sources", [])]
     items = []
     for ref in dict.fromkeys(refs):
         if ref in sources:
             role = "current-value" if ref in current and fact.status == "state" else "superseded-value"
+            if role == "superseded-value" and ref in ends:
+                role = "evidence"
             if fact.status == "conflict":
                 role = "conflicting-value"
             items.append(sources[ref].model_copy(update={"role": role}))
@@ -86,6 +91,17 @@ def fact_closure(fact: FactItem, sources: dict[str, EvidenceItem]) -> Closure:
         tokens=count_tokens("\n".join(lines)),
         evidence=items,
     )
+
+
+def told_end(revision: dict[str, Any]) -> bool:
+    """A revision (as the answer carries it) whose valid time closes by when it was told: its turn
+    says the value ended (emem.agents.currentness.tells_end for ledger rows)."""
+    try:
+        until = datetime.fromisoformat(str(revision.get("valid_to")))
+        told = datetime.fromisoformat(str(revision.get("known_from")))
+    except (TypeError, ValueError):
+        return False
+    return until <= told + END_TOLD_WITHIN
 
 
 def evidence_line(e: EvidenceItem) -> str:

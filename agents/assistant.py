@@ -6,13 +6,14 @@ A quote that is not in the segment is rejected: assistants may select, never par
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from emem.agents.planner import PREDICATE_CUES
+from emem.agents.planner import PREDICATE_CUES, STATE_WORDS
 from emem.answer import EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
@@ -147,9 +148,13 @@ def support_scores(
     return out
 
 
-def cue_kin(question: str, plan: Plan, q_terms: set[str]) -> dict[str, frozenset[str]]:
+def cue_kin(
+    question: str, plan: Plan, q_terms: set[str], *, states: bool = True
+) -> dict[str, frozenset[str]]:
     """For the question's word that cues its first predicate ("diet"), the predicate's other
-    one-word cues as the index tokenises them ("vegetarian", "vegan", ...); empty otherwise."""
+    one-word cues as the index tokenises them ("vegetarian", "vegan", ...); with `states`, for a
+    word the predicate's value is stated with ("work"), the other such words ("job", "joined":
+    emem.agents.planner.STATE_WORDS). Empty otherwise."""
     if not plan.predicates or plan.predicates[0] not in PREDICATE_CUES:
         return {}
     predicate = plan.predicates[0]
@@ -158,7 +163,16 @@ def cue_kin(question: str, plan: Plan, q_terms: set[str]) -> dict[str, frozenset
     # word ("cat") stands for itself.
     heads = set(tokenize(cues[0])) | set(tokenize(predicate.replace("_", " ")))
     tokens = {t for c in cues for t in tokenize(c)}
-    return {w: frozenset(tokens - {w}) for w in q_terms & heads}
+    kin = {w: frozenset(tokens - {w}) for w in q_terms & heads}
+    if states:
+        said = _state_tokens(predicate)
+        kin |= {w: kin.get(w, frozenset()) | (said - {w}) for w in q_terms & said}
+    return kin
+
+
+@functools.lru_cache(maxsize=64)
+def _state_tokens(predicate: str) -> frozenset[str]:
+    return frozenset(t for w in STATE_WORDS.get(predicate, ()) for t in tokenize(w))
 
 
 def supported_evidence(

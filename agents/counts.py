@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from emem.agents.spans import NUMBER_PATTERN, number_value, sentences, stated_quantity
-from emem.answer import EvidenceItem
+from emem.agents.assistant import cue_kin
+from emem.agents.spans import NUMBER_PATTERN, focus_words, number_value, sentences, stated_quantity
+from emem.answer import EvidenceItem, Plan
 from emem.index.text import tokenize
 
 _NAME = r"[A-Z][\w'’-]+"
@@ -48,11 +49,28 @@ _ONLY_NUMBER = re.compile(
 _CLAUSES = re.compile(r",\s*|\s+(?:so|but|and then|because)\s+")
 _OF_THE = re.compile(rf"\b({NUMBER_PATTERN})\s+of\s+(?:the|them|my|our)\b", re.I)
 _MORE = re.compile(rf"\b({NUMBER_PATTERN})\s+more\b", re.I)
-_TOTAL_AGAIN = re.compile(rf"\b(?:so|that's|so that's|now)\s+({NUMBER_PATTERN})\b", re.I)
+_TOTAL_AGAIN = re.compile(
+    rf"\b(?:so|that's|so that's|now|(?:down|up|back) to)\s+({NUMBER_PATTERN})\b(?!\s+of\b)", re.I
+)
+_DELTA = re.compile(rf"^\s+(?:\w+\s+)?({NUMBER_PATTERN})\b(?!\s+more\b)", re.I)
+"""The number right after the verb that changes the set is how many joined or left ("sold one
+guitar", "adopted two kittens"), not the new total."""
 _NOT_MEMBERS = frozenset(
     "I Me My We Our You The A An And But So Sad Sadly Oh Also Only Just It It's Its They Their She He "
-    "Sorry Big Good Some Quick Update Actually Yes No Hi Hey Well I've I'm I'll I'd I’ve I’m".split()
+    "Sorry Big Good Some Quick Update Actually Yes No Hi Hey Well I've I'm I'll I'd I’ve I’m "
+    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July "
+    "August September October November December Christmas Easter One Two Three Four Five Six Seven Eight "
+    "Nine Ten".split()
 )
+_NAMED_MEMBER = re.compile(rf"\b(?:named|called)\s+({_NAME})")
+
+
+def counted_words(question: str, plan: Plan) -> set[str]:
+    """The words naming what a count question counts: its focus words, and for a word naming a
+    predicate's kind the predicate's other cues ("pets" -> cats, dogs, puppies, ...), since "two
+    cats" states how many pets."""
+    focus = focus_words(question, set(plan.entities))
+    return focus | {w for kin in cue_kin(question, plan, focus, states=False).values() for w in kin}
 
 
 @dataclass(frozen=True)
@@ -144,18 +162,25 @@ def _read_sentence(
         total = _TOTAL_AGAIN.search(sentence[change.end() :])
         if total and (n := _number(total.group(1))) is not None:
             return n, members  # "bought three more hens, so five birds again"
-        by = _MORE.search(sentence) if gained else _OF_THE.search(sentence)
+        by = (_MORE.search(sentence) if gained else _OF_THE.search(sentence)) or _DELTA.match(
+            sentence[change.end() :]
+        )
         k = _number(by.group(1)) if by else None
         if k is None and stated is not None:
             return stated, members  # "..., so I've got three roommates now"
         if gained:
-            joined = [n for n in member_names(sentence) if n not in members]
+            # "a puppy named Bolt": the name given is the member; else the new names said.
+            named = [m.group(1) for m in _NAMED_MEMBER.finditer(sentence)]
+            joined = [n for n in named or member_names(sentence) if n not in members]
             return count + (k or len(joined) or 1), members | set(joined)
         # Who left is named in the clause saying so ("Jake moved out, so it's me and Sol").
         clause = next((c for c in _CLAUSES.split(sentence) if LOSS.search(c)), sentence)
         gone = [n for n in member_names(clause) if n in members]
         return max(count - (k or len(gone) or 1), 0), members - set(gone)
     if stated is not None:
+        named = [m.group(1) for m in _NAMED_MEMBER.finditer(sentence)]
+        if count is None and len(named) > stated:
+            return len(named), set(named)  # "a dog named Juniper and a rabbit named Clove"
         names = member_names(sentence)
         if len(names) == stated:
             return stated, set(names)

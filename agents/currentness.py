@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from emem.agents.counts import GAIN, LOSS, member_names, mentions, name_list
 from emem.agents.spans import about_entity, revises, salient_terms, sentences, stated_quantity
@@ -65,6 +65,8 @@ def stale_revisions(
     for e in evidence:
         ref = f"{e.conversation_id}/{e.turn_id}"
         for rev in sources.get(ref, []):
+            if tells_end(rev):
+                continue  # "Sam quit Deloitte, he joined Fernly": the end it tells still holds
             key = (rev.subject_key, rev.predicate)
             if key not in cache:
                 cache[key] = resolve(rev.subject, rev.predicate)
@@ -72,6 +74,15 @@ def stale_revisions(
             if rev.id not in {r.id for r in res.revisions} and res.status != "conflict":
                 out.setdefault(ref, []).append((rev, res))
     return out
+
+
+END_TOLD_WITHIN = timedelta(days=1)
+
+
+def tells_end(rev: Revision) -> bool:
+    """True for a revision whose turn says the value ended (its valid time closes by when it was
+    said): that turn states what is so now, not the value that no longer holds."""
+    return rev.valid_to is not None and rev.valid_to <= rev.known_from + END_TOLD_WITHIN
 
 
 def rank_for_state(
@@ -130,9 +141,10 @@ def later_revisions(
     Returns:
         Turns not already in `evidence`.
     """
-    have = {(e.conversation_id, e.turn_id) for e in evidence}
+    # A context turn (deep's unquoted fill) is not evidence yet: a revision among them is found.
+    have = {(e.conversation_id, e.turn_id) for e in evidence if e.role != "context"}
     found: dict[tuple[str, str], StoredTurn] = {}
-    for top in evidence[:FOLLOW_UP_TOP]:
+    for top in [e for e in evidence if e.role != "context"][:FOLLOW_UP_TOP]:
         others = [n for n in entities if n.lower() != top.speaker.lower()]
         terms = salient_terms(top.text, exclude, others)
         told = about_entity(top.text, others)
@@ -170,7 +182,7 @@ def count_follow_ups(
     Returns:
         Turns not already in `evidence`, in time order.
     """
-    have = {(e.conversation_id, e.turn_id) for e in evidence}
+    have = {(e.conversation_id, e.turn_id) for e in evidence if e.role != "context"}
     ordered = sorted(turns, key=lambda t: (t.time, t.seq))
     found: dict[tuple[str, str], StoredTurn] = {}
     for top in evidence[: FOLLOW_UP_TOP * 2]:

@@ -8,6 +8,7 @@ import functools
 import re
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -110,6 +111,24 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "allergy": ("allerg",),
 }
 """Question words that point at a ledger predicate (the vocabulary: emem.ledger.predicates)."""
+STATE_WORDS: dict[str, frozenset[str]] = {
+    "works_at": frozenset(
+        "work works working worked job started starting joined hired employer employed position role "
+        "company firm office".split()
+    ),
+    "lives_in": frozenset(
+        "live lives living lived moved moving move home settled relocated apartment flat house based".split()
+    ),
+    "job_title": frozenset("work job role position title started promoted hired".split()),
+    "studies": frozenset("study studying studies degree course enrolled doing".split()),
+    "visited": frozenset(
+        "visit visiting visited travel travelling traveling trip holiday vacation going flying flight booked".split()
+    ),
+    "plans_to": frozenset("plan plans planning trip travel travelling going booked".split()),
+}
+"""Words with which a turn states a predicate's value in other words than a question asks it
+("Where did Sam work?" -> "Sam just started at Deloitte"; "live" -> "we moved to Utrecht")."""
+
 _FAVOURITE = re.compile(r"\bfavou?rite (?P<cat>[a-z]+)", re.IGNORECASE)
 _QUESTION_WORDS = {
     "what",
@@ -188,7 +207,16 @@ def predicate_cues(question: str) -> list[str]:
     """Predicates the question's words point at, the most-cued first (ties in table order), so a
     reader answering one value takes the predicate the question names most specifically."""
     q = question.lower()
-    hits = {p: sum(bool(_cue_pattern(c).search(q)) for c in cues) for p, cues in PREDICATE_CUES.items()}
+    # A cue of several words takes its words with it: "do for a living" asks for a job, and its
+    # "living" is not lives_in's cue.
+    for cue in sorted(
+        {c for cues in PREDICATE_CUES.values() for c in cues if " " in c}, key=len, reverse=True
+    ):
+        q = re.sub(rf"\b{re.escape(cue)}\b", lambda m: m.group(0).replace(" ", "_"), q)
+    hits = {
+        p: sum(bool(_cue_pattern(c.replace(" ", "_")).search(q)) for c in cues)
+        for p, cues in PREDICATE_CUES.items()
+    }
     found = sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
     fav = _FAVOURITE.search(q)
     category = favourite_of(fav) if fav else None
@@ -212,6 +240,24 @@ def find_entities(question: str, known: Sequence[str]) -> list[str]:
     return found
 
 
+_AHEAD = re.compile(
+    r"\b(?:will|going to|gonna|plan(?:ning|s)? to|planned|next|upcoming|coming)\b"
+    r"|\b(?:is|are|am)\s+(?:\w+\s+){0,2}?\w+ing\b|['’](?:s|re|m)\s+\w+ing\b",
+    re.IGNORECASE,
+)
+"""A question about what is still to come: "Where is the user travelling in October?" asks
+about the October ahead, "Where did she travel in October?" about the one before."""
+
+
+def asked_ahead(question: str) -> Literal["past", "future"]:
+    """Which way a bare month or weekday in the question is read: ahead for a future or
+    present-progressive question, else back from the anchor."""
+    return "future" if _AHEAD.search(question) and not _PAST_FORM.search(question) else "past"
+
+
+_PAST_FORM = re.compile(r"\b(?:was|were|did|had|used to|last|ago)\b", re.IGNORECASE)
+
+
 def offline_plan(
     question: str,
     known_entities: Sequence[str] = (),
@@ -223,7 +269,7 @@ def offline_plan(
     ("my" -> the user); other named people are found here."""
     operation = classify_operation(question)
     entities = list(dict.fromkeys([*subjects, *find_entities(question, known_entities)]))
-    mentions = find_date_mentions(question, anchor) if anchor is not None else []
+    mentions = find_date_mentions(question, anchor, asked_ahead(question)) if anchor is not None else []
     time_from = min((m.start for m in mentions), default=None)
     time_to = max((m.end for m in mentions), default=None)
     needs_current = bool(_CURRENT.search(question)) or (
@@ -278,7 +324,11 @@ def plan_from_reply(
     base = offline_plan(question, known, anchor, subjects=subjects)
     # A model may invent predicates ("researched"); only the ledger's vocabulary can be resolved.
     predicates = [p for p in reply.predicates if p in PREDICATES or p.startswith("favourite_")]
-    mentions = find_date_mentions(reply.time_constraint, anchor) if reply.time_constraint and anchor else []
+    mentions = (
+        find_date_mentions(reply.time_constraint, anchor, asked_ahead(question))
+        if reply.time_constraint and anchor
+        else []
+    )
     deep = (
         reply.operation in (Operation.COUNT, Operation.LIST, Operation.TEMPORAL_ARITHMETIC)
         or len(reply.entities) >= 2

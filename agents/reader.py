@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from emem.agents.assistant import cue_kin
-from emem.agents.counts import count_over_time
+from emem.agents.counts import count_over_time, counted_words
 from emem.agents.planner import PREDICATE_CUES
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
@@ -21,6 +21,7 @@ from emem.agents.spans import (
     after_correction,
     answer_span,
     answer_type,
+    asked_head,
     best_sentence,
     focus_words,
     head_noun,
@@ -48,8 +49,28 @@ from emem.tokens import count_tokens
 
 
 def abstention(question: str) -> str:
-    """An honest abstention in plain words, naming what memory does not say."""
+    """An honest abstention in plain words, naming what memory does not say: "I don't know:
+    nothing in memory says what the user's son is called." for a name question; else the
+    question quoted."""
+    named = named_thing(question)
+    if named:
+        return f"I don't know: nothing in memory says what {named} is called."
     return f'I don\'t know: nothing in memory answers "{question.strip()}"'
+
+
+_NAME_OF_PHRASE = re.compile(r"\bname of\s+(.+?)\s*\??\s*$", re.I)
+_CALLED_PHRASE = re.compile(r"^\s*what(?:['’]s|\s+is|\s+was)\s+(.+?)\s+called\s*\??\s*$", re.I)
+_TO_LISTENER = {"my": "your", "me": "you", "i": "you", "mine": "yours"}
+
+
+def named_thing(question: str) -> str | None:
+    """The thing a name question asks the name of, said to the one who asked ("What is the name
+    of my son?" -> "your son"), or None for another form."""
+    m = _NAME_OF_PHRASE.search(question) or _CALLED_PHRASE.match(question)
+    if not m:
+        return None
+    words = m.group(1).split()
+    return " ".join(_TO_LISTENER.get(w.lower(), w) for w in words) if 0 < len(words) <= 6 else None
 
 
 _FUTURE = re.compile(
@@ -188,6 +209,9 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     the most-cued first); for "before"/"used to" questions, the latest value it replaced. None when
     the question asks for a kind of value (a colour, a name) that no resolved value holds."""
     order = {p: i for i, p in enumerate(plan.predicates)}
+    states = _asked_subjects(question, plan, states)
+    if not states:
+        return None
     fact = min(states, key=lambda f: order.get(f.predicate, len(order)))
     current = {str(r.get("object")) for r in fact.revisions}
     earlier = [r for r in fact.history if str(r.get("object")) not in current]
@@ -198,7 +222,13 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     focus = focus_words(question, set(plan.entities))
     about_it = [v for v in values if about(v, focus)]
     head = what_head(question)
-    if head and not cued(head, fact.predicate) and not about_it and plan.operation == Operation.FACT:
+    if (
+        head
+        and not cued(head, fact.predicate)
+        and head not in VALUE_HEADS.get(fact.predicate, ())
+        and not about_it
+        and plan.operation == Operation.FACT
+    ):
         # "What activity do the user's kids do on Saturdays?" names has_child ("kids") but asks
         # about something else: the children's names are not the answer.
         return None
@@ -228,17 +258,58 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         return ", ".join(typed) if typed else None
     if kind in NEEDS_SPECIFIC:
         # "the name of Nina's dog" is not the name in "a cat named Luna".
-        head = head_noun(question) if kind is AnswerType.NAME else None
+        head = head_noun(question) if kind is AnswerType.NAME else asked_head(question)
         typed = [
             x
             for v in values
             if (
-                x := typed_span(kind, v, None, set(), head)
-                or (None if head else _as_is(kind, fact.predicate, v))
+                x := _as_is(kind, fact.predicate, v, head)
+                if head in VALUE_HEADS.get(fact.predicate, ())
+                else typed_span(kind, v, None, set(), head if kind is AnswerType.NAME else None)
+                or (None if head and kind is AnswerType.NAME else _as_is(kind, fact.predicate, v))
             )
         ]
         return ", ".join(typed) if typed else None
-    return ", ".join(values)
+    return ", ".join(bare_value(v) for v in values)
+
+
+def bare_value(value: str) -> str:
+    """A value without a lower-case article before a name ("the UMC Utrecht" -> "UMC Utrecht"): an
+    article written in lower case is the sentence's, not the name's ("The Night Circus" keeps it)."""
+    return re.sub(r"^(?:the|a|an)\s+(?=[A-Z0-9])", "", value.strip())
+
+
+def _asked_subjects(question: str, plan: Plan, states: list[FactItem]) -> list[FactItem]:
+    """The facts about whom the question asks: "Where does the user's sister live?" asks about the
+    sister the ledger names (Hana), so Hana's facts answer and the user's own `lives_in` does not.
+    Relation facts stay (they say who the relative is). Unchanged when the question names no
+    relative the ledger holds."""
+    focus = focus_words(question, set(plan.entities))
+    kin = [f for f in states if f.predicate in RELATIONS and any(about(v, focus) for v in f.values)]
+    if not kin or any(p in RELATIONS for p in plan.predicates[:1]):
+        return states  # no relative asked about, or the question asks for the relative itself
+    names = {n.lower() for f in kin for v in f.values if about(v, focus) and (n := named_value(v))}
+    theirs = [f for f in states if f.subject.lower() in names and f.predicate not in RELATIONS]
+    if theirs:
+        return theirs
+    return [f for f in states if f.predicate in RELATIONS or f.subject.lower() in names]
+
+
+VALUE_HEADS: dict[str, frozenset[str]] = {
+    "works_at": frozenset(
+        "employer company firm workplace hospital school university college startup agency bank business "
+        "organisation organization studio restaurant store shop clinic office".split()
+    ),
+    "lives_in": frozenset("city town country place state village neighbourhood neighborhood".split()),
+    "hometown": frozenset("city town country place village".split()),
+    "studies": frozenset("subject degree major course university college school".split()),
+    "reading": frozenset("book novel".split()),
+    "watching": frozenset("show series programme program".split()),
+    "learning": frozenset("language instrument skill".split()),
+    "diet": frozenset("diet".split()),
+}
+"""Nouns a predicate's values are instances of: "Which hospital does she work at?" is answered by
+`works_at` as it stands, as is "the name of her employer"."""
 
 
 RELATIONS = frozenset({"has_child", "has_sibling", "has_parent", "has_partner", "has_pet", "friend_of"})
@@ -253,17 +324,24 @@ PREDICATES_FOR: dict[AnswerType, frozenset[str]] = {
         {"lives_in", "hometown", "visited", "address", "works_at", "studies", "plans_to"}
     ),
     AnswerType.AGE: frozenset({"age"}),
+    AnswerType.PERSON: frozenset(
+        {"has_child", "has_sibling", "has_parent", "has_partner", "friend_of", "name"}
+    ),
 }
 """Predicates whose values are of the asked type as they stand (a phone number as written); a
 value of another predicate answers only through a typed span it holds."""
 
 
-def _as_is(kind: AnswerType, predicate: str, value: str) -> str | None:
-    return (
-        value
-        if predicate in PREDICATES_FOR.get(kind, ()) or (kind is AnswerType.NAME and predicate == "name")
-        else None
-    )
+def _as_is(kind: AnswerType, predicate: str, value: str, head: str | None = None) -> str | None:
+    """The value as it stands when the predicate's values are of the asked kind (a phone number
+    for a phone question; an employer for "the name of the user's employer")."""
+    if predicate in PREDICATES_FOR.get(kind, ()) or (
+        kind is AnswerType.NAME and predicate == "name" and head in (None, "user")
+    ):
+        return bare_value(value)
+    if head is not None and head in VALUE_HEADS.get(predicate, ()) and re.search(r"[A-Z0-9]", value):
+        return bare_value(value)  # a name; "the hospital" is the kind itself, not which one
+    return None
 
 
 READ_DEPTH = 3
@@ -412,18 +490,31 @@ def _count(
     turn states about it ("I go 4 times a week"), the latest such when not asked about the past;
     else the turns. `said` is every turn read, superseded ones included: a replay needs them."""
     focus = focus_words(question, set(plan.entities))
+    # "How many pets": "two cats" and "a puppy" speak of pets too. Such a replay is weaker than
+    # the ledger's set when the ledger tracked the set's changes itself (its history).
+    kin = counted_words(question, plan)
+    until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+    involved = [e for e in said if _involves(e, plan.entities)]
+    kin_trace = None
     if not _EVENTS_OFTEN.search(question):
-        until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
-        trace = count_over_time([e for e in said if _involves(e, plan.entities)], focus, until)
+        trace = count_over_time(involved, focus, until)
         if trace is not None and trace.changes:
             return str(trace.value)
+        kin_trace = count_over_time(involved, kin, until) if kin != focus else None
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]
+    tracked = any(f.history for f in states)
+    if kin_trace is not None and kin_trace.changes and not tracked:
+        return str(kin_trace.value)
     # "How often": the number is said of times a week/day/month, not of the activity's name.
     counted = focus | (FREQUENCY_WORDS if _EVENTS_OFTEN.search(question) else set())
+    # Only what the people asked about say or are said to have ("Leo has three guitars" does not
+    # count Grace's).
     stated = [
-        (e, n) for e in holding[: READ_DEPTH * 2] if (n := stated_quantity(e.text, counted)) is not None
+        (e, n)
+        for e in holding[: READ_DEPTH * 2]
+        if _involves(e, plan.entities) and (n := stated_quantity(e.text, counted)) is not None
     ]
     if plan.time_to is not None and not plan.needs_current:
         # "How many jobs did Nina have in August 2023?": what was said by the period's end.
@@ -453,6 +544,8 @@ def _count(
     if stated:
         e, n = max(stated, key=lambda x: x[0].time) if plan.prefers_latest else stated[0]
         return str(n)
+    if kin_trace is not None:
+        return str(kin_trace.value)
     # Last resort, for events, the turns that mention what is counted ("how many times did she go hiking");
     # none: the count is unknown, not the number of turns retrieved.
     if not _EVENTS.search(question):
@@ -510,6 +603,11 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             "conflict",
         )
     states = [f for f in facts if f.status == "state" and f.values]
+    missing = unmentioned(question, plan, every, facts)
+    if missing:
+        # "What was Tom's time in the Berlin marathon?" when only the Paris half was said: what
+        # the evidence says is about something else.
+        return f"I don't know: nothing in memory mentions {missing[0]}.", "abstained"
     # Context-fill turns (role "context") are what no assistant quoted: a model may read them,
     # but rules cannot judge them, so they never count, list or answer here. Turns stating a value
     # the ledger no longer holds ("superseded-value") never answer either.
@@ -532,7 +630,10 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         if replaced is not None:
             return replaced, "answered"
     if plan.operation == Operation.COUNT and (states or holding):
-        n = _count(question, plan, states, holding, evidence)
+        # The replay reads context turns too: it judges each sentence by its own rules (what is
+        # counted, the members named), and a loss is often said in a turn no assistant quoted.
+        replay = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
+        n = _count(question, plan, states, holding, replay)
         return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
         return abstention(question), "abstained"
@@ -559,15 +660,20 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         return _duration(event_date(pair[0])[0], event_date(pair[1])[0]), "answered"
     kind = answer_type(question)
     exclude = {n.lower() for n in plan.entities} | {e.speaker.lower() for e in holding}
-    if plan.operation == Operation.LIST:
-        items = [
-            answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text
-            for e in holding
-        ]
-        return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
-    names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
+    if kind is AnswerType.PERSON:
+        # "Who wrote the book the user is reading?": the book's title is a name, not a person's.
+        exclude |= {
+            bare_value(v).lower()
+            for f in states
+            if f.predicate not in PREDICATES_FOR[AnswerType.PERSON]
+            for v in f.values
+        }
     copular = copular_question(question)
-    if copular is not None and plan.operation == Operation.FACT and kind is AnswerType.OTHER:
+    if (
+        copular is not None
+        and plan.operation in (Operation.FACT, Operation.LIST)
+        and kind is AnswerType.OTHER
+    ):
         # "What breed is Rufus?": only "Rufus is a beagle" says it; a turn that merely names
         # Rufus, or says "breed" of someone else, does not.
         for e in holding[: READ_DEPTH * 2]:
@@ -575,6 +681,13 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             if value:
                 return value, "answered"
         return abstention(question), "abstained"
+    if plan.operation == Operation.LIST:
+        items = [
+            answer_span(question, kind, e.text, e.image_caption, exclude, _others(e, plan.entities)).text
+            for e in holding
+        ]
+        return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
+    names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     for e in _candidates(question, plan, holding, names, frozenset(exclude)):
         span = answer_span(
             question,
@@ -587,12 +700,75 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         )
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
+        if kind is AnswerType.PERSON and not span.specific and not names_people(span.text, exclude):
+            continue  # "Who wrote it?" is not answered by a sentence that names nobody
         if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):
             continue
         if not span.specific and not adds_content(span.text, question, [*plan.entities, e.speaker]):
             continue  # "he's started his new job" does not say which job
         return span.text, "answered"
     return abstention(question), "abstained"
+
+
+PEOPLE_WORDS = frozenset(
+    "friend friends family mom mum dad mother father parents sister brother sibling siblings wife husband "
+    "partner boyfriend girlfriend son daughter kids children child cousin aunt uncle grandma grandpa "
+    "grandmother grandfather niece nephew colleague colleagues coworker coworkers boss team roommate "
+    "roommates neighbour neighbor neighbours neighbors classmates teacher coach doctor everyone people "
+    "group club crew band".split()
+)
+"""Words naming people: a sentence answers a who-question only by a name or one of these."""
+
+
+def names_people(sentence: str, exclude: frozenset[str] | set[str] = frozenset()) -> bool:
+    """True when the sentence names someone: a people word ("with my sister") or a capitalised
+    name after its first word that is not in `exclude` (speakers, titles the ledger holds)."""
+    words = re.findall(r"[\w'’]+", sentence)
+    return any(w.lower() in PEOPLE_WORDS for w in words) or any(
+        w[:1].isupper() and w not in ("I", "I'm", "I've", "I'll", "I'd") and w.lower() not in exclude
+        for w in words[1:]
+    )
+
+
+def _as_subject(name: str, question: str) -> bool:
+    """True when the question asks about `name` as its subject or possessor ("Where does Lena
+    work?", "Lena's phone"): a told name the ledger files under another subject (the user) need
+    not be written in the evidence. Only a name inside what is asked about ("the Berlin marathon")
+    must be."""
+    n = re.escape(name)
+    return bool(
+        re.search(rf"\b{n}['’]s?\b(?=\s)|\b{n}['’]\s", question)
+        or re.search(rf"\b(?:{_AUXILIARIES})\s+{n}\b", question, re.I)
+    )
+
+
+_AUXILIARIES = "does|do|did|is|was|are|were|has|have|had|will|would|can|could|should"
+
+
+def unmentioned(
+    question: str, plan: Plan, evidence: Sequence[EvidenceItem], facts: Sequence[FactItem]
+) -> list[str]:
+    """The names the question writes (capitalised, after its first subject) that neither the
+    evidence nor the facts mention anywhere: a question about something memory holds nothing of.
+    Subjects the question only implies ("I" -> the user) are not written, so never missing."""
+    if len(plan.entities) < 2:
+        return []
+    known = " ".join(
+        [e.text for e in evidence]
+        + [e.image_caption or "" for e in evidence]
+        + [e.speaker for e in evidence]
+        + [f.subject for f in facts]
+        + [v for f in facts for v in f.values]
+    )
+    return [
+        n
+        for n in plan.entities[1:]
+        if len(n) > 2
+        and n[:1].isupper()
+        and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", question)
+        and not _as_subject(n, question)
+        and not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", known, re.I)
+    ]
 
 
 def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
@@ -614,8 +790,11 @@ def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceIte
             continue
         if not _involves(e, plan.entities):
             continue
-        replacement = revised_value(e.text)
-        if replacement and revises(e.text, [value]) and value.lower() not in replacement.lower():
+        # Only what the turn says of the people asked about ("Yusuf is switching to biology.
+        # Idris is still loving law" drops nothing of Idris's).
+        said = about_entity(e.text, _others(e, plan.entities))
+        replacement = revised_value(said)
+        if replacement and revises(said, [value]) and value.lower() not in replacement.lower():
             return replacement
     return None
 
@@ -717,7 +896,7 @@ def copular_question(question: str) -> str | None:
     """The thing a "What <kind> is <X>?" question asks the kind of ("What breed is Rufus?" ->
     "Rufus"; "What colour are Grace's hens?" -> "hens"), or None for any other form ("What book is
     Maya reading?" asks what Maya does, not what Maya is)."""
-    m = _COPULAR.match(question)
+    m = _COPULAR.match(question) or _KIND_OF.match(question)
     if not m or m.group("head").lower() in _QUESTION_HEADS:
         return None
     words = m.group("rest").split()
@@ -730,6 +909,19 @@ def copular_question(question: str) -> str | None:
     return re.sub(r"['’]s$", "", words[-1])
 
 
+_KIND_OF = re.compile(
+    r"^\s*(?:what|which)\s+(?:kind|type|sort|breed)\s+of\s+(?P<head>[a-z]+)\s+(?:is|are|was|were)\s+"
+    r"(?P<rest>[\w'’ -]+?)\s*\??\s*$",
+    re.I,
+)
+"""'What kind of dog is Rufus?': the kind of Rufus, as 'What breed is Rufus?' asks."""
+GENERIC_KINDS = frozenset(
+    "dog dogs puppy puppies cat cats kitten kittens pet pets animal animals bird birds fish horse rabbit "
+    "hen hens chicken chickens baby boy girl kid child person guy friend one thing".split()
+)
+"""Words that name a class, not a kind within it: "a puppy named Bolt" says nothing of Bolt's
+breed."""
+
 _PARTICLES = frozenset("on in at from for with about to into of by like".split())
 _QUESTION_HEADS = frozenset(
     {"is", "are", "was", "were", "kind", "type", "sort", "time", "day", "date", "year"}
@@ -740,7 +932,7 @@ def copular_value(text: str, thing: str) -> str | None:
     """What the text says `thing` is ("Rufus is a beagle and Miso is a tabby" -> "beagle" for
     Rufus), or None."""
     m = re.search(
-        rf"\b{re.escape(thing)}\s+(?:is|was|are|were|'s)\s+(?:an?\s+|the\s+)?(?!not\b)([\w -]+?)"
+        rf"\b{re.escape(thing)},?\s+(?:is|was|are|were|'s)\s+(?:an?\s+|the\s+)?(?!not\b)([\w -]+?)"
         r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bin case\b|\bwho\b|\bthat\b|$))",
         text,
         re.I,
@@ -757,6 +949,8 @@ def copular_value(text: str, thing: str) -> str | None:
     value = m.group(1).strip()
     if number_value(value.split()[0]) is not None or value.split()[0].isdigit():
         return None  # "Rufus is six": an age, not a kind
+    if value.lower() in GENERIC_KINDS:
+        return None  # "a puppy named Bolt": the class, not the breed asked for
     return value
 
 

@@ -61,7 +61,8 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:what|which) (?:brand|make|model|company|book|novel|movie|film|show|series|song|album|band|"
             r"podcast|game|restaurant|cafe|school|university|college|team|club|studio|gym|hospital|hotel|"
-            r"store|shop|app|magazine|newspaper|author|artist|airline|museum)\b",
+            r"store|shop|app|magazine|newspaper|author|artist|airline|museum|employer|firm|startup|agency|bank|"
+            r"charity|publisher|label|organi[sz]ation|business|brewery|bakery|theatre|theater|venue|church)\b",
             re.I,
         ),
     ),
@@ -113,10 +114,26 @@ _GENERIC = frozenset(
 )
 
 
+_EITHER = re.compile(r"\b\w+\s+or\s+\w+", re.I)
+
+
 def answer_type(question: str) -> AnswerType:
-    """The kind of value the question asks for (first matching rule wins)."""
+    """The kind of value the question asks for (first matching rule wins). The rules read the
+    question with its asked noun phrase cut to its head ("Which music school" reads as "Which
+    school"), so a modifier does not hide the kind."""
+    form = question
+    m = _ASKED.match(question)
+    head = asked_head(question)
+    if m and head:
+        words = _WORD.findall(m.group(1))
+        lowered = [w.lower() for w in words]
+        if head in lowered and lowered.index(head) > 0:
+            rest = m.group(1)[m.group(1).lower().index(head) :]
+            form = f"{question[: m.start(1)]}{rest}"
     for kind, pattern in _TYPES:
-        if pattern.search(question):
+        if pattern.search(form):
+            if kind is AnswerType.YESNO and _EITHER.search(question):
+                return AnswerType.OTHER  # "Is she vegan or vegetarian?" asks which, not whether
             return kind
     return AnswerType.OTHER
 
@@ -185,7 +202,13 @@ def about(text: str, focus: set[str]) -> bool:
     if not focus:
         return True
     words = {_stem(w) for w in tokenize(text)}
-    return any(_stem(f) in words for f in focus)
+    # A focus word as the index reads it too ("puppy" is "puppi" once tokenised).
+    return any(_stem(f) in words or any(_stem(t) in words for t in _tokens(f)) for f in focus)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tokens(word: str) -> tuple[str, ...]:
+    return tuple(tokenize(word))
 
 
 _IF_LEAD = re.compile(r"^\s*if\b[^,]*,\s*", re.I)
@@ -246,15 +269,23 @@ _TOTAL = re.compile(
 """A total said outright ("So five in total", "that's three animals") outranks the parts."""
 
 
+_OF_THEM = re.compile(rf"\b(?:have|had|own|owned|got|keep|kept)\s+({NUMBER_PATTERN})\s+of\s+them\b", re.I)
+
+
 def number_value(word: str) -> int | None:
     """ "4" -> 4, "four" -> 4, "twice" -> 2; None for anything else."""
     w = word.strip().lower()
     return int(w) if w.isdigit() else NUMBER_WORDS.get(w)
 
 
+_ORDINAL_TOTAL = re.compile(rf"\ba (?:{_ORDINALS})\b", re.I)
+"""'We got a second dog': the count is now two, said as an ordinal."""
+
+
 def stated_total(text: str, focus: set[str]) -> bool:
-    """True when the text says a total outright ("so that's three animals", "five in total")."""
-    return bool(_TOTAL.search(text)) and about(text, focus)
+    """True when the text says a total outright ("so that's three animals", "five in total", "a
+    second dog")."""
+    return bool(_TOTAL.search(text) or _ORDINAL_TOTAL.search(text)) and about(text, focus)
 
 
 def stated_quantity(text: str, focus: set[str]) -> int | None:
@@ -266,6 +297,8 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))
     found = None
+    if focus and about(text, focus) and (of_them := _OF_THEM.search(text)):
+        found = number_value(of_them.group(1))  # "into guitars, I have three of them"
     for m in re.finditer(rf"\b({NUMBER_PATTERN}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
         following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
         if any(w in stems or _stem(w) in stems for w in following):
@@ -276,14 +309,64 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     return found
 
 
+_DETERMINERS = frozenset("the a an his her their my your our its this that these those some any".split())
+_NP_END = frozenset(
+    "where who whom that which when whose why how does do did is are was were has have had will would can "
+    "could should to at in on for from with by of about as than and or but he she they it i you we".split()
+)
+"""Words that end a noun phrase: a relative word, an auxiliary, a preposition, a pronoun."""
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def np_head(text: str) -> str | None:
+    """The head noun of the noun phrase `text` starts with: determiners and possessors are
+    skipped ("the user's", "Samir's"), modifiers read up to a function word or a name, and the last
+    word read is the head ("the user's new dog" -> "dog"; "music school does Leo" -> "school")."""
+    run: list[str] = []
+    for word in _WORD.findall(text):
+        low = word.lower()
+        if not run and low in _DETERMINERS:
+            continue
+        if re.search(r"['’]s?$", word):
+            run = []  # a possessor: what follows is the head's phrase
+            continue
+        if low in _NP_END or (run and word[:1].isupper()):
+            break
+        run.append(low)
+    return run[-1] if run else None
+
+
+_NAME_OF = re.compile(r"\bname of\s+(.+)$", re.I)
+_POSSESSOR_NAME = re.compile(r"([\w-]+)(?:'s|s'|’s)\s+(?:first\s+|last\s+|full\s+|new\s+)?name\b", re.I)
+_CALLED = re.compile(
+    r"^\s*(?:what|who)(?:['’]s|\s+(?:is|was|are|were))\s+(.+?)\s+(?:called|named)\s*\??\s*$", re.I
+)
+
+
 def head_noun(question: str) -> str | None:
-    """What a name question names: "the name of the school" / "her cat's name" / "what is X called"."""
-    m = re.search(r"\bname of (?:the |his |her |their |my |your |\w+'s )?(\w+)", question, re.I) or re.search(
-        r"(\w+)(?:'s|s')? name\b", question, re.I
-    )
-    if m and m.group(1).lower() not in ("the", "a", "an", "what", "is", "whose", "first", "last", "full"):
-        return m.group(1).lower()
-    return None
+    """What a name question names, by the question's structure: "the name of the user's
+    daughter", "her cat's name", "What is Samir's wife called?" -> the phrase's head noun."""
+    if m := _NAME_OF.search(question):
+        head = np_head(m.group(1))
+    elif m := _POSSESSOR_NAME.search(question):
+        head = m.group(1).lower()
+    elif m := _CALLED.match(question):
+        head = np_head(m.group(1))
+    else:
+        return None
+    if head is None or head in ("what", "is", "whose", "first", "last", "full"):
+        return None
+    return head
+
+
+_ASKED = re.compile(r"^\s*(?:(?:in|at|on|for|from|to|with)\s+)?(?:what|which)\s+(.+)$", re.I)
+
+
+def asked_head(question: str) -> str | None:
+    """The head noun a what/which question asks for ("Which music school does Leo teach at?" ->
+    "school"; "In which city ..." -> "city"); None for "What is ...", "What does ..."."""
+    m = _ASKED.match(question)
+    return np_head(m.group(1)) if m else None
 
 
 def topic_noun(question: str) -> str | None:
@@ -292,6 +375,14 @@ def topic_noun(question: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+EMPLOYER_HEADS = frozenset(
+    "employer company firm workplace startup business organisation organization".split()
+)
+"""Nouns for where someone works: said as "a job at X", "works for X", "joined X"."""
+_EMPLOYED = re.compile(
+    r"\b(?:job|work(?:s|ing|ed)?|employed|hired|position|role|internship|started|starting|joined|joining)"
+    r"\s+(?:[a-z]+\s+){0,3}?(?:at|for|with|by)?\s*((?:the\s+)?[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*)*)"
+)
 INSTITUTIONS = frozenset(
     "school university college team club studio gym hospital hotel store shop museum restaurant cafe".split()
 )
@@ -300,7 +391,10 @@ _PROPER_HEAD = re.compile(r"\b(?:what|which) (\w+)", re.I)
 
 
 def proper_head(question: str) -> str | None:
-    """ "Which school does she teach at?" -> "school"."""
+    """ "Which school does she teach at?" -> "school"; "Which music school ..." -> "school"."""
+    head = asked_head(question)
+    if head is not None:
+        return head
     m = _PROPER_HEAD.search(question)
     return m.group(1).lower() if m else None
 
@@ -323,12 +417,19 @@ def typed_span(
         m = _AGE.search(text)
         age = next((g for g in m.groups() if g), None) if m else None
         return str(number_value(age) or age) if age else None
+    if kind in (AnswerType.PROPER, AnswerType.NAME) and head in EMPLOYER_HEADS:
+        m = _EMPLOYED.search(text)
+        employer = m.group(1).rstrip(".") if m else None
+        if employer and employer.split()[0] not in _NOT_NAMES and employer.lower() not in exclude:
+            return employer  # "a new job at Vantage Labs" names the employer
     if kind is AnswerType.NAME:
         if head is not None and not about(text, {head}):
             return None
-        m = _NAMED.search(text)
-        if m and (head is None or about(" ".join(text[: m.start()].split()[-3:]), {head})):
-            return m.group(1)  # "a grumpy parrot called Capitão" names the parrot, not the family
+        for m in _NAMED.finditer(text):
+            # "a grumpy parrot called Capitão" names the parrot, not the family; "a dog named
+            # Juniper and a rabbit named Clove": the name after the noun asked about.
+            if head is None or about(" ".join(text[: m.start()].split()[-3:]), {head}):
+                return m.group(1)
         names = _proper_names(text, exclude)
         if head is not None:
             # "Oakwood School", "my brother Jonas": a name right beside the noun it names.
@@ -350,8 +451,19 @@ def typed_span(
                 return place
         names = _proper_names(text, exclude)
         return names[0] if names else None
-    if kind is AnswerType.PROPER and head in INSTITUTIONS and not about(text, {head}):
-        return None  # "Which school?": a name said beside no school ("from Leeds") is not one
+    if kind is AnswerType.PROPER and head in INSTITUTIONS:
+        if not about(text, {head}):
+            return None  # "Which school?": a name said beside no school ("from Leeds") is not one
+        # "Oakwood School", "a school called Oakwood": a name beside the noun; "Oslo" in "I'm in
+        # Oslo, I teach at a music school" names a city, not the school.
+        noun = rf"(?i:{re.escape(head)})"
+        near = re.search(
+            rf"\b{noun}s?,?\s+(?:(?:is\s+|was\s+)?(?:called|named)\s+)?([A-Z][\w'’&-]+(?:\s+[A-Z][\w'’&-]+)*)"
+            rf"|\b([A-Z][\w'’&-]+(?:\s+[A-Z][\w'’&-]+)*)\s+{noun}\b",
+            text,
+        )
+        found = next((g for g in near.groups() if g), None) if near else None
+        return found if found and found.split()[0] not in _NOT_NAMES else None
     if kind in (AnswerType.PERSON, AnswerType.PROPER):
         # "If you like Piranesi, try The Night Circus": the condition names what is known already.
         names = _proper_names(_IF_LEAD.sub("", text), exclude) or _proper_names(text, exclude)
@@ -560,7 +672,8 @@ REVISION = re.compile(
     r"|,\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+"
     r"|\bchanged\s+the\s+(?:venue|date|location|place|plan|plans|time|day)\b|\bchange\s+of\s+plans?\b"
     r"|\b(?:pulled|dropped|backed)\s+out\s+of\b|\bgave\s+up\b|\bno\s+more\b"
-    r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b",
+    r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b"
+    r"|\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started|starting|moved to|now (?:at|with))\b",
     re.I,
 )
 """Words with which a speaker drops a value they stated before and (usually) names its
@@ -578,6 +691,12 @@ _FINISHED_STARTED = re.compile(
     r"\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\s+([^,.;!?]+)", re.I
 )
 """'Finished Severance, started The Bear': what replaced the finished book or show."""
+_QUIT_JOINED = re.compile(
+    r"\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started at|started with|starting at|moved to|now (?:at|with))\s+"
+    r"([^,.;!?]+)",
+    re.I,
+)
+"""'Sam quit Deloitte, he joined a startup called Fernly': the employer that replaced the one left."""
 _NOT_OLD = re.compile(r",\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+")
 _NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
 _INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
@@ -598,6 +717,8 @@ _REVISION_KEYS = (
     "gave up",
     "no more",
     "finished",
+    "quit",
+    "left",
 )
 """Every REVISION match contains one of these: a cheap test before the regex."""
 
@@ -619,7 +740,12 @@ def revised_value(text: str) -> str | None:
     value for any question that does not ask what came before."""
     if not has_revision_cue(text):
         return None
-    m = _FROM_TO.search(text) or _MOVED_TO.search(text) or _FINISHED_STARTED.search(text)
+    m = (
+        _FROM_TO.search(text)
+        or _MOVED_TO.search(text)
+        or _FINISHED_STARTED.search(text)
+        or _QUIT_JOINED.search(text)
+    )
     if m:
         return m.group(1).strip()
     for sentence in sentences(text):

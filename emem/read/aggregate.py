@@ -18,6 +18,7 @@ from emem.agents.assistant import (
     evidence_item,
     supported_evidence,
 )
+from emem.agents.counts import counted_words
 from emem.agents.currentness import (
     asks_follow_up,
     asks_state,
@@ -28,7 +29,6 @@ from emem.agents.currentness import (
     stale_revisions,
 )
 from emem.agents.deep import score_turns, segment_scores, with_neighbours
-from emem.agents.spans import focus_words
 from emem.agents.state import MasterState
 from emem.agents.withheld import apply_forget_requests, withholding_ok
 from emem.answer import EvidenceItem, Operation
@@ -158,7 +158,11 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         top = evidence[0].score
         until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
         bound = min((t for t in (as_of, until) if t is not None), default=None)
-        for i, turn in enumerate(later_revisions(evidence, view.turns, exclude, bound, plan.entities)):
+        revisions = later_revisions(evidence, view.turns, exclude, bound, plan.entities)
+        # A revision found among deep's context turns is promoted, not packed twice.
+        promoted = {(t.conversation_id, t.turn_id) for t in revisions}
+        evidence = [e for e in evidence if (e.conversation_id, e.turn_id) not in promoted]
+        for i, turn in enumerate(revisions):
             # Ranked just under the best turn, so packing keeps it and the reader weighs it.
             evidence.append(
                 evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text)
@@ -167,11 +171,13 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
     if rt.currentness and plan.operation == Operation.COUNT and evidence:
         until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
         bound = min((t for t in (as_of, until) if t is not None), default=None)
-        focus = focus_words(state["question"], set(plan.entities))
-        for turn in count_follow_ups(evidence, view.turns, focus, bound):
-            evidence.append(
-                evidence_item(turn, view.segment_for(turn), round(evidence[-1].score, 4), turn.text)
-            )
+        focus = counted_words(state["question"], plan)
+        follow = count_follow_ups(evidence, view.turns, focus, bound)
+        promoted = {(t.conversation_id, t.turn_id) for t in follow}
+        last = evidence[-1].score
+        evidence = [e for e in evidence if (e.conversation_id, e.turn_id) not in promoted]
+        for turn in follow:
+            evidence.append(evidence_item(turn, view.segment_for(turn), round(last, 4), turn.text))
     stale: dict[str, list[tuple[Revision, Any]]] = {}
     if rt.currentness and asks_state(plan, as_of):
         valid_at, known_at = question_time(plan, as_of)
