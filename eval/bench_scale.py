@@ -8,7 +8,10 @@ namespaces hold about 6k, 59k and 294k turns. Both stores grow level by level; a
 for each backend (alternating which goes first), `--workers` processes run at once:
 
 1. load the namespaces added at this level (namespace j by worker j mod W): `add_turns` per
-   conversation, `index`, `consolidate` (offline extractor); the wall time gives turns/s;
+   conversation, then `index`; the wall time gives turns/s. The ledger is not consolidated
+   (`--consolidate` does, and consolidates before every ask): the offline extractor is CPU that
+   does not depend on the backend (bench_consolidation) and at 300k turns would dominate the run;
+   so `ask` reads the turns and an empty ledger (its ledger queries still run);
 2. warm up: one untimed search and ask per namespace the worker uses (views, BM25 built);
 3. writes: `--writes` single-turn writes each, as fast as acknowledged (aggregate acked writes/s
    over the phase's wall time, and per-write p50/p95);
