@@ -3,7 +3,8 @@ network stack, reaching the server over a veth link at another address, as a rem
 would), writing to its own namespace and to a shared one while it searches and asks. Nothing
 acknowledged may be lost, and no read may return the other host's tenant's turns.
 
-Needs root and iproute2 (it creates the network namespaces); skipped, saying so, without them."""
+Needs root and iproute2 (it creates the network namespaces); skipped, saying why, without them
+or where the kernel or container refuses a network namespace (emem.storage.postgres.netns)."""
 
 from __future__ import annotations
 

@@ -35,15 +35,6 @@ class Host:
         return ["ip", "netns", "exec", self.netns, *argv]
 
 
-def hosts_problem() -> str | None:
-    """Why network namespaces cannot be made here, or None when they can."""
-    if os.geteuid() != 0:
-        return "needs root to create network namespaces"
-    if shutil.which("ip") is None:
-        return "needs iproute2 (the `ip` command) to create network namespaces"
-    return None
-
-
 def _ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, text=True, timeout=30)
 
@@ -82,3 +73,18 @@ def network_hosts(count: int) -> Iterator[list[Host]]:
         for i, host in enumerate(made):
             subprocess.run(["ip", "link", "del", f"em{tag}{i}o"], capture_output=True, timeout=30)
             subprocess.run(["ip", "netns", "del", host.netns], capture_output=True, timeout=30)
+
+
+def hosts_problem() -> str | None:
+    """Why network namespaces with a veth link cannot be made here (not root, no iproute2, or the
+    kernel or container refuses), or None when they can: it makes and deletes a probe."""
+    if os.geteuid() != 0:
+        return "needs root to create network namespaces"
+    if shutil.which("ip") is None:
+        return "needs iproute2 (the `ip` command) to create network namespaces"
+    try:
+        with network_hosts(1):
+            pass
+    except subprocess.CalledProcessError as exc:
+        return f"cannot create a network namespace with a veth link here: {(exc.stderr or '').strip()}"
+    return None
