@@ -333,6 +333,62 @@ def test_erased_text_leaves_every_row_and_relation_file_after_compaction(
     assert [t.text for t in pg.episodes.turns("other")] == ["another tenant's turn"]
 
 
+def _server_files_holding(root: Path, needle: bytes) -> list[str]:
+    """Every file under a server's root (data directory, WAL, log) holding `needle`."""
+    return sorted(
+        str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and needle in p.read_bytes()
+    )
+
+
+@pytest.mark.parametrize("wal_recycle", ["off", "on"])
+def test_after_compaction_only_recycled_wal_can_still_hold_erased_text(wal_recycle: str) -> None:
+    """A server of its own, so nothing else writes the needle: after the erasure and
+    `compact()`, no file of the whole data directory outside `pg_wal/`, nor the server's log,
+    holds the erased text. compact() then retires the WAL segment holding the rows: with
+    `wal_recycle = off` it is deleted and nothing anywhere holds the text; with the default `on`
+    it is renamed for reuse and may keep the old bytes, which is what docs/postgres.md says."""
+    from emem.storage.postgres.server import LocalPostgres
+
+    with LocalPostgres() as server:
+        with psycopg.connect(server.dsn, autocommit=True) as conn:
+            conn.execute(f"ALTER SYSTEM SET wal_recycle = {wal_recycle}")  # type: ignore[arg-type]
+            conn.execute("SELECT pg_reload_conf()")
+            conn.execute("CREATE DATABASE scan")
+        url = server.url("scan")
+        backend = open_postgres(url, Path("."))
+        try:
+            backend.episodes.append("ns", [turn(1, f"I moved to {NEEDLE} last spring."), turn(2, "stays")])
+            backend.episodes.put_segment_summary("ns", "c1/S1", "h", f"Dana moved to {NEEDLE}.", "offline")
+            with backend.ledger.transaction("ns"):
+                rev = backend.ledger.insert_revision(_assertion(obj=NEEDLE))  # type: ignore[arg-type]
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute("ANALYZE")
+                conn.execute("CHECKPOINT")
+            held = _server_files_holding(server.root, NEEDLE.encode())
+            assert any(f.startswith("data/base/") for f in held) and any(
+                f.startswith("data/pg_wal/") for f in held
+            )
+
+            gone = backend.episodes.turns("ns", turn_id="S1:1")[0]
+            backend.episodes.erase(
+                "ns", "e1", "forget", None, "{}", [ErasedTurn(gone.seq, "c1", "S1", "S1:1", gone.hash)]
+            )
+            backend.ledger.purge(
+                "ns",
+                [rev.id],
+                [],
+                [(rev.id, "revision", "d"), ("turn:c1/S1:1", "turn", gone.hash)],
+                erasure_id="e1",
+            )
+            assert backend.compact().warnings == []
+        finally:
+            backend.close()
+        held = _server_files_holding(server.root, NEEDLE.encode())
+        assert all(f.startswith("data/pg_wal/") for f in held), held
+        if wal_recycle == "off":
+            assert held == []
+
+
 # -- errors --------------------------------------------------------------------------------------------------
 
 

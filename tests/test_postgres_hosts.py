@@ -3,25 +3,22 @@ network stack, reaching the server over a veth link at another address, as a rem
 would), writing to its own namespace and to a shared one while it searches and asks. Nothing
 acknowledged may be lost, and no read may return the other host's tenant's turns.
 
-Needs root and iproute2 (it creates the network namespaces); skipped, saying so, without them."""
+Needs root and iproute2 (it creates the network namespaces); skipped, saying why, without them
+or where the kernel or container refuses a network namespace (emem.storage.postgres.netns)."""
 
 from __future__ import annotations
 
 import json
-import os
-import random
-import shutil
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
 import pytest
 
 from emem.memory import Memory
+from emem.storage.postgres.netns import Host, hosts_problem, network_hosts
 from emem.storage.postgres.server import LocalPostgres
 
 TURNS = 16
@@ -35,83 +32,52 @@ def turn(i):
             "text": f"{me} reports the codeword zq{me}x{i} at step {i}", "time": "2023-01-05T10:00:00+00:00"}
 with Memory(home, backend=url) as m:
     for i in range(n):
-        m.add_turns([turn(i)], me)
-        m.add_turns([turn(i)], "shared")
+        m.add_turns([turn(i)], namespace=me)
+        m.add_turns([turn(i)], namespace="shared")
         print(f"ACK {i}", flush=True)
         if i % 4 == 3:
-            hits = m.search(f"codeword zq{me}x{i}", me, k=10)
-            answer = m.ask(f"Which codeword did {me} report at step {i}?", me, mode="fast")
+            hits = m.search(f"codeword zq{me}x{i}", namespace=me, k=10)
+            answer = m.ask(f"Which codeword did {me} report at step {i}?", namespace=me, mode="fast")
             seen = sorted({h.conversation_id for h in hits} | {e.conversation_id for e in answer.evidence})
             print("READ " + json.dumps(seen), flush=True)
 """
 
 
-@dataclass(frozen=True)
-class Host:
-    netns: str
-    server_ip: str
-    """The server's address on this host's link."""
-
-
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, text=True, timeout=30)
-
-
 @pytest.fixture
 def hosts() -> Iterator[list[Host]]:
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        pytest.skip("needs root and iproute2 to create network namespaces")
-    tag, octet = uuid.uuid4().hex[:6], random.Random().randrange(1, 250)
-    made: list[Host] = []
-    try:
-        for i in range(2):
-            netns, outer, inner = f"emem{tag}{i}", f"em{tag}{i}o", f"em{tag}{i}i"
-            server_ip, client_ip = f"10.231.{octet}.{4 * i + 1}", f"10.231.{octet}.{4 * i + 2}"
-            _ip("netns", "add", netns)
-            made.append(Host(netns, server_ip))
-            _ip("link", "add", outer, "type", "veth", "peer", "name", inner)
-            _ip("link", "set", inner, "netns", netns)
-            _ip("addr", "add", f"{server_ip}/30", "dev", outer)
-            _ip("link", "set", outer, "up")
-            _ip("netns", "exec", netns, "ip", "addr", "add", f"{client_ip}/30", "dev", inner)
-            _ip("netns", "exec", netns, "ip", "link", "set", inner, "up")
-            _ip("netns", "exec", netns, "ip", "link", "set", "lo", "up")
+    problem = hosts_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    with network_hosts(2) as made:
         yield made
-    finally:
-        for i, host in enumerate(made):
-            subprocess.run(["ip", "link", "del", f"em{tag}{i}o"], capture_output=True, timeout=30)
-            subprocess.run(["ip", "netns", "del", host.netns], capture_output=True, timeout=30)
 
 
 def test_two_hosts_write_and_ask_at_once_without_loss_or_cross_tenant_hits(
     hosts: list[Host], tmp_path: Path
 ) -> None:
-    octet = hosts[0].server_ip.split(".")[2]
     with LocalPostgres(
-        listen=["127.0.0.1", *(h.server_ip for h in hosts)], trusted_networks=[f"10.231.{octet}.0/24"]
+        listen=["127.0.0.1", *(h.server_ip for h in hosts)], trusted_networks=[hosts[0].network]
     ) as server:
         with psycopg.connect(server.dsn, autocommit=True) as conn:
             conn.execute("CREATE DATABASE hosts")
         names = ["hosta", "hostb"]
         procs = [
             subprocess.Popen(
-                [
-                    "ip",
-                    "netns",
-                    "exec",
-                    h.netns,
-                    sys.executable,
-                    "-c",
-                    WORKER,
-                    server.url("hosts", h.server_ip),
-                    str(tmp_path / name),
-                    name,
-                    str(TURNS),
-                ],
+                h.command(
+                    [
+                        sys.executable,
+                        "-c",
+                        WORKER,
+                        server.url("hosts", h.server_ip),
+                        str(tmp_path / name),
+                        name,
+                        str(TURNS),
+                    ]
+                ),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
-            )  # fmt: skip
+            )
             for h, name in zip(hosts, names, strict=True)
         ]
         outputs = [p.communicate(timeout=600) for p in procs]

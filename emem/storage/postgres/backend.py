@@ -9,6 +9,7 @@ from emem.storage.postgres.coordinator import PgCoordinator
 from emem.storage.postgres.db import Database, display_url
 from emem.storage.postgres.episodes import PgEpisodeStore
 from emem.storage.postgres.ledger import PgLedgerStore
+from emem.storage.postgres.maintenance import retire_wal
 from emem.storage.postgres.vectors import PgTextVectorCache, PgVectorIndex
 
 
@@ -39,10 +40,12 @@ class PostgresBackend:
         return True
 
     def compact(self) -> CompactReport:
-        """VACUUM (FULL) every table an erasure touches."""
+        """VACUUM (FULL) every table an erasure touches, then retire the WAL segment that holds
+        the erased rows (emem.storage.postgres.maintenance.retire_wal; docs/postgres.md)."""
         report = self.episodes.compact()
         for store in (self._ledger, self.vectors, self.text_vectors):
             report = report.merge(store.compact())
+        retire_wal(self.db)
         return report
 
     def close(self) -> None:

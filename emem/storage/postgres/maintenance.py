@@ -5,8 +5,10 @@ the space is reused. `VACUUM (FULL)` rewrites each table and all of its indexes 
 included) into new files and truncates the old ones at commit, so no live relation file keeps an
 erased row. What it cannot reach, and emem does not claim to: WAL segments already written (and
 archived or streamed to replicas, and base backups), which keep the erased rows until they are
-recycled; file blocks freed by the filesystem; and copies outside the server. docs/storage.md
-says what to do about each.
+removed or overwritten; file blocks freed by the filesystem; and copies outside the server.
+`retire_wal` moves the server off the WAL segment holding them, so the next checkpoint drops it
+from `pg_wal/` (deleted with `wal_recycle = off`, else renamed for reuse and kept until
+overwritten). docs/postgres.md says what to do about each.
 """
 
 from __future__ import annotations
@@ -47,3 +49,25 @@ def vacuum_full(db: Database, tables: Iterable[str]) -> CompactReport:
         except psycopg.errors.InsufficientPrivilege:
             pass  # documented: the next automatic checkpoint does the same
     return report
+
+
+def retire_wal(db: Database) -> bool:
+    """Switch to a new WAL segment, then CHECKPOINT: the segments written before (the erased rows'
+    inserts and deletes among them) are no longer needed for crash recovery, so the server removes
+    them from `pg_wal/`, or with the default `wal_recycle = on` renames them for reuse (their old
+    bytes stay until new WAL overwrites them). Archived segments, replicas and backups are not
+    touched. Needs superuser or the pg_checkpoint role and EXECUTE on pg_switch_wal.
+
+    Args:
+        db: the database.
+    Returns:
+        True when both ran; False when the role may not (the next automatic checkpoint after the
+        segment fills does the same, later).
+    """
+    with db.connection() as conn:
+        try:
+            conn.execute("SELECT pg_switch_wal()")
+            conn.execute("CHECKPOINT")
+        except psycopg.errors.InsufficientPrivilege:
+            return False
+    return True
