@@ -6,12 +6,14 @@ Chroma's default embedding function would fetch a model, so emem always hands Ch
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import hashlib
 import importlib.util
 import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -51,6 +53,27 @@ def _checked(path: Path, expected: str) -> Path:
     if digest != expected:
         raise ConfigError(f"embedding asset {path} has sha256 {digest[:12]}…, expected {expected[:12]}…")
     return path
+
+
+@lru_cache(maxsize=1)
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, or None on another C library."""
+    try:
+        trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim  # type: ignore[no-any-return]
+
+
+def release_freed_memory() -> None:
+    """Hand memory freed by large inference runs back to the operating system. With ONNX
+    Runtime's arena off its activations go through malloc, and glibc keeps what they freed in its
+    per-thread heaps: after a catch-up or a view build that held ~90 MB of a 10-conversation
+    process's RSS (docs/benchmarks.md). A no-op where malloc_trim does not exist."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:
@@ -195,6 +218,8 @@ class MiniLMEmbedder:
             out.append(pooled)
         vectors = np.empty((len(texts), self.dim), dtype=np.float32)
         vectors[order] = np.concatenate(out, axis=0)
+        if len(texts) > self._batch_size:  # several runs' activations were freed: give them back
+            release_freed_memory()
         return _normalise(vectors)
 
 
