@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from nltk.stem.porter import PorterStemmer
+if TYPE_CHECKING:
+    from nltk.stem.porter import PorterStemmer
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_stemmer = PorterStemmer()
 
 STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being below
@@ -23,9 +24,18 @@ STOP_WORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=1)
+def _stemmer() -> PorterStemmer:
+    """NLTK's Porter stemmer, imported on first use: `import nltk` loads the whole package (about
+    a quarter of `import emem.memory`), which a process that only writes never needs."""
+    from nltk.stem.porter import PorterStemmer
+
+    return PorterStemmer()
+
+
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
-    return _stemmer.stem(word)
+    return _stemmer().stem(word)
 
 
 def tokenize(text: str) -> list[str]:
