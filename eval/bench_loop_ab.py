@@ -78,6 +78,11 @@ def main() -> None:
             home = work / f"run-{name}"
             shutil.rmtree(home, ignore_errors=True)
             shutil.copytree(work / "base", home)
+            warmed = run(python, "warm", home, args, [])
+            if warmed["turns"]:
+                print(
+                    f"{name}: re-embedded {warmed['turns']} turns at {warmed['turns_per_s']:.1f} turns/s (untimed)"
+                )
             samples[name].append(run(python, "measure", home, args, extra))
 
     def pooled(name: str, key: str) -> list[float]:
