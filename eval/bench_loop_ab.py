@@ -101,9 +101,13 @@ def main() -> None:
     print(f"home built by the baseline: {build['turns']} turns indexed at {build['turns_per_s']:.1f} turns/s")
     rows = [
         ("first ask after appending one turn (deep)", "after_write_ms"),
+        ("  the same, process CPU time", "after_write_cpu_ms"),
         ("ask deep", "deep_ms"),
+        ("  the same, process CPU time", "deep_cpu_ms"),
         ("ask fast", "fast_ms"),
+        ("  the same, process CPU time", "fast_cpu_ms"),
         ("search k=10", "search_ms"),
+        ("  the same, process CPU time", "search_cpu_ms"),
         ("first ask in another namespace of the home", "other_ns_first_ask_ms"),
         ("import emem.memory (cold start)", "import_ms"),
         ("Memory(home) (cold start)", "open_ms"),
