@@ -59,6 +59,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--check-fresh", action="store_true", help="this branch: answers equal a new Memory's")
     ap.add_argument("--work", type=Path, default=None)
+    ap.add_argument("--base-home", type=Path, default=None, help="copy this home instead of building one")
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="emem-loop-ab-"))
     arms = {
@@ -70,7 +71,11 @@ def main() -> None:
     }
     # One home, built by the baseline's code, copied for every measurement: both arms start from
     # the same bytes (this branch lowers the collection's HNSW sync threshold on its first write).
-    build = run(args.baseline_python, "build", work / "base", args, [])
+    if args.base_home:  # a home `build` made earlier (same arguments), e.g. with its caches warm
+        shutil.copytree(args.base_home, work / "base")
+        build = {"turns": 0, "turns_per_s": float("nan")}
+    else:
+        build = run(args.baseline_python, "build", work / "base", args, [])
     samples: dict[str, list[dict[str, Any]]] = {name: [] for name in arms}
     for r in range(args.rounds):
         for name in list(arms) if r % 2 == 0 else list(arms)[::-1]:

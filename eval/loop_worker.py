@@ -75,16 +75,19 @@ def options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def warm(args: argparse.Namespace) -> dict[str, Any]:
-    """Catch every namespace's indexes up with this arm's embedder, untimed by `measure`: a home
-    built with another model is re-embedded here (its cost is catch-up's, measured apart), so
-    both arms measure reads over their own vectors. Summaries are left to the first ask."""
+    """Catch every namespace's indexes up with this arm's embedder, then ask once in each (both
+    untimed by `measure`): a home built with another model is re-embedded here (its cost is
+    catch-up's, measured apart) and its summary vectors cached, so both arms measure reads over
+    their own vectors from the same state."""
     from emem.memory import Memory
 
-    spaces, _ = load(args)
+    spaces, questions = load(args)
     with Memory(args.home, **options(args)) as m:
         start = time.perf_counter()
         total = sum(m.index(ns).new_turns for ns, _, _ in spaces)
         seconds = time.perf_counter() - start
+        for ns, _, _ in spaces:
+            m.ask(questions[0], namespace=ns, mode="deep")
     return {"turns": total, "seconds": seconds, "turns_per_s": total / max(seconds, 1e-9)}
 
 
