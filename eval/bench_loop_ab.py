@@ -86,7 +86,8 @@ def main() -> None:
             warmed = run(python, "warm", home, args, [])
             if warmed["turns"]:
                 print(
-                    f"{name}: re-embedded {warmed['turns']} turns at {warmed['turns_per_s']:.1f} turns/s (untimed)"
+                    f"{name}: warm-up caught {warmed['turns']} turns up at {warmed['turns_per_s']:.1f} "
+                    "turns/s (BM25 always; vectors too when the home's are another model's; untimed)"
                 )
             samples[name].append(run(python, "measure", home, args, extra))
 
