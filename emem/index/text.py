@@ -1,14 +1,13 @@
-"""Lexical normalisation for BM25: lower-case word tokens, stop words dropped, Porter stems.
-Stemming lets "moved" match "move"; the stop list keeps BM25 from rewarding "the" and "I"."""
+"""Lexical normalisation for BM25: lower-case word tokens, stop words dropped, Porter stems
+(`emem.index.porter`). Stemming lets "moved" match "move"; the stop list keeps BM25 from
+rewarding "the" and "I"."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from nltk.stem.porter import PorterStemmer
+from emem.index import porter
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
@@ -24,18 +23,9 @@ STOP_WORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> PorterStemmer:
-    """NLTK's Porter stemmer, imported on first use: `import nltk` loads the whole package (about
-    a quarter of `import emem.memory`), which a process that only writes never needs."""
-    from nltk.stem.porter import PorterStemmer
-
-    return PorterStemmer()
-
-
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
-    return _stemmer().stem(word)
+    return porter.stem(word)
 
 
 def tokenize(text: str) -> list[str]:
