@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import Counter, OrderedDict, defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -254,11 +254,8 @@ class DocumentFrequency:
         with self._lock:
             hit = self._views.get(id(view))
             if hit is None or hit[0] is not view:
-                counts: Counter[str] = Counter()
-                for t in view.turns:
-                    counts.update(set(tokenize(t.render())))
                 n = max(len(view.turns), 1)
-                hit = (view, {w: c / n for w, c in counts.items()})
+                hit = (view, {w: c / n for w, c in view.turn_word_counts().items()})
                 if len(self._views) > 16:
                     self._views.clear()
                 self._views[id(view)] = hit

@@ -40,12 +40,12 @@ class EmbedderConfig(BaseModel):
         """Create the embedder this config names.
 
         Returns:
-            The shared offline MiniLM embedder, or an `OpenAIEmbedder` for the endpoint.
+            The offline MiniLM embedder `EMEM_EMBEDDER` selects, or an `OpenAIEmbedder`.
         """
-        from emem.embedding import OpenAIEmbedder, default_embedder
+        from emem.embedding import OpenAIEmbedder, offline_embedder
 
         if self.kind == "offline":
-            return default_embedder()
+            return offline_embedder()
         assert self.base_url and self.model  # checked by the validator
         return OpenAIEmbedder(self.base_url, self.model, self.api_key)
 

@@ -10,6 +10,7 @@ import pytest
 
 from emem.embedding import (
     EMBEDDER_ENV,
+    MODELS_ENV,
     QUANTISED_NAME,
     MiniLMEmbedder,
     build_quantised_minilm,
@@ -45,11 +46,16 @@ def test_built_once_and_close_to_the_shipped_model(quantised: Path) -> None:
     assert not np.allclose(a, b, atol=1e-4)  # really another computation
 
 
-def test_the_environment_selects_it_per_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(EMBEDDER_ENV, "qint8")
+def test_it_is_the_default_and_the_environment_selects_the_shipped_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quantised: Path
+) -> None:
+    monkeypatch.setenv(MODELS_ENV, str(quantised.parent))
+    monkeypatch.delenv(EMBEDDER_ENV, raising=False)
     with Memory(tmp_path / "home") as m:
         assert m.indexes.embedder.name.startswith(QUANTISED_NAME)
-        assert (tmp_path / "home" / "models").is_dir()
+    monkeypatch.setenv(EMBEDDER_ENV, "shipped")
+    with Memory(tmp_path / "home") as m:
+        assert m.indexes.embedder.name == default_embedder().name
     monkeypatch.setenv(EMBEDDER_ENV, "fp64-please")
     with Memory(tmp_path / "other") as m, pytest.raises(ConfigError, match=EMBEDDER_ENV):
         _ = m.indexes.embedder

@@ -69,6 +69,7 @@ def assert_same_view(a, b) -> None:
     assert np.allclose(a.centroids, b.centroids)
     assert a.segment_texts == b.segment_texts and a.segment_tokens == b.segment_tokens
     assert a.segment_of == b.segment_of and a.row_of == b.row_of
+    assert a.turn_word_counts() == b.turn_word_counts()
     for q in ("harbour trail", "sister Oslo", "greyhound Pixel"):
         assert np.array_equal(a.segment_bm25.scores(q), b.segment_bm25.scores(q))
 
@@ -79,6 +80,7 @@ def test_appending_a_turn_re_embeds_only_its_segment_summary(home: Path) -> None
         m.add_turns(history(), namespace="ns")
         first = m.read_runtime.view("ns")
         assert len(first.segments) == 3
+        assert first.turn_word_counts()["greyhound"] == 2  # computed, so the next view extends it
         embedder.texts.clear()
         m.add_turns(
             [turn("S2", 3, "Dana", "About nine kilometres along the harbour.", "2023-02-01T09:02:00+00:00")],

@@ -9,6 +9,7 @@ re-embedding of the namespace. Segmentation is per session, so the result equals
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -87,6 +88,14 @@ class NamespaceView:
             self._speakers_lower = {t.speaker.lower() for t in self.turns}
         return self._speakers_lower
 
+    def turn_word_counts(self) -> dict[str, int]:
+        """How many of the view's turns hold each stemmed word (`tokenize(turn.render())`), built
+        once per view and carried forward by `_extend`, which adds only the new turns' words: a
+        write must not make the next question re-tokenise every turn of the namespace."""
+        if self._word_counts is None:
+            self._word_counts = _word_counts(self.turns)
+        return self._word_counts
+
     def segment_text_lower(self, i: int) -> str:
         """Lower-cased text of segment i (memoised: routing asks for it on every question)."""
         if self._lower is None:
@@ -97,6 +106,15 @@ class NamespaceView:
     _turn_segment: np.ndarray | None = field(default=None, repr=False)
     _key_rows: tuple[int, str | None, np.ndarray] | None = field(default=None, repr=False)
     _speakers_lower: set[str] | None = field(default=None, repr=False)
+    _word_counts: dict[str, int] | None = field(default=None, repr=False)
+
+
+def _word_counts(turns: list[StoredTurn], into: dict[str, int] | None = None) -> dict[str, int]:
+    """Document counts of stemmed words over `turns`, added to a copy of `into`."""
+    counts: Counter[str] = Counter(into or {})
+    for t in turns:
+        counts.update(set(tokenize(t.render())))
+    return dict(counts)
 
 
 def build_view(
@@ -232,6 +250,8 @@ def _extend(
     )
     if old._lower is not None:
         view._lower = pick(old._lower, [t.lower() for t in fresh_texts])
+    if old._word_counts is not None:
+        view._word_counts = _word_counts(new, into=old._word_counts)
     return view
 
 
