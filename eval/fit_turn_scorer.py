@@ -7,7 +7,7 @@ fast's turns) are packed best-first under the budget.
 Fits on every candidate turn of both hops (the second hop as agents.deep routes it) and prints
 the weights (the shipped turnscore.WEIGHTS came from --train 0,1,2,3,4) and, on the training half
 (in sample) and the rest (out of sample), the packed recall of: the fitted scorer, the same fit
-without the typed (WordNet) feature, the shipped one, the older support score (assistant.support_scores) and fast's RRF alone, with the first
+without the typed feature (spaCy entity types), the shipped one, the older support score (assistant.support_scores) and fast's RRF alone, with the first
 hop's candidates and with both hops'. Also the evidence-session recall of the first hop, of both
 hops, and of the first hop plus the router's next 5 segments (what the second hop is measured
 against). A simulation of the packer (turn lines only, no facts); not on the read path.
@@ -145,7 +145,7 @@ def packed_recall(y: np.ndarray, tokens: np.ndarray, scores: np.ndarray, n: int,
 
 
 def without_typed(x: np.ndarray) -> np.ndarray:
-    """The features with the typed column zeroed (the scorer as if no WordNet were installed)."""
+    """The features with the typed column zeroed (the scorer as if no NER pipeline were installed)."""
     out = x.copy()
     out[:, FEATURES.index("typed")] = 0.0
     return out
@@ -172,7 +172,7 @@ def main() -> None:
     x_train, y_train = np.concatenate([c.x2 for c in tr]), np.concatenate([c.y2 for c in tr])
     w = fit_logistic(x_train, y_train, l2=args.l2)
     fitted = dict(zip(FEATURES, w[:-1], strict=True))
-    # Ablation: the same fit without WordNet's typed feature (what typed knowledge adds).
+    # Ablation: the same fit without the typed feature (what typed knowledge adds).
     w_plain = fit_logistic(without_typed(x_train), y_train, l2=args.l2)
     plain = dict(zip(FEATURES, w_plain[:-1], strict=True))
     print(

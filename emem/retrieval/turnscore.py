@@ -25,34 +25,35 @@ FEATURES = ("rrf", "bm25", "dense_topic", "dense_asked", "overlap", "entities", 
 both is 1; bm25: the turn's BM25 over the namespace's best; dense_topic / dense_asked: cosine to
 the question without / with speaker names; overlap: share of the question's content words the
 turn holds; entities: named entities of the plan it mentions; segment: its segment's routing score
-(min-max over the activated ones); typed: the turn names a member of the class the question asks
-for ("which cities" / Chicago), times how rare such turns are (emem.retrieval.typed)."""
+(min-max over the activated ones); typed: the turn names an entity of the type the question asks
+for ("which cities" / Chicago: spaCy's entity types), times how rare such turns are in the
+namespace (emem.retrieval.typed; 0 when the `ner` extra is not installed)."""
 
 WEIGHTS = {
-    "rrf": 3.327,
-    "bm25": 1.383,
-    "dense_topic": 1.611,
-    "dense_asked": 0.971,
-    "overlap": 0.005,
-    "entities": 0.718,
-    "segment": 2.514,
-    "typed": 0.485,
+    "rrf": 3.258,
+    "bm25": 1.408,
+    "dense_topic": 1.58,
+    "dense_asked": 1.235,
+    "overlap": 0.058,
+    "entities": 0.714,
+    "segment": 2.511,
+    "typed": 4.489,
 }
-INTERCEPT = -9.98
+INTERCEPT = -10.088
 """Fitted on LoCoMo conversations 0-4 (L2-regularised logistic regression, every candidate turn
 of both hops labelled evidence or not); the shipped scorer."""
 
 WEIGHTS_FIT_5_9 = {
-    "rrf": 3.194,
-    "bm25": 1.091,
-    "dense_topic": 2.086,
-    "dense_asked": 0.116,
-    "overlap": 0.241,
-    "entities": 0.648,
-    "segment": 2.369,
-    "typed": 0.63,
+    "rrf": 3.159,
+    "bm25": 1.158,
+    "dense_topic": 2.116,
+    "dense_asked": 0.137,
+    "overlap": 0.253,
+    "entities": 0.619,
+    "segment": 2.361,
+    "typed": 2.093,
 }
-INTERCEPT_FIT_5_9 = -9.331
+INTERCEPT_FIT_5_9 = -9.317
 """The same fit on conversations 5-9: used only by `bench_retrieval --weights reverse`, to report
 conversations 0-4 out of sample."""
 
