@@ -18,7 +18,6 @@ from collections import OrderedDict
 
 import numpy as np
 
-from emem.index.manager import turn_key
 from emem.retrieval.ner import EntityTagger, bundled_ner
 from emem.retrieval.view import NamespaceView
 
@@ -49,8 +48,9 @@ def asked_labels(question: str) -> frozenset[str]:
 
 
 class TypeIndex:
-    """Per namespace: the entity labels of each turn, tagged once per turn (turns are immutable:
-    a view built after writes tags only its new turns). Bounded; thread-safe."""
+    """Per namespace: the entity labels of each turn's text, tagged once (turns are immutable: a
+    view built after writes tags only its new turns). Keyed by the text, which is all the labels
+    depend on, so two homes holding a namespace of the same name cannot mix. Bounded; thread-safe."""
 
     def __init__(self, tagger: EntityTagger, namespaces: int = 16) -> None:
         self._tagger = tagger
@@ -64,12 +64,12 @@ class TypeIndex:
             self._labels.move_to_end(view.namespace)
             while len(self._labels) > self._namespaces:
                 self._labels.popitem(last=False)
-            new = [t for t in view.turns if turn_key(t) not in known]
+            new = list(dict.fromkeys(t.text for t in view.turns if t.text not in known))
         if new:
-            tagged = self._tagger.labels([t.text for t in new])
+            tagged = self._tagger.labels(new)
             with self._lock:
-                known.update((turn_key(t), labels) for t, labels in zip(new, tagged, strict=True))
-        return [known[turn_key(t)] for t in view.turns]
+                known.update(zip(new, tagged, strict=True))
+        return [known[t.text] for t in view.turns]
 
     def matches(self, view: NamespaceView, labels: frozenset[str]) -> np.ndarray:
         """A 0/1 array over the view's rows: 1 where the turn names an entity of any label.
