@@ -39,7 +39,8 @@ from emem.retrieval.routing import (
     keyword_pathway,
     ledger_pathway,
 )
-from emem.retrieval.turnscore import TurnSignals, calibrated, feature_matrix, turn_signals
+from emem.retrieval.turnscore import FEATURES, TurnSignals, calibrated, feature_matrix, turn_signals
+from emem.retrieval.typed import typed_signal
 from emem.retrieval.view import NamespaceView
 from emem.tokens import count_tokens
 
@@ -95,7 +96,7 @@ class SignalCache:
         bm = bm25_turn_scores(view, question)
         topic = view.turn_vectors @ embed(topic_query(question, view.indexes.speakers))
         asked = view.turn_vectors @ embed(question)
-        signals = turn_signals(bm, topic, asked, mask)
+        signals = turn_signals(bm, topic, asked, mask, typed_signal(view, question, mask))
         with self._lock:
             self._hits[key] = (view, signals)
             if len(self._hits) > self._size:
@@ -155,7 +156,7 @@ def score_turns(
     """
     if not turns:
         empty = np.zeros(0)
-        return Scored([], empty, empty, np.zeros((0, 7)), empty)
+        return Scored([], empty, empty, np.zeros((0, len(FEATURES))), empty)
     rows = [view.row_of[turn_key(t)] for t in turns]
     support = np.array(support_scores(turns, view.turn_vectors[rows], question, plan, q_vec))
     q_terms = (set(tokenize(question)) - DATE_WORDS) or set(tokenize(question))

@@ -6,8 +6,8 @@ fast's turns) are packed best-first under the budget.
 
 Fits on every candidate turn of both hops (the second hop as agents.deep routes it) and prints
 the weights (the shipped turnscore.WEIGHTS came from --train 0,1,2,3,4) and, on the training half
-(in sample) and the rest (out of sample), the packed recall of: the fitted scorer, the shipped
-one, the older support score (assistant.support_scores) and fast's RRF alone, with the first
+(in sample) and the rest (out of sample), the packed recall of: the fitted scorer, the same fit
+without the typed feature (spaCy entity types), the shipped one, the older support score (assistant.support_scores) and fast's RRF alone, with the first
 hop's candidates and with both hops'. Also the evidence-session recall of the first hop, of both
 hops, and of the first hop plus the router's next 5 segments (what the second hop is measured
 against). A simulation of the packer (turn lines only, no facts); not on the read path.
@@ -64,6 +64,8 @@ class Candidates:
     x2: np.ndarray
     y2: np.ndarray
     tokens2: np.ndarray
+    segments2: np.ndarray
+    """Segment (view index) of each row of x2: for per-segment packing rules."""
 
 
 def collect(memory: Memory, data: Path, chosen: list[int]) -> list[Candidates]:
@@ -125,6 +127,7 @@ def collect(memory: Memory, data: Path, chosen: list[int]) -> list[Candidates]:
                     sc2.x,
                     np.array([float(t.turn_id in ev) for t in sc2.turns]),
                     sc2.tokens,
+                    np.array([view.segment_index[view.segment_for(t).segment_id] for t in sc2.turns]),
                 )
             )
     return out
@@ -139,6 +142,13 @@ def packed_recall(y: np.ndarray, tokens: np.ndarray, scores: np.ndarray, n: int,
         used += tokens[i]
         got += y[i]
     return got / n
+
+
+def without_typed(x: np.ndarray) -> np.ndarray:
+    """The features with the typed column zeroed (the scorer as if no NER pipeline were installed)."""
+    out = x.copy()
+    out[:, FEATURES.index("typed")] = 0.0
+    return out
 
 
 def _means(values: dict[str, list[float]]) -> str:
@@ -159,8 +169,12 @@ def main() -> None:
         rows = collect(m, args.data, train + test)
     tr = [c for c in rows if c.conversation in train]
     te = [c for c in rows if c.conversation in test]
-    w = fit_logistic(np.concatenate([c.x2 for c in tr]), np.concatenate([c.y2 for c in tr]), l2=args.l2)
+    x_train, y_train = np.concatenate([c.x2 for c in tr]), np.concatenate([c.y2 for c in tr])
+    w = fit_logistic(x_train, y_train, l2=args.l2)
     fitted = dict(zip(FEATURES, w[:-1], strict=True))
+    # Ablation: the same fit without the typed feature (what typed knowledge adds).
+    w_plain = fit_logistic(without_typed(x_train), y_train, l2=args.l2)
+    plain = dict(zip(FEATURES, w_plain[:-1], strict=True))
     print(
         f"fitted on {train}: "
         + ", ".join(f'"{k}": {v:.3f}' for k, v in fitted.items())
@@ -168,6 +182,7 @@ def main() -> None:
     )
     scorers = {
         "fitted": lambda x, c: calibrated(x, fitted, w[-1]),
+        "untyped": lambda x, c: calibrated(without_typed(x), plain, w_plain[-1]),
         "shipped": lambda x, c: calibrated(x),
         "rrf": lambda x, c: x[:, 0],
     }
@@ -178,8 +193,10 @@ def main() -> None:
                 for c in part:
                     x, y, tok = (c.x, c.y, c.tokens) if hops == "hop 1" else (c.x2, c.y2, c.tokens2)
                     r = packed_recall(y, tok, score(x, c), c.n_evidence, args.budget)
+                    typed = bool(c.x2[:, FEATURES.index("typed")].any())
                     for k in (
                         "all",
+                        *(("typed",) if typed else ()),
                         f"c{c.category}",
                         "multi-session" if c.n_sessions > 1 else "one session",
                     ):

@@ -20,36 +20,40 @@ import numpy as np
 
 from emem.retrieval.fusion import RRF_K
 
-FEATURES = ("rrf", "bm25", "dense_topic", "dense_asked", "overlap", "entities", "segment")
+FEATURES = ("rrf", "bm25", "dense_topic", "dense_asked", "overlap", "entities", "segment", "typed")
 """rrf: 1/(k+rank BM25) + 1/(k+rank dense), ranks over every visible turn, scaled so rank 1 in
 both is 1; bm25: the turn's BM25 over the namespace's best; dense_topic / dense_asked: cosine to
 the question without / with speaker names; overlap: share of the question's content words the
 turn holds; entities: named entities of the plan it mentions; segment: its segment's routing score
-(min-max over the activated ones)."""
+(min-max over the activated ones); typed: the turn names an entity of the type the question asks
+for ("which cities" / Chicago: spaCy's entity types), times how rare such turns are in the
+namespace (emem.retrieval.typed; 0 when the `ner` extra is not installed)."""
 
 WEIGHTS = {
-    "rrf": 3.292,
-    "bm25": 1.438,
-    "dense_topic": 1.691,
-    "dense_asked": 0.943,
-    "overlap": 0.019,
-    "entities": 0.717,
-    "segment": 2.488,
+    "rrf": 3.258,
+    "bm25": 1.408,
+    "dense_topic": 1.58,
+    "dense_asked": 1.235,
+    "overlap": 0.058,
+    "entities": 0.714,
+    "segment": 2.511,
+    "typed": 4.489,
 }
-INTERCEPT = -9.955
+INTERCEPT = -10.088
 """Fitted on LoCoMo conversations 0-4 (L2-regularised logistic regression, every candidate turn
 of both hops labelled evidence or not); the shipped scorer."""
 
 WEIGHTS_FIT_5_9 = {
-    "rrf": 3.228,
-    "bm25": 1.083,
-    "dense_topic": 2.088,
-    "dense_asked": 0.084,
-    "overlap": 0.262,
-    "entities": 0.640,
-    "segment": 2.434,
+    "rrf": 3.159,
+    "bm25": 1.158,
+    "dense_topic": 2.116,
+    "dense_asked": 0.137,
+    "overlap": 0.253,
+    "entities": 0.619,
+    "segment": 2.361,
+    "typed": 2.093,
 }
-INTERCEPT_FIT_5_9 = -9.344
+INTERCEPT_FIT_5_9 = -9.317
 """The same fit on conversations 5-9: used only by `bench_retrieval --weights reverse`, to report
 conversations 0-4 out of sample."""
 
@@ -62,6 +66,7 @@ class TurnSignals:
     bm25: np.ndarray
     dense_topic: np.ndarray
     dense_asked: np.ndarray
+    typed: np.ndarray
 
 
 def rank_positions(scores: np.ndarray, alive: np.ndarray) -> np.ndarray:
@@ -74,7 +79,11 @@ def rank_positions(scores: np.ndarray, alive: np.ndarray) -> np.ndarray:
 
 
 def turn_signals(
-    bm25: np.ndarray, dense_topic: np.ndarray, dense_asked: np.ndarray, alive: np.ndarray
+    bm25: np.ndarray,
+    dense_topic: np.ndarray,
+    dense_asked: np.ndarray,
+    alive: np.ndarray,
+    typed: np.ndarray | None = None,
 ) -> TurnSignals:
     """Signals for every row; `alive` masks the turns the question may use (as_of, filter).
 
@@ -83,6 +92,8 @@ def turn_signals(
         dense_topic: cosine of every turn to the question without speaker names.
         dense_asked: cosine of every turn to the question as asked.
         alive: which rows may be used.
+        typed: the typed-match signal of every turn (zeros when None: no type asked, or no
+            WordNet installed).
     Returns:
         The signals, each aligned with the rows.
     """
@@ -96,6 +107,7 @@ def turn_signals(
         bm25=bm25 / top if top > 0 else np.zeros_like(bm25),
         dense_topic=dense_topic,
         dense_asked=dense_asked,
+        typed=np.zeros(len(bm25)) if typed is None else typed,
     )
 
 
@@ -117,6 +129,7 @@ def feature_matrix(
             np.asarray(overlap, dtype=float),
             np.asarray(entities, dtype=float),
             np.asarray(segment, dtype=float),
+            signals.typed[idx],
         ],
         axis=1,
     ).reshape(len(idx), len(FEATURES))
