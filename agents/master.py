@@ -573,7 +573,10 @@ def build_master_graph(runtime: ReadRuntime):
             shown = segment.model_copy(
                 update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]}
             )
-            report, call = llm_assistant(shown, task["question"], task["plan"], chat)
+            report, call = llm_assistant(
+                shown, task["question"], task["plan"], chat,
+                states=getattr(runtime.memory, "segment_states", None), namespace=task["namespace"],
+            )  # fmt: skip
         return {"reports": [report], "calls": [call], "timings": _timed("assistants", start)}
 
     def aggregate(state: MasterState) -> dict[str, Any]:
