@@ -12,11 +12,17 @@ from datetime import datetime
 from pydantic import BaseModel, Field, field_validator
 
 from emem.answer import Operation, Plan
+from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
 from emem.extract.rules import favourite_of
 from emem.index.text import STOP_WORDS, tokenize
 from emem.ledger.predicates import PREDICATES
+from emem.llm.base import ChatModel
+from emem.llm.jsonparse import parse_into
+from emem.llm.usage import LLMCall
+from emem.prompting import load_prompt
 from emem.timeparse import MONTHS
+from emem.tokens import count_tokens
 
 _ARITHMETIC = re.compile(
     r"\bhow (?:long|many (?:days|weeks|months|years|hours|minutes)|much time)\b"
@@ -282,3 +288,61 @@ def plan_from_reply(
             "source": model,
         }
     )
+
+
+PLAN_SCHEMA = PlanReply.model_json_schema()
+
+
+def offline_planner_call(question: str, plan: Plan) -> LLMCall:
+    """The offline planner's call record: rules, no model, tokens counted as if it were one."""
+    return LLMCall(
+        role="planner",
+        model="offline-rules",
+        backend="offline",
+        prompt_tokens=count_tokens(question),
+        completion_tokens=count_tokens(plan.model_dump_json()),
+    )
+
+
+def llm_plan(
+    question: str,
+    known: Sequence[str],
+    anchor: datetime | None,
+    chat: ChatModel,
+    *,
+    subjects: Sequence[str] = (),
+) -> tuple[Plan | None, list[LLMCall], str | None]:
+    """Plan with the `planner` prompt; the rules still resolve dates and subjects (plan_from_reply).
+
+    Args:
+        question: the question as asked.
+        known: the namespace's speakers and ledger subjects.
+        anchor: "now" for relative dates (the question's as_of, or the last turn's time).
+        chat: the model serving the planner role.
+        subjects: who "I"/"my"/"you" stand for (emem.subjects).
+
+    Returns:
+        (plan, calls, None) on success; (None, calls, the error) when the model failed or its
+        reply is not a plan (calls then end with the failed one): the caller decides what a
+        failed plan means.
+    """
+    prompt = load_prompt("planner")
+    messages = [{"role": "system", "content": prompt.text}, {"role": "user", "content": question}]
+    calls: list[LLMCall] = []
+    try:
+        result = chat.chat("planner", messages, schema=PLAN_SCHEMA, max_tokens=200, prompt_hash=prompt.sha256)
+        calls.append(result.call)
+        reply = parse_into(result.data if result.data is not None else result.text, PlanReply)
+        return plan_from_reply(reply, question, known, anchor, chat.model, subjects=subjects), calls, None
+    except (LLMError, ValueError) as exc:
+        calls.append(
+            LLMCall(
+                role="planner",
+                model=chat.model,
+                backend="openai",
+                ok=False,
+                error=str(exc),
+                prompt_tokens=count_tokens(prompt.text + question),
+            )
+        )
+        return None, calls, str(exc)

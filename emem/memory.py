@@ -757,10 +757,9 @@ class Memory:
 
     def _runtime(self):
         if self._read_runtime is None:
-            from emem.agents.master import ReadRuntime, build_master_graph
+            from emem.agents.master import ReadRuntime
 
             self._read_runtime = ReadRuntime(self, self.roles, config=self.config.read)
-            self._graph = build_master_graph(self._read_runtime)
         return self._read_runtime
 
     @property
@@ -770,13 +769,18 @@ class Memory:
         return self._runtime()
 
     def graph(self) -> Any:
-        """The compiled LangGraph master graph (embed it as a subgraph, or invoke it directly).
+        """The LangGraph master graph bound to this memory (embed it as a subgraph, or invoke it
+        directly; `emem.agents.master.master_graph()` is the unbound one, run with
+        `context=memory.read_runtime`).
 
         Returns:
-            The `CompiledStateGraph` (input: question, namespace, mode, as_of, budget, filter;
+            A `CompiledStateGraph` (input: question, namespace, mode, as_of, budget, filter;
             output: answer).
         """
-        self._runtime()
+        if self._graph is None:
+            from emem.agents.master import build_master_graph
+
+            self._graph = build_master_graph(self._runtime())
         return self._graph
 
     @namespace_keyword(1)
@@ -805,10 +809,10 @@ class Memory:
         Returns:
             The `Answer`, with evidence, facts, usage and timings.
         """
-        from emem.agents.master import ask_graph
+        from emem.agents.master import ask_graph, master_graph
 
-        inputs = self._ask_inputs(question, namespace, mode, as_of, budget, filter)  # builds the graph
-        return ask_graph(self._graph, **inputs)
+        inputs = self._ask_inputs(question, namespace, mode, as_of, budget, filter)  # builds the runtime
+        return ask_graph(master_graph(), **inputs, context=self._read_runtime)
 
     def _ask_inputs(
         self,
@@ -919,10 +923,10 @@ class Memory:
         Returns:
             The `Answer`, as `ask` returns it.
         """
-        from emem.agents.master import aask_graph
+        from emem.agents.master import aask_graph, master_graph
 
         inputs = await asyncio.to_thread(self._ask_inputs, question, namespace, mode, as_of, budget, filter)
-        return await aask_graph(self._graph, **inputs)
+        return await aask_graph(master_graph(), **inputs, context=self._read_runtime)
 
     async def aconsolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
         """`consolidate`, awaited (one implementation: the sync method in a worker thread).

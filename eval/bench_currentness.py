@@ -20,7 +20,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from emem.agents.master import DEFAULT_BUDGET, ReadRuntime, ask_graph, build_master_graph
+from emem.agents.master import DEFAULT_BUDGET, ReadRuntime, ask_graph, master_graph
 from emem.eval.bench_retrieval import ingest_conversation, pct
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.memory import Memory
@@ -53,20 +53,20 @@ def main() -> None:
     turns = 0
     t0 = time.perf_counter()
     with Memory(args.home) as m:
-        with_ledger = build_master_graph(ReadRuntime(m, m.roles, currentness=True))
-        without = build_master_graph(ReadRuntime(m, m.roles, currentness=False))
+        with_ledger = ReadRuntime(m, m.roles, currentness=True)
+        without = ReadRuntime(m, m.roles, currentness=False)
         for ci in chosen:
             ns = ingest_conversation(m, raw[ci], samples[ci].sample_id)
             turns += m.stats(ns).turns
             questions = [q.question for q in iter_questions([samples[ci]])]
-            for graph in (with_ledger, without):  # warm both views and caches
-                ask_graph(graph, questions[0], ns, "fast", None, DEFAULT_BUDGET)
+            for rt in (with_ledger, without):  # warm both views and caches
+                ask_graph(master_graph(), questions[0], ns, "fast", None, DEFAULT_BUDGET, context=rt)
             for i, q in enumerate(questions):
                 order = (with_ledger, without) if i % 2 == 0 else (without, with_ledger)
                 took = {}
-                for graph in order:
-                    took[graph is with_ledger] = ask_graph(
-                        graph, q, ns, "fast", None, DEFAULT_BUDGET
+                for rt in order:
+                    took[rt is with_ledger] = ask_graph(
+                        master_graph(), q, ns, "fast", None, DEFAULT_BUDGET, context=rt
                     ).latency_ms
                 on_ms.append(took[True])
                 off_ms.append(took[False])

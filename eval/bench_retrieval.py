@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from emem.agents.master import ReadRuntime, ask_graph, build_master_graph
+from emem.agents.master import ReadRuntime, ask_graph, master_graph
 from emem.embedding import MiniLMEmbedder, build_quantised_minilm
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.eval.metrics import CATEGORY_NAMES, session_number
@@ -185,7 +185,7 @@ def main() -> None:
         print(f"embedder: {m.indexes.embedder.name}")
         if args.hops is not None:
             m.read_runtime.max_hops = args.hops
-        episode = build_master_graph(ReadRuntime(m, m.roles, episode_context=True)) if args.episode else None
+        episode = ReadRuntime(m, m.roles, episode_context=True) if args.episode else None
         for ci in chosen:
             sample = samples[ci]
             ns = ingest_conversation(m, raw[ci], sample.sample_id)
@@ -210,7 +210,7 @@ def main() -> None:
                     **ask_row(m, q, ns, args.budget),
                 }
                 if episode is not None:
-                    a = ask_graph(episode, q.question, ns, "deep", None, args.budget)
+                    a = ask_graph(master_graph(), q.question, ns, "deep", None, args.budget, context=episode)
                     row["deep_episode_turn_recall"] = recall(q.evidence, {e.turn_id for e in a.evidence})
                 rows.append(row)
                 if qi < args.curve_limit:

@@ -7,13 +7,12 @@ import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from emem.agents.aggregate import build_closures
 from emem.agents.assistant import supported_evidence
-from emem.agents.master import DEFAULT_BUDGET, ReadRuntime, ask_graph, build_master_graph
+from emem.agents.master import DEFAULT_BUDGET, ReadRuntime, ask_graph, master_graph
 from emem.agents.planner import offline_plan
 from emem.agents.reader import llm_read, offline_read, offline_reader_call
 from emem.agents.roles import RoleModels
@@ -22,7 +21,7 @@ from emem.config import recipe
 from emem.llm.usage import Usage
 from emem.memory import Memory
 from emem.models import StoredTurn
-from emem.packing import pack
+from emem.read.packing import pack
 from emem.retrieval.routing import DEFAULT_ACTIVATE
 from emem.timeparse import parse_locomo_time
 
@@ -110,16 +109,16 @@ class Shared:
         self.activate = activate
         self.fill_context = fill_context
         self._prepared: set[str] = set()
-        self._graphs: dict[str, Any] = {}
+        self._runtimes: dict[str, ReadRuntime] = {}
 
-    def graph(self, router: str) -> Any:
-        """One master graph per router, shared by the modes (so they share its namespace views)."""
-        if router not in self._graphs:
+    def runtime(self, router: str) -> ReadRuntime:
+        """One read runtime (the master graph's context) per router, shared by the modes (so they
+        share its namespace views)."""
+        if router not in self._runtimes:
             base = recipe("paper-router" if router == "paper" else "default").read
             read = base.model_copy(update={"activate": self.activate, "fill_context": self.fill_context})
-            runtime = ReadRuntime(self.memory, self.roles, config=read)
-            self._graphs[router] = build_master_graph(runtime)
-        return self._graphs[router]
+            self._runtimes[router] = ReadRuntime(self.memory, self.roles, config=read)
+        return self._runtimes[router]
 
     def prepare(self, sample: LocomoSample) -> str:
         ns = namespace_for(sample.sample_id)
@@ -144,7 +143,15 @@ class EmemSystem:
     ) -> SystemOutput:
         ns = namespace_for(sample_id)
         return to_output(
-            ask_graph(self.shared.graph(self.router), question, ns, self.mode, as_of, self.shared.budget)
+            ask_graph(
+                master_graph(),
+                question,
+                ns,
+                self.mode,
+                as_of,
+                self.shared.budget,
+                context=self.shared.runtime(self.router),
+            )
         )
 
 

@@ -50,6 +50,31 @@ def test_eval_is_an_optional_extra() -> None:
     assert "emem[eval]" in extras["dev"]
 
 
+def test_installed_core_requirements_have_neither_matplotlib_nor_nltk() -> None:
+    """What `pip install emem` installs, read from the installed distribution's metadata."""
+    from importlib.metadata import requires
+
+    from packaging.requirements import Requirement
+
+    reqs = [Requirement(r) for r in requires("emem") or []]
+    core = {r.name.lower() for r in reqs if r.marker is None}
+    eval_extra = {
+        r.name.lower() for r in reqs if r.marker is not None and r.marker.evaluate({"extra": "eval"})
+    }
+    assert core and "langgraph" in core
+    assert not core & {"matplotlib", "nltk"}
+    assert {"matplotlib", "nltk"} <= eval_extra
+
+
+def test_the_library_reads_without_nltk() -> None:
+    code = (
+        "import sys, emem, emem.memory, emem.agents.master; from emem.index.text import tokenize; "
+        "assert tokenize('moving') == ['move']; print(sorted(m for m in sys.modules if m.startswith('nltk')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
 def test_the_cli_does_not_import_the_harness() -> None:
     code = (
         "import sys, emem.cli, emem.__main__; "

@@ -17,7 +17,7 @@ from emem.answer import Closure, Operation, Plan
 from emem.cli.demo import example_conversation
 from emem.llm.langchain_adapter import LangChainChatModel
 from emem.memory import Memory
-from emem.packing import pack
+from emem.read.packing import pack
 from emem.segments import build_segments
 
 NS = "demo"

@@ -24,7 +24,7 @@ def _ints(text: str | None, what: str) -> list[int] | None:
         raise InputError(f"expected comma-separated integers, got {text!r}", what) from None
 
 
-EVAL_EXTRA_MODULES = ("matplotlib",)
+EVAL_EXTRA_MODULES = ("matplotlib", "nltk")
 """Third-party modules only the harness needs (the `eval` extra in pyproject.toml)."""
 
 

@@ -180,7 +180,7 @@ class IndexManager:
         last = self._store.last_seq(namespace)
         ns = self._by_ns.get(namespace)
         return (
-            bool(ns)
+            ns is not None
             and ns.verified
             and ns.covered_seq >= last
             and self._dense_covered(namespace, ns.dense) >= last

@@ -1,15 +1,15 @@
-"""Lexical normalisation for BM25: lower-case word tokens, stop words dropped, Porter stems.
-Stemming lets "moved" match "move"; the stop list keeps BM25 from rewarding "the" and "I"."""
+"""Lexical normalisation for BM25: lower-case word tokens, stop words dropped, Porter stems
+(`emem.index.porter`). Stemming lets "moved" match "move"; the stop list keeps BM25 from
+rewarding "the" and "I"."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
-from nltk.stem.porter import PorterStemmer
+from emem.index import porter
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_stemmer = PorterStemmer()
 
 STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being below
@@ -25,7 +25,7 @@ STOP_WORDS = frozenset(
 
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
-    return _stemmer.stem(word)
+    return porter.stem(word)
 
 
 def tokenize(text: str) -> list[str]:

@@ -1,0 +1,204 @@
+"""Stage 4, aggregate: the evidence the reader may see. Deep mode first chooses its candidates
+(`deep_candidates`); then currentness through the ledger (`agents/currentness.py`), forget
+requests (`agents/withheld.py`), provenance closures (`agents/aggregate.py`) and packing under
+the token budget (`emem/read/packing.py`, pure)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from emem.agents.aggregate import build_closures, context_closures, evidence_line, fact_closure
+from emem.agents.assistant import (
+    CANDIDATE_FLOOR,
+    RELEVANCE_FLOOR,
+    AssistantReport,
+    evidence_item,
+    supported_evidence,
+)
+from emem.agents.currentness import (
+    asks_follow_up,
+    asks_state,
+    count_follow_ups,
+    later_revisions,
+    question_time,
+    rank_for_state,
+    stale_revisions,
+)
+from emem.agents.deep import score_turns, segment_scores, with_neighbours
+from emem.agents.spans import focus_words
+from emem.agents.state import MasterState
+from emem.agents.withheld import apply_forget_requests, withholding_ok
+from emem.answer import EvidenceItem, Operation
+from emem.index.manager import turn_key
+from emem.ledger.models import Revision
+from emem.read.context import ReadRuntime, timed, visible_mask
+from emem.read.packing import pack
+from emem.read.retrieve import fast_turns
+from emem.tokens import count_tokens
+
+
+def segment_turns(rt: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
+    """Every visible turn of the activated segments, scored for support as the offline assistant
+    scores them: the candidates for filling the budget."""
+    view = rt.view(state["namespace"])
+    as_of, q = state.get("as_of"), state["question"]
+    turns = [
+        t
+        for a in state.get("activated", [])
+        for t in view.segments[view.segment_index[a.segment_id]].turns
+        if (as_of is None or t.time <= as_of) and (state.get("filter") is None or state["filter"].matches(t))
+    ]
+    scored, _ = supported_evidence(view, turns, q, state["plan"], rt.embed(q), keep_all=True)
+    return scored
+
+
+def deep_candidates(
+    rt: ReadRuntime,
+    state: MasterState,
+    reports: list[AssistantReport],
+    evidence: list[EvidenceItem],
+    seen: set[tuple[str, str]],
+) -> list[EvidenceItem]:
+    """Deep mode's evidence: the assistants' turns and fast's retrieval (deep sees at least what
+    fast sees), chosen best-first by the calibrated score until they fill the budget the facts
+    leave. Whether the question is answerable is decided here, once, on everything: when no
+    turn's support reaches the floor and no assistant found its segment relevant, no turn is kept
+    and the reader abstains. Items carry their support score (assistant.support_scores), the scale
+    the reader and the currentness rules compare; quotes an LLM assistant chose come first."""
+    ns, q, plan = state["namespace"], state["question"], state["plan"]
+    view = rt.view(ns)
+    as_of, flt = state.get("as_of"), state.get("filter")
+    budget = state.get("budget") or rt.read.budget
+    llm = rt.roles.get("assistant") is not None
+    chosen = list(evidence) if llm else []
+    turns = [] if llm else [view.by_ref[(e.conversation_id, e.turn_id)] for e in evidence]
+    turns += [t for t in fast_turns(rt, view, q, as_of, flt) if (t.conversation_id, t.turn_id) not in seen]
+    signals = rt.signals.get(view, q, visible_mask(view, as_of, flt), rt.embed)
+    q_vec, by_segment = rt.embed(q), segment_scores(state.get("activated", []))
+    scored = score_turns(view, turns, q, plan, signals, q_vec, by_segment)
+    relevant = any(r.relevant for r in reports) or bool(
+        len(scored.support) and scored.support.max() >= RELEVANCE_FLOOR
+    )
+    if not relevant:
+        return []
+    support = {turn_key(t): s for t, s in zip(scored.turns, scored.support.tolist(), strict=True)}
+    ranked = [(t, s, False) for t, s in zip(scored.turns, scored.score.tolist(), strict=True)]
+    if rt.episode_context:
+        usable = lambda t: (as_of is None or t.time <= as_of) and (flt is None or flt.matches(t))  # noqa: E731
+        ranked = with_neighbours(view, [(t, s) for t, s, _ in ranked], usable)
+        extra = [t for t, _, _ in ranked if turn_key(t) not in support]
+        more = score_turns(view, extra, q, plan, signals, q_vec, by_segment)
+        support |= {turn_key(t): s for t, s in zip(more.turns, more.support.tolist(), strict=True)}
+    left = budget - sum(fact_closure(f, {}).tokens for f in state.get("facts", []))
+    left -= sum(count_tokens(evidence_line(e)) for e in chosen)
+    taken = {(e.conversation_id, e.turn_id) for e in chosen}
+    for t, _, lifted in sorted(ranked, key=lambda r: (-r[1], r[0].seq)):
+        item = evidence_item(t, view.segment_for(t), round(support[turn_key(t)], 4), t.text)
+        cost = count_tokens(evidence_line(item))
+        if cost > left or (t.conversation_id, t.turn_id) in taken:
+            continue
+        left -= cost
+        taken.add((t.conversation_id, t.turn_id))
+        # A turn shown only for its neighbour, or too weakly supported to be a candidate answer
+        # (under the floor fast applies), is context: the reader's rules do not answer from it.
+        weak = lifted or item.score < CANDIDATE_FLOOR
+        chosen.append(item.model_copy(update={"role": "context"}) if weak else item)
+    return sorted(chosen, key=lambda e: -e.score)
+
+
+def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+    """The `aggregate` node: gather the evidence (fast's, or the assistants' with deep's
+    candidates), settle currentness through the ledger, build provenance closures and pack them
+    under the budget.
+
+    Args:
+        state: the plan, facts, and the fast evidence or the assistants' reports.
+        runtime: LangGraph's runtime; its `context` is the `ReadRuntime`.
+
+    Returns:
+        The state update: evidence, facts, the pack, the forget request it withholds for, timings.
+    """
+    start = time.perf_counter()
+    rt = runtime.context
+    plan, budget = state["plan"], state.get("budget") or rt.read.budget
+    facts = state.get("facts", [])
+    evidence: list[EvidenceItem]
+    if state.get("mode_used") == "fast":
+        evidence = list(state.get("evidence", []))
+    else:
+        reports: list[AssistantReport] = state.get("reports", [])
+        seen: set[tuple[str, str]] = set()
+        evidence = []
+        for r in sorted(reports, key=lambda r: r.segment_id):
+            for e in r.evidence:
+                if (e.conversation_id, e.turn_id) not in seen:
+                    seen.add((e.conversation_id, e.turn_id))
+                    evidence.append(e)
+        evidence = deep_candidates(rt, state, reports, evidence, seen)
+    ns, as_of = state["namespace"], state.get("as_of")
+    view = rt.view(ns)
+    # A fact's source turns travel with it (those the question's filter keeps); an assistant's
+    # quote of one is kept as quoted.
+    flt = state.get("filter")
+    quoted = {f"{e.conversation_id}/{e.turn_id}": e for e in evidence}
+    fact_sources: dict[str, EvidenceItem] = {}
+    for f in facts:
+        for rev in f.revisions + f.history:
+            for ref in rev.get("sources", []):
+                conv, _, tid = ref.partition("/")
+                turn = view.by_ref.get((conv, tid))
+                if turn is not None and (flt is None or flt.matches(turn)):
+                    quote = quoted[ref].quote if ref in quoted else turn.text
+                    fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
+    if rt.currentness and asks_follow_up(plan) and evidence:
+        exclude = {t.lower() for t in view.indexes.speakers} | {n.lower() for n in plan.entities}
+        top = evidence[0].score
+        until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+        bound = min((t for t in (as_of, until) if t is not None), default=None)
+        for i, turn in enumerate(later_revisions(evidence, view.turns, exclude, bound, plan.entities)):
+            # Ranked just under the best turn, so packing keeps it and the reader weighs it.
+            evidence.append(
+                evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text)
+            )
+        evidence.sort(key=lambda e: -e.score)
+    if rt.currentness and plan.operation == Operation.COUNT and evidence:
+        until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+        bound = min((t for t in (as_of, until) if t is not None), default=None)
+        focus = focus_words(state["question"], set(plan.entities))
+        for turn in count_follow_ups(evidence, view.turns, focus, bound):
+            evidence.append(
+                evidence_item(turn, view.segment_for(turn), round(evidence[-1].score, 4), turn.text)
+            )
+    stale: dict[str, list[tuple[Revision, Any]]] = {}
+    if rt.currentness and asks_state(plan, as_of):
+        valid_at, known_at = question_time(plan, as_of)
+        ledger = rt.ledger()
+
+        def resolve(subject: str, predicate: str) -> Any:
+            return ledger.resolve(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
+
+        stale = stale_revisions(evidence, rt.sources(ns), resolve)
+        # Context turns (deep's weakly supported fill) keep their place after the candidates:
+        # the latest-statement rule ranks only turns that may answer.
+        context = [e for e in evidence if e.role == "context"]
+        candidates = [e for e in evidence if e.role != "context"]
+        evidence = rank_for_state(candidates, stale, prefer_latest=plan.prefers_latest) + context
+    requests = rt.forget_requests(ns) if rt.currentness else []
+    withheld = apply_forget_requests(state["question"], evidence, facts, requests)
+    evidence, facts = withheld.evidence, withheld.facts
+    fact_sources = {ref: e for ref, e in fact_sources.items() if withholding_ok(ref, withheld.dropped)}
+    closures = build_closures(plan, evidence, facts, stale, budget, fact_sources, state["question"])
+    if rt.fill_context and state.get("mode_used") != "fast":
+        taken = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
+        closures += context_closures(segment_turns(rt, state), taken)
+    packed = pack(closures, budget)
+    return {
+        "evidence": evidence,
+        "facts": facts,
+        "pack": packed,
+        "withheld_by": withheld.about,
+        "timings": timed("aggregate", start),
+    }

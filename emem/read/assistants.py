@@ -1,0 +1,56 @@
+"""Deep mode's assistants: one per activated segment (`Send`), each reading one uncompressed
+segment and returning verbatim evidence. With a model in the assistant role it quotes
+(`agents/assistant.llm_assistant`); offline, the turns are scored by rules
+(`agents/deep.score_turns`) and ranked (`agents/assistant.ranked_assistant`)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from emem.agents.assistant import llm_assistant, ranked_assistant
+from emem.agents.deep import score_turns
+from emem.agents.state import AssistantTask
+from emem.read.context import ReadRuntime, timed, visible_mask
+
+
+def assistant(state: AssistantTask, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+    """The `assistant` node: read the task's one segment, as the question's as_of and filter
+    allow.
+
+    Args:
+        state: the task `route.fan_out` sent: the question, plan and one segment id.
+        runtime: LangGraph's runtime; its `context` is the `ReadRuntime`.
+
+    Returns:
+        The state update: one report, one call, the stage's timing.
+    """
+    start = time.perf_counter()
+    rt = runtime.context
+    view = rt.view(state["namespace"])
+    segment = view.segments[view.segment_index[state["segment_id"]]]
+    as_of = state.get("as_of")
+    flt = state.get("filter")
+    visible = [(as_of is None or t.time <= as_of) and (flt is None or flt.matches(t)) for t in segment.turns]
+    chat = rt.roles.get("assistant")
+    if chat is None:
+        q = state["question"]
+        signals = rt.signals.get(view, q, visible_mask(view, as_of, flt), rt.embed)
+        shown = [t for t, v in zip(segment.turns, visible, strict=True) if v]
+        scored = score_turns(
+            view, shown, q, state["plan"], signals, rt.embed(q),
+            {segment.segment_id: state.get("segment_score", 0.0)},
+        )  # fmt: skip
+        ranked = list(zip(scored.turns, scored.score.tolist(), scored.support.tolist(), strict=True))
+        report, call = ranked_assistant(segment, q, ranked, state.get("budget") or rt.read.budget)
+    else:
+        shown_segment = segment.model_copy(
+            update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]}
+        )
+        report, call = llm_assistant(
+            shown_segment, state["question"], state["plan"], chat,
+            states=getattr(rt.memory, "segment_states", None), namespace=state["namespace"],
+        )  # fmt: skip
+    return {"reports": [report], "calls": [call], "timings": timed("assistants", start)}

@@ -1,0 +1,217 @@
+"""What the read graph's nodes share: the memory, the role models, cached namespace views and
+ledger-derived values. The compiled graph receives it as LangGraph's run context
+(`graph.invoke(inputs, context=runtime)`); each node reads it from `Runtime.context`, so a node is
+a plain module-level function that a test can call with any `ReadRuntime`."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+import numpy as np
+
+from emem.agents.currentness import by_source
+from emem.agents.deep import MAX_HOPS, DocumentFrequency, SignalCache
+from emem.agents.roles import RoleModels
+from emem.config import ReadConfig
+from emem.index.vector_cache import VectorCache, text_hash
+from emem.ledger.models import Revision
+from emem.ledger.withhold import ForgetRequest
+from emem.retrieval.query import topic_query
+from emem.retrieval.routing import DEFAULT_ACTIVATE
+from emem.retrieval.view import NamespaceView, build_view
+from emem.subjects import name_aliases, question_subjects, relatives_of, user_speaker
+from emem.tokens import count_tokens
+
+T = TypeVar("T")
+
+
+@dataclass(init=False, repr=False, eq=False)
+class ReadRuntime:
+    """What the graph's nodes share: the memory, the role models, and cached namespace views.
+
+    A dataclass (with no generated methods) only because LangGraph types a run context as a
+    dataclass, TypedDict or pydantic model; its state is set up in `__init__`."""
+
+    def __init__(
+        self,
+        memory: Any,
+        roles: RoleModels,
+        activate: int = DEFAULT_ACTIVATE,
+        router: str = "emem",
+        fill_context: bool = False,
+        currentness: bool = True,
+        max_hops: int = MAX_HOPS,
+        episode_context: bool = False,
+        config: ReadConfig | None = None,
+    ) -> None:
+        """`config` (emem.config.ReadConfig) gives every read setting at once; without it the
+        keyword arguments fill a default ReadConfig, as before."""
+        self.read = config or ReadConfig.model_validate(
+            {"activate": activate, "router": router, "fill_context": fill_context, "currentness": currentness}
+        )
+        """The read settings the nodes use (budget, fast_k, candidates, routing weights...)."""
+        activate, router = self.read.activate, self.read.router
+        fill_context, currentness = self.read.fill_context, self.read.currentness
+        self.memory = memory
+        self.max_hops = max_hops
+        self.episode_context = episode_context
+        """Deep mode: pack an evidence turn's neighbours (the question it answers, the reply
+        completing it) ranked just under it (agents.deep.with_neighbours)."""
+        """Deep mode's routing hops (1: the question only; 2: once more from what it found)."""
+        self.signals = SignalCache()
+        self.document_frequency = DocumentFrequency()
+        self.roles = roles
+        self.activate = activate
+        self.router = router
+        """'emem' (three pathways) or 'paper' (the E-mem paper's weighted rule, for comparison)."""
+        self.fill_context = fill_context
+        """Deep mode: after the assistants' evidence, fill the budget left with the activated
+        segments' best-supported unquoted turns (role "context"). Off by default: experimental."""
+        self.currentness = currentness
+        """The ledger's part of the read path: subjects ("my" -> the user), the plan's facts in
+        fast mode, stale turns ranked last, forget requests. Off only to measure what it costs
+        (eval.bench_currentness): without it answers may be stale or name what was forgotten."""
+        self.cached = True
+        """Carry views forward across writes, with summary vectors cached in the home, and score
+        fast mode's dense half exactly over vectors in memory (retrieval.exact). Off only to
+        measure today's code path (eval.bench_loop): every write then makes the next read
+        re-embed every summary, and fast mode queries Chroma's approximate index."""
+        self._views: dict[str, NamespaceView] = {}
+        self._vector_cache = VectorCache(memory.backend.text_vectors, memory.backend.coordinator.shared)
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._memo: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
+        self._speakers: dict[str, tuple[NamespaceView, list[str]]] = {}
+        self._lock = threading.RLock()
+        self._erasures = 0
+        """Erasures noticed (any process): a view whose turns were read before one must not
+        store summary vectors in the home's cache."""
+        memory.backend.coordinator.subscribe(self._on_index_change)
+
+    def _on_index_change(self, changed: set[str]) -> None:
+        """Called under the coordinator lock (emem.storage.contract.Coordinator): only count."""
+        if "erase" in changed:
+            self._erasures += 1
+
+    def view(self, namespace: str) -> NamespaceView:
+        with self._lock:
+            erasures = self._erasures  # before the turns are read: any erasure after it counts
+            ns = self.memory.indexes.current(namespace)
+            cached = self._views.get(namespace)
+            # `indexes is not ns`: the index manager rebuilt this namespace (e.g. after another
+            # process erased turns), so the cached view may still hold erased turns.
+            if cached is not None and cached.covered_seq == ns.covered_seq and cached.indexes is ns:
+                return cached
+            summaries = self.memory.segment_summaries(namespace)
+            if not self.cached:
+                cached = self._views[namespace] = build_view(ns, summaries)
+                return cached
+            # build_view reuses `cached` only while it was built from this very `ns` object (the
+            # index manager rebuilds it after another process erased turns) and these summaries.
+            embedder = ns.dense.embedder
+            built = self._views[namespace] = build_view(
+                ns,
+                summaries,
+                embed=lambda texts: self._vector_cache.embed(
+                    namespace, embedder, texts, still_valid=lambda: self._erasures == erasures
+                ),
+                previous=cached,
+                exact=True,
+            )
+            if cached is not None:  # summaries replaced as their segments grew
+                stale = {s.summary for s in cached.segments} - {s.summary for s in built.segments}
+                self._vector_cache.discard(namespace, embedder.name, [text_hash(t) for t in stale])
+            return built
+
+    def question_vector(self, view: NamespaceView, question: str) -> np.ndarray:
+        """The question's vector for routing segments: without the speakers' names, which every
+        segment shares (retrieval.query). Scoring turns within a segment keeps the question as
+        asked (`embed`): there the name does tell turns apart, by who said them."""
+        return self.embed(topic_query(question, view.indexes.speakers))
+
+    def forget(self, namespace: str) -> None:
+        with self._lock:
+            self._views.pop(namespace, None)
+            for key in [k for k in self._memo if k[0] == namespace]:
+                del self._memo[key]
+            self._speakers.pop(namespace, None)
+            self._vectors.clear()
+            count_tokens.cache_clear()  # memoised by text: may hold erased turns
+
+    def embed(self, text: str) -> np.ndarray:
+        with self._lock:
+            if text not in self._vectors:
+                self._vectors[text] = self.memory.indexes.embedder.embed([text])[0]
+                if len(self._vectors) > 256:
+                    self._vectors.popitem(last=False)
+            return self._vectors[text]
+
+    def ledger(self) -> Any:
+        return self.memory.ledger
+
+    def _ledger_memo(self, namespace: str, name: str, compute: Callable[[], T]) -> T:
+        """A value derived from the ledger, recomputed only when the ledger changed (one indexed
+        query per call instead of loading rows on every question)."""
+        version = self.ledger().version(namespace)
+        with self._lock:
+            hit = self._memo.get((namespace, name))
+            if hit is not None and hit[0] == version:
+                return hit[1]
+        value = compute()
+        with self._lock:
+            self._memo[(namespace, name)] = (version, value)
+        return value
+
+    def sources(self, namespace: str) -> dict[str, list[Revision]]:
+        """Turn ref -> assertions projected from it; reloaded only when the ledger changed."""
+        return self._ledger_memo(namespace, "sources", lambda: by_source(self.ledger().revisions(namespace)))
+
+    def speakers(self, view: NamespaceView) -> list[str]:
+        """The namespace's speakers, once per view."""
+        with self._lock:
+            hit = self._speakers.get(view.namespace)
+            if hit is None or hit[0] is not view:
+                hit = self._speakers[view.namespace] = (view, sorted({t.speaker for t in view.turns}))
+            return hit[1]
+
+    def known_entities(self, namespace: str, view: NamespaceView) -> list[str]:
+        subjects = self._ledger_memo(namespace, "subjects", lambda: self.ledger().subjects(namespace))
+        return sorted(set(self.speakers(view)) | set(subjects))
+
+    def question_subjects(self, namespace: str, view: NamespaceView, question: str) -> list[str]:
+        """Who the question is about: "I"/"my"/"the user" -> the user's subject, "you" -> the
+        agent's, told names -> the subject they alias (emem.subjects, the one place for it)."""
+        speakers = self.speakers(view)
+        ledger = self.ledger()
+        user = user_speaker(speakers)
+        return question_subjects(
+            question,
+            speakers,
+            self._ledger_memo(namespace, "subjects", lambda: ledger.subjects(namespace)),
+            aliases=self._ledger_memo(namespace, "aliases", lambda: name_aliases(ledger, namespace)),
+            relatives=self._ledger_memo(
+                namespace, f"relatives:{user}", lambda: relatives_of(ledger, namespace, user)
+            )
+            if user
+            else None,
+        )
+
+    def forget_requests(self, namespace: str) -> list[ForgetRequest]:
+        """Forget requests in force now (none when the policy ignores them)."""
+        return self._ledger_memo(namespace, "forget", lambda: self.memory.forget_requests(namespace))
+
+
+def visible_mask(view: NamespaceView, as_of: datetime | None, flt: Any) -> np.ndarray:
+    """The view's turns a question may use: said by `as_of`, kept by its filter."""
+    mask = view.visible(as_of)
+    return mask if flt is None else mask & flt.mask(view.turns)
+
+
+def timed(name: str, start: float) -> dict[str, float]:
+    """A stage's latency since `start` (perf_counter), as the state's `timings` update."""
+    return {name: (time.perf_counter() - start) * 1000}

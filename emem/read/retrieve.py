@@ -1,0 +1,80 @@
+"""Fast mode's retrieval (System 1): one hybrid BM25 + dense retrieval over the visible turns,
+scored for support, plus the ledger's resolution of what the plan names. No planning LLM, no
+assistants. Deep mode reuses `fast_turns` so that it sees at least what fast mode sees."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from emem.agents.aggregate import fact_items
+from emem.agents.assistant import supported_evidence
+from emem.agents.currentness import question_time
+from emem.agents.state import MasterState
+from emem.answer import EvidenceItem, Plan
+from emem.read.context import ReadRuntime, timed
+from emem.retrieval.filters import facts_within
+from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where
+from emem.retrieval.view import NamespaceView
+
+
+def fast_turns(
+    rt: ReadRuntime, view: NamespaceView, question: str, as_of: datetime | None, flt: Any = None
+) -> list[Any]:
+    """The fast path's hybrid retrieval: its top fast_k visible turns, best first."""
+    k, candidates = rt.read.fast_k, rt.read.candidates
+    if flt is None:
+        hits = hybrid_turns(view.indexes, question, k * 3, candidates, embed=rt.embed, exact=rt.cached)
+        ranked = [t for t, _ in hits if as_of is None or t.time <= as_of][:k]
+    else:
+        keep = lambda t: flt.matches(t) and (as_of is None or t.time <= as_of)  # noqa: E731
+        hits = hybrid_turns_where(
+            view.indexes, question, k, keep, candidates, embed=rt.embed, exact=rt.cached
+        )
+        ranked = [t for t, _ in hits]
+    return ranked
+
+
+def fast_evidence(
+    rt: ReadRuntime,
+    view: NamespaceView,
+    question: str,
+    plan: Plan,
+    as_of: datetime | None,
+    flt: Any = None,
+) -> list[EvidenceItem]:
+    """One hybrid retrieval over the visible turns (those said by `as_of`, inside the question's
+    filter), scored for support: the fast path's evidence."""
+    ranked = fast_turns(rt, view, question, as_of, flt)
+    evidence, _ = supported_evidence(view, ranked, question, plan, rt.embed(question))
+    return evidence
+
+
+def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+    """The `fast_retrieve` node.
+
+    Args:
+        state: question, namespace, plan, as_of and filter.
+        runtime: LangGraph's runtime; its `context` is the `ReadRuntime`.
+
+    Returns:
+        The state update: evidence, facts (when currentness is on), no activated segments, timings.
+    """
+    start = time.perf_counter()
+    rt = runtime.context
+    view = rt.view(state["namespace"])
+    as_of = state.get("as_of")
+    flt = state.get("filter")
+    evidence = fast_evidence(rt, view, state["question"], state["plan"], as_of, flt)
+    facts = []
+    if rt.currentness:
+        valid_at, known_at = question_time(state["plan"], as_of)
+        facts = fact_items(
+            rt.ledger(), state["namespace"], state["plan"], valid_at=valid_at, known_at=known_at
+        )
+        if flt is not None:
+            facts = facts_within(facts, view.by_ref, flt)
+    return {"evidence": evidence, "facts": facts, "activated": [], "timings": timed("retrieve", start)}

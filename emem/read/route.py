@@ -1,0 +1,145 @@
+"""Deep mode's routing: which segments the assistants read. The first hop routes the question
+(three pathways, `agents/deep.route_hop`, or the paper's rule, `retrieval/routing.paper_route`);
+each later hop routes again from what the assistants found. `fan_out` hands every newly activated
+segment to one assistant with `Send`. Rules only: no LLM call here."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from emem.agents.aggregate import fact_items
+from emem.agents.currentness import question_time
+from emem.agents.deep import FEEDBACK_TURNS, feedback_query, feedback_vector, route_hop, segment_scores
+from emem.agents.state import AssistantTask, MasterState
+from emem.index.manager import turn_key
+from emem.read.context import ReadRuntime, timed, visible_mask
+from emem.retrieval.filters import facts_within
+from emem.retrieval.routing import paper_route
+
+
+def route(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+    """The `route` node: the first hop, and the facts the plan names.
+
+    Args:
+        state: question, namespace, plan, as_of and filter.
+        runtime: LangGraph's runtime; its `context` is the `ReadRuntime`.
+
+    Returns:
+        The state update: facts, activated and pending segments, hops, timings.
+    """
+    start = time.perf_counter()
+    rt = runtime.context
+    ns, q, plan = state["namespace"], state["question"], state["plan"]
+    view = rt.view(ns)
+    as_of = state.get("as_of")
+    mask = view.visible(as_of)
+    valid_at, known_at = question_time(plan, as_of)
+    facts = fact_items(rt.ledger(), ns, plan, valid_at=valid_at, known_at=known_at)
+    if state.get("filter") is not None:
+        mask = mask & state["filter"].mask(view.turns)
+        facts = facts_within(facts, view.by_ref, state["filter"])
+    if rt.router == "paper":
+        activated = paper_route(view, rt.question_vector(view, q), q, mask, rt.activate)
+    else:
+        activated = route_hop(
+            view,
+            q,
+            rt.question_vector(view, q),
+            plan,
+            facts,
+            mask,
+            top_n=rt.activate,
+            global_weights=rt.read.global_weights,
+            pathway_weights=rt.read.pathway_weights,
+        )
+    return {
+        "facts": facts,
+        "activated": activated,
+        "pending": activated,
+        "hops": [[a.segment_id for a in activated]],
+        "timings": timed("route", start),
+    }
+
+
+def fan_out(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> list[Send] | str:
+    """The edge after `route` and `hop`: one `Send` per newly activated segment, or on to
+    `aggregate` when a hop activated none."""
+    if not state.get("pending"):
+        return "aggregate"
+    norm = segment_scores(state.get("activated", []))
+    return [
+        Send(
+            "assistant",
+            AssistantTask(
+                question=state["question"],
+                namespace=state["namespace"],
+                segment_id=a.segment_id,
+                plan=state["plan"],
+                as_of=state.get("as_of"),
+                filter=state.get("filter"),
+                budget=state.get("budget") or runtime.context.read.budget,
+                segment_score=norm.get(a.segment_id, 0.0),
+            ),
+        )
+        for a in state["pending"]
+    ]
+
+
+def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
+    """The `hop` node: route once more from what the assistants found: the best turns' rarest
+    words and the ledger's values become keyword triggers, their vectors pull the dense query.
+    Bounded by `ReadRuntime.max_hops`; a hop that activates no new segment ends the search. Rules,
+    like the first hop's routing: no LLM call (the assistants' reads of the new segments are
+    counted).
+
+    Args:
+        state: the question, plan, facts, activated segments and the assistants' reports.
+        runtime: LangGraph's runtime; its `context` is the `ReadRuntime`.
+
+    Returns:
+        The state update: newly activated and pending segments, hops, hop terms, timings.
+    """
+    start = time.perf_counter()
+    rt = runtime.context
+    hops = state.get("hops", [])
+    if rt.router != "emem" or len(hops) >= rt.max_hops:
+        return {"pending": []}
+    ns, q, plan = state["namespace"], state["question"], state["plan"]
+    view = rt.view(ns)
+    mask = visible_mask(view, state.get("as_of"), state.get("filter"))
+    found = sorted(
+        (e for r in state.get("reports", []) for e in r.evidence), key=lambda e: (-e.score, e.turn_id)
+    )
+    seeds = [t for e in found[:FEEDBACK_TURNS] if (t := view.by_ref.get((e.conversation_id, e.turn_id)))]
+    if not seeds:
+        return {"pending": [], "hops": [*hops, []]}
+    query, terms = feedback_query(
+        q, seeds, state.get("facts", []), rt.speakers(view), rt.document_frequency.of(view)
+    )
+    vector = feedback_vector(
+        rt.question_vector(view, q), view.turn_vectors[[view.row_of[turn_key(t)] for t in seeds]]
+    )
+    done = {a.segment_id for a in state.get("activated", [])}
+    new = route_hop(
+        view,
+        query,
+        vector,
+        plan,
+        state.get("facts", []),
+        mask,
+        top_n=rt.activate,
+        exclude=done,
+        global_weights=rt.read.global_weights,
+        pathway_weights=rt.read.pathway_weights,
+    )
+    return {
+        "activated": [*state.get("activated", []), *new],
+        "pending": new,
+        "hops": [*hops, [a.segment_id for a in new]],
+        "hop_terms": terms,
+        "timings": timed("hop", start),
+    }
