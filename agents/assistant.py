@@ -20,10 +20,12 @@ from emem.index.manager import turn_key
 from emem.index.text import tokenize
 from emem.llm.base import ChatModel
 from emem.llm.jsonparse import parse_into
+from emem.llm.llama_state import LlamaStateChat, SegmentPrefix
 from emem.llm.usage import LLMCall
 from emem.models import StoredTurn
 from emem.prompting import data_text, load_prompt, memory_block
 from emem.retrieval.view import NamespaceView
+from emem.segment_state import SegmentStateCache, StateKey, segment_hash
 from emem.segments import Segment
 from emem.timeparse import MONTHS
 from emem.tokens import count_tokens
@@ -249,29 +251,82 @@ def ranked_assistant(
     ), call
 
 
+def _task(segment: Segment, question: str, operation: str) -> str:
+    return load_prompt("assistant_task").render(
+        session_date=f"{segment.start:%d %B %Y}",
+        memory=memory_block([turn_line(t) for t in segment.turns]),
+        question=question,
+        operation=operation,
+    )
+
+
+def segment_prefix(
+    segment: Segment, messages: list[dict[str, str]], namespace: str, model_id: str, prompt_hash: str
+) -> SegmentPrefix | None:
+    """Where the question-independent part of the assistant prompt ends (system prompt, session
+    date and turns), and its state key; None if the task template puts the question first."""
+    probe = _task(segment, "\x00", "\x00")
+    line = probe.rfind("\n", 0, probe.index("\x00")) + 1
+    head = probe[:line]
+    if not head or not messages[-1]["content"].startswith(head):
+        return None
+    key = StateKey(
+        namespace=namespace,
+        model=model_id,
+        prompt_hash=prompt_hash,
+        segment_id=segment.segment_id,
+        segment_hash=segment_hash(messages[0]["content"] + "\x1f" + head),
+    )
+    refs = [f"{t.conversation_id}/{t.turn_id}" for t in segment.turns]
+    return SegmentPrefix(len(head), key, refs)
+
+
 def llm_assistant(
-    segment: Segment, question: str, plan: Plan, chat: ChatModel
+    segment: Segment,
+    question: str,
+    plan: Plan,
+    chat: ChatModel,
+    *,
+    states: SegmentStateCache | None = None,
+    namespace: str | None = None,
 ) -> tuple[AssistantReport, LLMCall]:
+    """One assistant call on a chat model. With `states` and a model that runs in-process
+    (LlamaStateChat), the system prompt and segment come from a saved state after the first
+    activation (emem.segment_state); any other model reads them as text.
+
+    Args:
+        segment: the segment held (visible turns only).
+        question / plan: the question and its plan.
+        chat: the assistant role's model.
+        states: the home's saved segment states (None: text only).
+        namespace: the tenant (keys the states).
+    Returns:
+        The report and the call.
+    """
     prompt = load_prompt("assistant")
     visible_turns = {t.turn_id: t for t in segment.turns}
     # The session comes before the question: small models follow the instructions nearest the end,
-    # and a server's prompt cache can reuse the (system + session) prefix for the next question.
+    # and the (system + session) prefix can be reused for the next question: by a server's prompt
+    # cache, or as a saved segment state.
     messages = [
         {"role": "system", "content": prompt.text},
-        {
-            "role": "user",
-            "content": load_prompt("assistant_task").render(
-                session_date=f"{segment.start:%d %B %Y}",
-                memory=memory_block([turn_line(t) for t in segment.turns]),
-                question=question,
-                operation=plan.operation.value,
-            ),
-        },
+        {"role": "user", "content": _task(segment, question, plan.operation.value)},
     ]
+    prompt_hash = prompt.sha256 + load_prompt("assistant_task").sha256
+    prefix = (
+        segment_prefix(segment, messages, namespace, chat.model_id, prompt_hash)
+        if states is not None and namespace is not None and isinstance(chat, LlamaStateChat)
+        else None
+    )
     try:
         # No schema: the prompt states the format, and the reply is parsed here so that a reply
         # cut off mid-way still yields its complete quotes (each is verified against the segment).
-        result = chat.chat("assistant", messages, max_tokens=800, prompt_hash=prompt.sha256)
+        if prefix is not None and states is not None and isinstance(chat, LlamaStateChat):
+            result = chat.chat_segment(
+                "assistant", messages, prefix, states, max_tokens=800, prompt_hash=prompt.sha256
+            )
+        else:
+            result = chat.chat("assistant", messages, max_tokens=800, prompt_hash=prompt.sha256)
     except LLMError as exc:
         call = LLMCall(
             role="assistant",

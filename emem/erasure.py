@@ -18,6 +18,8 @@ vector library. Where a turn's content can live, and what `forget` does there:
   write-ahead log or vector file keeps erased bytes (what each backend does: docs/storage.md);
 * in-memory state (BM25, read views, caches): dropped here, and in other processes through the
   coordinator's "erase" token, checked on their next search;
+* saved segment states (`<home>/segment-state`, local assistants' KV mode): every state that
+  encodes an erased turn is deleted (all of the namespace's on a drop);
 * JSONL logs under the home (e.g. eval run logs written there): rows quoting erased text are
   removed (see `_redact_logs` for the rule).
 
@@ -74,6 +76,8 @@ class ErasureReport(BaseModel):
     collections_rebuilt: int = 0
     tombstones: int = 0
     log_rows_redacted: int = 0
+    segment_states: int = 0
+    """Saved segment states deleted (they encode the erased turns)."""
     files_compacted: list[str] = Field(default_factory=list)
     resumed: list[str] = Field(default_factory=list)
     """Ids of earlier, interrupted erasures this call finished first (their counts are not here)."""
@@ -154,7 +158,7 @@ def forget(
     lock = backend.coordinator
     with lock.exclusive():
         lock.bump("write", "erase", notify_local=True)
-        report.resumed = [r.erasure_id for r in _complete_pending(backend)]
+        report.resumed = [r.erasure_id for r in _complete_pending(backend, memory.home)]
         ledger = backend.ledger
         turns = _select_turns(backend, namespace, ids, session_id, conversation_id, report)
         seed: list[Revision] = []
@@ -179,7 +183,7 @@ def forget(
         _step("logs_redacted")
         _record_and_delete(backend, namespace, "forget", turns, revs, rels, report)
         _step("deleted")
-        _finish(backend, namespace, report.erasure_id, report)
+        _finish(backend, namespace, report.erasure_id, report, memory.home)
     memory.invalidate(namespace)  # after the lock: invalidation takes the index manager's lock
     return report
 
@@ -204,7 +208,7 @@ def drop_namespace(memory: ErasureTarget, namespace: str, reason: str | None = N
     lock = backend.coordinator
     with lock.exclusive():
         lock.bump("write", "erase", notify_local=True)
-        report.resumed = [r.erasure_id for r in _complete_pending(backend)]
+        report.resumed = [r.erasure_id for r in _complete_pending(backend, memory.home)]
         turns = backend.episodes.turns(namespace)
         ledger = backend.ledger
         rows = ledger.load(namespace, relations=())[0]
@@ -214,7 +218,7 @@ def drop_namespace(memory: ErasureTarget, namespace: str, reason: str | None = N
         _step("logs_redacted")
         _record_and_delete(backend, namespace, "drop", turns, revs, rels, report, whole_namespace=True)
         _step("deleted")
-        _finish(backend, namespace, report.erasure_id, report)
+        _finish(backend, namespace, report.erasure_id, report, memory.home)
     memory.invalidate(namespace)
     return report
 
@@ -233,18 +237,18 @@ def complete_pending(memory: ErasureTarget) -> list[ErasureReport]:
     if not backend.episodes.pending_erasures():
         return []
     with backend.coordinator.exclusive():
-        reports = _complete_pending(backend)
+        reports = _complete_pending(backend, memory.home)
     for r in reports:
         memory.invalidate(r.namespace)
     return reports
 
 
-def _complete_pending(backend: StorageBackend) -> list[ErasureReport]:
+def _complete_pending(backend: StorageBackend, home: Path | None = None) -> list[ErasureReport]:
     """Caller holds the coordinator's exclusive lock."""
     out = []
     for row in backend.episodes.pending_erasures():
         report = ErasureReport(namespace=row.namespace, erasure_id=row.erasure_id, reason=row.reason)
-        _finish(backend, row.namespace, row.erasure_id, report)
+        _finish(backend, row.namespace, row.erasure_id, report, home)
         out.append(report)
     return out
 
@@ -280,9 +284,11 @@ def _record_and_delete(
     report.turn_refs = sorted({*report.turn_refs, *(_ref(t) for t in turns)})
 
 
-def _finish(backend: StorageBackend, namespace: str, erasure_id: str, report: ErasureReport) -> None:
+def _finish(
+    backend: StorageBackend, namespace: str, erasure_id: str, report: ErasureReport, home: Path | None = None
+) -> None:
     """Idempotent cleanup from the recorded intent: ledger rows and tombstones, vectors, caches,
-    compaction. Caller holds the coordinator's exclusive lock."""
+    saved segment states (under `home`), compaction. Caller holds the coordinator's exclusive lock."""
     episodes = backend.episodes
     row = next((r for r in episodes.pending_erasures() if r.erasure_id == erasure_id), None)
     if row is None:
@@ -323,6 +329,8 @@ def _finish(backend: StorageBackend, namespace: str, erasure_id: str, report: Er
     # Summary vectors cached by content hash embed what the erased turns said: drop all of the
     # namespace's (the next read re-embeds what survives).
     backend.text_vectors.erase_namespace(namespace)
+    if home is not None:
+        report.segment_states += _erase_states(home, namespace, None if whole else refs)
     compacted = backend.compact()
     report.files_compacted += compacted.compacted
     report.warnings += compacted.warnings
@@ -330,6 +338,17 @@ def _finish(backend: StorageBackend, namespace: str, erasure_id: str, report: Er
     if report.complete:
         episodes.finish_erasure(erasure_id)
         _step("done")
+
+
+def _erase_states(home: Path, namespace: str, refs: set[str] | None) -> int:
+    """Delete the saved segment states that encode `refs` (None: all of the namespace's)."""
+    from emem.segment_state import STATE_DIR, SegmentStateCache
+
+    states = SegmentStateCache(home / STATE_DIR)
+    try:
+        return states.erase(namespace, refs)
+    finally:
+        states.close()
 
 
 # -- selection ------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from emem.ledger.withhold import withholding_said
 from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
 from emem.retrieval.filters import TurnFilter, as_filter
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where, to_hit
+from emem.segment_state import STATE_DIR, SegmentStateCache
 from emem.storage.contract import StorageBackend
 from emem.storage.select import open_backend
 from emem.timeparse import parse_iso_time
@@ -127,6 +128,7 @@ class Memory:
         self.indexes = IndexManager(self.backend, self._get_embedder)
         self._ledger: Ledger | None = None
         self._roles = roles
+        self._segment_states: SegmentStateCache | None = None
         self._read_runtime = None
         self._graph = None
         self.last_summary_report = None
@@ -156,6 +158,8 @@ class Memory:
         """Close the backend this Memory opened (the Memory is unusable afterwards)."""
         if self._owns_backend:
             self.backend.close()
+        if self._segment_states is not None:
+            self._segment_states.close()
 
     def __enter__(self) -> Memory:
         return self
@@ -430,6 +434,7 @@ class Memory:
             last_seq=self.episodes.last_seq(namespace),
             index_coverage=self.indexes.coverage(namespace),
             facts=facts,
+            segment_states=self.segment_states.stats(namespace) if self.segment_states.exists else None,
         )
 
     # -- the ledger (what is current) ------------------------------------------------------------
@@ -732,6 +737,14 @@ class Memory:
             self._read_runtime.forget(namespace)
 
     # -- the deep read path --------------------------------------------------------------------
+
+    @property
+    def segment_states(self) -> SegmentStateCache:
+        """Saved model states of segment prefixes (`<home>/segment-state`), used by assistants
+        that run a local model in-process; empty (no file) until one is built."""
+        if self._segment_states is None:
+            self._segment_states = SegmentStateCache(self.home / STATE_DIR)
+        return self._segment_states
 
     @property
     def roles(self) -> RoleModels:

@@ -14,6 +14,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from emem.segment_state import SegmentStateStats
+
 MAX_TURN_CHARS = 100_000
 """A turn longer than this is refused: it is almost certainly a pasted document, not an utterance."""
 
@@ -224,3 +226,6 @@ class Stats(BaseModel):
     index_coverage: dict[str, int]
     """Per derived index, the highest event seq it covers for this namespace."""
     facts: int = 0
+    segment_states: SegmentStateStats | None = None
+    """Saved model states of segment prefixes in the home (local assistants only; None: none
+    were ever built). Counts the home's states and this namespace's share."""

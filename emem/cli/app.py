@@ -154,6 +154,13 @@ def stats(
     for name, seq in sorted(s.index_coverage.items()):
         state = "current" if seq >= s.last_seq else f"behind by {s.last_seq - seq} events"
         console.print(f"  index {name}: covers seq {seq} ({state})")
+    st = s.segment_states
+    if st is not None:
+        console.print(
+            f"  segment states (local assistants): {st.namespace_states} of this namespace, "
+            f"{st.states} in the home holding {st.tokens} prompt tokens, "
+            f"{st.bytes / 2**20:.1f} of {st.budget_bytes / 2**20:.0f} MB; models {', '.join(st.models) or '-'}"
+        )
 
 
 def _register_commands() -> None:

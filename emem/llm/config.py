@@ -47,6 +47,13 @@ class LLMSettings(BaseModel):
     max_concurrency: int = 4
     structured_output: Literal["auto", "json_schema", "json_object", "plain"] = "auto"
     """How to ask for JSON: negotiate (auto) or force one mode (see OpenAIChatModel)."""
+    segment_state: Literal["off", "local"] = "off"
+    """"local": run the assistant role in-process on its local GGUF and keep each segment's
+    prefix as saved model state (emem.segment_state). Only for an assistant served from this
+    machine (a loopback base_url whose model is under `<home>/models/`); remote endpoints stay
+    text-only whatever this says."""
+    models_dir: str | None = None
+    """Where local GGUF files are (`<home>/models`, set from the home the settings came from)."""
 
     def role(self, name: str) -> RoleConfig:
         if name not in ROLES:
@@ -72,6 +79,7 @@ class _FileConfig(_FileRole):
     max_retries: int | None = None
     max_concurrency: int | None = None
     structured_output: Literal["auto", "json_schema", "json_object", "plain"] | None = None
+    segment_state: Literal["off", "local"] | None = None
 
 
 def _read_file(path: Path) -> _FileConfig:
@@ -114,10 +122,15 @@ def load_llm_settings(home: Path | None = None, env: Mapping[str, str] | None = 
             if role in file.roles:
                 fields[role].update(file.roles[role].model_dump(exclude_unset=True))
         extra = file.model_dump(
-            include={"timeout", "max_retries", "max_concurrency", "structured_output"}, exclude_none=True
+            include={"timeout", "max_retries", "max_concurrency", "structured_output", "segment_state"},
+            exclude_none=True,
         )
     if (env.get("EMEM_LLM_STRUCTURED_OUTPUT") or "").strip():
         extra["structured_output"] = env["EMEM_LLM_STRUCTURED_OUTPUT"].strip()
+    if (env.get("EMEM_LLM_SEGMENT_STATE") or "").strip():
+        extra["segment_state"] = env["EMEM_LLM_SEGMENT_STATE"].strip()
+    if home is not None:
+        extra["models_dir"] = str(home / "models")
     everyone = _env_layer(env, "EMEM_LLM")
     for role in ROLES:
         fields[role].update(everyone)
@@ -127,7 +140,12 @@ def load_llm_settings(home: Path | None = None, env: Mapping[str, str] | None = 
         if fields[role].get("api_key") is None and fallback_key:
             fields[role]["api_key"] = fallback_key
     _check_complete(fields)
-    return LLMSettings(roles={r: RoleConfig(**fields[r]) for r in ROLES}, **extra)
+    try:
+        return LLMSettings(roles={r: RoleConfig(**fields[r]) for r in ROLES}, **extra)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"invalid LLM settings at {where!r}: {first['msg']}") from None
 
 
 def _check_complete(fields: Mapping[str, Mapping[str, str | None]]) -> None:
@@ -144,6 +162,25 @@ def _check_complete(fields: Mapping[str, Mapping[str, str | None]]) -> None:
         )
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+
+
+def local_state_model(role: str, settings: LLMSettings) -> Path | None:
+    """The GGUF file to run `role` in-process with saved segment states, or None: only the
+    assistant role, only with `segment_state` "local", only for an endpoint on this machine whose
+    model is a pulled file (`<home>/models/<model>.gguf`). Anything else stays text-only."""
+    config = settings.role(role)
+    if role != "assistant" or settings.segment_state != "local" or not config.online:
+        return None
+    from urllib.parse import urlparse
+
+    host = urlparse(config.base_url or "").hostname or ""
+    if host not in {h.strip("[]") for h in LOOPBACK} or settings.models_dir is None:
+        return None
+    path = Path(settings.models_dir) / f"{config.model}.gguf"
+    return path if path.is_file() else None
+
+
 def build_chat_model(
     role: str, settings: LLMSettings, recorder: UsageRecorder | None = None
 ) -> ChatModel | None:
@@ -154,6 +191,11 @@ def build_chat_model(
     from emem.llm.openai_client import OpenAIChatModel  # the SDK loads only when going online
 
     assert config.base_url is not None and config.model is not None
+    local = local_state_model(role, settings)
+    if local is not None:
+        from emem.llm.llama_state import LlamaStateChat
+
+        return LlamaStateChat(local, config.model, recorder=recorder)
     return OpenAIChatModel(
         config.base_url,
         config.model,

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-Backend = Literal["offline", "openai", "langchain"]
+Backend = Literal["offline", "openai", "langchain", "llama_cpp"]
 
 
 class LLMCall(BaseModel):
@@ -26,6 +26,15 @@ class LLMCall(BaseModel):
     """Hash of the prompt template used, when one was."""
     truncated: bool = False
     """The model stopped at max_tokens (finish_reason "length"): its reply may be cut off."""
+    restored_tokens: int = 0
+    """Of `prompt_tokens`, those not computed: restored from a saved segment state
+    (emem.segment_state). `prompt_tokens` counts every token the model saw either way."""
+    restored_bytes: int = 0
+    """Size of the state read from disk for them."""
+    restore_ms: float = 0.0
+    """Time to read and load that state (part of `latency_ms`)."""
+    state_built: bool = False
+    """This call evaluated a segment prefix and saved its state for the next activation."""
 
 
 class RoleUsage(BaseModel):
@@ -34,6 +43,13 @@ class RoleUsage(BaseModel):
     completion_tokens: int = 0
     failed_calls: int = 0
     truncated_calls: int = 0
+    restored_prompt_tokens: int = 0
+    """Prompt tokens restored from saved segment states instead of computed."""
+    computed_prompt_tokens: int = 0
+    """Prompt tokens the model computed: prompt_tokens - restored_prompt_tokens."""
+    restored_bytes: int = 0
+    restore_ms: float = 0.0
+    states_built: int = 0
     models: list[str] = Field(default_factory=list)
     """Who served the role's calls, in order of first use ("offline-rules" for the offline
     stand-ins, whose token counts are what an LLM would have read and written)."""
@@ -46,6 +62,16 @@ class Usage(BaseModel):
     failed_calls: int = 0
     truncated_calls: int = 0
     """Calls cut off at max_tokens: an answer read from one may be incomplete."""
+    restored_prompt_tokens: int = 0
+    """Prompt tokens restored from saved segment states (local models only) instead of computed."""
+    computed_prompt_tokens: int = 0
+    """Prompt tokens the models computed: prompt_tokens - restored_prompt_tokens."""
+    restored_bytes: int = 0
+    """Bytes of saved state read for the restored tokens."""
+    restore_ms: float = 0.0
+    """Time spent reading and loading those states."""
+    states_built: int = 0
+    """Segment states evaluated and saved by these calls."""
     context_tokens: int = 0
     """Tokens of packed memory context handed to the reader."""
     by_role: dict[str, RoleUsage] = Field(default_factory=dict)
@@ -69,6 +95,11 @@ class Usage(BaseModel):
                 target.completion_tokens += c.completion_tokens
                 target.failed_calls += 0 if c.ok else 1
                 target.truncated_calls += 1 if c.truncated else 0
+                target.restored_prompt_tokens += c.restored_tokens
+                target.computed_prompt_tokens += c.prompt_tokens - c.restored_tokens
+                target.restored_bytes += c.restored_bytes
+                target.restore_ms = round(target.restore_ms + c.restore_ms, 1)
+                target.states_built += 1 if c.state_built else 0
         return usage
 
 

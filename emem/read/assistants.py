@@ -49,5 +49,8 @@ def assistant(state: AssistantTask, *, runtime: Runtime[ReadRuntime]) -> dict[st
         shown_segment = segment.model_copy(
             update={"turns": [t for t, v in zip(segment.turns, visible, strict=True) if v]}
         )
-        report, call = llm_assistant(shown_segment, state["question"], state["plan"], chat)
+        report, call = llm_assistant(
+            shown_segment, state["question"], state["plan"], chat,
+            states=getattr(rt.memory, "segment_states", None), namespace=state["namespace"],
+        )  # fmt: skip
     return {"reports": [report], "calls": [call], "timings": timed("assistants", start)}
