@@ -108,3 +108,18 @@ def test_the_first_ask_after_an_unindexed_ingest_shows_its_catch_up(tmp_path: Pa
     assert "indexing" in result.output and "A:" in result.output
     again = run("ask", "Where does Ana live?", "--namespace", "ns", "--mode", "fast", "--home", home)
     assert "indexing" not in again.output
+
+
+def test_markup_in_memory_and_questions_is_printed_as_text(tmp_path: Path) -> None:
+    """Rich markup in a turn or a question is data: printed verbatim, never parsed as a tag."""
+    home = str(tmp_path / "h")
+    conv = small_conversation()
+    conv["sessions"][0]["turns"][0]["text"] = "My locker tag reads [/x] [bold]parrot[/bold] today."
+    path = tmp_path / "conv.json"
+    path.write_text(json.dumps(conv))
+    assert run("ingest", str(path), "--namespace", "ns", "--home", home).exit_code == 0
+    for question in ("What does the locker tag read? [/x]", "parrot [bold]"):
+        result = run("ask", question, "--namespace", "ns", "--mode", "fast", "--home", home)
+        assert result.exit_code == 0, result.output
+        assert result.exception is None
+    assert "[/x]" in result.output or "[bold]" in result.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from emem.answer import Answer
 from emem.cli.common import (
@@ -20,25 +21,27 @@ from emem.cli.common import (
 
 def print_answer(a: Answer) -> None:
     label = "offline stand-ins (deterministic rules, not an LLM)" if a.offline else "LLM"
-    console.print(f"[bold]A:[/bold] {a.answer}", highlight=False)
+    console.print(f"[bold]A:[/bold] {escape(a.answer)}", highlight=False)
     console.print(
-        f"   [dim]{a.status} · {a.operation.value if a.operation else '-'} · {a.mode_used} mode ({a.mode_reason}) · "
+        f"   [dim]{a.status} · {a.operation.value if a.operation else '-'} · {a.mode_used} mode ({escape(a.mode_reason)}) · "
         f"{label} · {a.usage.llm_calls} calls, {a.usage.prompt_tokens}+{a.usage.completion_tokens} tokens, "
         f"context {a.usage.context_tokens}/{a.budget} · {a.latency_ms:.0f} ms[/dim]",
         highlight=False,
     )
     for f in a.facts:
         console.print(
-            f"   ledger: {f.subject} {f.predicate} → {f.status} {', '.join(f.values)}", highlight=False
+            escape(f"   ledger: {f.subject} {f.predicate} → {f.status} {', '.join(f.values)}"),
+            highlight=False,
         )
     for e in a.evidence:
         role = "" if e.role == "evidence" else f" ({e.role})"
-        caption = f" [shares {e.image_caption}]" if e.image_caption else ""
+        caption = escape(f" [shares {e.image_caption}]") if e.image_caption else ""
         console.print(
-            f"   [{e.turn_id} · {e.time:%d %b %Y}]{role} {e.speaker}: {e.text}{caption}", highlight=False
+            escape(f"   [{e.turn_id} · {e.time:%d %b %Y}]{role} {e.speaker}: {e.text}") + caption,
+            highlight=False,
         )
     if a.error:
-        console.print(f"   [red]error: {a.error}[/red]", highlight=False)
+        console.print(f"   [red]error: {escape(a.error)}[/red]", highlight=False)
 
 
 def register(app: typer.Typer, open_memory) -> None:
