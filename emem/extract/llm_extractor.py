@@ -8,7 +8,7 @@ tell a quiet conversation from a broken backend.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -127,7 +127,7 @@ class LLMExtractor:
         self.open_predicates = open_predicates
         """Accept snake_case predicates outside the list when the reply gives their cardinality."""
         self.schema = fact_schema(self.predicates, open_predicates=open_predicates)
-        self._roles: dict[str, str] = {}
+        self._roles: Mapping[str, str] = {}
         """Speaker roles of the turns being read (facts from the agent's turns are dropped)."""
         self.failures = 0
         """Batches whose call failed (cumulative over calls)."""

@@ -609,9 +609,9 @@ class OfflineExtractor:
                 continue
             # What the agent says ("You live in Boston, right?") is not a fact about the user,
             # unless the user's next turn confirms it ("Yes, ...").
-            reply = turns[index + 1] if index + 1 < len(turns) else None
-            if reply is not None and roles.get(reply.speaker) == "user" and _AFFIRM.match(reply.text):
-                out.extend(self._confirmed(turn, reply, index, resolver, state))
+            answer = turns[index + 1] if index + 1 < len(turns) else None
+            if answer is not None and roles.get(answer.speaker) == "user" and _AFFIRM.match(answer.text):
+                out.extend(self._confirmed(turn, answer, index, resolver, state))
         return out
 
     def _confirmed(
@@ -755,17 +755,17 @@ class OfflineExtractor:
         ):
             if restored is not None:
                 texts.append(restored)
-        restored = None
+        elided: str | None = None
         if _ELLIPSIS_NOT.match(plain) or _ELLIPSIS_BE.match(plain):
-            restored = "I'm " + plain[0].lower() + plain[1:]
+            elided = "I'm " + plain[0].lower() + plain[1:]
         elif _ELLIPSIS.match(plain):
-            restored = ("I've " if plain.startswith("Been") else "I ") + plain[0].lower() + plain[1:]
-        if restored is not None:
-            texts.append((restored, _Anchor(0, "fp")))
-            second = _coordinated(restored)  # "Finished Piranesi, started on Klara and the Sun"
+            elided = ("I've " if plain.startswith("Been") else "I ") + plain[0].lower() + plain[1:]
+        if elided is not None:
+            texts.append((elided, _Anchor(0, "fp")))
+            second = _coordinated(elided)  # "Finished Piranesi, started on Klara and the Sun"
             if second is not None:
                 texts.append(second)
-        out = []
+        out: list[tuple[str, Callable[[bool], tuple[DateMention, ...]], _Anchor | None]] = []
         for text, anchor in texts:
             cache: dict[bool, tuple[DateMention, ...]] = {}
 
@@ -834,7 +834,7 @@ class OfflineExtractor:
             )
         if rule.predicate in ("friend_of",):
             objects = [resolver.canonical(o) for o in objects]
-        kind = rule.kind
+        kind: str = rule.kind
         if (
             kind == "retract"
             and predicate != ANY_PREDICATE

@@ -502,7 +502,8 @@ def pet_one(sp: str, name: str | None) -> list[str]:
         if name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
             return []
         return [f"{_article(sp)} {sp} named {name}"]
-    if _PET_RE.fullmatch(sp) and sp != _PET_RE.fullmatch(sp).group(1):  # plural: "my dogs"
+    whole = _PET_RE.fullmatch(sp)
+    if whole and sp != whole.group(1):  # plural: "my dogs"
         return [sp]
     return [f"{_article(sp)} {sp}"]
 

@@ -136,11 +136,11 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
     pair[pair] = seg_of_rows[nxt[pair]] == np.flatnonzero(has)[pair]
     second_idx = np.flatnonzero(has)[pair]
     second[second_idx] = turn_scores[rows[nxt[pair]]]
-    best_turn = best_turn.tolist()
+    best_rows: list[int] = best_turn.tolist()
     seg_lex = segment_bm25_scores(view, question)
     score = minmax_array(first + 0.5 * second) + 0.5 * minmax_array(seg_lex)
-    reasons = [[] for _ in range(n)]
-    for i, row in enumerate(best_turn):
+    reasons: list[list[str]] = [[] for _ in range(n)]
+    for i, row in enumerate(best_rows):
         if row >= 0 and first[i] > 0:
             reasons[i].append(f"BM25 turn {view.turns[row].turn_id} ({first[i]:.1f})")
     # Symbolic triggers: names the question mentions that are not the speakers, and dates.
@@ -207,9 +207,10 @@ def fuse(
     for i, score in fused:
         seg = view.segments[i]
         ranks = {p: next((r for r, (j, _, _) in enumerate(pathways[p]) if j == i), None) for p in names}
-        by = [p for p in names if ranks[p] is not None and ranks[p] < 2 * top_n]
+        ranked = {p: r for p, r in ranks.items() if r is not None}
+        by = [p for p in names if p in ranked and ranked[p] < 2 * top_n]
         if not by:
-            by = [min((p for p in names if ranks[p] is not None), key=lambda p: ranks[p])]
+            by = [min((p for p in names if p in ranked), key=lambda p: ranked[p])]
         reasons = [f"{p}: {r}" for p in names for j, _, r in pathways[p] if j == i][:3]
         out.append(
             ActivatedSegment(
