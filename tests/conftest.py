@@ -5,12 +5,15 @@ from __future__ import annotations
 import copy
 import socket
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from emem.answer import EvidenceItem
 from emem.memory import Memory
+from emem.models import Turn
 from emem.storage import BACKEND_ENV
 
 
@@ -254,3 +257,31 @@ def contract_rows(memory: Memory) -> dict[str, Any]:
             "tombstones": backend.ledger.tombstones(ns) if backend.has_ledger() else [],
         }
     return out
+
+
+def said(texts: tuple[str, ...], time: datetime, speaker: str = "user") -> list[Turn]:
+    """Turns said in order by one speaker at `time`; a text starting "A:" is the assistant's."""
+    return [
+        Turn(
+            conversation_id="c",
+            session_id="s",
+            turn_id=f"t{i}",
+            speaker="assistant" if t.startswith("A:") else speaker,
+            text=t.removeprefix("A:"),
+            time=time,
+        )
+        for i, t in enumerate(texts)
+    ]
+
+
+def evidence_turn(day: int, text: str, speaker: str = "user") -> EvidenceItem:
+    """An evidence item said `day` days after 1 January 2024, for the reader's pure rules."""
+    return EvidenceItem(
+        turn_id=f"S{day}:1",
+        session_id=f"S{day}",
+        conversation_id="c",
+        speaker=speaker,
+        time=datetime(2024, 1, 1, tzinfo=UTC) + timedelta(days=day),
+        text=text,
+        score=0.5,
+    )

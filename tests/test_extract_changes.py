@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import said
 
 from emem.consolidate import consolidate
 from emem.extract.offline import OfflineExtractor
@@ -21,17 +22,7 @@ T = datetime(2024, 3, 3, 12, 0, tzinfo=UTC)  # a Sunday
 def facts(*texts: str, speaker: str = "user") -> list[tuple[str, str, str, str]]:
     """(subject, predicate, object, kind) of every candidate, turns said in order by one speaker
     ("A:" marks the assistant's turn)."""
-    turns = [
-        Turn(
-            conversation_id="c",
-            session_id="s",
-            turn_id=f"t{i}",
-            speaker="assistant" if t.startswith("A:") else speaker,
-            text=t.removeprefix("A:"),
-            time=T,
-        )
-        for i, t in enumerate(texts)
-    ]
+    turns = said(texts, T, speaker)
     return [(f.subject, f.predicate, f.object, f.kind) for f in OfflineExtractor()(turns)]
 
 

@@ -9,28 +9,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from conftest import said
 
 from emem.extract.dates import find_date_mentions
 from emem.extract.offline import OfflineExtractor
 from emem.ledger.withhold import ForgetRequest
-from emem.models import Turn
 
 T = datetime(2024, 5, 15, 12, 0, tzinfo=UTC)
 
 
 def facts(*texts: str, speaker: str = "user") -> list[tuple[str, str, str, str]]:
     """(subject, predicate, object, kind) of every candidate; "A:" marks the assistant's turn."""
-    turns = [
-        Turn(
-            conversation_id="c",
-            session_id="s",
-            turn_id=f"t{i}",
-            speaker="assistant" if t.startswith("A:") else speaker,
-            text=t.removeprefix("A:"),
-            time=T,
-        )
-        for i, t in enumerate(texts)
-    ]
+    turns = said(texts, T, speaker)
     return [(f.subject, f.predicate, f.object, f.kind) for f in OfflineExtractor()(turns)]
 
 

@@ -3,25 +3,16 @@ sentences and counts replayed over time (pure functions, no store)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
+
+from conftest import evidence_turn
 
 from emem.agents.counts import count_over_time
 from emem.agents.planner import predicate_cues
 from emem.agents.reader import copular_question, copular_value, temporal_lookup
 from emem.agents.spans import adds_content, focus_words, revised_value
-from emem.answer import EvidenceItem
 
-
-def _turn(day: int, text: str, speaker: str = "user") -> EvidenceItem:
-    return EvidenceItem(
-        turn_id=f"S{day}:1",
-        session_id=f"S{day}",
-        conversation_id="c",
-        speaker=speaker,
-        time=datetime(2024, 1, 1, tzinfo=UTC) + timedelta(days=day),
-        text=text,
-        score=0.5,
-    )
+_turn = evidence_turn
 
 
 def test_short_cues_match_words_not_prefixes() -> None:

@@ -4,9 +4,10 @@ an end is not stale (pure functions, no store)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
+from conftest import evidence_turn
 
 from emem.agents.aggregate import told_end
 from emem.agents.counts import count_over_time
@@ -20,20 +21,10 @@ from emem.agents.reader import (
     unmentioned,
 )
 from emem.agents.spans import AnswerType, answer_type, asked_head, head_noun, stated_total, typed_span
-from emem.answer import EvidenceItem, FactItem, Plan
+from emem.answer import FactItem, Plan
 from emem.index.text import tokenize
 
-
-def _turn(day: int, text: str, speaker: str = "user") -> EvidenceItem:
-    return EvidenceItem(
-        turn_id=f"S{day}:1",
-        session_id=f"S{day}",
-        conversation_id="c",
-        speaker=speaker,
-        time=datetime(2024, 1, 1, tzinfo=UTC) + timedelta(days=day),
-        text=text,
-        score=0.5,
-    )
+_turn = evidence_turn
 
 
 @pytest.mark.parametrize(
