@@ -7,13 +7,14 @@ In the suite the example counts are small; `EMEM_FUZZ_EXAMPLES=N` scales them fo
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_erasure import ExactEmbedder, conversation  # type: ignore[import-not-found]
 from typer.testing import CliRunner
@@ -233,6 +234,7 @@ def cli_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @settings(max_examples=N * 2, deadline=None, suppress_health_check=list(HealthCheck))
 @given(args=argv())
+@example(args=["ask", "", "--subject", "--json"])  # a stray --json turns the error into JSON
 def test_every_cli_command_gives_no_traceback(cli_home: Path, args: list[str]) -> None:
     if args[0] in ("forget", "drop-namespace") and "other" not in args:
         args = [*args, "--namespace", "other"]  # keep the fixture's tenant
@@ -246,7 +248,11 @@ def test_every_cli_command_gives_no_traceback(cli_home: Path, args: list[str]) -
     assert "Traceback" not in result.output
     if result.exit_code == 2:
         lines = [line for line in result.stderr.splitlines() if line.strip()]
-        assert len(lines) == 1 and lines[0].startswith("error:"), (args, result.stderr)
+        assert len(lines) == 1, (args, result.stderr)
+        if lines[0].startswith("{"):  # under --json (even given as a stray value) errors are JSON
+            assert "--json" in args and json.loads(lines[0])["error"]["message"], (args, result.stderr)
+        else:
+            assert lines[0].startswith("error:"), (args, result.stderr)
         if args[0] in ("ingest", "facts", "forget", "drop-namespace", "consolidate"):
             assert snapshot(cli_home) == before, args
     else:
