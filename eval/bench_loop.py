@@ -29,22 +29,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from emem.eval.loop_worker import rss_mb
 from emem.ingest.locomo import parse_locomo
 from emem.memory import Memory
 from emem.retrieval.hybrid import hybrid_turns
 
 NAMESPACE = "loop"
-
-
-def rss_mb() -> float:
-    """Resident set size now (not the peak), from /proc; 0 where /proc is missing."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 def timed_ms(fn: Callable[[], Any]) -> tuple[float, Any]:

@@ -26,6 +26,7 @@ from typing import Any
 
 
 def rss_mb() -> float:
+    """Resident set size now (not the peak), from /proc; 0 where /proc is missing."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
