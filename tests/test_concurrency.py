@@ -218,3 +218,27 @@ def test_index_lock_is_reentrant_shared_and_exclusive(tmp_path: Path) -> None:
     with lock.shared():
         pass
     assert seen == [{"erase", "write"}]
+
+
+OPEN_FRESH = (
+    "import sys, pathlib\n"
+    "from emem.index.chroma import open_chroma\n"
+    "open_chroma(pathlib.Path(sys.argv[1])).list_collections()\n"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.embedded_only("Chroma is the embedded backend's vector index")
+def test_processes_opening_a_fresh_chroma_directory_at_once_all_succeed(tmp_path: Path) -> None:
+    """Two first catch-ups hold the index lock *shared* and both open Chroma; on a fresh directory
+    their schema migrations raced ("table collections already exists", 2 of 20 opens before the
+    fix). Four processes open each of two fresh directories at once."""
+    for round_ in range(2):
+        path = tmp_path / f"r{round_}" / "chroma"
+        procs = [
+            subprocess.Popen([sys.executable, "-c", OPEN_FRESH, str(path)], stderr=subprocess.PIPE, text=True)
+            for _ in range(4)
+        ]
+        for proc in procs:
+            _, err = proc.communicate(timeout=180)
+            assert proc.returncode == 0, err[-1500:]

@@ -10,6 +10,7 @@ whenever another process has written since (see emem.locking).
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -48,7 +49,15 @@ def open_chroma(path: Path):  # -> chromadb.ClientAPI
     settings = _SETTINGS.get(str(path))
     if settings is None:  # built once per path: Settings reads the environment (tens of ms)
         settings = _SETTINGS[str(path)] = Settings(anonymized_telemetry=False, allow_reset=False)
-    return chromadb.PersistentClient(path=str(path), settings=settings)
+    # Opening runs Chroma's schema migrations. Two processes opening a fresh directory at once
+    # (both under the index's *shared* lock, e.g. two first catch-ups) race to create the same
+    # tables ("table collections already exists"), so opens are serialised by their own lock.
+    with open(path / ".open.lock", "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            return chromadb.PersistentClient(path=str(path), settings=settings)
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 _SETTINGS: dict[str, Any] = {}
