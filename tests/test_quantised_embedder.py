@@ -59,3 +59,24 @@ def test_it_is_the_default_and_the_environment_selects_the_shipped_one(
     monkeypatch.setenv(EMBEDDER_ENV, "fp64-please")
     with Memory(tmp_path / "other") as m, pytest.raises(ConfigError, match=EMBEDDER_ENV):
         _ = m.indexes.embedder
+
+
+def test_chroma_rebuilds_its_embedding_function_without_loading_a_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Chroma rebuilds a collection's embedding function on every load (each write reopens the
+    client); that must not open the shipped model, which emem never embeds through Chroma with."""
+    import emem.embedding as embedding
+
+    calls: list[int] = []
+
+    def counted() -> MiniLMEmbedder:
+        calls.append(1)
+        return default_embedder()
+
+    monkeypatch.setattr(embedding, "default_embedder", counted)
+    fn = embedding.ChromaEmbeddingFunction.build_from_config({"embedder": "some-model"})
+    assert fn.get_config() == {"embedder": "some-model"}
+    assert calls == []
+    assert np.asarray(fn(["Melanie went camping."])).shape == (1, MiniLMEmbedder.dim)
+    assert calls == [1]  # opened on first use only
