@@ -155,7 +155,9 @@ class Memory:
         return self._ledger
 
     def close(self) -> None:
-        """Close the backend this Memory opened (the Memory is unusable afterwards)."""
+        """Write the turn vectors reads held in memory (emem.index.manager.PENDING_MAX), then
+        close the backend this Memory opened (the Memory is unusable afterwards)."""
+        self.indexes.flush_pending()
         if self._owns_backend:
             self.backend.close()
         if self._segment_states is not None:

@@ -292,6 +292,22 @@ class ChromaVectorIndex:
                     out[key] = np.asarray(vec, dtype=np.float32)
         return out
 
+    def as_stored(self, vectors: np.ndarray) -> np.ndarray:
+        """Round-trips the vectors through an in-memory Chroma collection (no files): Chroma
+        changes the last bits of some vectors on upsert, and a held vector must equal the one a
+        later reader gets back from this index."""
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if not len(vectors):
+            return vectors
+        with _SCRATCH_LOCK:
+            col = _scratch(int(vectors.shape[1]))
+            ids = [str(i) for i in range(len(vectors))]
+            col.upsert(ids=ids, embeddings=[v.tolist() for v in vectors])
+            got = col.get(ids=ids, include=["embeddings"])
+            col.delete(ids=ids)
+        by_id = dict(zip(got["ids"], got["embeddings"], strict=True))
+        return np.stack([np.asarray(by_id[i], dtype=np.float32) for i in ids])
+
     def flush(self) -> None:
         """Persist and close the client, then zero hnswlib's unused slots: no stray process
         memory stays in the files."""
@@ -357,6 +373,26 @@ class ChromaVectorIndex:
 
     def close(self) -> None:
         """Nothing to do: the handle is shared by every Memory of the home in this process."""
+
+
+_SCRATCH_LOCK = threading.Lock()
+_SCRATCH: dict[int, Any] = {}
+
+
+def _scratch(dim: int) -> Any:
+    """An in-memory (ephemeral) cosine collection for `dim`-dimensional round trips, one per
+    process and dimension. Caller holds _SCRATCH_LOCK."""
+    col = _SCRATCH.get(dim)
+    if col is None:
+        import chromadb
+        from chromadb.config import Settings
+
+        client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False, allow_reset=False))
+        ef = ChromaEmbeddingFunction(_StoredVectorsOnly("emem-round-trip"))  # type: ignore[arg-type]
+        col = _SCRATCH[dim] = client.get_or_create_collection(
+            f"emem-round-trip-{dim}", metadata={"hnsw:space": "cosine"}, embedding_function=ef
+        )
+    return col
 
 
 def _all_ids(col: Any) -> list[str]:

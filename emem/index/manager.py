@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from emem.embedding import Embedder
 from emem.index.bm25 import BM25Index
 from emem.index.dense import DenseIndex
@@ -36,6 +38,15 @@ def dense_coverage_key(embedder_name: str) -> str:
 def is_dense_coverage_key(index_name: str) -> bool:
     return index_name == DENSE_TURNS or index_name.startswith(f"{DENSE_TURNS}@")
 
+
+PENDING_MAX = 64
+"""Turn vectors a read's catch-up may hold in memory before they are written to the vector index.
+Each write closes Chroma's client and scrubs hnswlib's files (emem.index.chroma), so the next
+write reopens the client and reloads the namespace's HNSW index: per appended turn that was about
+a quarter of the first ask after it. Held vectors are searched exactly beside the index
+(`DenseIndex.search_vector`) and written, with the usual close and scrub, when this many are held,
+by `Memory.index`, by `coverage` and on `Memory.close`. Coverage counts only written vectors, so a
+crash loses nothing but the work (the next catch-up embeds them again)."""
 
 Progress = Callable[[int, int], None]
 """progress(done, total) callback for long catch-ups."""
@@ -61,6 +72,8 @@ class NamespaceIndexes:
     """In-memory vectors for exact dense scoring (emem.retrieval.exact.ExactDense), on first use."""
     verified: bool = False
     """Dense coverage was checked against the collection itself in this process."""
+    pending_seq: int = 0
+    """Highest seq whose vector `dense` holds in memory, not yet written (0: none held)."""
 
     @property
     def covered_seq(self) -> int:
@@ -183,16 +196,65 @@ class IndexManager:
             ns is not None
             and ns.verified
             and ns.covered_seq >= last
-            and self._dense_covered(namespace, ns.dense) >= last
+            and max(self._dense_covered(namespace, ns.dense), ns.pending_seq) >= last
         )
 
     def current(self, namespace: str, progress: Progress | None = None) -> NamespaceIndexes:
-        """Catch every index up to the episode store, then return them."""
+        """Catch every index up to the episode store, then return them. A few new turns' vectors
+        may stay held in memory (PENDING_MAX) rather than written: reads see them all the same."""
         with self._lock:
-            self.catch_up(namespace, progress)
+            self.catch_up(namespace, progress, durable=False)
             return self._by_ns[namespace]
 
-    def catch_up(self, namespace: str, progress: Progress | None = None) -> CatchUpReport:
+    def flush_pending(self, namespace: str | None = None) -> int:
+        """Write the vectors held in memory (one namespace's, or every namespace's) to the vector
+        index, with the close and scrub every write gets, and advance dense coverage.
+
+        Args:
+            namespace: only this namespace (None: all).
+        Returns:
+            How many vectors were written.
+        """
+        written = 0
+        with self._lock:
+            names = [namespace] if namespace is not None else list(self._by_ns)
+            for name in names:
+                ns = self._by_ns.get(name)
+                if ns is not None and ns.dense.pending:
+                    with self._writing():
+                        written += self._write_pending(name, ns)
+                        self._vectors.flush()
+        return written
+
+    def _write_pending(self, namespace: str, ns: NamespaceIndexes) -> int:
+        """Caller holds the exclusive lock. Held vectors of turns another process erased since
+        (the erase notice arrives with the lock) are discarded, never written."""
+        held = ns.dense.drop_pending()
+        upto, ns.pending_seq = ns.pending_seq, 0
+        if self._erased_elsewhere or not held:
+            return 0
+        covered = self._dense_covered(namespace, ns.dense)
+        live = {turn_key(t) for t in self._store.turns(namespace, after_seq=covered)}
+        keys = [k for k in held if k in live]
+        if keys:
+            ns.dense.store(keys, np.stack([held[k] for k in keys]))
+        if upto > covered:
+            self._store.set_coverage(namespace, dense_coverage_key(ns.dense.embedder.name), upto)
+        return len(keys)
+
+    def catch_up(
+        self, namespace: str, progress: Progress | None = None, *, durable: bool = True
+    ) -> CatchUpReport:
+        """Bring the namespace's indexes up to the episode store.
+
+        Args:
+            namespace: the tenant.
+            progress: called as progress(done, total) while embedding.
+            durable: write every vector to the vector index before returning (False lets up to
+                PENDING_MAX stay held in memory, for a read's catch-up).
+        Returns:
+            What was done.
+        """
         start = time.perf_counter()
         with self._lock:
             with self._coordinator.shared():  # notices erasures and writes by other processes
@@ -204,9 +266,20 @@ class IndexManager:
             with self._coordinator.shared():
                 new = self._store.turns(namespace, after_seq=ns.covered_seq)
                 last = new[-1].seq if new else ns.covered_seq
-                dense_covered = self._dense_covered(namespace, ns.dense)
-            if dense_covered < last:
+                dense_covered = max(self._dense_covered(namespace, ns.dense), ns.pending_seq)
+                held = (
+                    self._store.turns(namespace, after_seq=dense_covered)
+                    if not durable and 0 < last - dense_covered <= PENDING_MAX
+                    else []
+                )
+            if held and len(ns.dense.pending) + len(held) <= PENDING_MAX and not self._erased_elsewhere:
+                ns.dense.hold(
+                    [turn_key(t) for t in held], ns.dense.embedder.embed([index_text(t) for t in held])
+                )
+                ns.pending_seq = dense_covered = held[-1].seq
+            if dense_covered < last or (durable and ns.dense.pending):
                 with self._writing():
+                    self._write_pending(namespace, ns)
                     dense_covered = self._dense_covered(namespace, ns.dense)
                     key = dense_coverage_key(ns.dense.embedder.name)
                     todo = [t for t in self._store.turns(namespace, after_seq=dense_covered)]
@@ -227,6 +300,7 @@ class IndexManager:
     def coverage(self, namespace: str) -> dict[str, int]:
         """{DENSE_TURNS: seq the collection really covers for this Memory's embedder (checked
         against the collection, not just the recorded count), BM25_TURNS: seq in memory}."""
+        self.flush_pending(namespace)  # reports what is written, so write what is held first
         with self._lock:
             ns = self.namespace_indexes(namespace)
             with self._coordinator.shared():

@@ -447,6 +447,13 @@ class VectorIndex(Protocol):
         """Stored vectors by key (float32); unknown keys are left out."""
         ...
 
+    def as_stored(self, vectors: np.ndarray) -> np.ndarray:
+        """The vectors as `get` would return them after `upsert` (a store may change the last
+        bits, e.g. Chroma renormalises for cosine), without storing them: vectors held in memory
+        before they are written (emem.index.manager.PENDING_MAX) then equal what a later
+        reader gets from the store."""
+        ...
+
     def flush(self) -> None:
         """Make every write so far durable and release in-memory state that could leak into
         files (embedded Chroma: persist, close the client, zero hnswlib's unused slots)."""

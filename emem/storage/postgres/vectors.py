@@ -128,6 +128,10 @@ class PgVectorIndex:
             ).fetchall()
         return [(r["key"], 1.0 - float(r["d"])) for r in rows]  # type: ignore[call-overload]
 
+    def as_stored(self, vectors: np.ndarray) -> np.ndarray:
+        """pgvector keeps float4 as given."""
+        return np.asarray(vectors, dtype=np.float32)
+
     def get(self, namespace: str, kind: str, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
         name = collection_name(namespace, kind, model)
         dim = self._dim(name)
