@@ -390,7 +390,9 @@ def _scratch(dim: int) -> Any:
         client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False, allow_reset=False))
         ef = ChromaEmbeddingFunction(_StoredVectorsOnly("emem-round-trip"))  # type: ignore[arg-type]
         col = _SCRATCH[dim] = client.get_or_create_collection(
-            f"emem-round-trip-{dim}", metadata={"hnsw:space": "cosine"}, embedding_function=ef
+            f"emem-round-trip-{dim}",
+            metadata={"hnsw:space": "cosine"},
+            embedding_function=ef,  # type: ignore[arg-type]
         )
     return col
 
