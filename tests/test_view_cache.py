@@ -70,6 +70,8 @@ def assert_same_view(a, b) -> None:
     assert a.segment_texts == b.segment_texts and a.segment_tokens == b.segment_tokens
     assert a.segment_of == b.segment_of and a.row_of == b.row_of
     assert a.turn_word_counts() == b.turn_word_counts()
+    assert np.array_equal(a.turn_segment, b.turn_segment)
+    assert a.speaker_names_lower() == b.speaker_names_lower()
     for q in ("harbour trail", "sister Oslo", "greyhound Pixel"):
         assert np.array_equal(a.segment_bm25.scores(q), b.segment_bm25.scores(q))
 
@@ -81,6 +83,8 @@ def test_appending_a_turn_re_embeds_only_its_segment_summary(home: Path) -> None
         first = m.read_runtime.view("ns")
         assert len(first.segments) == 3
         assert first.turn_word_counts()["greyhound"] == 2  # computed, so the next view extends it
+        assert first.turn_segment.tolist() == [0, 0, 1, 1, 2]  # carried forward too
+        assert first.speaker_names_lower() == {"dana", "omar"}
         embedder.texts.clear()
         m.add_turns(
             [turn("S2", 3, "Dana", "About nine kilometres along the harbour.", "2023-02-01T09:02:00+00:00")],
@@ -155,3 +159,25 @@ def test_embedder_settings_do_not_change_the_vectors() -> None:
     tuned = MiniLMEmbedder().embed(texts)
     shipped_before = MiniLMEmbedder(threads=2, spinning=True, arena=True).embed(texts)
     assert np.abs(tuned - shipped_before).max() < 1e-5
+
+
+def test_carried_turn_segments_follow_a_new_session_and_a_split(home: Path) -> None:
+    """Turn -> segment indices carried across writes equal a fresh build's when a new session
+    lands between old ones (every later segment moves) and when a long session splits."""
+    with Memory(home, embedder=CountingEmbedder()) as m:
+        m.add_turns(history(), namespace="ns")
+        m.read_runtime.view("ns").turn_segment  # noqa: B018 - computed, so it is carried
+        m.add_turns(
+            [turn("S1b", 1, "Lena", "Greetings from Oslo, Dana.", "2023-01-20T09:00:00+00:00")],
+            namespace="ns",
+        )
+        long = " ".join(["harbour"] * 700)
+        m.add_turns(
+            [turn("S3", i, "Dana", f"{long} {i}", f"2023-03-01T09:0{i}:00+00:00") for i in range(2, 5)],
+            namespace="ns",
+        )
+        carried = m.read_runtime.view("ns")
+        assert "c1/S3#1" in carried.segment_index  # S3 split in two
+        fresh = build_view(m.indexes.current("ns"), m.segment_summaries("ns"))
+        assert carried._turn_segment is not None
+        assert np.array_equal(carried.turn_segment, fresh.turn_segment)

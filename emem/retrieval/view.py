@@ -252,7 +252,35 @@ def _extend(
         view._lower = pick(old._lower, [t.lower() for t in fresh_texts])
     if old._word_counts is not None:
         view._word_counts = _word_counts(new, into=old._word_counts)
+    if old._speakers_lower is not None:
+        view._speakers_lower = old._speakers_lower | {t.speaker.lower() for t in new}
+    if old._turn_segment is not None:
+        view._turn_segment = _carried_turn_segment(
+            old._turn_segment, parts, segment_of, turns, len(old.turns)
+        )
     return view
+
+
+def _carried_turn_segment(
+    old: np.ndarray,
+    parts: list[tuple[Segment, int, int]],
+    segment_of: dict[str, int],
+    turns: list[StoredTurn],
+    old_rows: int,
+) -> np.ndarray:
+    """`NamespaceView.turn_segment` after `_extend`: kept segments' rows renumbered with one
+    array lookup, only the rebuilt segments' and the new turns' rows looked up by key (a write
+    must not cost a Python pass over every turn of the namespace)."""
+    remap = np.full(max(int(old.max(initial=-1)) + 1, 1), -1, dtype=np.int64)
+    for pos, (_, was, _) in enumerate(parts):
+        if was >= 0:
+            remap[was] = pos
+    out = np.empty(len(turns), dtype=np.int64)
+    out[:old_rows] = remap[old] if old_rows else old
+    redo = np.flatnonzero(out[:old_rows] < 0).tolist() + list(range(old_rows, len(turns)))
+    for row in redo:
+        out[row] = segment_of[turn_key(turns[row])]
+    return out
 
 
 def _with_summaries(segments: list[Segment], summaries: dict[str, str]) -> list[Segment]:
