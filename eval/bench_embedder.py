@@ -76,7 +76,7 @@ def main() -> None:
     qa, qb = models["shipped"].embed(questions), models["qint8"].embed(questions)
     n = min(len(texts), 10)
     overlap = [
-        len(set(np.argsort(-(a @ qa[i]))[:n]) & set(np.argsort(-(b @ qb[i]))[:n])) / n
+        len(set(np.argsort(-(va @ qa[i]))[:n]) & set(np.argsort(-(vb @ qb[i]))[:n])) / n
         for i in range(len(questions))
     ]
     print(
