@@ -17,7 +17,7 @@ def test_chroma_rebuilds_emem_embedding_function_in_a_fresh_process(memory: Memo
         [{"conversation_id": "c", "session_id": "s", "turn_id": "1", "speaker": "A", "text": "hello world",
           "time": "2024-01-01T00:00:00Z"}], namespace="ns",
     )  # fmt: skip
-    memory.search("hello", namespace="ns")
+    memory.index("ns")  # writes the vector (a search alone may hold it in memory, unwritten)
     script = (
         "import sys, warnings\n"
         "warnings.simplefilter('error')\n"
