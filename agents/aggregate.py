@@ -12,6 +12,7 @@ from emem.agents.currentness import END_TOLD_WITHIN
 from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
 from emem.index.text import tokenize
 from emem.ledger.models import Resolution, Revision
+from emem.read.packing import cost
 from emem.tokens import count_tokens
 
 FACT_PRIORITY = 10.0
@@ -105,8 +106,42 @@ def told_end(revision: dict[str, Any]) -> bool:
 
 
 def evidence_line(e: EvidenceItem) -> str:
+    """A turn's record on its own line, with its date and session (a ledger fact's sources)."""
+    return f"[{e.turn_id} | {e.time:%d %B %Y} | session {e.session_id}] {turn_text(e)}"
+
+
+def turn_line(e: EvidenceItem) -> str:
+    """A turn's record under its session header (`session_header`): the header says the date and
+    session once for every packed turn of that session, which on LoCoMo's turns saves about a
+    fifth of each line, so more evidence fits the same budget."""
+    return f"[{e.turn_id}] {turn_text(e)}"
+
+
+def session_header(e: EvidenceItem) -> str:
+    """The header line of the session and day a turn was said in."""
+    return f"[session {e.session_id} | {e.time:%d %B %Y}]"
+
+
+def turn_text(e: EvidenceItem) -> str:
+    """Speaker, text and image caption: what every rendering of a turn says."""
     caption = f" [shares {e.image_caption}]" if e.image_caption else ""
-    return f"[{e.turn_id} | {e.time:%d %B %Y} | session {e.session_id}] {e.speaker}: {e.text}{caption}"
+    return f"{e.speaker}: {e.text}{caption}"
+
+
+def turn_closure(e: EvidenceItem, key: str, priority: float, notes: Sequence[str] = ()) -> Closure:
+    """One turn as a closure: its line (and any notes), under its session header."""
+    lines = [turn_line(e), *notes]
+    header = session_header(e)
+    return Closure(
+        key=key,
+        group=key,
+        priority=priority,
+        lines=lines,
+        tokens=count_tokens("\n".join(lines)),
+        evidence=[e],
+        header=header,
+        header_tokens=count_tokens(header),
+    )
 
 
 def stale_notes(stale: Sequence[tuple[Revision, Resolution]]) -> list[str]:
@@ -139,17 +174,8 @@ def build_closures(
     for e in evidence:
         if (e.conversation_id, e.turn_id) in in_facts:
             continue
-        lines = [evidence_line(e), *stale_notes(stale.get(f"{e.conversation_id}/{e.turn_id}", []))]
-        units.append(
-            Closure(
-                key=f"turn:{e.conversation_id}/{e.turn_id}",
-                group=f"turn:{e.conversation_id}/{e.turn_id}",
-                priority=e.score,
-                lines=lines,
-                tokens=count_tokens("\n".join(lines)),
-                evidence=[e],
-            )
-        )
+        notes = stale_notes(stale.get(f"{e.conversation_id}/{e.turn_id}", []))
+        units.append(turn_closure(e, f"turn:{e.conversation_id}/{e.turn_id}", e.score, notes))
     set_ops = {
         Operation.COUNT: "set:count",
         Operation.LIST: "set:list",
@@ -160,7 +186,7 @@ def build_closures(
         members = sorted(units, key=lambda c: -c.priority)
         if plan.operation == Operation.TEMPORAL_ARITHMETIC:
             members = endpoints(members, question)
-        while members and sum(c.tokens for c in members) > left:
+        while members and cost(members) > left:
             members.pop()
         chosen = {c.key for c in members}
         rest = [c for c in units if c.key not in chosen]
@@ -180,10 +206,8 @@ def context_closures(candidates: Sequence[EvidenceItem], taken: set[tuple[str, s
         if (item.conversation_id, item.turn_id) in taken:
             continue
         e = item.model_copy(update={"role": "context"})
-        line = evidence_line(e)
         key = f"context:{e.conversation_id}/{e.turn_id}"
-        out.append(Closure(key=key, group=key, priority=e.score - CONTEXT_PRIORITY_OFFSET, lines=[line],
-                           tokens=count_tokens(line), evidence=[e]))  # fmt: skip
+        out.append(turn_closure(e, key, e.score - CONTEXT_PRIORITY_OFFSET))
     return out
 
 

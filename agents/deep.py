@@ -170,9 +170,10 @@ def score_turns(
 
 
 def _line(t: StoredTurn) -> str:
-    # As aggregate.evidence_line renders it: what the turn costs in the packed context.
+    # As aggregate.turn_line renders it: what the turn costs in the packed context (its session
+    # header, said once for the session's turns, aside).
     caption = f" [shares {t.image_caption}]" if t.image_caption else ""
-    return f"[{t.turn_id} | {t.time:%d %B %Y} | session {t.session_id}] {t.speaker}: {t.text}{caption}"
+    return f"[{t.turn_id}] {t.speaker}: {t.text}{caption}"
 
 
 def segment_scores(activated: Sequence[ActivatedSegment]) -> dict[str, float]:

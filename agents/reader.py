@@ -972,7 +972,7 @@ def llm_read(
         {"role": "system", "content": prompt.text},
         {
             "role": "user",
-            "content": memory_block([line for c in pack.closures for line in c.lines])
+            "content": memory_block(pack.lines())
             + f"\nOperation: {plan.operation.value}\nQuestion: {question}\nAnswer:",
         },
     ]

@@ -99,6 +99,11 @@ class Closure(BaseModel):
     lines: list[str]
     tokens: int
     evidence: list[EvidenceItem] = Field(default_factory=list)
+    header: str | None = None
+    """A line said once for every closure that shares it (a session and its date), above them:
+    the turns of one session need not each repeat it. Not counted in `tokens`."""
+    header_tokens: int = 0
+    """What `header` costs; the packer charges it once per distinct header."""
 
 
 class PackResult(BaseModel):
@@ -107,8 +112,22 @@ class PackResult(BaseModel):
     budget: int
     dropped_groups: list[str] = Field(default_factory=list)
 
+    def lines(self) -> list[str]:
+        """The context's records in order: each closure's lines, and the closures sharing a
+        header gathered under it where the first of them stands (so one header per session)."""
+        out: list[str] = []
+        done: set[str] = set()
+        for c in self.closures:
+            if c.header is None:
+                out += c.lines
+            elif c.header not in done:
+                done.add(c.header)
+                out.append(c.header)
+                out += [line for d in self.closures if d.header == c.header for line in d.lines]
+        return out
+
     def context(self) -> str:
-        return "\n".join(line for c in self.closures for line in c.lines)
+        return "\n".join(self.lines())
 
 
 class Answer(BaseModel):

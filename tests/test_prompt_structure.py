@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from emem.adjudicate import LLMAdjudicator
-from emem.agents.aggregate import evidence_line, fact_closure
+from emem.agents.aggregate import evidence_line, fact_closure, turn_closure
 from emem.agents.assistant import llm_assistant
 from emem.agents.reader import llm_read, offline_read
 from emem.agents.summariser import summarise_segments
@@ -236,11 +236,12 @@ def test_reader_prompt(fields: list, subject: str, value: str) -> None:
         Closure(key=f"t{i}", group=f"t{i}", priority=1, lines=[evidence_line(e)], tokens=1, evidence=[e])
         for i, e in enumerate(items)
     ]
-    records = sum(len(c.lines) for c in closures)
+    # Turns under a session header, as the packer shows them: the header is a record too.
+    closures += [turn_closure(e, f"h{i}", 1) for i, e in enumerate(items)]
+    pack = PackResult(closures=closures, tokens=1, budget=9)
+    records = len(pack.lines())
     chat = Recorder("Lisbon")
-    llm_read(
-        "Where does Caroline live?", Plan(), PackResult(closures=closures, tokens=1, budget=9), [fact], chat
-    )  # type: ignore[arg-type]
+    llm_read("Where does Caroline live?", Plan(), pack, [fact], chat)  # type: ignore[arg-type]
     check(chat.sent[0], records, ("[", "LEDGER ", "  current: ", "  history "))
 
 

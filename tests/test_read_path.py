@@ -148,11 +148,20 @@ def test_budget_never_exceeded_and_closures_whole(demo: Memory, budget: int) -> 
 
 
 closure_st = st.builds(
-    lambda key, group, prio, tokens: Closure(key=key, group=group, priority=prio, lines=[key], tokens=tokens),
+    lambda key, group, prio, tokens, header: Closure(
+        key=key,
+        group=group,
+        priority=prio,
+        lines=[key],
+        tokens=tokens,
+        header=header,
+        header_tokens=0 if header is None else len(header),
+    ),
     st.text("abcdef", min_size=1, max_size=4),
     st.sampled_from(["g1", "g2", "g3", "solo-a", "solo-b"]),
     st.floats(0, 10),
     st.integers(1, 400),
+    st.sampled_from([None, "[session S1]", "[session S22 | long]"]),
 )
 
 
@@ -160,11 +169,24 @@ closure_st = st.builds(
 @given(st.lists(closure_st, max_size=12), st.integers(0, 1200))
 def test_pack_is_within_budget_and_never_splits_groups(closures: list[Closure], budget: int) -> None:
     result = pack(closures, budget)
-    assert result.tokens == sum(c.tokens for c in result.closures) <= budget
+    headers = {c.header for c in result.closures if c.header is not None}
+    # A shared header is paid once, whatever number of packed closures it heads.
+    assert result.tokens == sum(c.tokens for c in result.closures) + sum(len(h) for h in headers) <= budget
     chosen_groups = {c.group for c in result.closures}
     for g in chosen_groups:
         assert [c.key for c in closures if c.group == g] == [c.key for c in result.closures if c.group == g]
     assert chosen_groups.isdisjoint(result.dropped_groups)
+    lines = result.lines()
+    # Every header is said once, each closure's lines come right under their own header.
+    assert sorted(h for h in lines if h in headers) == sorted(headers)
+    assert len(lines) == len(headers) + sum(len(c.lines) for c in result.closures)
+    current = None
+    for line in lines:
+        if line in headers:
+            current = line
+        else:
+            owners = [c for c in result.closures if line in c.lines]
+            assert any(c.header is None or c.header == current for c in owners)
 
 
 def test_verbatim_quotes_are_enforced(demo: Memory) -> None:

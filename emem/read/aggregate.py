@@ -10,7 +10,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from emem.agents.aggregate import build_closures, context_closures, evidence_line, fact_closure
+from emem.agents.aggregate import build_closures, context_closures, fact_closure, turn_closure
 from emem.agents.assistant import (
     CANDIDATE_FLOOR,
     RELEVANCE_FLOOR,
@@ -35,9 +35,8 @@ from emem.answer import EvidenceItem, Operation
 from emem.index.manager import turn_key
 from emem.ledger.models import Revision
 from emem.read.context import ReadRuntime, timed, visible_mask
-from emem.read.packing import pack
+from emem.read.packing import cost, pack
 from emem.read.retrieve import fast_turns
-from emem.tokens import count_tokens
 
 
 def segment_turns(rt: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
@@ -93,14 +92,18 @@ def deep_candidates(
         more = score_turns(view, extra, q, plan, signals, q_vec, by_segment)
         support |= {turn_key(t): s for t, s in zip(more.turns, more.support.tolist(), strict=True)}
     left = budget - sum(fact_closure(f, {}).tokens for f in state.get("facts", []))
-    left -= sum(count_tokens(evidence_line(e)) for e in chosen)
+    units = [turn_closure(e, e.turn_id, e.score) for e in chosen]
+    headers = {c.header for c in units if c.header is not None}
+    left -= cost(units)
     taken = {(e.conversation_id, e.turn_id) for e in chosen}
     for t, _, lifted in sorted(ranked, key=lambda r: (-r[1], r[0].seq)):
         item = evidence_item(t, view.segment_for(t), round(support[turn_key(t)], 4), t.text)
-        cost = count_tokens(evidence_line(item))
-        if cost > left or (t.conversation_id, t.turn_id) in taken:
+        unit = turn_closure(item, t.turn_id, item.score)
+        needs = cost([unit], headers)
+        if needs > left or (t.conversation_id, t.turn_id) in taken:
             continue
-        left -= cost
+        left -= needs
+        headers.add(unit.header or "")
         taken.add((t.conversation_id, t.turn_id))
         # A turn shown only for its neighbour, or too weakly supported to be a candidate answer
         # (under the floor fast applies), is context: the reader's rules do not answer from it.
