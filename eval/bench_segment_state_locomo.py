@@ -212,6 +212,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--home", type=Path, required=True, help="memory home with llm.json and models/")
     parser.add_argument("--data", type=Path, help="locomo10.json (not needed with --report)")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--memory-home", type=Path, help="where conversations and states go (default: HOME)")
+    parser.add_argument(
+        "--consolidation",
+        choices=("llm", "offline"),
+        default="llm",
+        help="summariser and adjudicator: HOME's models, or the offline rules (ingest in minutes, not an hour)",
+    )
     parser.add_argument("--per-category", type=int, default=20)
     parser.add_argument("--sample", default="first")
     parser.add_argument("--budget", type=int, default=1000)
@@ -220,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--report", action="store_true", help="only summarise OUT (writes OUT/summary.md)")
     args = parser.parse_args(argv)
     if args.report:
-        text = report(args.out, args.home / "segment-state")
+        text = report(args.out, (args.memory_home or args.home) / "segment-state")
         (args.out / "summary.md").write_text(text)
         print(text)
         return
@@ -241,7 +248,11 @@ def main(argv: list[str] | None = None) -> None:
     on_roles = build_roles(args.home, "local", on_rec)
     if off_roles.get("assistant") is None or type(on_roles.get("assistant")).__name__ != "LlamaStateChat":
         raise SystemExit("need a local assistant endpoint whose model is pulled into HOME/models")
-    with Memory(args.home, roles=off_roles) as memory:
+    consolidation = RoleModels(
+        {r: None if args.consolidation == "offline" and r in ("summariser", "adjudicator") else m
+         for r, m in off_roles.models.items()}
+    )  # fmt: skip
+    with Memory(args.memory_home or args.home, roles=consolidation) as memory:
         arms = {
             "off": Arm("off", memory, off_roles, off_rec, args.activate, args.out),
             "first": Arm("first", memory, on_roles, on_rec, args.activate, args.out),

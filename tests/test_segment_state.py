@@ -228,3 +228,16 @@ def test_benchmark_order_deals_categories_round_robin_per_conversation() -> None
     dealt = [x.qid for x in interleave_categories(file_order)]
     assert dealt == ["a#0", "a#2", "a#3", "a#1", "a#4", "b#0"]
     assert sorted(dealt) == sorted(x.qid for x in file_order)
+
+
+def test_in_process_threads_come_from_llm_json_or_the_environment(tmp_path: Path) -> None:
+    """The in-process assistant's thread count is a setting (one thread measured faster on a
+    loaded 2-core machine); the environment overrides the file, and nonsense is refused."""
+    from emem.errors import ConfigError
+
+    assert load_llm_settings(tmp_path, env={}).threads == 2
+    (tmp_path / "llm.json").write_text('{"threads": 3}')
+    assert load_llm_settings(tmp_path, env={}).threads == 3
+    assert load_llm_settings(tmp_path, env={"EMEM_LLM_THREADS": "1"}).threads == 1
+    with pytest.raises(ConfigError):
+        load_llm_settings(tmp_path, env={"EMEM_LLM_THREADS": "0"})
