@@ -116,18 +116,25 @@ def build_roles(home: Path, segment_state: str, recorder: UsageRecorder) -> Role
     return RoleModels({role: build_chat_model(role, settings, recorder) for role in READ_ROLES})
 
 
-def role_latency(out: Path, arm: str, qids: set[str]) -> dict[str, list[float]]:
-    """Seconds per question spent in each role's calls (summed over the question's calls)."""
+def role_latency(out: Path, arm: str, rows: dict[str, RunRow]) -> dict[str, list[float]]:
+    """Seconds per question in the planner, the assistants and the reader. The planner and the
+    reader run alone, so their calls' latencies are summed; a hop's assistants are sent together
+    and wait for one another (one model, one call at a time), so a call's latency includes its
+    queueing, and the assistants' time is the answer's latency minus the planner's and the
+    reader's (routing and aggregation, milliseconds, stay in it)."""
     path = out / arm / "calls.jsonl"
     per: dict[tuple[str, str], float] = {}
     if path.exists():
         for line in path.read_text().splitlines():
             c = json.loads(line)
-            if c["qid"] in qids:
+            if c["qid"] in rows and c["role"] in ("planner", "reader"):
                 per[(c["qid"], c["role"])] = per.get((c["qid"], c["role"]), 0.0) + c["latency_ms"] / 1000
-    out_roles: dict[str, list[float]] = {}
-    for (_, role), sec in per.items():
-        out_roles.setdefault(role, []).append(sec)
+    out_roles: dict[str, list[float]] = {"planner": [], "assistant": [], "reader": []}
+    for qid, row in rows.items():
+        planner, reader = per.get((qid, "planner"), 0.0), per.get((qid, "reader"), 0.0)
+        out_roles["planner"].append(planner)
+        out_roles["reader"].append(reader)
+        out_roles["assistant"].append(row.latency_ms / 1000 - planner - reader)
     return out_roles
 
 
@@ -180,7 +187,7 @@ def report(out: Path, states_dir: Path | None) -> str:
     lines += ["Seconds per question in each role's calls (p50 / p95 / mean):", "",
               "| arm | planner | assistant | reader |", "| --- | --- | --- | --- |"]  # fmt: skip
     for arm in ARMS:
-        per = role_latency(out, arm, common)
+        per = role_latency(out, arm, {q: loaded[arm][q] for q in common})
         cells = []
         for role in ("planner", "assistant", "reader"):
             v = per.get(role, [])
