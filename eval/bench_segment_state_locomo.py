@@ -17,11 +17,13 @@ Each folder holds `rows.jsonl` in the harness's format (`emem eval report` and
 `bench_segment_state` read it); `calls.jsonl` keeps every LLM call (role, latency, tokens). The
 run resumes where its logs stop. Summarise it with:
 
-    python -m emem.eval.bench_segment_state_locomo --report --out OUT --home HOME
+    python -m emem.eval.bench_segment_state_locomo --report --out OUT --home HOME --memory-home MEM
 
-Run it against servers started by `emem llm serve` into HOME (its llm.json names the roles):
+Run it against servers started by `emem llm serve` into HOME (its llm.json names the roles); the
+conversations and the states go to MEM. Give the in-process assistant the servers' threads:
 
-    python -m emem.eval.bench_segment_state_locomo --home /work/kvhome \\
+    EMEM_LLM_THREADS=1 python -m emem.eval.bench_segment_state_locomo --home /work/kvhome \\
+        --memory-home /work/kvhome/run --consolidation offline \\
         --data /work/shared/data/locomo10.json --out eval/results/locomo-local-kv
 """
 
