@@ -210,3 +210,34 @@ def test_segment_state_only_for_a_local_assistant(tmp_path: Path) -> None:
         home, {**local, "EMEM_LLM_MODEL": "absent", "EMEM_LLM_SEGMENT_STATE": "local"}
     )
     assert local_state_model("assistant", missing) is None
+
+
+def test_benchmark_order_deals_categories_round_robin_per_conversation() -> None:
+    """A run of the cold/warm benchmark stopped early must still cover every category, and a
+    later conversation's questions come after the first's (it is ingested only when reached)."""
+    from emem.eval.bench_segment_state_locomo import interleave_categories
+    from emem.eval.locomo_data import LocomoQuestion
+
+    def q(sample: str, index: int, category: int) -> LocomoQuestion:
+        return LocomoQuestion(
+            qid=f"{sample}#{index}", sample_id=sample, index=index, question="?", category=category,
+            gold="", evidence=[],
+        )  # fmt: skip
+
+    file_order = [q("a", 0, 1), q("a", 1, 1), q("a", 2, 2), q("a", 3, 5), q("b", 0, 3), q("a", 4, 2)]
+    dealt = [x.qid for x in interleave_categories(file_order)]
+    assert dealt == ["a#0", "a#2", "a#3", "a#1", "a#4", "b#0"]
+    assert sorted(dealt) == sorted(x.qid for x in file_order)
+
+
+def test_in_process_threads_come_from_llm_json_or_the_environment(tmp_path: Path) -> None:
+    """The in-process assistant's thread count is a setting (one thread measured faster on a
+    loaded 2-core machine); the environment overrides the file, and nonsense is refused."""
+    from emem.errors import ConfigError
+
+    assert load_llm_settings(tmp_path, env={}).threads == 2
+    (tmp_path / "llm.json").write_text('{"threads": 3}')
+    assert load_llm_settings(tmp_path, env={}).threads == 3
+    assert load_llm_settings(tmp_path, env={"EMEM_LLM_THREADS": "1"}).threads == 1
+    with pytest.raises(ConfigError):
+        load_llm_settings(tmp_path, env={"EMEM_LLM_THREADS": "0"})

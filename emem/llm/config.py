@@ -52,6 +52,10 @@ class LLMSettings(BaseModel):
     prefix as saved model state (emem.segment_state). Only for an assistant served from this
     machine (a loopback base_url whose model is under `<home>/models/`); remote endpoints stay
     text-only whatever this says."""
+    threads: int = Field(default=2, ge=1)
+    """CPU threads of a model run in-process (the segment-state assistant). On a loaded machine
+    one thread can beat two: llama.cpp's threads wait on each other at every step, and a waiting
+    thread whose core is taken stalls the step (see docs/local-llm.md)."""
     models_dir: str | None = None
     """Where local GGUF files are (`<home>/models`, set from the home the settings came from)."""
 
@@ -80,6 +84,7 @@ class _FileConfig(_FileRole):
     max_concurrency: int | None = None
     structured_output: Literal["auto", "json_schema", "json_object", "plain"] | None = None
     segment_state: Literal["off", "local"] | None = None
+    threads: int | None = None
 
 
 def _read_file(path: Path) -> _FileConfig:
@@ -122,13 +127,22 @@ def load_llm_settings(home: Path | None = None, env: Mapping[str, str] | None = 
             if role in file.roles:
                 fields[role].update(file.roles[role].model_dump(exclude_unset=True))
         extra = file.model_dump(
-            include={"timeout", "max_retries", "max_concurrency", "structured_output", "segment_state"},
+            include={
+                "timeout",
+                "max_retries",
+                "max_concurrency",
+                "structured_output",
+                "segment_state",
+                "threads",
+            },
             exclude_none=True,
         )
     if (env.get("EMEM_LLM_STRUCTURED_OUTPUT") or "").strip():
         extra["structured_output"] = env["EMEM_LLM_STRUCTURED_OUTPUT"].strip()
     if (env.get("EMEM_LLM_SEGMENT_STATE") or "").strip():
         extra["segment_state"] = env["EMEM_LLM_SEGMENT_STATE"].strip()
+    if (env.get("EMEM_LLM_THREADS") or "").strip():
+        extra["threads"] = env["EMEM_LLM_THREADS"].strip()
     if home is not None:
         extra["models_dir"] = str(home / "models")
     everyone = _env_layer(env, "EMEM_LLM")
@@ -195,7 +209,7 @@ def build_chat_model(
     if local is not None:
         from emem.llm.llama_state import LlamaStateChat
 
-        return LlamaStateChat(local, config.model, recorder=recorder)
+        return LlamaStateChat(local, config.model, n_threads=settings.threads, recorder=recorder)
     return OpenAIChatModel(
         config.base_url,
         config.model,
