@@ -32,7 +32,7 @@ from emem.extract.rules import (
     singular_species,
 )
 from emem.extract.schema import FactCandidate
-from emem.ledger.predicates import Cardinality, builtin_cardinality
+from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
 from emem.subjects import speaker_roles
 
@@ -102,7 +102,8 @@ _CHANGE_VERB = re.compile(
 """A second value said with a verb of change ("... but recently went vegan") replaced the first."""
 _ASKS_MEMORY = re.compile(
     r"^\W*(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
-    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|purge|keep|store|remember|save|record)\b",
+    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|purge|keep|store|remember|save|record|"
+    r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s+to|hold\s+on\s+to)\b",
     re.IGNORECASE,
 )
 """A question that asks the memory to forget (or not keep) something: a request, not a question."""
@@ -250,7 +251,8 @@ def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
 
 
 _LEADING_PRONOUN = re.compile(
-    r"^(?:She|He)(?P<verb>'s|'ll|\s+is|\s+was|\s+has|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
+    r"^(?:She|He)(?P<adv>\s+(?:actually|really|still|now|just|already|finally|in\s+fact))?"
+    r"(?P<verb>'s|'ll|\s+is|\s+was|\s+has|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
 )
 _COMPANION = re.compile(
     r"^(?P<name>[A-Z][a-z]+)\s+and\s+(?:his|her|their)\s+[a-z]+(?:\s+[A-Z][a-z]+)?\s+(?=[a-z])"
@@ -282,7 +284,7 @@ def _leading_pronoun(sentence: str, antecedent: str | None) -> tuple[str, _Ancho
     if m is None or antecedent is None:
         return None
     verb = {"'s": " is", "'ll": " will"}.get(m.group("verb"), m.group("verb"))
-    return f"{antecedent}{verb}{sentence[m.end() :]}", _Anchor(0, "name", antecedent)
+    return f"{antecedent}{m.group('adv') or ''}{verb}{sentence[m.end() :]}", _Anchor(0, "name", antecedent)
 
 
 def _companion_dropped(sentence: str) -> tuple[str, _Anchor] | None:
@@ -412,6 +414,74 @@ def _held_until_ended(facts: list[FactCandidate], at: datetime) -> list[FactCand
             ):
                 out[i] = f.model_copy(update={"valid_from": stop - timedelta(days=1)})
     return out
+
+
+_SAID_FRAME = re.compile(
+    r"(?:\b(?:earlier|before|previously|last\s+time|one\s+thing|oh|wait|hmm+|um+|so|also|and)[,:]?\s+)*"
+    r"\b(?:(?:did|have)\s+I\s+(?:just\s+)?(?:say|tell\s+(?:you|u)|mention|write|put(?:\s+down)?)|"
+    r"I\s+(?:think\s+I\s+)?(?:said|told\s+(?:you|u)|mentioned|wrote|put(?:\s+down)?))\s+(?:that\s+|earlier\s+|before\s+)?"
+    r"(?P<clause>[^?;.!]{3,120}?)(?:\s*\?+|\s*[,;:.!-]+\s*(?=(?:sorry|wrong|no|nope|my\s+bad|my\s+mistake|oops|whoops|"
+    r"that's\s+wrong|that\s+was\s+wrong|scratch\s+that)\b))"
+    r"(?:\s*(?:sorry|wrong|no|nope|my\s+bad|my\s+mistake|oops|whoops|that's\s+wrong|that\s+was\s+wrong|scratch\s+that|"
+    r"lol|haha)\b[\s,.!:;-]*)*",
+    re.IGNORECASE,
+)
+"""What the speaker says they said before ("did I say the recital was the 21st?", "earlier I said
+Ines lives in Marseille, sorry, ..."): a reference to an earlier statement, not a new one, and what
+the rest of the turn corrects."""
+_REFERENCE_OBJECT = re.compile(
+    r"\b(?:what|whatever|anything|everything|all|things?|stuff|info|information|details)\s+"
+    r"(?:(?:that|which)\s+)?I\s+(?:just\s+|once\s+)?\w+(?:\s+(?:you|u))?\s+$",
+    re.IGNORECASE,
+)
+_NOT_CORRECTED = frozenset(
+    {"has_child", "has_sibling", "has_parent", "has_partner", "friend_of", "has_pet", "forget_request"}
+)
+"""Relations name people a corrected clause is about ("my sister was in Marseille"), not its value."""
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s)?\b", re.IGNORECASE)
+_NUMBER = re.compile(
+    r"\b(?:\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)\b",
+    re.IGNORECASE,
+)
+_REPLY_WORDS = frozenset("wrong no nope sorry oops whoops yes yeah right nah hmm well ugh".split())
+"""Words that open a reply or a correction, capitalised only because they open the sentence."""
+_CAP_PHRASE = re.compile(r"\b[A-Z][\w'&.-]*(?:\s+(?:of\s+|de\s+|la\s+)?[A-Z][\w'&.-]*){0,2}")
+
+
+def typed_replacement(old: str, text: str, exclude: set[str]) -> str | None:
+    """The value in `text` of the same kind as `old` (a weekday for a weekday, a number for a
+    number, a capitalised name for a name), the first one said, or None: what "I meant thursday"
+    or "wrong, she's been in Nice for years" put in place of the old value.
+
+    Args:
+        old: the wrong value (the words of the earlier fact the speaker referred to).
+        text: what the speaker said after referring to it.
+        exclude: names that are not values (the speaker, the people the correction is about).
+
+    Returns:
+        The new value as written, or None when the text holds no value of that kind.
+    """
+    for kind in (_WEEKDAY, _NUMBER):
+        if kind.search(old):
+            found = [m.group(0) for m in kind.finditer(text) if m.group(0).lower() != old.lower()]
+            return found[0] if found else None
+    if not re.search(r"[A-Z]", old):
+        return None
+    for m in _CAP_PHRASE.finditer(text):
+        value = m.group(0).rstrip(".")
+        first = value.split()[0]
+        opens = not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".!?"
+        if (
+            first in ("I", "I'm", "I've", "I'd", "I'll")
+            or (opens and (first.lower() in NOT_NAMES or first.lower() in _FUNCTION_WORDS | _REPLY_WORDS))
+            or first.lower() in _SENTENCE_ADVERBS
+            or value in exclude
+            or re.match(r"(?:She|He|They|It|We|You|The|My|Our|His|Her|Their)\b", first)
+        ):
+            continue
+        return value
+    return None
 
 
 @dataclass(frozen=True)
@@ -645,6 +715,18 @@ class OfflineExtractor:
         text = turn.text.translate(_APOSTROPHES)
         facts: list[FactCandidate] = []
         seen: set[tuple[str, str, str, str]] = set()
+        frame = _SAID_FRAME.search(text)
+        if frame is not None and (
+            _REFERENCE_OBJECT.search(text[: frame.start("clause")])
+            or frame.group("clause").lower().startswith("about")
+        ):
+            frame = None  # "forget what I told you about ...": the object of a request, not a correction
+        target: FactCandidate | None = None
+        if frame is not None:  # "did I say X? I meant Y": X is referred to, not said again
+            speaker = resolver.canonical(turn.speaker)
+            target = self._referred(speaker, frame.group("clause"), state, facts)
+            rest = text[frame.end() :]
+            text = text[: frame.start()] + " " * (frame.end() - frame.start()) + rest[:1].upper() + rest[1:]
         spans = split_sentences(text)
         if len(spans) > 1 and _GREETING.match(text[slice(*spans[0])]):
             spans = [(spans[0][0], spans[1][1]), *spans[2:]]  # "Hi! I'm Maya.": one introduction
@@ -657,7 +739,10 @@ class OfflineExtractor:
                 only = self._request_rules  # "Can you not keep my health stuff?" is a request
             surface = turn.text[s:e]
             before = text[slice(*spans[k - 1])] if k > 0 else ""
-            scope = _Scope(context or text, text[e:], antecedent=_one_person(before, turn.speaker))
+            antecedent = _one_person(before, turn.speaker)
+            if target is not None and frame is not None and s >= frame.start() and antecedent is None:
+                antecedent = target.subject if target.subject != resolver.canonical(turn.speaker) else None
+            scope = _Scope(context or text, text[e:], antecedent=antecedent)
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
                 found = _name_later(found, text[slice(*spans[k + 1])])
@@ -666,6 +751,8 @@ class OfflineExtractor:
                 if key not in seen:
                     seen.add(key)
                     facts.extend(_same_breath(fact, facts))
+        if target is not None and frame is not None:
+            facts = self._corrected(target, frame, text[frame.end() :], turn, facts)
         facts = _held_until_ended(facts, turn.time)
         speaker = resolver.canonical(turn.speaker)
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
@@ -957,18 +1044,22 @@ class OfflineExtractor:
         """ "switched from violin to cello" ends what held the old value and starts the new one;
         "it's Leeds, not Sheffield" withdraws the old value and states the new one for the same time.
         The predicate is the one the speaker's earlier fact about the old value has."""
-        held: dict[str, FactCandidate] = {}
-        for t in self._history(subject, state, earlier)[::-1]:
-            if t.kind == "assert" and t.predicate not in held and _same_value(t.object, old):
-                held[t.predicate] = t  # the latest value said of each predicate that held it
-        base = {
-            "subject": subject,
-            "surface": surface,
-            "source_turn_ids": [turn.turn_id],
-            "confidence": confidence,
-        }
+        held: dict[tuple[str, str], FactCandidate] = {}
+        for who in self._circle(subject, state, earlier, surface, how == CORRECT):
+            for t in self._history(who, state, earlier)[::-1]:
+                key = (t.subject, t.predicate)
+                if t.kind == "assert" and key not in held and _same_value(t.object, old):
+                    held[key] = t  # the latest value said of each predicate that held it
+            if held:  # the speaker's own facts first, then the people they spoke about
+                break
         out: list[FactCandidate] = []
         for target in held.values():
+            base = {
+                "subject": target.subject,
+                "surface": surface,
+                "source_turn_ids": [turn.turn_id],
+                "confidence": confidence,
+            }
             value = _substitute(target.object, old, new)
             if how == CORRECT:
                 out += [
@@ -1087,6 +1178,88 @@ class OfflineExtractor:
             + [s.fact for s in state.said if s.fact.subject == subject]
             + [f for f in earlier if f.subject == subject and f.kind == "assert"]
         )
+
+    def _referred(
+        self, speaker: str, clause: str, state: _State, earlier: list[FactCandidate]
+    ) -> FactCandidate | None:
+        """The latest fact of the speaker's (or of someone they spoke about) whose value the clause
+        they say they said holds ("did I say the climbing was on tuesday?")."""
+        for who in self._circle(speaker, state, earlier, clause, True):
+            held = [
+                t
+                for t in self._history(who, state, earlier)
+                if t.kind == "assert" and t.predicate not in _NOT_CORRECTED and _same_value(clause, t.object)
+            ]
+            if held:
+                return held[-1]
+        return None
+
+    def _corrected(
+        self, target: FactCandidate, frame: re.Match[str], after: str, turn: Turn, facts: list[FactCandidate]
+    ) -> list[FactCandidate]:
+        """The turn's facts once the referred-to value is put right: a new value of the same fact
+        said after the reference replaces it; else the first value of the same kind said after it
+        ("I meant thursday")."""
+        surface = turn.text[frame.start() : frame.end() + len(after)].strip()[:300]
+        withdraw = FactCandidate(
+            subject=target.subject,
+            predicate=target.predicate,
+            object=target.object,
+            surface=surface,
+            source_turn_ids=[turn.turn_id],
+            confidence=0.8,
+            kind="retract",
+        )
+        same = [
+            f
+            for f in facts
+            if f.kind == "assert" and (f.subject, f.predicate) == (target.subject, target.predicate)
+        ]
+        if same:
+            if all(_same_object(f.object, target.object) for f in same):
+                return facts
+            done = any(
+                f.kind == "retract"
+                and (f.subject, f.predicate, f.object)
+                == (withdraw.subject, withdraw.predicate, withdraw.object)
+                for f in facts
+            )
+            return facts if done else [withdraw, *facts]
+        clause = frame.group("clause")
+        old = " ".join(
+            w for w in target.object.split() if re.search(rf"\b{re.escape(w)}\b", clause, re.IGNORECASE)
+        )
+        new = typed_replacement(old or target.object, after, {target.subject, turn.speaker})
+        if new is None:
+            return facts
+        value = _substitute(target.object, old, new) if old else new
+        return [
+            *facts,
+            withdraw,
+            withdraw.model_copy(update={"object": value, "kind": "assert", "valid_from": target.valid_from}),
+        ]
+
+    def _circle(
+        self, speaker: str, state: _State, earlier: list[FactCandidate], surface: str, others: bool
+    ) -> list[str]:
+        """Whose facts a correction may put right, nearest first: the speaker, then (`others`) the
+        people named in the correcting sentence, then the relatives and friends the speaker named
+        before ("not peanuts for Felix, it's sesame"; "my sister ... it's Nice, not Marseille")."""
+        people = [speaker]
+        if not others:
+            return people
+        mentioned = [n for n in re.findall(r"\b[A-Z][a-z]+\b", surface) if n not in NOT_NAMES]
+        related = [
+            name
+            for f in self._history(speaker, state, earlier)
+            if (name := named_value(f.object) or (f.object if f.predicate == "friend_of" else None))
+        ]
+        said = [s.fact.subject for s in state.said if s.speaker == speaker]
+        said += [f.subject for f in earlier]
+        for name in [*mentioned, *related[::-1], *said[::-1]]:
+            if name not in people:
+                people.append(name)
+        return people
 
     def _previous_statement(
         self, subject: str, turn: Turn, index: int, state: _State, earlier: list[FactCandidate]
