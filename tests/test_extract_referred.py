@@ -96,3 +96,35 @@ class TestSoftForgetRequests:
         assert re.search(m.words, "mia goes to st anne's primary")
         assert not re.search(m.words, "mia loves painting")
         assert not re.search(m.words, "my school run was chaos")  # someone else's school
+
+
+class TestPlansCalledOffByAnyName:
+    def test_lower_case_name_withdraws_the_plan(self) -> None:
+        got = facts("We booked a trip to Seville for May.", "seville fell through, flights got cancelled")
+        assert ("user", "plans_to", "go to Seville (May 2024)", "retract") in got
+
+    def test_that_after_the_plan_was_named(self) -> None:
+        got = facts(
+            "We booked a trip to Oslo in June.", "About Oslo... the kids got sick, so that's not happening."
+        )
+        assert ("user", "plans_to", "go to Oslo (June 2024)", "retract") in got
+
+    def test_a_negated_or_conditional_cue_withdraws_nothing(self) -> None:
+        got = facts("We booked a trip to Oslo.", "It's not off, the Oslo trip is still on.")
+        assert not [f for f in got if f[3] == "retract"]
+        got = facts("We booked a trip to Oslo.", "If Oslo is cancelled we'll stay home.")
+        assert not [f for f in got if f[3] == "retract"]
+
+    def test_a_hedged_plan_is_a_plan_and_can_be_withdrawn(self) -> None:
+        got = facts("We're thinking about a weekend trip to Galway.", "Galway never happened in the end.")
+        assert ("user", "plans_to", "go to Galway", "assert") in got
+        assert ("user", "plans_to", "go to Galway", "retract") in got
+
+
+class TestLowerCaseHomes:
+    def test_place_after_live_in_when_typed_in_lower_case(self) -> None:
+        assert ("user", "lives_in", "Ghent", "assert") in facts("i live in ghent with my gf")
+
+    def test_common_words_are_not_places(self) -> None:
+        assert not [f for f in facts("we live in harmony with the cats") if f[1] == "lives_in"]
+        assert not [f for f in facts("i'm moving to a new flat soon") if f[1] == "lives_in"]

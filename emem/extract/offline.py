@@ -193,7 +193,31 @@ def _plain_start(sentence: str) -> str:
     rest = sentence[m.end() :] if m and m.end() < len(sentence) else sentence
     if rest[:1].islower():
         rest = rest[0].upper() + rest[1:]
+    if not re.search(r"[A-Z]", sentence):  # typed in lower case: "i live in utrecht"
+        rest = _HOME_PLACE.sub(
+            lambda m: (
+                m.group(0)
+                if m.group(2) in _NOT_PLACES or m.group(2) in _FUNCTION_WORDS or m.group(2) in NOT_NAMES
+                else m.group(1) + m.group(2).capitalize()
+            ),
+            rest,
+        )
     return re.sub(r"^I(?=['\s])|(?<=\s)i(?=['\s])", "I", rest)
+
+
+_NOT_PLACES = frozenset(
+    """a an the my our his her their your this that these those some any fear hope peace sin denial
+    halls town city country house flat apartment place home work school bed here there
+    together alone again soon next last in with for at on by it them one two three harmony luxury poverty
+    squalor comfort style secret silence dread terror misery limbo hiding shame chaos bliss residence dorms
+    student digs barracks""".split()
+)
+_HOME_PLACE = re.compile(
+    r"(\b(?:live|living|lives|lived|based|moving|move|moved|relocating|relocated|settled|staying|stay)\s+"
+    r"(?:in|to|out\s+of)\s+)([a-z][a-z'-]{2,})\b(?!\s+of\b)"
+)
+"""Where a sentence typed in lower case names a home: the word after "live in" / "moving to" is a
+place name unless it is a common word ("live in fear", "moving to a new flat")."""
 
 
 _ELLIPSIS_NOT = re.compile(
@@ -429,6 +453,26 @@ _SAID_FRAME = re.compile(
 """What the speaker says they said before ("did I say the recital was the 21st?", "earlier I said
 Ines lives in Marseille, sorry, ..."): a reference to an earlier statement, not a new one, and what
 the rest of the turn corrects."""
+_CALLED_OFF = re.compile(
+    r"(?P<np>\b[\w'&-]+(?:\s+[\w'&-]+){0,4}?)\s+(?:(?:is|was|'s|are|were|has\s+been|got|is\s+now|is\s+all)\s+)?"
+    r"(?:off(?:\s+the\s+table)?(?!\s+(?:to|at|on|work|duty|sick)\b)|cancell?ed|called\s+off|scrapped|shelved|"
+    r"not\s+happening|isn't\s+happening|won't\s+happen|never\s+happened|didn't\s+happen|did\s+not\s+happen|"
+    r"fell\s+(?:through|apart)|dead\s+in\s+the\s+water)\b",
+    re.IGNORECASE,
+)
+"""A plan called off by naming it, however it is named ("rotterdam fell through", "the Bristol job
+is off the table", "Edinburgh never happened"), or by "that" after the plan was named."""
+_PLAN_NOUNS = frozenset(
+    """the our my his her their that this it thing plan plans idea trip move job offer weekend holiday
+    vacation visit break whole so and but also about though well oh yeah sadly anyway""".split()
+)
+_ANAPHORA = frozenset("that this it".split())
+_CALENDAR = frozenset(
+    """january february march april may june july august september october november december monday
+    tuesday wednesday thursday friday saturday sunday christmas easter summer winter spring autumn fall
+    weekend week month year today tomorrow tonight about""".split()
+)
+"""Times name when a plan was, not which plan: "the March thing is off" is matched by its other words."""
 _REFERENCE_OBJECT = re.compile(
     r"\b(?:what|whatever|anything|everything|all|things?|stuff|info|information|details)\s+"
     r"(?:(?:that|which)\s+)?I\s+(?:just\s+|once\s+)?\w+(?:\s+(?:you|u))?\s+$",
@@ -753,6 +797,7 @@ class OfflineExtractor:
                     facts.extend(_same_breath(fact, facts))
         if target is not None and frame is not None:
             facts = self._corrected(target, frame, text[frame.end() :], turn, facts)
+        facts = facts + self._called_off(text, turn, resolver, state, facts)
         facts = _held_until_ended(facts, turn.time)
         speaker = resolver.canonical(turn.speaker)
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
@@ -1178,6 +1223,59 @@ class OfflineExtractor:
             + [s.fact for s in state.said if s.fact.subject == subject]
             + [f for f in earlier if f.subject == subject and f.kind == "assert"]
         )
+
+    def _called_off(
+        self, text: str, turn: Turn, resolver: AliasResolver, state: _State, facts: list[FactCandidate]
+    ) -> list[FactCandidate]:
+        """Withdrawals of plans the turn calls off by any name: the words before the cue (or, for
+        "that's not happening", the words said before it in the turn) are matched against the
+        plans the speaker and the people they spoke about hold, by their values."""
+        speaker = resolver.canonical(turn.speaker)
+        out: list[FactCandidate] = []
+        for m in _CALLED_OFF.finditer(text):
+            if _NEGATION.search(m.group("np")) or _HYPOTHETICAL.search(m.group("np")):
+                continue  # "it's not off", "if the trip is cancelled"
+            said = [
+                w
+                for w in re.findall(r"[\w-]+", re.sub(r"'s\b", "", m.group("np")))
+                if w.lower() not in _PLAN_NOUNS and w.lower() not in _CALENDAR
+            ]
+            named = said[-2:] if said else []
+            if not named and re.sub(r"'s$", "", m.group("np").split()[-1].lower()) in _ANAPHORA:
+                named = [
+                    w
+                    for w in _CAP_WORD.findall(text[: m.start()])
+                    if w.lower() not in _FUNCTION_WORDS and w.lower() not in _CALENDAR and w != "I"
+                ][-2:]
+            words = {w.lower().removesuffix("'s") for w in named} - {"i"}
+            if not words:
+                continue
+            surface = turn.text[max(0, m.start() - 40) : m.end()].strip()
+            for who in self._circle(speaker, state, facts, m.group(0), True):
+                plans = [
+                    t
+                    for t in self._history(who, state, facts)
+                    if t.kind == "assert"
+                    and (t.predicate == "plans_to" or (t.valid_from is not None and t.valid_from > turn.time))
+                    and words & _words(t.object)
+                ]
+                for t in plans[-1:]:
+                    withdraw = FactCandidate(
+                        subject=t.subject,
+                        predicate=t.predicate,
+                        object=t.object,
+                        surface=surface,
+                        source_turn_ids=[turn.turn_id],
+                        confidence=0.8,
+                        kind="retract",
+                    )
+                    if not any(
+                        (f.kind, f.subject, f.predicate, f.object)
+                        == ("retract", t.subject, t.predicate, t.object)
+                        for f in [*facts, *out]
+                    ):
+                        out.append(withdraw)
+        return out
 
     def _referred(
         self, speaker: str, clause: str, state: _State, earlier: list[FactCandidate]

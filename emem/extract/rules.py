@@ -2043,6 +2043,25 @@ RULES: tuple[Rule, ...] = (
         trip,
         future=True,
     ),
+    # a plan said with a hedge is still a plan, held loosely ("we're thinking about a trip to
+    # Edinburgh", "planning on going to Skye"): a later "Edinburgh never happened" has something to
+    # withdraw, and the turn that floated it stops counting once it is withdrawn
+    R(
+        "plans_to",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:thinking\s+(?:about|of)|considering|planning\s+on|toying\s+with)\s+"
+        rf"(?:(?:going\s+on|doing|taking|booking)\s+)?(?:a|an|our|the|some)\s+(?:[\w-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in)\s+{{obj:place}}",
+        trip,
+        future=True,
+        confidence=0.5,
+    ),
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+(?:thinking\s+(?:about|of)|considering|planning\s+on)\s+(?:going|heading|travelling|traveling|"
+        r"flying)\s+(?:to|up\s+to|down\s+to)\s+{obj:place}",
+        trip,
+        future=True,
+        confidence=0.5,
+    ),
     R("plans_to", r"{S}{BEN}{ADV}\s+off\s+to\s+{obj:place}", trip, future=True, confidence=0.7),
     R(
         "plans_to",
