@@ -128,3 +128,13 @@ class TestLowerCaseHomes:
     def test_common_words_are_not_places(self) -> None:
         assert not [f for f in facts("we live in harmony with the cats") if f[1] == "lives_in"]
         assert not [f for f in facts("i'm moving to a new flat soon") if f[1] == "lives_in"]
+
+
+class TestInstead:
+    def test_the_replacement_said_with_instead_keeps_the_plan_s_shape(self) -> None:
+        got = facts(
+            "I'm going to study in Porto for the autumn term.",
+            "The Porto course got cancelled, so I'll do the exchange in Braga instead.",
+        )
+        assert [f for f in got if f[3] == "retract" and "Porto" in f[2]]
+        assert [f for f in got if f[3] == "assert" and f[1] == "plans_to" and "Braga" in f[2]]

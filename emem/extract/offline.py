@@ -275,8 +275,8 @@ def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
 
 
 _LEADING_PRONOUN = re.compile(
-    r"^(?:She|He)(?P<adv>\s+(?:actually|really|still|now|just|already|finally|in\s+fact))?"
-    r"(?P<verb>'s|'ll|\s+is|\s+was|\s+has|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
+    r"^(?:She|He|They(?=(?:'re|\s+are|\s+were|\s+have|'ve)\s+(?:now\s+|all\s+)?(?:in|living|based|moved|settled)\b))(?P<adv>\s+(?:actually|really|still|now|just|already|finally|in\s+fact))?"
+    r"(?P<verb>'s|'ll|'re|'ve|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
 )
 _COMPANION = re.compile(
     r"^(?P<name>[A-Z][a-z]+)\s+and\s+(?:his|her|their)\s+[a-z]+(?:\s+[A-Z][a-z]+)?\s+(?=[a-z])"
@@ -307,7 +307,16 @@ def _leading_pronoun(sentence: str, antecedent: str | None) -> tuple[str, _Ancho
     m = _LEADING_PRONOUN.match(sentence)
     if m is None or antecedent is None:
         return None
-    verb = {"'s": " is", "'ll": " will"}.get(m.group("verb"), m.group("verb"))
+    # "They're in Perth now" after "Arvid moved in with his girlfriend": said of the one person named
+    verb = {
+        "'s": " is",
+        "'ll": " will",
+        "'re": " is",
+        " are": " is",
+        " were": " was",
+        "'ve": " has",
+        " have": " has",
+    }.get(m.group("verb"), m.group("verb"))
     return f"{antecedent}{m.group('adv') or ''}{verb}{sentence[m.end() :]}", _Anchor(0, "name", antecedent)
 
 
@@ -1275,7 +1284,30 @@ class OfflineExtractor:
                         for f in [*facts, *out]
                     ):
                         out.append(withdraw)
+                        out.extend(self._instead(t, words, text[m.end() :], withdraw, facts))
         return out
+
+    @staticmethod
+    def _instead(
+        plan: FactCandidate, words: set[str], after: str, withdraw: FactCandidate, facts: list[FactCandidate]
+    ) -> list[FactCandidate]:
+        """ "the Madrid program got cancelled ... I'll do the exchange in Lisbon instead": the plan
+        called off, with its named value replaced by the value of the same kind said with "instead"
+        (nothing when a rule already read a plan naming that value)."""
+        m = re.search(r"[^.!?]*\binstead\b", after, re.IGNORECASE)
+        if m is None:
+            return []
+        old = [w for w in re.findall(r"[\w'-]+", plan.object) if w.lower() in words and w[:1].isupper()]
+        if not old:
+            return []
+        new = typed_replacement(old[-1], m.group(0), {plan.subject})
+        if new is None or any(f.kind == "assert" and new.lower() in f.object.lower() for f in facts):
+            return []
+        return [
+            withdraw.model_copy(
+                update={"object": _substitute(plan.object, old[-1], new), "kind": "assert", "confidence": 0.7}
+            )
+        ]
 
     def _referred(
         self, speaker: str, clause: str, state: _State, earlier: list[FactCandidate]

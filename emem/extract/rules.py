@@ -213,7 +213,8 @@ _AFTER_PLACE_OK = frozenset(
     """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
     when while after before until so but or with as by from of during about over around again too
     recently lately now earlier ago back together alone once twice early late where which who that
-    is was are were has have had it i we my our anymore any no not yet right these nowadays btw tbh permanently full instead""".split()
+    is was are were has have had it i we my our anymore any no not yet right these nowadays btw tbh permanently full instead
+    anyway anyways though already still actually apparently finally honestly lol haha properly""".split()
 )
 _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
 
