@@ -115,6 +115,13 @@ class TestPlansCalledOffByAnyName:
         got = facts("We booked a trip to Oslo.", "If Oslo is cancelled we'll stay home.")
         assert not [f for f in got if f[3] == "retract"]
 
+    def test_off_needs_a_copula_and_plain_words_name_no_plan(self) -> None:
+        got = facts("We booked a trip to Boston.", "I'll have something to show off soon.")
+        assert not [f for f in got if f[3] == "retract"]
+        assert ("user", "plans_to", "go to Boston", "retract") in facts(
+            "We booked a trip to Boston.", "The Boston thing's off."
+        )
+
     def test_a_hedged_plan_is_a_plan_and_can_be_withdrawn(self) -> None:
         got = facts("We're thinking about a weekend trip to Galway.", "Galway never happened in the end.")
         assert ("user", "plans_to", "go to Galway", "assert") in got

@@ -463,8 +463,10 @@ _SAID_FRAME = re.compile(
 Ines lives in Marseille, sorry, ..."): a reference to an earlier statement, not a new one, and what
 the rest of the turn corrects."""
 _CALLED_OFF = re.compile(
-    r"(?P<np>\b[\w'&-]+(?:\s+[\w'&-]+){0,4}?)\s+(?:(?:is|was|'s|are|were|has\s+been|got|is\s+now|is\s+all)\s+)?"
-    r"(?:off(?:\s+the\s+table)?(?!\s+(?:to|at|on|work|duty|sick)\b)|cancell?ed|called\s+off|scrapped|shelved|"
+    r"(?P<np>\b[\w'&-]+(?:\s+[\w'&-]+){0,4}?)\s+(?:(?:is|was|are|were|has\s+been|got|is\s+now|is\s+all)\s+)?"
+    r"(?:(?:(?<=\bis\s)|(?<=\bwas\s)|(?<=\bare\s)|(?<=\bwere\s)|(?<=\bbeen\s)|(?<=\bgot\s)|(?<=\bnow\s)|"
+    r"(?<=\ball\s)|(?<='s\s))off(?:\s+the\s+table)?(?!\s+(?:to|at|on|work|duty|sick)\b)|"
+    r"off\s+the\s+table|cancell?ed|called\s+off|scrapped|shelved|"
     r"not\s+happening|isn't\s+happening|won't\s+happen|never\s+happened|didn't\s+happen|did\s+not\s+happen|"
     r"fell\s+(?:through|apart)|dead\s+in\s+the\s+water)\b",
     re.IGNORECASE,
@@ -476,6 +478,12 @@ _PLAN_NOUNS = frozenset(
     vacation visit break whole so and but also about though well oh yeah sadly anyway""".split()
 )
 _ANAPHORA = frozenset("that this it".split())
+_PLAIN_WORDS = frozenset(
+    """something anything everything nothing all any some one the for with from into have has had get got
+    was were are is been being will would can could should must might show going gonna you your they them
+    who what which where when how why not""".split()
+)
+"""Words too plain to name a plan: "something to show off" names none."""
 _CALENDAR = frozenset(
     """january february march april may june july august september october november december monday
     tuesday wednesday thursday friday saturday sunday christmas easter summer winter spring autumn fall
@@ -1247,7 +1255,11 @@ class OfflineExtractor:
             said = [
                 w
                 for w in re.findall(r"[\w-]+", re.sub(r"'s\b", "", m.group("np")))
-                if w.lower() not in _PLAN_NOUNS and w.lower() not in _CALENDAR
+                if w.lower() not in _PLAN_NOUNS
+                and w.lower() not in _CALENDAR
+                and w.lower() not in _FUNCTION_WORDS
+                and w.lower() not in _PLAIN_WORDS
+                and len(w) > 2
             ]
             named = said[-2:] if said else []
             if not named and re.sub(r"'s$", "", m.group("np").split()[-1].lower()) in _ANAPHORA:
