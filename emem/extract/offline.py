@@ -32,7 +32,7 @@ from emem.extract.rules import (
     singular_species,
 )
 from emem.extract.schema import FactCandidate
-from emem.ledger.predicates import Cardinality, builtin_cardinality
+from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
 from emem.subjects import speaker_roles
 
@@ -102,7 +102,8 @@ _CHANGE_VERB = re.compile(
 """A second value said with a verb of change ("... but recently went vegan") replaced the first."""
 _ASKS_MEMORY = re.compile(
     r"^\W*(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:please\s+)?"
-    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|purge|keep|store|remember|save|record)\b",
+    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|purge|keep|store|remember|save|record|"
+    r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s+to|hold\s+on\s+to)\b",
     re.IGNORECASE,
 )
 """A question that asks the memory to forget (or not keep) something: a request, not a question."""
@@ -192,7 +193,31 @@ def _plain_start(sentence: str) -> str:
     rest = sentence[m.end() :] if m and m.end() < len(sentence) else sentence
     if rest[:1].islower():
         rest = rest[0].upper() + rest[1:]
+    if not re.search(r"[A-Z]", sentence):  # typed in lower case: "i live in utrecht"
+        rest = _HOME_PLACE.sub(
+            lambda m: (
+                m.group(0)
+                if m.group(2) in _NOT_PLACES or m.group(2) in _FUNCTION_WORDS or m.group(2) in NOT_NAMES
+                else m.group(1) + m.group(2).capitalize()
+            ),
+            rest,
+        )
     return re.sub(r"^I(?=['\s])|(?<=\s)i(?=['\s])", "I", rest)
+
+
+_NOT_PLACES = frozenset(
+    """a an the my our his her their your this that these those some any fear hope peace sin denial
+    halls town city country house flat apartment place home work school bed here there
+    together alone again soon next last in with for at on by it them one two three harmony luxury poverty
+    squalor comfort style secret silence dread terror misery limbo hiding shame chaos bliss residence dorms
+    student digs barracks""".split()
+)
+_HOME_PLACE = re.compile(
+    r"(\b(?:live|living|lives|lived|based|moving|move|moved|relocating|relocated|settled|staying|stay)\s+"
+    r"(?:in|to|out\s+of)\s+)([a-z][a-z'-]{2,})\b(?!\s+of\b)"
+)
+"""Where a sentence typed in lower case names a home: the word after "live in" / "moving to" is a
+place name unless it is a common word ("live in fear", "moving to a new flat")."""
 
 
 _ELLIPSIS_NOT = re.compile(
@@ -250,7 +275,8 @@ def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
 
 
 _LEADING_PRONOUN = re.compile(
-    r"^(?:She|He)(?P<verb>'s|'ll|\s+is|\s+was|\s+has|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
+    r"^(?:She|He|They(?=(?:'re|\s+are|\s+were|\s+have|'ve)\s+(?:now\s+|all\s+)?(?:in|living|based|moved|settled)\b))(?P<adv>\s+(?:actually|really|still|now|just|already|finally|in\s+fact))?"
+    r"(?P<verb>'s|'ll|'re|'ve|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
 )
 _COMPANION = re.compile(
     r"^(?P<name>[A-Z][a-z]+)\s+and\s+(?:his|her|their)\s+[a-z]+(?:\s+[A-Z][a-z]+)?\s+(?=[a-z])"
@@ -281,8 +307,17 @@ def _leading_pronoun(sentence: str, antecedent: str | None) -> tuple[str, _Ancho
     m = _LEADING_PRONOUN.match(sentence)
     if m is None or antecedent is None:
         return None
-    verb = {"'s": " is", "'ll": " will"}.get(m.group("verb"), m.group("verb"))
-    return f"{antecedent}{verb}{sentence[m.end() :]}", _Anchor(0, "name", antecedent)
+    # "They're in Perth now" after "Arvid moved in with his girlfriend": said of the one person named
+    verb = {
+        "'s": " is",
+        "'ll": " will",
+        "'re": " is",
+        " are": " is",
+        " were": " was",
+        "'ve": " has",
+        " have": " has",
+    }.get(m.group("verb"), m.group("verb"))
+    return f"{antecedent}{m.group('adv') or ''}{verb}{sentence[m.end() :]}", _Anchor(0, "name", antecedent)
 
 
 def _companion_dropped(sentence: str) -> tuple[str, _Anchor] | None:
@@ -412,6 +447,102 @@ def _held_until_ended(facts: list[FactCandidate], at: datetime) -> list[FactCand
             ):
                 out[i] = f.model_copy(update={"valid_from": stop - timedelta(days=1)})
     return out
+
+
+_SAID_FRAME = re.compile(
+    r"(?:\b(?:earlier|before|previously|last\s+time|one\s+thing|oh|wait|hmm+|um+|so|also|and)[,:]?\s+)*"
+    r"\b(?:(?:did|have)\s+I\s+(?:just\s+)?(?:say|tell\s+(?:you|u)|mention|write|put(?:\s+down)?)|"
+    r"I\s+(?:think\s+I\s+)?(?:said|told\s+(?:you|u)|mentioned|wrote|put(?:\s+down)?))\s+(?:that\s+|earlier\s+|before\s+)?"
+    r"(?P<clause>[^?;.!]{3,120}?)(?:\s*\?+|\s*[,;:.!-]+\s*(?=(?:sorry|wrong|no|nope|my\s+bad|my\s+mistake|oops|whoops|"
+    r"that's\s+wrong|that\s+was\s+wrong|scratch\s+that)\b))"
+    r"(?:\s*(?:sorry|wrong|no|nope|my\s+bad|my\s+mistake|oops|whoops|that's\s+wrong|that\s+was\s+wrong|scratch\s+that|"
+    r"lol|haha)\b[\s,.!:;-]*)*",
+    re.IGNORECASE,
+)
+"""What the speaker says they said before ("did I say the recital was the 21st?", "earlier I said
+Ines lives in Marseille, sorry, ..."): a reference to an earlier statement, not a new one, and what
+the rest of the turn corrects."""
+_CALLED_OFF = re.compile(
+    r"(?P<np>\b[\w'&-]+(?:\s+[\w'&-]+){0,4}?)\s+(?:(?:is|was|are|were|has\s+been|got|is\s+now|is\s+all)\s+)?"
+    r"(?:(?:(?<=\bis\s)|(?<=\bwas\s)|(?<=\bare\s)|(?<=\bwere\s)|(?<=\bbeen\s)|(?<=\bgot\s)|(?<=\bnow\s)|"
+    r"(?<=\ball\s)|(?<='s\s))off(?:\s+the\s+table)?(?!\s+(?:to|at|on|work|duty|sick)\b)|"
+    r"off\s+the\s+table|cancell?ed|called\s+off|scrapped|shelved|"
+    r"not\s+happening|isn't\s+happening|won't\s+happen|never\s+happened|didn't\s+happen|did\s+not\s+happen|"
+    r"fell\s+(?:through|apart)|dead\s+in\s+the\s+water)\b",
+    re.IGNORECASE,
+)
+"""A plan called off by naming it, however it is named ("rotterdam fell through", "the Bristol job
+is off the table", "Edinburgh never happened"), or by "that" after the plan was named."""
+_PLAN_NOUNS = frozenset(
+    """the our my his her their that this it thing plan plans idea trip move job offer weekend holiday
+    vacation visit break whole so and but also about though well oh yeah sadly anyway""".split()
+)
+_ANAPHORA = frozenset("that this it".split())
+_PLAIN_WORDS = frozenset(
+    """something anything everything nothing all any some one the for with from into have has had get got
+    was were are is been being will would can could should must might show going gonna you your they them
+    who what which where when how why not""".split()
+)
+"""Words too plain to name a plan: "something to show off" names none."""
+_CALENDAR = frozenset(
+    """january february march april may june july august september october november december monday
+    tuesday wednesday thursday friday saturday sunday christmas easter summer winter spring autumn fall
+    weekend week month year today tomorrow tonight about""".split()
+)
+"""Times name when a plan was, not which plan: "the March thing is off" is matched by its other words."""
+_REFERENCE_OBJECT = re.compile(
+    r"\b(?:what|whatever|anything|everything|all|things?|stuff|info|information|details)\s+"
+    r"(?:(?:that|which)\s+)?I\s+(?:just\s+|once\s+)?\w+(?:\s+(?:you|u))?\s+$",
+    re.IGNORECASE,
+)
+_NOT_CORRECTED = frozenset(
+    {"has_child", "has_sibling", "has_parent", "has_partner", "friend_of", "has_pet", "forget_request"}
+)
+"""Relations name people a corrected clause is about ("my sister was in Marseille"), not its value."""
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s)?\b", re.IGNORECASE)
+_NUMBER = re.compile(
+    r"\b(?:\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)\b",
+    re.IGNORECASE,
+)
+_REPLY_WORDS = frozenset("wrong no nope sorry oops whoops yes yeah right nah hmm well ugh".split())
+"""Words that open a reply or a correction, capitalised only because they open the sentence."""
+_CAP_PHRASE = re.compile(r"\b[A-Z][\w'&.-]*(?:\s+(?:of\s+|de\s+|la\s+)?[A-Z][\w'&.-]*){0,2}")
+
+
+def typed_replacement(old: str, text: str, exclude: set[str]) -> str | None:
+    """The value in `text` of the same kind as `old` (a weekday for a weekday, a number for a
+    number, a capitalised name for a name), the first one said, or None: what "I meant thursday"
+    or "wrong, she's been in Nice for years" put in place of the old value.
+
+    Args:
+        old: the wrong value (the words of the earlier fact the speaker referred to).
+        text: what the speaker said after referring to it.
+        exclude: names that are not values (the speaker, the people the correction is about).
+
+    Returns:
+        The new value as written, or None when the text holds no value of that kind.
+    """
+    for kind in (_WEEKDAY, _NUMBER):
+        if kind.search(old):
+            found = [m.group(0) for m in kind.finditer(text) if m.group(0).lower() != old.lower()]
+            return found[0] if found else None
+    if not re.search(r"[A-Z]", old):
+        return None
+    for m in _CAP_PHRASE.finditer(text):
+        value = m.group(0).rstrip(".")
+        first = value.split()[0]
+        opens = not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".!?"
+        if (
+            first in ("I", "I'm", "I've", "I'd", "I'll")
+            or (opens and (first.lower() in NOT_NAMES or first.lower() in _FUNCTION_WORDS | _REPLY_WORDS))
+            or first.lower() in _SENTENCE_ADVERBS
+            or value in exclude
+            or re.match(r"(?:She|He|They|It|We|You|The|My|Our|His|Her|Their)\b", first)
+        ):
+            continue
+        return value
+    return None
 
 
 @dataclass(frozen=True)
@@ -645,6 +776,18 @@ class OfflineExtractor:
         text = turn.text.translate(_APOSTROPHES)
         facts: list[FactCandidate] = []
         seen: set[tuple[str, str, str, str]] = set()
+        frame = _SAID_FRAME.search(text)
+        if frame is not None and (
+            _REFERENCE_OBJECT.search(text[: frame.start("clause")])
+            or frame.group("clause").lower().startswith("about")
+        ):
+            frame = None  # "forget what I told you about ...": the object of a request, not a correction
+        target: FactCandidate | None = None
+        if frame is not None:  # "did I say X? I meant Y": X is referred to, not said again
+            speaker = resolver.canonical(turn.speaker)
+            target = self._referred(speaker, frame.group("clause"), state, facts)
+            rest = text[frame.end() :]
+            text = text[: frame.start()] + " " * (frame.end() - frame.start()) + rest[:1].upper() + rest[1:]
         spans = split_sentences(text)
         if len(spans) > 1 and _GREETING.match(text[slice(*spans[0])]):
             spans = [(spans[0][0], spans[1][1]), *spans[2:]]  # "Hi! I'm Maya.": one introduction
@@ -657,7 +800,10 @@ class OfflineExtractor:
                 only = self._request_rules  # "Can you not keep my health stuff?" is a request
             surface = turn.text[s:e]
             before = text[slice(*spans[k - 1])] if k > 0 else ""
-            scope = _Scope(context or text, text[e:], antecedent=_one_person(before, turn.speaker))
+            antecedent = _one_person(before, turn.speaker)
+            if target is not None and frame is not None and s >= frame.start() and antecedent is None:
+                antecedent = target.subject if target.subject != resolver.canonical(turn.speaker) else None
+            scope = _Scope(context or text, text[e:], antecedent=antecedent)
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
                 found = _name_later(found, text[slice(*spans[k + 1])])
@@ -666,6 +812,9 @@ class OfflineExtractor:
                 if key not in seen:
                     seen.add(key)
                     facts.extend(_same_breath(fact, facts))
+        if target is not None and frame is not None:
+            facts = self._corrected(target, frame, text[frame.end() :], turn, facts)
+        facts = facts + self._called_off(text, turn, resolver, state, facts)
         facts = _held_until_ended(facts, turn.time)
         speaker = resolver.canonical(turn.speaker)
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
@@ -957,18 +1106,22 @@ class OfflineExtractor:
         """ "switched from violin to cello" ends what held the old value and starts the new one;
         "it's Leeds, not Sheffield" withdraws the old value and states the new one for the same time.
         The predicate is the one the speaker's earlier fact about the old value has."""
-        held: dict[str, FactCandidate] = {}
-        for t in self._history(subject, state, earlier)[::-1]:
-            if t.kind == "assert" and t.predicate not in held and _same_value(t.object, old):
-                held[t.predicate] = t  # the latest value said of each predicate that held it
-        base = {
-            "subject": subject,
-            "surface": surface,
-            "source_turn_ids": [turn.turn_id],
-            "confidence": confidence,
-        }
+        held: dict[tuple[str, str], FactCandidate] = {}
+        for who in self._circle(subject, state, earlier, surface, how == CORRECT):
+            for t in self._history(who, state, earlier)[::-1]:
+                key = (t.subject, t.predicate)
+                if t.kind == "assert" and key not in held and _same_value(t.object, old):
+                    held[key] = t  # the latest value said of each predicate that held it
+            if held:  # the speaker's own facts first, then the people they spoke about
+                break
         out: list[FactCandidate] = []
         for target in held.values():
+            base = {
+                "subject": target.subject,
+                "surface": surface,
+                "source_turn_ids": [turn.turn_id],
+                "confidence": confidence,
+            }
             value = _substitute(target.object, old, new)
             if how == CORRECT:
                 out += [
@@ -1087,6 +1240,168 @@ class OfflineExtractor:
             + [s.fact for s in state.said if s.fact.subject == subject]
             + [f for f in earlier if f.subject == subject and f.kind == "assert"]
         )
+
+    def _called_off(
+        self, text: str, turn: Turn, resolver: AliasResolver, state: _State, facts: list[FactCandidate]
+    ) -> list[FactCandidate]:
+        """Withdrawals of plans the turn calls off by any name: the words before the cue (or, for
+        "that's not happening", the words said before it in the turn) are matched against the
+        plans the speaker and the people they spoke about hold, by their values."""
+        speaker = resolver.canonical(turn.speaker)
+        out: list[FactCandidate] = []
+        for m in _CALLED_OFF.finditer(text):
+            if _NEGATION.search(m.group("np")) or _HYPOTHETICAL.search(m.group("np")):
+                continue  # "it's not off", "if the trip is cancelled"
+            said = [
+                w
+                for w in re.findall(r"[\w-]+", re.sub(r"'s\b", "", m.group("np")))
+                if w.lower() not in _PLAN_NOUNS
+                and w.lower() not in _CALENDAR
+                and w.lower() not in _FUNCTION_WORDS
+                and w.lower() not in _PLAIN_WORDS
+                and len(w) > 2
+            ]
+            named = said[-2:] if said else []
+            if not named and re.sub(r"'s$", "", m.group("np").split()[-1].lower()) in _ANAPHORA:
+                named = [
+                    w
+                    for w in _CAP_WORD.findall(text[: m.start()])
+                    if w.lower() not in _FUNCTION_WORDS and w.lower() not in _CALENDAR and w != "I"
+                ][-2:]
+            words = {w.lower().removesuffix("'s") for w in named} - {"i"}
+            if not words:
+                continue
+            surface = turn.text[max(0, m.start() - 40) : m.end()].strip()
+            for who in self._circle(speaker, state, facts, m.group(0), True):
+                plans = [
+                    t
+                    for t in self._history(who, state, facts)
+                    if t.kind == "assert"
+                    and (t.predicate == "plans_to" or (t.valid_from is not None and t.valid_from > turn.time))
+                    and words & _words(t.object)
+                ]
+                for t in plans[-1:]:
+                    withdraw = FactCandidate(
+                        subject=t.subject,
+                        predicate=t.predicate,
+                        object=t.object,
+                        surface=surface,
+                        source_turn_ids=[turn.turn_id],
+                        confidence=0.8,
+                        kind="retract",
+                    )
+                    if not any(
+                        (f.kind, f.subject, f.predicate, f.object)
+                        == ("retract", t.subject, t.predicate, t.object)
+                        for f in [*facts, *out]
+                    ):
+                        out.append(withdraw)
+                        out.extend(self._instead(t, words, text[m.end() :], withdraw, facts))
+        return out
+
+    @staticmethod
+    def _instead(
+        plan: FactCandidate, words: set[str], after: str, withdraw: FactCandidate, facts: list[FactCandidate]
+    ) -> list[FactCandidate]:
+        """ "the Madrid program got cancelled ... I'll do the exchange in Lisbon instead": the plan
+        called off, with its named value replaced by the value of the same kind said with "instead"
+        (nothing when a rule already read a plan naming that value)."""
+        m = re.search(r"[^.!?]*\binstead\b", after, re.IGNORECASE)
+        if m is None:
+            return []
+        old = [w for w in re.findall(r"[\w'-]+", plan.object) if w.lower() in words and w[:1].isupper()]
+        if not old:
+            return []
+        new = typed_replacement(old[-1], m.group(0), {plan.subject})
+        if new is None or any(f.kind == "assert" and new.lower() in f.object.lower() for f in facts):
+            return []
+        return [
+            withdraw.model_copy(
+                update={"object": _substitute(plan.object, old[-1], new), "kind": "assert", "confidence": 0.7}
+            )
+        ]
+
+    def _referred(
+        self, speaker: str, clause: str, state: _State, earlier: list[FactCandidate]
+    ) -> FactCandidate | None:
+        """The latest fact of the speaker's (or of someone they spoke about) whose value the clause
+        they say they said holds ("did I say the climbing was on tuesday?")."""
+        for who in self._circle(speaker, state, earlier, clause, True):
+            held = [
+                t
+                for t in self._history(who, state, earlier)
+                if t.kind == "assert" and t.predicate not in _NOT_CORRECTED and _same_value(clause, t.object)
+            ]
+            if held:
+                return held[-1]
+        return None
+
+    def _corrected(
+        self, target: FactCandidate, frame: re.Match[str], after: str, turn: Turn, facts: list[FactCandidate]
+    ) -> list[FactCandidate]:
+        """The turn's facts once the referred-to value is put right: a new value of the same fact
+        said after the reference replaces it; else the first value of the same kind said after it
+        ("I meant thursday")."""
+        surface = turn.text[frame.start() : frame.end() + len(after)].strip()[:300]
+        withdraw = FactCandidate(
+            subject=target.subject,
+            predicate=target.predicate,
+            object=target.object,
+            surface=surface,
+            source_turn_ids=[turn.turn_id],
+            confidence=0.8,
+            kind="retract",
+        )
+        same = [
+            f
+            for f in facts
+            if f.kind == "assert" and (f.subject, f.predicate) == (target.subject, target.predicate)
+        ]
+        if same:
+            if all(_same_object(f.object, target.object) for f in same):
+                return facts
+            done = any(
+                f.kind == "retract"
+                and (f.subject, f.predicate, f.object)
+                == (withdraw.subject, withdraw.predicate, withdraw.object)
+                for f in facts
+            )
+            return facts if done else [withdraw, *facts]
+        clause = frame.group("clause")
+        old = " ".join(
+            w for w in target.object.split() if re.search(rf"\b{re.escape(w)}\b", clause, re.IGNORECASE)
+        )
+        new = typed_replacement(old or target.object, after, {target.subject, turn.speaker})
+        if new is None:
+            return facts
+        value = _substitute(target.object, old, new) if old else new
+        return [
+            *facts,
+            withdraw,
+            withdraw.model_copy(update={"object": value, "kind": "assert", "valid_from": target.valid_from}),
+        ]
+
+    def _circle(
+        self, speaker: str, state: _State, earlier: list[FactCandidate], surface: str, others: bool
+    ) -> list[str]:
+        """Whose facts a correction may put right, nearest first: the speaker, then (`others`) the
+        people named in the correcting sentence, then the relatives and friends the speaker named
+        before ("not peanuts for Felix, it's sesame"; "my sister ... it's Nice, not Marseille")."""
+        people = [speaker]
+        if not others:
+            return people
+        mentioned = [n for n in re.findall(r"\b[A-Z][a-z]+\b", surface) if n not in NOT_NAMES]
+        related = [
+            name
+            for f in self._history(speaker, state, earlier)
+            if (name := named_value(f.object) or (f.object if f.predicate == "friend_of" else None))
+        ]
+        said = [s.fact.subject for s in state.said if s.speaker == speaker]
+        said += [f.subject for f in earlier]
+        for name in [*mentioned, *related[::-1], *said[::-1]]:
+            if name not in people:
+                people.append(name)
+        return people
 
     def _previous_statement(
         self, subject: str, turn: Turn, index: int, state: _State, earlier: list[FactCandidate]

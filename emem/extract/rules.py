@@ -213,7 +213,8 @@ _AFTER_PLACE_OK = frozenset(
     """in on at for with and to last this next yesterday today tonight tomorrow a an the since because
     when while after before until so but or with as by from of during about over around again too
     recently lately now earlier ago back together alone once twice early late where which who that
-    is was are were has have had it i we my our anymore any no not yet right these nowadays btw tbh permanently full instead""".split()
+    is was are were has have had it i we my our anymore any no not yet right these nowadays btw tbh permanently full instead
+    anyway anyways though already still actually apparently finally honestly lol haha properly""".split()
 )
 _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this", "those"})
 
@@ -1084,7 +1085,9 @@ _TOPIC_TAIL = re.compile(
     r"(?:\s+(?:anymore|any\s+more|again|ever\s+again|please|for\s+me|from\s+now\s+on|right\s+now|now|"
     r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database)|"
     r"altogether|completely|entirely|at\s+all|permanently|forever|too|either|as\s+well|also|thanks|"
-    r"if\s+that's\s+(?:ok|okay|alright|fine)|(?:ok|okay)))+$",
+    r"if\s+that's\s+(?:ok|okay|alright|fine)|(?:ok|okay)|"
+    r"(?:that\s+)?I\s+(?:just\s+|once\s+)?(?:told\s+you|said|mentioned|shared|gave\s+you|wrote|sent)"
+    r"(?:\s+(?:earlier|before|last\s+time|about|you))*))+$",
     re.IGNORECASE,
 )
 
@@ -1142,6 +1145,7 @@ _REQUEST_OPEN = (
 """What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
 _ERASE_VERB = (
     r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
+    r"(?:drop|bin|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
     r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up))"
 )
 _RETAIN_VERB = (
@@ -2040,6 +2044,25 @@ RULES: tuple[Rule, ...] = (
         trip,
         future=True,
     ),
+    # a plan said with a hedge is still a plan, held loosely ("we're thinking about a trip to
+    # Edinburgh", "planning on going to Skye"): a later "Edinburgh never happened" has something to
+    # withdraw, and the turn that floated it stops counting once it is withdrawn
+    R(
+        "plans_to",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:thinking\s+(?:about|of)|considering|planning\s+on|toying\s+with)\s+"
+        rf"(?:(?:going\s+on|doing|taking|booking)\s+)?(?:a|an|our|the|some)\s+(?:[\w-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in)\s+{{obj:place}}",
+        trip,
+        future=True,
+        confidence=0.5,
+    ),
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+(?:thinking\s+(?:about|of)|considering|planning\s+on)\s+(?:going|heading|travelling|traveling|"
+        r"flying)\s+(?:to|up\s+to|down\s+to)\s+{obj:place}",
+        trip,
+        future=True,
+        confidence=0.5,
+    ),
     R("plans_to", r"{S}{BEN}{ADV}\s+off\s+to\s+{obj:place}", trip, future=True, confidence=0.7),
     R(
         "plans_to",
@@ -2151,7 +2174,7 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         FORGET_REQUEST,
         forget_topic,
-        kw="forget delete erase remove wipe scrub purge ditch rid "
+        kw="forget delete erase remove wipe scrub purge ditch rid drop bin clear lose disregard let using "
         "throw stop remember keep store save record retain hold hang log track memorise memorize",
         negated=True,
         cessation="any",
@@ -2370,6 +2393,28 @@ RULES: tuple[Rule, ...] = (
         CORRECT,
         r"(?i:\b(?:it's|it\s+is|that's|that\s+is|I\s+meant|I\s+mean|make\s+that|should\s+be|it\s+was))\s+"
         r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s+(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
+        np(4, split_lists=False),
+        negated=True,
+        kw="not",
+    ),
+    # the same correction with the wrong value first ("not peanuts for Felix, it's sesame") or after
+    # a named subject or a copula ("Maja's ten, not nine"; "her name is Carolina, not Carla"); the
+    # engine only acts when an earlier fact of the speaker's holds the old value
+    R(
+        CORRECT,
+        r"(?:^|[,;:]\s*|\b(?i:sorry|oops|and|no|wait)\W+)(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?:\s+(?i:for|with|about)\s+[A-Z][a-z]+)?\s*[,;:]\s*(?i:it's|it\s+is|it\s+was|that's|but|he's|she's|they're)"
+        r"\s+(?:(?i:actually|really|in\s+fact)\s+)?(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
+        np(4, split_lists=False),
+        negated=True,
+        kw="not",
+    ),
+    R(
+        CORRECT,
+        r"(?:\b[A-Z][a-z]+'s|\b(?i:is|are|was))\s+(?:(?i:actually|really)\s+)?(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"\s*,\s*(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
         r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
         np(4, split_lists=False),
         negated=True,

@@ -69,8 +69,12 @@ MEDICAL_WORDS = (
     r"\b(?:medical|health|doctors?|hospital|clinic|diagnos\w*|prescri\w*|medications?|meds|medicines?|"
     r"therap(?:y|ies|ist)|surgery|symptoms?|illness|disease|allerg\w*|asthma|diabet\w*|cancer|depression|"
     r"anxiety|adhd|migraines?|blood\s+pressure|hypertension|arthritis|insulin|chemo\w*|pregnan\w*|"
-    r"infection|covid|psychiatr\w*)\b"
+    r"infection|covid|psychiatr\w*|pills?|tablets?|doses?|dosage|antidepressants?|antibiotics?|inhalers?|"
+    r"\d+\s?(?:mg|mcg|ml)|sertraline|fluoxetine|citalopram|escitalopram|metformin|lisinopril|levothyroxine|"
+    r"ibuprofen|paracetamol|\w+statins?|\w+prazole)\b"
 )
+"""Medical words, and the commonest shapes of medication (a dose, a pill, widely prescribed drugs):
+"I take sertraline 50mg" is medical information without the word."""
 
 
 class Topic(NamedTuple):
@@ -123,6 +127,12 @@ TOPICS: tuple[Topic, ...] = (
         r"\b(?:job|work|employer|career|salary)\b|\bwhere\s+I\s+work\b",
         ("works_at", "job_title"),
         r"\b(?:job|employer|salary|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b",
+    ),
+    Topic(
+        r"\b(?:school|schools|nursery|college|university|uni|classes|teachers?)\b",
+        ("studies",),
+        r"\b(?:schools?|primary|secondary|nursery|academy|college|university|uni|kindergarten|preschool|"
+        r"teachers?|classmates?|year\s+\d+|grade\s+\d+)\b",
     ),
     Topic(
         r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce|ex)\b",
