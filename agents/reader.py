@@ -11,7 +11,7 @@ from datetime import datetime
 
 from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time, counted_words
-from emem.agents.planner import PREDICATE_CUES
+from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
@@ -39,6 +39,7 @@ from emem.agents.spans import (
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
+from emem.extract.entities import NOT_NAMES
 from emem.index.text import tokenize
 from emem.instructions import looks_like_instruction
 from emem.ledger.predicates import named_value
@@ -356,12 +357,14 @@ def _candidates(
     holding: list[EvidenceItem],
     names: frozenset[str] = frozenset(),
     exclude: frozenset[str] = frozenset(),
+    people: frozenset[str] = frozenset(),
 ) -> list[EvidenceItem]:
     """The best-supported holding turns about the question, the one to answer from first: the
     latest of those near the top when the question is not about the past, and before that a later
     turn revising the best one ("Norway is off, ... Copenhagen instead") unless the question asks
     what came before. `names` are what the ledger calls the things asked about ("Nina's cat" is
-    Luna): turns naming them are about it; `exclude` are names that are not values (speakers)."""
+    Luna): turns naming them are about it; `exclude` are names that are not values (speakers);
+    `people` are the namespace's known people (speakers, ledger subjects)."""
     kind = answer_type(question)
     if kind is AnswerType.AGE and plan.entities:
         # The typed span said of the person is what makes a turn about "how old is Pepper?".
@@ -371,8 +374,19 @@ def _candidates(
         focus |= {w for others in cue_kin(question, plan, focus).values() for w in others}
         about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
     # Only turns said by or naming the people the question is about answer it ("Omar's job" is
-    # not answered by Nina's "just one job now").
-    about_it = [e for e in about_it if _involves(e, plan.entities)]
+    # not answered by Nina's "just one job now"), and not turns whose statements about the
+    # question's topic are all said of someone else ("Leyla moved to Amsterdam" does not say
+    # where the user lives; "Idris switched to Japanese" is not what Colette learns).
+    asked = {n.lower() for n in [*plan.entities, *names]}
+    about_it = [
+        e
+        for e in about_it
+        if _involves(e, plan.entities) and not told_of_others(e.text, asked, focus_of(question, plan), people)
+    ]
+    # "Idris's mum": what is said of Idris is not said of his mother, unless the turn names her.
+    kin = unnamed_kin(question, plan)
+    if kin:
+        about_it = [e for e in about_it if about(e.text, kin)]
     if plan.entities and _ASKS_AGENT.search(question):
         # "What book did you recommend?": what the agent itself said answers, first, even in
         # other words than the question's (its reply to the turn that asked for it).
@@ -405,8 +419,88 @@ def _candidates(
         # play?": a change of the asked person's state answers a question about their state,
         # in whatever words.
         about_it.insert(0, top)
-    about_it = _revised_first(plan, about_it, holding, set(exclude))
+    about_it = _revised_first(plan, about_it, holding, set(exclude), people)
     return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
+
+
+_NAMED_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|then|also|oh|well)\s+)?(?P<name>[A-Z][a-z]+)(?:\s+and\s+[A-Z][a-z]+)?\s+"
+    r"(?:(?:just|also|finally|still|recently|now|already|has|had|is|was)\s+)?"
+    r"(?P<verb>\w+ed|\w+s|is|was|got|quit|left|made|took|went|ran|bought|began|found|said|had|has|does|did)\b"
+)
+"""A sentence whose subject is a name: "Leyla moved to Amsterdam", "Idris switched to Japanese"."""
+_SELF_SUBJECT = re.compile(r"\b(?:I|I'm|I've|I'd|we|We|my|My|our|Our|me)\b")
+
+
+def sentence_subject(sentence: str) -> str | None:
+    """The name a sentence is said of when it opens with a name and a verb, else None (a
+    first-person sentence, or one that opens otherwise)."""
+    m = _NAMED_SUBJECT.match(sentence.strip())
+    if not m or m.group("name").casefold() in NOT_NAMES:
+        return None
+    return m.group("name")
+
+
+def told_of_others(text: str, asked: set[str], focus: set[str], people: frozenset[str] = frozenset()) -> bool:
+    """True when every sentence of the turn about the focus is said of a named person outside
+    `asked` (lower-cased names of the people the question is about, "user" for the user) and
+    none of them speaks of the asked people. Only known people count as such a subject ("Yoga is
+    on Thursdays now" and "Norway is off" are not said of a person).
+
+    Args:
+        text: the turn.
+        asked: who the question is about, lower-cased.
+        focus: the question's content words.
+        people: the namespace's known people (speakers, ledger subjects).
+
+    Returns:
+        Whether the turn only tells of someone else.
+    """
+    parts = [x for x in sentences(text) if about(x, focus)] or sentences(text)
+    for part in parts:
+        name = sentence_subject(part)
+        if name is None or name.lower() in asked or name not in people:
+            return False
+        if any(re.search(rf"\b{re.escape(a)}\b", part, re.I) for a in asked if a != "user"):
+            return False
+    return bool(parts)
+
+
+_NAMED_KIN_Q = re.compile(
+    r"(?P<owner>\b[A-Z][a-z]+|\b(?:my|[Tt]he user['’]s)\s+[a-z]+)['’]s\s+(?P<kin>mum|mom|mother|dad|father|parents?|sister|brother|"
+    r"sibling|son|daughter|kids?|child(?:ren)?|wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|"
+    r"cousin|aunt|uncle|niece|nephew|grand(?:mother|father|ma|pa)|boss|manager|friend|colleague|"
+    r"roommate|neighbou?r)\b"
+)
+_KIN_SYNONYMS = {
+    "mum": {"mum", "mom", "mother"},
+    "mom": {"mum", "mom", "mother"},
+    "mother": {"mum", "mom", "mother"},
+    "dad": {"dad", "father"},
+    "father": {"dad", "father"},
+}
+
+
+def unnamed_kin(question: str, plan: Plan) -> set[str]:
+    """The kin words of "Idris's mum" when the question asks about a named person's relative
+    whom the plan did not resolve to a name (the plan holds only the owner): the evidence must
+    speak of that relative. Empty when there is no such phrase or the relative is named."""
+    m = _NAMED_KIN_Q.search(question)
+    if not m:
+        return set()
+    owner = m.group("owner").lower()
+    if not owner.startswith(("my ", "the ")):
+        # a name read from the possessive ("Idri" of "Idris's") is still the owner
+        others = [n for n in plan.entities if n.lower() != "user" and not owner.startswith(n.lower())]
+        if others:
+            return set()  # the relative resolved to a name the plan holds
+    kin = m.group("kin").lower()
+    return _KIN_SYNONYMS.get(kin, {kin})
+
+
+def focus_of(question: str, plan: Plan) -> set[str]:
+    """The question's content words, without the answer-type words."""
+    return focus_words(question, set(plan.entities)) - TYPE_WORDS
 
 
 _ASKS_AGENT = re.compile(
@@ -427,7 +521,11 @@ def _revision_led(plan: Plan, about_it: list[EvidenceItem]) -> bool:
 
 
 def _revised_first(
-    plan: Plan, about_it: list[EvidenceItem], holding: list[EvidenceItem], exclude: set[str]
+    plan: Plan,
+    about_it: list[EvidenceItem],
+    holding: list[EvidenceItem],
+    exclude: set[str],
+    people: frozenset[str] = frozenset(),
 ) -> list[EvidenceItem]:
     """The latest turn that revises the best candidate, first: one naming what the best one names
     (a proper name), or one about the question that itself drops a value for another."""
@@ -444,6 +542,9 @@ def _revised_first(
         if e.time > top.time
         and (until is None or e.time <= until)
         and (revises(e.text, terms, told) or (e in about_it and revised_value(e.text)))
+        # a change said of someone else revises nothing about the asked people
+        and _involves(e, plan.entities)
+        and not told_of_others(e.text, {n.lower() for n in plan.entities}, terms, people)
         # "The move got pushed back to September" changes when, which only a question about
         # when it happens asks.
         and (plan.operation == Operation.TEMPORAL_LOOKUP or not only_when(revised_value(e.text) or ""))
@@ -590,10 +691,20 @@ def _latest_source_time(states: list[FactItem]) -> datetime | None:
     return max(times, default=None)
 
 
-def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem]) -> tuple[str, Status]:
+def offline_read(
+    question: str,
+    plan: Plan,
+    pack: PackResult,
+    facts: list[FactItem],
+    people: frozenset[str] = frozenset(),
+) -> tuple[str, Status]:
     """Answer with a value and its evidence, or abstain. The ledger answers first; then the
-    best-supported turn that still holds, cut to the span the question asks for."""
+    best-supported turn that still holds, cut to the span the question asks for. `people` are the
+    namespace's known people: a turn telling only of another of them does not answer."""
     every = [e for c in pack.closures for e in c.evidence]
+    if unnamed_kin(question, plan):
+        # "What does Idris's mum do?": the ledger's facts about Idris are not about his mother.
+        facts = [f for f in facts if f.predicate in RELATIONS]
     facts = [_settled_by_correction(f, every) for f in facts]
     conflicts = [f for f in facts if f.status == "conflict"]
     if conflicts:
@@ -638,7 +749,7 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     if not holding:
         return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        candidates = _candidates(question, plan, holding) or holding
+        candidates = _candidates(question, plan, holding, people=people) or holding
         if plan.entities and not any(dated(e) for e in candidates[:READ_DEPTH]):
             # "The wedding was beautiful", said a week later, dates nothing; a turn about the
             # same person that states a date ("getting married ... on the 24th") may, in whatever
@@ -688,7 +799,7 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         ]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
-    for e in _candidates(question, plan, holding, names, frozenset(exclude)):
+    for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
         span = answer_span(
             question,
             kind,
@@ -706,8 +817,68 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             continue
         if not span.specific and not adds_content(span.text, question, [*plan.entities, e.speaker]):
             continue  # "he's started his new job" does not say which job
+        if not span.specific and not answers_asked_kind(question, span.text):
+            continue  # "Idris's mum lives in Busan" says where she lives, not what she does
         return span.text, "answered"
     return abstention(question), "abstained"
+
+
+_MADE_VERB = re.compile(
+    r"\bwhat did .+? (?P<verb>make|paint|draw|bake|cook|build|buy|create|knit|sew)\b", re.I
+)
+_PAST_OF = {
+    "make": "made",
+    "paint": "painted",
+    "draw": "drew|drawn",
+    "bake": "baked",
+    "cook": "cooked",
+    "build": "built",
+    "buy": "bought",
+    "create": "created",
+    "knit": "knit|knitted",
+    "sew": "sewed|sewn",
+}
+
+
+def answers_asked_kind(question: str, sentence: str) -> bool:
+    """Whether a whole sentence (no typed span found in it) can answer the question's kind: it
+    must not state only facts of another kind than the one asked ("What does she do for a
+    living?" is not answered by where she lives), and "what did X make" needs a sentence that
+    says something was made (signing up for a pottery course makes nothing yet).
+
+    Args:
+        question: the question as asked.
+        sentence: the candidate answer sentence.
+
+    Returns:
+        False when the sentence answers another kind of question.
+    """
+    made = _MADE_VERB.search(question)
+    if made:
+        verb = made.group("verb").lower()
+        forms = f"{verb}|{verb}s|{verb}ing|{_PAST_OF[verb]}"
+        if not re.search(rf"\b(?:{forms})\b", sentence, re.I):
+            return False
+    asked = {_FAMILY.get(p, p) for p in predicate_cues(question) if p not in RELATIONS}
+    said = {_FAMILY.get(p, p) for p in predicate_cues(sentence) if p not in RELATIONS}
+    return not (asked and said and not asked & said)
+
+
+_FAMILY = {
+    "works_at": "work",
+    "job_title": "work",
+    "studies": "work",
+    "lives_in": "home",
+    "address": "home",
+    "hometown": "home",
+    "likes": "taste",
+    "dislikes": "taste",
+    "hobby": "taste",
+    "reading": "media",
+    "watching": "media",
+}
+"""Predicates that answer the same kind of question ("what does she do" is answered by where she
+works as by her title)."""
 
 
 PEOPLE_WORDS = frozenset(
