@@ -27,12 +27,13 @@ _NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
 
 LOSS = re.compile(
     r"\b(?:died|passed away|put down|moved out|ran away|gave away|given away|rehomed|sold|lost|"
+    r"stole|stolen|donated|traded in|gave\b(?!\s+birth)|"
     r"went back|moved back|gone back|"
     r"dropped|quit|left|got|took|killed)\b",
     re.I,
 )
 """Words with which a member leaves the set ("Tiza died", "Jake moved out", "dropped the coding
-class", "a fox got two of the chickens")."""
+class", "a fox got two of the chickens", "somebody stole my bike", "gave my old bike to my niece")."""
 GAIN = re.compile(
     r"\b(?:adopted|bought|moved in(?:to)?|joined|took in|rescued|added|signed up for|"
     r"(?:got|have|has) (?:a new|another))\b|\bmore\b",
@@ -177,6 +178,12 @@ def _read_sentence(
         clause = next((c for c in _CLAUSES.split(sentence) if LOSS.search(c)), sentence)
         gone = [n for n in member_names(clause) if n in members]
         return max(count - (k or len(gone) or 1), 0), members - set(gone)
+    if count is None and gained is not None and stated is None and mentions(sentence, focus):
+        # The first word of the set is a gain ("We adopted a greyhound last month"): one member,
+        # or the number gained ("adopted two kittens").
+        by = _DELTA.match(sentence[gained.end() :])
+        named = [m.group(1) for m in _NAMED_MEMBER.finditer(sentence)]
+        return (_number(by.group(1)) if by else None) or max(len(named), 1), set(named)
     if stated is not None:
         named = [m.group(1) for m in _NAMED_MEMBER.finditer(sentence)]
         if count is None and len(named) > stated:

@@ -596,7 +596,7 @@ def _count(
     kin = counted_words(question, plan)
     until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
     involved = [e for e in said if _involves(e, plan.entities)]
-    kin_trace = None
+    kin_trace = trace = None
     if not _EVENTS_OFTEN.search(question):
         trace = count_over_time(involved, focus, until)
         if trace is not None and trace.changes:
@@ -642,9 +642,14 @@ def _count(
             # speaker's own total outranks a set extraction may have left incomplete.
             return str(max(totals, key=lambda x: x[0].time)[1])
         return str(len(members))
+    if until is not None:
+        # A count in a past period is never read from what was said after it ended.
+        stated = [(e, n) for e, n in stated if e.time <= until]
     if stated:
         e, n = max(stated, key=lambda x: x[0].time) if plan.prefers_latest else stated[0]
         return str(n)
+    if trace is not None:
+        return str(trace.value)  # one statement of the set's size, never changed since
     if kin_trace is not None:
         return str(kin_trace.value)
     # Last resort, for events, the turns that mention what is counted ("how many times did she go hiking");
@@ -817,10 +822,30 @@ def offline_read(
             continue
         if not span.specific and not adds_content(span.text, question, [*plan.entities, e.speaker]):
             continue  # "he's started his new job" does not say which job
+        if kind not in (AnswerType.PERSON, AnswerType.NAME) and only_a_person(
+            span.text, people | names | exclude
+        ):
+            continue  # "Which marathon did Bea run?" is not answered by "Tariq!", who she spoke to
         if not span.specific and not answers_asked_kind(question, span.text):
             continue  # "Idris's mum lives in Busan" says where she lives, not what she does
         return span.text, "answered"
     return abstention(question), "abstained"
+
+
+def only_a_person(text: str, people: frozenset[str] | set[str]) -> bool:
+    """True when the text is nothing but a person's name (the one spoken to, a child named in the
+    turn): no answer to a question about a place, a thing or a time.
+
+    Args:
+        text: a candidate answer.
+        people: known people's names (any case).
+
+    Returns:
+        Whether the text names only people.
+    """
+    words = re.findall(r"[\w'’-]+", text)
+    known = {p.lower() for p in people}
+    return bool(words) and all(w.lower() in known or w.lower() in ("and", "&") for w in words)
 
 
 _MADE_VERB = re.compile(

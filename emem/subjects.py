@@ -105,7 +105,7 @@ def likely_user(turns: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
     return None
 
 
-_USER_WORDS = re.compile(r"\b(?:the\s+user(?:'s)?|I|me|my|mine|myself)\b", re.IGNORECASE)
+_USER_WORDS = re.compile(r"\b(?:the\s+user(?:'s)?|I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 _AGENT_WORDS = re.compile(
     r"\b(?:you|your|yours|yourself)\b|\bthe\s+(?:assistant|agent)(?:'s)?\b", re.IGNORECASE
 )

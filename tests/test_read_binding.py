@@ -4,8 +4,18 @@ and whole sentences that answer another kind of question."""
 
 from __future__ import annotations
 
-from emem.agents.reader import answers_asked_kind, sentence_subject, told_of_others, unnamed_kin
-from emem.answer import Plan
+from datetime import UTC, datetime
+
+from emem.agents.counts import LOSS, CountTrace, count_over_time
+from emem.agents.reader import (
+    answers_asked_kind,
+    only_a_person,
+    sentence_subject,
+    told_of_others,
+    unnamed_kin,
+)
+from emem.agents.spans import about
+from emem.answer import EvidenceItem, Plan
 from emem.subjects import likely_user, question_subjects
 
 
@@ -69,3 +79,52 @@ def test_a_whole_sentence_of_another_kind_does_not_answer() -> None:
         "What did Leyla make in her pottery course?", "Leyla signed up for a pottery course, she's hooked."
     )
     assert answers_asked_kind("What did Leyla make in her pottery course?", "Leyla made a blue teapot there.")
+
+
+def _turn(day: str, speaker: str, text: str, n: int) -> EvidenceItem:
+    return EvidenceItem(
+        turn_id=f"S:{n}",
+        session_id="S",
+        conversation_id="c",
+        speaker=speaker,
+        time=datetime.fromisoformat(day).replace(tzinfo=UTC),
+        text=text,
+    )
+
+
+def test_count_replays_thefts_gifts_and_a_first_gain() -> None:
+    said = [
+        _turn("2023-03-04", "Bea", "Ha. I have three bikes now, I bought a gravel bike last week.", 1),
+        _turn("2023-06-18", "Bea", "Then somebody stole my commuter bike outside the station in May.", 2),
+        _turn(
+            "2023-11-02",
+            "Bea",
+            "I gave my old mountain bike to my niece, so it's just the gravel bike now.",
+            3,
+        ),
+    ]
+    assert count_over_time(said, {"bike"}, datetime(2023, 5, 1, tzinfo=UTC)) == CountTrace(3, 0)
+    assert count_over_time(said, {"bike"}, datetime(2023, 9, 1, tzinfo=UTC)) == CountTrace(2, 1)
+    assert count_over_time(said, {"bike"}) == CountTrace(1, 2)
+    dogs = [
+        _turn("2024-06-02", "user", "We adopted a greyhound last month, her name is Saffron.", 1),
+        _turn("2024-09-14", "user", "We adopted a second greyhound two weeks ago, a boy called Barley.", 2),
+    ]
+    assert count_over_time(dogs, {"greyhound"}, datetime(2024, 8, 1, tzinfo=UTC)) == CountTrace(1, 0)
+    assert count_over_time(dogs, {"greyhound"}) == CountTrace(2, 1)
+    # "gave birth" adds, it takes nobody away
+    assert LOSS.search("Our cat gave birth to kittens") is None
+
+
+def test_a_plural_and_its_singular_share_a_stem() -> None:
+    assert about("I have three bikes now", {"bike"})
+    assert about("I take two classes", {"class"})
+    assert about("my horse", {"horses"})
+
+
+def test_a_bare_name_is_no_answer_to_a_question_about_a_thing() -> None:
+    people = frozenset({"Tariq", "Bea", "Dario"})
+    assert only_a_person("Tariq!", people)
+    assert only_a_person("Dario", people)
+    assert not only_a_person("Rotterdam", people)
+    assert not only_a_person("Tariq ran Vienna", people)

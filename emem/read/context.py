@@ -197,6 +197,20 @@ class ReadRuntime:
         subjects = self._ledger_memo(namespace, "subjects", lambda: self.ledger().subjects(namespace))
         return sorted(set(self.speakers(view)) | set(subjects))
 
+    def people(self, namespace: str, view: NamespaceView) -> frozenset[str]:
+        """Known people and animals: speakers, ledger subjects and the named relatives and pets of
+        each speaker (a son named Dario), so that a reader can tell a person's name from a value."""
+        ledger = self.ledger()
+
+        def named() -> frozenset[str]:
+            names = set(self.known_entities(namespace, view))
+            for speaker in self.speakers(view):
+                for kin in relatives_of(ledger, namespace, speaker).values():
+                    names.update(kin)
+            return frozenset(names)
+
+        return self._ledger_memo(namespace, "people:" + ",".join(self.speakers(view)), named)
+
     def question_subjects(self, namespace: str, view: NamespaceView, question: str) -> list[str]:
         """Who the question is about: "I"/"my"/"the user" -> the user's subject, "you" -> the
         agent's, told names -> the subject they alias (emem.subjects, the one place for it)."""

@@ -50,7 +50,7 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
         chat = runtime.context.roles.get("reader")
         if chat is None:
             rt = runtime.context
-            people = frozenset(rt.known_entities(state["namespace"], rt.view(state["namespace"])))
+            people = rt.people(state["namespace"], rt.view(state["namespace"]))
             answer, status = offline_read(q, plan, packed, facts, people)
             calls.append(offline_reader_call(q, packed.context(), answer))
         else:
