@@ -234,6 +234,15 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         # about something else: the children's names are not the answer.
         return None
     values = about_it or values
+    if fact.predicate in RELATIONS and _ASKS_KIND.search(question) and plan.operation != Operation.COUNT:
+        # "What breed is my sister's dog?": the kind a value says ("a corgi dog"), never the
+        # name it gives ("a dog named Pretzel" says no breed).
+        same = [f for f in states if f.predicate == fact.predicate]
+        # "my sister's dog": the relative's own set, named last in the question, not the user's.
+        last = plan.entities[-1].lower() if plan.entities else ""
+        owned = [f for f in same if f.subject.lower() == last] or [fact]
+        kinds = [k for f in owned for v in f.values if (k := kind_of(v))]
+        return ", ".join(kinds) if kinds else None
     kind = answer_type(question)
     if (
         fact.predicate in RELATIONS
@@ -272,6 +281,22 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         ]
         return ", ".join(typed) if typed else None
     return ", ".join(bare_value(v) for v in values)
+
+
+_ASKS_KIND = re.compile(r"\b(?:what|which)\s+(?:breed|kind|type|sort)s?\b", re.IGNORECASE)
+_NOT_KIND = frozenset(
+    "a an the my our his her their new old little big baby young second third another rescue foster "
+    "pet one two three four five".split()
+)
+
+
+def kind_of(value: str) -> str | None:
+    """The kind a relation value says of its member, the words before its head noun ("a corgi
+    dog" -> "corgi", "a wire-haired dachshund named Rex" -> "wire-haired"), or None when it says
+    only what it is and its name ("a dog named Pretzel")."""
+    words = value.split(" named ")[0].split(" called ")[0].split()
+    mods = [w for w in words[:-1] if w.lower() not in _NOT_KIND]
+    return " ".join(mods) if mods else None
 
 
 def bare_value(value: str) -> str:

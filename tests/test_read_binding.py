@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from emem.agents.counts import LOSS, CountTrace, count_over_time
 from emem.agents.reader import (
     answers_asked_kind,
+    kind_of,
     only_a_person,
     sentence_subject,
     told_of_others,
@@ -128,3 +129,10 @@ def test_a_bare_name_is_no_answer_to_a_question_about_a_thing() -> None:
     assert only_a_person("Dario", people)
     assert not only_a_person("Rotterdam", people)
     assert not only_a_person("Tariq ran Vienna", people)
+
+
+def test_the_kind_a_relation_value_says() -> None:
+    assert kind_of("a corgi dog") == "corgi"
+    assert kind_of("a wire-haired dachshund named Rex") == "wire-haired"
+    assert kind_of("a dog named Pretzel") is None
+    assert kind_of("two foster kittens") is None
