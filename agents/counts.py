@@ -104,7 +104,11 @@ def _number(word: str | None) -> int | None:
 
 
 def count_over_time(
-    evidence: Sequence[EvidenceItem], focus: set[str], until: datetime | None = None
+    evidence: Sequence[EvidenceItem],
+    focus: set[str],
+    until: datetime | None = None,
+    *,
+    start_on_gain: bool = True,
 ) -> CountTrace | None:
     """Replay the statements about the counted set in time order.
 
@@ -113,6 +117,8 @@ def count_over_time(
         focus: the question's content words naming what is counted ("cats", "roommates").
         until: the end of the period asked about (None: now, or the question's as-of time, by
             which the evidence is already cut).
+        start_on_gain: whether a set first spoken of by a gain ("we adopted a greyhound") starts
+            at what was gained; not for a count of events, which counts the turns saying them.
 
     Returns:
         The count and how many statements changed it, or None when no statement gave a total.
@@ -133,7 +139,7 @@ def count_over_time(
             if not (linked or mentions(sentence, focus) or named or listing):
                 continue
             linked = True
-            step = _read_sentence(sentence, focus, count, members)
+            step = _read_sentence(sentence, focus, count, members, start_on_gain)
             if step is None:
                 continue
             new, kept = step
@@ -144,7 +150,7 @@ def count_over_time(
 
 
 def _read_sentence(
-    sentence: str, focus: set[str], count: int | None, members: set[str]
+    sentence: str, focus: set[str], count: int | None, members: set[str], start_on_gain: bool = True
 ) -> tuple[int, set[str]] | None:
     """(count, members) after one sentence about the set, or None when it says nothing of its size."""
     if m := _ONLY_NAMES.search(sentence):
@@ -178,7 +184,13 @@ def _read_sentence(
         clause = next((c for c in _CLAUSES.split(sentence) if LOSS.search(c)), sentence)
         gone = [n for n in member_names(clause) if n in members]
         return max(count - (k or len(gone) or 1), 0), members - set(gone)
-    if count is None and gained is not None and stated is None and mentions(sentence, focus):
+    if (
+        start_on_gain
+        and count is None
+        and gained is not None
+        and stated is None
+        and mentions(sentence, focus)
+    ):
         # The first word of the set is a gain ("We adopted a greyhound last month"): one member,
         # or the number gained ("adopted two kittens").
         by = _DELTA.match(sentence[gained.end() :])

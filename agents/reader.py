@@ -623,10 +623,11 @@ def _count(
     involved = [e for e in said if _involves(e, plan.entities)]
     kin_trace = trace = None
     if not _EVENTS_OFTEN.search(question):
-        trace = count_over_time(involved, focus, until)
+        owned = not _EVENTS.search(question)  # "how many pets did A adopt" counts events
+        trace = count_over_time(involved, focus, until, start_on_gain=owned)
         if trace is not None and trace.changes:
             return str(trace.value)
-        kin_trace = count_over_time(involved, kin, until) if kin != focus else None
+        kin_trace = count_over_time(involved, kin, until, start_on_gain=owned) if kin != focus else None
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]
