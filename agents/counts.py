@@ -27,12 +27,13 @@ _NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
 
 LOSS = re.compile(
     r"\b(?:died|passed away|put down|moved out|ran away|gave away|given away|rehomed|sold|lost|"
+    r"stole|stolen|donated|traded in|gave\b(?!\s+birth)|"
     r"went back|moved back|gone back|"
     r"dropped|quit|left|got|took|killed)\b",
     re.I,
 )
 """Words with which a member leaves the set ("Tiza died", "Jake moved out", "dropped the coding
-class", "a fox got two of the chickens")."""
+class", "a fox got two of the chickens", "somebody stole my bike", "gave my old bike to my niece")."""
 GAIN = re.compile(
     r"\b(?:adopted|bought|moved in(?:to)?|joined|took in|rescued|added|signed up for|"
     r"(?:got|have|has) (?:a new|another))\b|\bmore\b",
@@ -103,7 +104,11 @@ def _number(word: str | None) -> int | None:
 
 
 def count_over_time(
-    evidence: Sequence[EvidenceItem], focus: set[str], until: datetime | None = None
+    evidence: Sequence[EvidenceItem],
+    focus: set[str],
+    until: datetime | None = None,
+    *,
+    start_on_gain: bool = True,
 ) -> CountTrace | None:
     """Replay the statements about the counted set in time order.
 
@@ -112,6 +117,8 @@ def count_over_time(
         focus: the question's content words naming what is counted ("cats", "roommates").
         until: the end of the period asked about (None: now, or the question's as-of time, by
             which the evidence is already cut).
+        start_on_gain: whether a set first spoken of by a gain ("we adopted a greyhound") starts
+            at what was gained; not for a count of events, which counts the turns saying them.
 
     Returns:
         The count and how many statements changed it, or None when no statement gave a total.
@@ -132,7 +139,7 @@ def count_over_time(
             if not (linked or mentions(sentence, focus) or named or listing):
                 continue
             linked = True
-            step = _read_sentence(sentence, focus, count, members)
+            step = _read_sentence(sentence, focus, count, members, start_on_gain)
             if step is None:
                 continue
             new, kept = step
@@ -143,7 +150,7 @@ def count_over_time(
 
 
 def _read_sentence(
-    sentence: str, focus: set[str], count: int | None, members: set[str]
+    sentence: str, focus: set[str], count: int | None, members: set[str], start_on_gain: bool = True
 ) -> tuple[int, set[str]] | None:
     """(count, members) after one sentence about the set, or None when it says nothing of its size."""
     if m := _ONLY_NAMES.search(sentence):
@@ -177,6 +184,18 @@ def _read_sentence(
         clause = next((c for c in _CLAUSES.split(sentence) if LOSS.search(c)), sentence)
         gone = [n for n in member_names(clause) if n in members]
         return max(count - (k or len(gone) or 1), 0), members - set(gone)
+    if (
+        start_on_gain
+        and count is None
+        and gained is not None
+        and stated is None
+        and mentions(sentence, focus)
+    ):
+        # The first word of the set is a gain ("We adopted a greyhound last month"): one member,
+        # or the number gained ("adopted two kittens").
+        by = _DELTA.match(sentence[gained.end() :])
+        named = [m.group(1) for m in _NAMED_MEMBER.finditer(sentence)]
+        return (_number(by.group(1)) if by else None) or max(len(named), 1), set(named)
     if stated is not None:
         named = [m.group(1) for m in _NAMED_MEMBER.finditer(sentence)]
         if count is None and len(named) > stated:

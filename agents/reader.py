@@ -11,7 +11,7 @@ from datetime import datetime
 
 from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time, counted_words
-from emem.agents.planner import PREDICATE_CUES
+from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
@@ -39,6 +39,7 @@ from emem.agents.spans import (
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
+from emem.extract.entities import NOT_NAMES
 from emem.index.text import tokenize
 from emem.instructions import looks_like_instruction
 from emem.ledger.predicates import named_value
@@ -233,6 +234,15 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         # about something else: the children's names are not the answer.
         return None
     values = about_it or values
+    if fact.predicate in RELATIONS and _ASKS_KIND.search(question) and plan.operation != Operation.COUNT:
+        # "What breed is my sister's dog?": the kind a value says ("a corgi dog"), never the
+        # name it gives ("a dog named Pretzel" says no breed).
+        same = [f for f in states if f.predicate == fact.predicate]
+        # "my sister's dog": the relative's own set, named last in the question, not the user's.
+        last = plan.entities[-1].lower() if plan.entities else ""
+        owned = [f for f in same if f.subject.lower() == last] or [fact]
+        kinds = [k for f in owned for v in f.values if (k := kind_of(v))]
+        return ", ".join(kinds) if kinds else None
     kind = answer_type(question)
     if (
         fact.predicate in RELATIONS
@@ -271,6 +281,22 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         ]
         return ", ".join(typed) if typed else None
     return ", ".join(bare_value(v) for v in values)
+
+
+_ASKS_KIND = re.compile(r"\b(?:what|which)\s+(?:breed|kind|type|sort)s?\b", re.IGNORECASE)
+_NOT_KIND = frozenset(
+    "a an the my our his her their new old little big baby young second third another rescue foster "
+    "pet one two three four five".split()
+)
+
+
+def kind_of(value: str) -> str | None:
+    """The kind a relation value says of its member, the words before its head noun ("a corgi
+    dog" -> "corgi", "a wire-haired dachshund named Rex" -> "wire-haired"), or None when it says
+    only what it is and its name ("a dog named Pretzel")."""
+    words = value.split(" named ")[0].split(" called ")[0].split()
+    mods = [w for w in words[:-1] if w.lower() not in _NOT_KIND]
+    return " ".join(mods) if mods else None
 
 
 def bare_value(value: str) -> str:
@@ -356,12 +382,14 @@ def _candidates(
     holding: list[EvidenceItem],
     names: frozenset[str] = frozenset(),
     exclude: frozenset[str] = frozenset(),
+    people: frozenset[str] = frozenset(),
 ) -> list[EvidenceItem]:
     """The best-supported holding turns about the question, the one to answer from first: the
     latest of those near the top when the question is not about the past, and before that a later
     turn revising the best one ("Norway is off, ... Copenhagen instead") unless the question asks
     what came before. `names` are what the ledger calls the things asked about ("Nina's cat" is
-    Luna): turns naming them are about it; `exclude` are names that are not values (speakers)."""
+    Luna): turns naming them are about it; `exclude` are names that are not values (speakers);
+    `people` are the namespace's known people (speakers, ledger subjects)."""
     kind = answer_type(question)
     if kind is AnswerType.AGE and plan.entities:
         # The typed span said of the person is what makes a turn about "how old is Pepper?".
@@ -371,8 +399,19 @@ def _candidates(
         focus |= {w for others in cue_kin(question, plan, focus).values() for w in others}
         about_it = [e for e in holding[:READ_DEPTH] if about(f"{e.text} {e.image_caption or ''}", focus)]
     # Only turns said by or naming the people the question is about answer it ("Omar's job" is
-    # not answered by Nina's "just one job now").
-    about_it = [e for e in about_it if _involves(e, plan.entities)]
+    # not answered by Nina's "just one job now"), and not turns whose statements about the
+    # question's topic are all said of someone else ("Leyla moved to Amsterdam" does not say
+    # where the user lives; "Idris switched to Japanese" is not what Colette learns).
+    asked = {n.lower() for n in [*plan.entities, *names]}
+    about_it = [
+        e
+        for e in about_it
+        if _involves(e, plan.entities) and not told_of_others(e.text, asked, focus_of(question, plan), people)
+    ]
+    # "Idris's mum": what is said of Idris is not said of his mother, unless the turn names her.
+    kin = unnamed_kin(question, plan)
+    if kin:
+        about_it = [e for e in about_it if about(e.text, kin)]
     if plan.entities and _ASKS_AGENT.search(question):
         # "What book did you recommend?": what the agent itself said answers, first, even in
         # other words than the question's (its reply to the turn that asked for it).
@@ -405,8 +444,88 @@ def _candidates(
         # play?": a change of the asked person's state answers a question about their state,
         # in whatever words.
         about_it.insert(0, top)
-    about_it = _revised_first(plan, about_it, holding, set(exclude))
+    about_it = _revised_first(plan, about_it, holding, set(exclude), people)
     return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
+
+
+_NAMED_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|then|also|oh|well)\s+)?(?P<name>[A-Z][a-z]+)(?:\s+and\s+[A-Z][a-z]+)?\s+"
+    r"(?:(?:just|also|finally|still|recently|now|already|has|had|is|was)\s+)?"
+    r"(?P<verb>\w+ed|\w+s|is|was|got|quit|left|made|took|went|ran|bought|began|found|said|had|has|does|did)\b"
+)
+"""A sentence whose subject is a name: "Leyla moved to Amsterdam", "Idris switched to Japanese"."""
+_SELF_SUBJECT = re.compile(r"\b(?:I|I'm|I've|I'd|we|We|my|My|our|Our|me)\b")
+
+
+def sentence_subject(sentence: str) -> str | None:
+    """The name a sentence is said of when it opens with a name and a verb, else None (a
+    first-person sentence, or one that opens otherwise)."""
+    m = _NAMED_SUBJECT.match(sentence.strip())
+    if not m or m.group("name").casefold() in NOT_NAMES:
+        return None
+    return m.group("name")
+
+
+def told_of_others(text: str, asked: set[str], focus: set[str], people: frozenset[str] = frozenset()) -> bool:
+    """True when every sentence of the turn about the focus is said of a named person outside
+    `asked` (lower-cased names of the people the question is about, "user" for the user) and
+    none of them speaks of the asked people. Only known people count as such a subject ("Yoga is
+    on Thursdays now" and "Norway is off" are not said of a person).
+
+    Args:
+        text: the turn.
+        asked: who the question is about, lower-cased.
+        focus: the question's content words.
+        people: the namespace's known people (speakers, ledger subjects).
+
+    Returns:
+        Whether the turn only tells of someone else.
+    """
+    parts = [x for x in sentences(text) if about(x, focus)] or sentences(text)
+    for part in parts:
+        name = sentence_subject(part)
+        if name is None or name.lower() in asked or name not in people:
+            return False
+        if any(re.search(rf"\b{re.escape(a)}\b", part, re.I) for a in asked if a != "user"):
+            return False
+    return bool(parts)
+
+
+_NAMED_KIN_Q = re.compile(
+    r"(?P<owner>\b[A-Z][a-z]+|\b(?:my|[Tt]he user['’]s)\s+[a-z]+)['’]s\s+(?P<kin>mum|mom|mother|dad|father|parents?|sister|brother|"
+    r"sibling|son|daughter|kids?|child(?:ren)?|wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|"
+    r"cousin|aunt|uncle|niece|nephew|grand(?:mother|father|ma|pa)|boss|manager|friend|colleague|"
+    r"roommate|neighbou?r)\b"
+)
+_KIN_SYNONYMS = {
+    "mum": {"mum", "mom", "mother"},
+    "mom": {"mum", "mom", "mother"},
+    "mother": {"mum", "mom", "mother"},
+    "dad": {"dad", "father"},
+    "father": {"dad", "father"},
+}
+
+
+def unnamed_kin(question: str, plan: Plan) -> set[str]:
+    """The kin words of "Idris's mum" when the question asks about a named person's relative
+    whom the plan did not resolve to a name (the plan holds only the owner): the evidence must
+    speak of that relative. Empty when there is no such phrase or the relative is named."""
+    m = _NAMED_KIN_Q.search(question)
+    if not m:
+        return set()
+    owner = m.group("owner").lower()
+    if not owner.startswith(("my ", "the ")):
+        # a name read from the possessive ("Idri" of "Idris's") is still the owner
+        others = [n for n in plan.entities if n.lower() != "user" and not owner.startswith(n.lower())]
+        if others:
+            return set()  # the relative resolved to a name the plan holds
+    kin = m.group("kin").lower()
+    return _KIN_SYNONYMS.get(kin, {kin})
+
+
+def focus_of(question: str, plan: Plan) -> set[str]:
+    """The question's content words, without the answer-type words."""
+    return focus_words(question, set(plan.entities)) - TYPE_WORDS
 
 
 _ASKS_AGENT = re.compile(
@@ -427,7 +546,11 @@ def _revision_led(plan: Plan, about_it: list[EvidenceItem]) -> bool:
 
 
 def _revised_first(
-    plan: Plan, about_it: list[EvidenceItem], holding: list[EvidenceItem], exclude: set[str]
+    plan: Plan,
+    about_it: list[EvidenceItem],
+    holding: list[EvidenceItem],
+    exclude: set[str],
+    people: frozenset[str] = frozenset(),
 ) -> list[EvidenceItem]:
     """The latest turn that revises the best candidate, first: one naming what the best one names
     (a proper name), or one about the question that itself drops a value for another."""
@@ -444,6 +567,9 @@ def _revised_first(
         if e.time > top.time
         and (until is None or e.time <= until)
         and (revises(e.text, terms, told) or (e in about_it and revised_value(e.text)))
+        # a change said of someone else revises nothing about the asked people
+        and _involves(e, plan.entities)
+        and not told_of_others(e.text, {n.lower() for n in plan.entities}, terms, people)
         # "The move got pushed back to September" changes when, which only a question about
         # when it happens asks.
         and (plan.operation == Operation.TEMPORAL_LOOKUP or not only_when(revised_value(e.text) or ""))
@@ -495,12 +621,13 @@ def _count(
     kin = counted_words(question, plan)
     until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
     involved = [e for e in said if _involves(e, plan.entities)]
-    kin_trace = None
+    kin_trace = trace = None
     if not _EVENTS_OFTEN.search(question):
-        trace = count_over_time(involved, focus, until)
+        owned = not _EVENTS.search(question)  # "how many pets did A adopt" counts events
+        trace = count_over_time(involved, focus, until, start_on_gain=owned)
         if trace is not None and trace.changes:
             return str(trace.value)
-        kin_trace = count_over_time(involved, kin, until) if kin != focus else None
+        kin_trace = count_over_time(involved, kin, until, start_on_gain=owned) if kin != focus else None
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]
@@ -541,9 +668,14 @@ def _count(
             # speaker's own total outranks a set extraction may have left incomplete.
             return str(max(totals, key=lambda x: x[0].time)[1])
         return str(len(members))
+    if until is not None:
+        # A count in a past period is never read from what was said after it ended.
+        stated = [(e, n) for e, n in stated if e.time <= until]
     if stated:
         e, n = max(stated, key=lambda x: x[0].time) if plan.prefers_latest else stated[0]
         return str(n)
+    if trace is not None:
+        return str(trace.value)  # one statement of the set's size, never changed since
     if kin_trace is not None:
         return str(kin_trace.value)
     # Last resort, for events, the turns that mention what is counted ("how many times did she go hiking");
@@ -590,10 +722,20 @@ def _latest_source_time(states: list[FactItem]) -> datetime | None:
     return max(times, default=None)
 
 
-def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactItem]) -> tuple[str, Status]:
+def offline_read(
+    question: str,
+    plan: Plan,
+    pack: PackResult,
+    facts: list[FactItem],
+    people: frozenset[str] = frozenset(),
+) -> tuple[str, Status]:
     """Answer with a value and its evidence, or abstain. The ledger answers first; then the
-    best-supported turn that still holds, cut to the span the question asks for."""
+    best-supported turn that still holds, cut to the span the question asks for. `people` are the
+    namespace's known people: a turn telling only of another of them does not answer."""
     every = [e for c in pack.closures for e in c.evidence]
+    if unnamed_kin(question, plan):
+        # "What does Idris's mum do?": the ledger's facts about Idris are not about his mother.
+        facts = [f for f in facts if f.predicate in RELATIONS]
     facts = [_settled_by_correction(f, every) for f in facts]
     conflicts = [f for f in facts if f.status == "conflict"]
     if conflicts:
@@ -638,7 +780,7 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
     if not holding:
         return abstention(question), "abstained"
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        candidates = _candidates(question, plan, holding) or holding
+        candidates = _candidates(question, plan, holding, people=people) or holding
         if plan.entities and not any(dated(e) for e in candidates[:READ_DEPTH]):
             # "The wedding was beautiful", said a week later, dates nothing; a turn about the
             # same person that states a date ("getting married ... on the 24th") may, in whatever
@@ -688,7 +830,7 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
         ]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
-    for e in _candidates(question, plan, holding, names, frozenset(exclude)):
+    for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
         span = answer_span(
             question,
             kind,
@@ -706,8 +848,88 @@ def offline_read(question: str, plan: Plan, pack: PackResult, facts: list[FactIt
             continue
         if not span.specific and not adds_content(span.text, question, [*plan.entities, e.speaker]):
             continue  # "he's started his new job" does not say which job
+        if kind not in (AnswerType.PERSON, AnswerType.NAME) and only_a_person(
+            span.text, people | names | exclude
+        ):
+            continue  # "Which marathon did Bea run?" is not answered by "Tariq!", who she spoke to
+        if not span.specific and not answers_asked_kind(question, span.text):
+            continue  # "Idris's mum lives in Busan" says where she lives, not what she does
         return span.text, "answered"
     return abstention(question), "abstained"
+
+
+def only_a_person(text: str, people: frozenset[str] | set[str]) -> bool:
+    """True when the text is nothing but a person's name (the one spoken to, a child named in the
+    turn): no answer to a question about a place, a thing or a time.
+
+    Args:
+        text: a candidate answer.
+        people: known people's names (any case).
+
+    Returns:
+        Whether the text names only people.
+    """
+    words = re.findall(r"[\w'’-]+", text)
+    known = {p.lower() for p in people}
+    return bool(words) and all(w.lower() in known or w.lower() in ("and", "&") for w in words)
+
+
+_MADE_VERB = re.compile(
+    r"\bwhat did .+? (?P<verb>make|paint|draw|bake|cook|build|buy|create|knit|sew)\b", re.I
+)
+_PAST_OF = {
+    "make": "made",
+    "paint": "painted",
+    "draw": "drew|drawn",
+    "bake": "baked",
+    "cook": "cooked",
+    "build": "built",
+    "buy": "bought",
+    "create": "created",
+    "knit": "knit|knitted",
+    "sew": "sewed|sewn",
+}
+
+
+def answers_asked_kind(question: str, sentence: str) -> bool:
+    """Whether a whole sentence (no typed span found in it) can answer the question's kind: it
+    must not state only facts of another kind than the one asked ("What does she do for a
+    living?" is not answered by where she lives), and "what did X make" needs a sentence that
+    says something was made (signing up for a pottery course makes nothing yet).
+
+    Args:
+        question: the question as asked.
+        sentence: the candidate answer sentence.
+
+    Returns:
+        False when the sentence answers another kind of question.
+    """
+    made = _MADE_VERB.search(question)
+    if made:
+        verb = made.group("verb").lower()
+        forms = f"{verb}|{verb}s|{verb}ing|{_PAST_OF[verb]}"
+        if not re.search(rf"\b(?:{forms})\b", sentence, re.I):
+            return False
+    asked = {_FAMILY.get(p, p) for p in predicate_cues(question) if p not in RELATIONS}
+    said = {_FAMILY.get(p, p) for p in predicate_cues(sentence) if p not in RELATIONS}
+    return not (asked and said and not asked & said)
+
+
+_FAMILY = {
+    "works_at": "work",
+    "job_title": "work",
+    "studies": "work",
+    "lives_in": "home",
+    "address": "home",
+    "hometown": "home",
+    "likes": "taste",
+    "dislikes": "taste",
+    "hobby": "taste",
+    "reading": "media",
+    "watching": "media",
+}
+"""Predicates that answer the same kind of question ("what does she do" is answered by where she
+works as by her title)."""
 
 
 PEOPLE_WORDS = frozenset(

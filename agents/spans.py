@@ -191,10 +191,13 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _stem(word: str) -> str:
+    """A crude stem, the same for a word and its plural or past ("bike", "bikes" -> "bik";
+    "class", "classes" -> "class"): a final "e" goes too, since "-es" may be a plural's "s"."""
     for suffix in ("ing", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
 def about(text: str, focus: set[str]) -> bool:

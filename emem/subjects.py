@@ -71,7 +71,41 @@ def agent_speaker(speakers: Sequence[str], *, agent_names: Iterable[str] = ()) -
     )
 
 
-_USER_WORDS = re.compile(r"\b(?:the\s+user(?:'s)?|I|me|my|mine|myself)\b", re.IGNORECASE)
+_SELF = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|mine|myself|we|our|us)\b")
+_TO_OTHER = re.compile(r"\b(?:you|your|yours|yourself)\b|\?", re.IGNORECASE)
+
+
+def likely_user(turns: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """(user, agent) of a two-speaker conversation whose labels say neither ("Joaquin" talking
+    with "Juno"), from how each speaks: the user talks about themself, the agent asks and answers
+    about "you". None unless one speaker clearly does the first and the other the second, so a
+    conversation between two friends who both talk about themselves keeps no user.
+
+    Args:
+        turns: (speaker, text) of the conversation's turns.
+
+    Returns:
+        (user speaker, agent speaker), or None.
+    """
+    speakers = list(dict.fromkeys(s for s, _ in turns))
+    roles = speaker_roles(speakers)
+    if len(speakers) != 2 or any(r != "person" for r in roles.values()):
+        return None
+    rate: dict[str, tuple[float, float]] = {}
+    for s in speakers:
+        said = [t for sp, t in turns if sp == s]
+        self_ = sum(len(_SELF.findall(t)) for t in said) / max(len(said), 1)
+        other = sum(len(_TO_OTHER.findall(t)) for t in said) / max(len(said), 1)
+        rate[s] = (self_, other)
+    a, b = speakers
+    for user, agent in ((a, b), (b, a)):
+        (u_self, u_other), (g_self, g_other) = rate[user], rate[agent]
+        if u_self >= 0.5 and u_self >= 3 * g_self and g_other >= g_self and u_self > u_other:
+            return user, agent
+    return None
+
+
+_USER_WORDS = re.compile(r"\b(?:the\s+user(?:'s)?|I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 _AGENT_WORDS = re.compile(
     r"\b(?:you|your|yours|yourself)\b|\bthe\s+(?:assistant|agent)(?:'s)?\b", re.IGNORECASE
 )
@@ -87,6 +121,7 @@ def question_subjects(
     agent_names: Iterable[str] = (),
     relatives: Mapping[str, Sequence[str]] | None = None,
     relatives_for: Callable[[str], Mapping[str, Sequence[str]]] | None = None,
+    inferred: tuple[str, str] | None = None,
 ) -> list[str]:
     """The subjects a question is about, in order of mention.
 
@@ -104,6 +139,7 @@ def question_subjects(
         relatives: the user's named relatives and pets by kind (`relatives_of`), so that "my sister"
             also maps to "Ana" and "my dog" to "Max".
         relatives_for: subject -> their relatives by kind, so that "Lena's sister" maps to Ana.
+        inferred: (user, agent) from `likely_user` when no speaker label says who is the user.
 
     Returns:
         Subject display names, without repeats.
@@ -111,6 +147,8 @@ def question_subjects(
     roles = speaker_roles(speakers, agent_names=agent_names)
     user = next((s for s, r in roles.items() if r == "user"), None)
     agent = next((s for s, r in roles.items() if r == "agent"), None)
+    if user is None and agent is None and inferred is not None:
+        user, agent = inferred
     alias_of = {subject_key(k): v for k, v in (aliases or {}).items()}
     resolver = AliasResolver([*speakers, *known_subjects])
     hits: list[tuple[int, str]] = []

@@ -25,7 +25,7 @@ from emem.ledger.withhold import ForgetRequest
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import DEFAULT_ACTIVATE
 from emem.retrieval.view import NamespaceView, build_view
-from emem.subjects import name_aliases, question_subjects, relatives_of, user_speaker
+from emem.subjects import likely_user, name_aliases, question_subjects, relatives_of, user_speaker
 from emem.tokens import count_tokens
 
 T = TypeVar("T")
@@ -87,6 +87,7 @@ class ReadRuntime:
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._memo: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
         self._speakers: dict[str, tuple[NamespaceView, list[str]]] = {}
+        self._inferred: dict[str, tuple[NamespaceView, tuple[str, str] | None]] = {}
         self._lock = threading.RLock()
         self._erasures = 0
         """Erasures noticed (any process): a view whose turns were read before one must not
@@ -140,6 +141,7 @@ class ReadRuntime:
             for key in [k for k in self._memo if k[0] == namespace]:
                 del self._memo[key]
             self._speakers.pop(namespace, None)
+            self._inferred.pop(namespace, None)
             self._vectors.clear()
             count_tokens.cache_clear()  # memoised by text: may hold erased turns
 
@@ -179,16 +181,43 @@ class ReadRuntime:
                 hit = self._speakers[view.namespace] = (view, sorted({t.speaker for t in view.turns}))
             return hit[1]
 
+    def inferred_user(self, view: NamespaceView) -> tuple[str, str] | None:
+        """(user, agent) of a conversation whose speaker labels name neither, once per view
+        (`emem.subjects.likely_user`)."""
+        with self._lock:
+            hit = self._inferred.get(view.namespace)
+            if hit is not None and hit[0] is view:
+                return hit[1]
+        value = likely_user([(t.speaker, t.text) for t in view.turns])
+        with self._lock:
+            self._inferred[view.namespace] = (view, value)
+        return value
+
     def known_entities(self, namespace: str, view: NamespaceView) -> list[str]:
         subjects = self._ledger_memo(namespace, "subjects", lambda: self.ledger().subjects(namespace))
         return sorted(set(self.speakers(view)) | set(subjects))
+
+    def people(self, namespace: str, view: NamespaceView) -> frozenset[str]:
+        """Known people and animals: speakers, ledger subjects and the named relatives and pets of
+        each speaker (a son named Dario), so that a reader can tell a person's name from a value."""
+        ledger = self.ledger()
+
+        def named() -> frozenset[str]:
+            names = set(self.known_entities(namespace, view))
+            for speaker in self.speakers(view):
+                for kin in relatives_of(ledger, namespace, speaker).values():
+                    names.update(kin)
+            return frozenset(names)
+
+        return self._ledger_memo(namespace, "people:" + ",".join(self.speakers(view)), named)
 
     def question_subjects(self, namespace: str, view: NamespaceView, question: str) -> list[str]:
         """Who the question is about: "I"/"my"/"the user" -> the user's subject, "you" -> the
         agent's, told names -> the subject they alias (emem.subjects, the one place for it)."""
         speakers = self.speakers(view)
         ledger = self.ledger()
-        user = user_speaker(speakers)
+        inferred = self.inferred_user(view)
+        user = user_speaker(speakers) or (inferred[0] if inferred else None)
         return question_subjects(
             question,
             speakers,
@@ -199,6 +228,7 @@ class ReadRuntime:
             )
             if user
             else None,
+            inferred=inferred,
             relatives_for=lambda s: self._ledger_memo(
                 namespace, f"relatives:{s}", lambda: relatives_of(ledger, namespace, s)
             ),

@@ -49,7 +49,9 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
     else:
         chat = runtime.context.roles.get("reader")
         if chat is None:
-            answer, status = offline_read(q, plan, packed, facts)
+            rt = runtime.context
+            people = rt.people(state["namespace"], rt.view(state["namespace"]))
+            answer, status = offline_read(q, plan, packed, facts, people)
             calls.append(offline_reader_call(q, packed.context(), answer))
         else:
             answer, status, call = llm_read(q, plan, packed, facts, chat)
