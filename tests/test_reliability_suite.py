@@ -13,7 +13,7 @@ import pytest
 
 from emem.embedding import default_embedder
 from emem.eval.reliability.__main__ import _parser, main
-from emem.eval.reliability.cases import DIMENSIONS, load_suite, sample_cases
+from emem.eval.reliability.cases import DIMENSIONS, FRESH_ORDER, load_suite, sample_cases
 from emem.eval.reliability.report import markdown_report
 from emem.eval.reliability.runner import CaseResult, run_mode
 from emem.eval.reliability.scorer import occurs
@@ -197,12 +197,33 @@ def test_the_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
     assert {c.id for c in suite.select("all")} >= {c.id for c in cases}
 
 
-def test_the_holdout_split_does_not_reshuffle_the_older_cases(suite) -> None:
-    """Holdout cases come last, so a sample over every split picks the dev/test cases it picked
-    before the split was added (a local-model sample stays comparable across sessions)."""
-    older = [c for c in suite.cases if c.split != "holdout"]
-    assert suite.cases[: len(older)] == older
-    assert sample_cases(suite.select("all"), 24) == sample_cases(older, 24)
+def test_the_second_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
+    """holdout2, written blind to the code in session 7: its own conversations (k01...), mostly an
+    agent and one user, some friends, dated sessions and later turns, 12+ cases in every dimension,
+    and some questions asked through the as_of parameter."""
+    convs = {k: v for k, v in suite.conversations.items() if v.split == "holdout2"}
+    assert len(convs) >= 12 and all(re.fullmatch(r"k\d\d", k) for k in convs)
+    assert {v.style for v in convs.values()} == {"agent", "friends"}
+    assert all(len(v.conversation["sessions"]) >= 2 for v in convs.values())
+    assert all(s["time"] for v in convs.values() for s in v.conversation["sessions"])
+    assert sum(bool(v.append_turns) for v in convs.values()) >= 6
+    cases = suite.select("holdout2")
+    assert len(cases) >= 96 and {c.split for c in cases} == {"holdout2"}
+    per = Counter(c.dimension for c in cases)
+    assert all(per[d] >= 12 for d in DIMENSIONS), per
+    assert all(c.conversation in convs for c in cases)
+    assert sum(convs[c.conversation].style == "agent" for c in cases) / len(cases) >= 0.6
+    assert sum(c.as_of is not None for c in cases) >= 4
+    assert not any(c.conversation in convs for c in suite.cases if c.split != "holdout2")
+
+
+def test_later_splits_do_not_reshuffle_the_older_cases(suite) -> None:
+    """Each later split comes after the ones before it, so a sample over every split picks the
+    dev/test cases it picked before the split was added (a local-model sample stays comparable)."""
+    for fresh, rank in FRESH_ORDER.items():
+        older = [c for c in suite.cases if FRESH_ORDER.get(c.split, 0) < rank]
+        assert older and suite.cases[: len(older)] == older, fresh
+        assert sample_cases(suite.select("all"), 24) == sample_cases(older, 24), fresh
 
 
 def _result(case_id: str, split: str, passed: bool, question: str, answer: str) -> CaseResult:
@@ -227,29 +248,34 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("t-1", "test", False, "Where does Bo live?", "Faro, says the test answer"),
         _result("h-1", "holdout", False, "Where does Cy live?", "Braga, says the holdout answer"),
         _result("h-2", "holdout", True, "Where does Di live?", "Lisbon"),
+        _result("k-1", "holdout2", False, "Where does Ed live?", "Evora, says the holdout2 answer"),
     ]
-    splits = ["dev", "test", "holdout", "all"]
+    splits = ["dev", "test", "holdout", "holdout2", "all"]
     report = markdown_report(results, splits, ["fast"], "header")
     assert "| dimension (holdout) | fast |" in report and "| dimension (test) | fast |" in report
+    assert "| dimension (holdout2) | fast |" in report and "- k-1 [stale_value]: fast" in report
     assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
-    for hidden in ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?"):
+    hidden_texts = ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?")
+    for hidden in (*hidden_texts, "Where does Ed live?", "Evora"):
         assert hidden not in report
     assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
     assert "h-2" not in report
     full = markdown_report(results, splits, ["fast"], "header", show_heldout_failures=True)
     assert "Where does Cy live?" in full and "Braga, says the holdout answer" in full
+    assert "Evora, says the holdout2 answer" in full
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
-def test_the_command_runs_the_holdout_split_without_showing_its_answers(
-    suite, tmp_path: Path, capsys
+@pytest.mark.parametrize("split", ["holdout", "holdout2"])
+def test_the_command_runs_a_held_out_split_without_showing_its_answers(
+    suite, split: str, tmp_path: Path, capsys
 ) -> None:
-    case = suite.select("holdout")[0]
-    args = ["--split", "holdout", "--cases", case.id, "--modes", "fast", "--out", str(tmp_path)]
+    case = suite.select(split)[0]
+    args = ["--split", split, "--cases", case.id, "--modes", "fast", "--out", str(tmp_path)]
     assert main(args) == 0
     out = capsys.readouterr().out
     report = (tmp_path / "report.md").read_text()
-    assert "| dimension (holdout) | fast |" in out and "| dimension (holdout) | fast |" in report
+    assert f"| dimension ({split}) | fast |" in out and f"| dimension ({split}) | fast |" in report
     assert "dimension (dev)" not in out
     result = json.loads((tmp_path / "results.json").read_text())["results"][0]
     assert result["answer"].strip()
@@ -257,4 +283,4 @@ def test_the_command_runs_the_holdout_split_without_showing_its_answers(
     assert line.split()[1:] == ["fast", case.id, result["status"]]  # mark, mode, id, status: no answer
     assert case.question not in report and case.question not in out
     assert _parser().parse_args(["--show-heldout-failures"]).show_heldout_failures
-    assert _parser().parse_args(["--split", "holdout"]).split == "holdout"
+    assert _parser().parse_args(["--split", split]).split == split

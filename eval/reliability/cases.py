@@ -25,10 +25,13 @@ Dimension = Literal[
     "correction",
 ]
 DIMENSIONS: tuple[str, ...] = Dimension.__args__  # type: ignore[attr-defined]
-Split = Literal["dev", "test", "holdout"]
+Split = Literal["dev", "test", "holdout", "holdout2"]
 SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
-HELD_OUT: tuple[str, ...] = ("test", "holdout")
+HELD_OUT: tuple[str, ...] = ("test", "holdout", "holdout2")
 """Splits nobody tunes on: reports give their figures and failing ids, not the failing answers."""
+FRESH_ORDER: dict[str, int] = {"holdout": 1, "holdout2": 2}
+"""Splits added after the first two sort after them, oldest first, so adding a split never reorders
+the cases that were there before it (samples over every split stay comparable across sessions)."""
 
 
 class ConversationSpec(BaseModel):
@@ -85,7 +88,7 @@ class Suite(BaseModel):
     cases: list[Case]
 
     def select(self, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-        """Cases of a split (`dev`, `test`, `holdout` or `all`), optionally only the given ids, in file
+        """Cases of a split (`dev`, `test`, `holdout`, `holdout2` or `all`), optionally only the given ids, in file
         order."""
         wanted = set(ids) if ids is not None else None
         return [
@@ -106,7 +109,7 @@ def load_suite(root: Path | None = None) -> Suite:
         root: a directory holding `conversations/` and `cases/`.
 
     Returns:
-        The suite, cases in file order with the holdout split's last. Raises ValueError on a
+        The suite, cases in file order with the later splits last (holdout, then holdout2). Raises ValueError on a
         duplicate id, an unknown conversation, or a case whose split differs from its
         conversation's (held-out cases never share a conversation with dev).
     """
@@ -135,9 +138,9 @@ def load_suite(root: Path | None = None) -> Suite:
                     f"case {case.id}: split {case.split} but conversation {owner.id} is {owner.split}"
                 )
             cases.append(case)
-    # the fresh held-out split goes last, so the existing cases keep their order (and `sample_cases`
-    # over every split keeps picking the same dev/test cases it picked before the split existed)
-    cases.sort(key=lambda c: c.split == "holdout")
+    # the fresh held-out splits go last, oldest first, so the existing cases keep their order (and
+    # `sample_cases` over every split keeps picking the cases it picked before a split existed)
+    cases.sort(key=lambda c: FRESH_ORDER.get(c.split, 0))
     return Suite(conversations=conversations, cases=cases)
 
 
