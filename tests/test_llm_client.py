@@ -228,12 +228,14 @@ def test_client_error_is_not_retried() -> None:
 
 def test_timeout_is_retried_then_llm_error_quickly() -> None:
     recorder = UsageRecorder()
-    with FakeOpenAIServer(slow(1.0)) as server:
+    # The server would take 10 s per attempt: two attempts cut at 0.3 s each finish far below one
+    # full reply, with room for a loaded machine (a bound near 0.6 s failed under load).
+    with FakeOpenAIServer(slow(10.0)) as server:
         started = time.perf_counter()
         with pytest.raises(LLMError, match=r"timed out after 0\.3s") as info:
             client(server, recorder, max_retries=1).chat("assistant", MESSAGES)
         elapsed = time.perf_counter() - started
-    assert len(server.chat_requests) == 2 and elapsed < 1.5
+    assert len(server.chat_requests) == 2 and elapsed < 6
     assert str(info.value).startswith(f"LLM endpoint {server.base_url} timed out")
     assert recorder.calls[0].ok is False
 
