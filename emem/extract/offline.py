@@ -1281,15 +1281,7 @@ class OfflineExtractor:
                     and words & _words(t.object)
                 ]
                 for t in plans[-1:]:
-                    withdraw = FactCandidate(
-                        subject=t.subject,
-                        predicate=t.predicate,
-                        object=t.object,
-                        surface=surface,
-                        source_turn_ids=[turn.turn_id],
-                        confidence=0.8,
-                        kind="retract",
-                    )
+                    withdraw = _withdrawal(t, surface, turn)
                     if not any(
                         (f.kind, f.subject, f.predicate, f.object)
                         == ("retract", t.subject, t.predicate, t.object)
@@ -1343,15 +1335,7 @@ class OfflineExtractor:
         said after the reference replaces it; else the first value of the same kind said after it
         ("I meant thursday")."""
         surface = turn.text[frame.start() : frame.end() + len(after)].strip()[:300]
-        withdraw = FactCandidate(
-            subject=target.subject,
-            predicate=target.predicate,
-            object=target.object,
-            surface=surface,
-            source_turn_ids=[turn.turn_id],
-            confidence=0.8,
-            kind="retract",
-        )
+        withdraw = _withdrawal(target, surface, turn)
         same = [
             f
             for f in facts
@@ -1567,3 +1551,17 @@ def _same_breath(fact: FactCandidate, earlier: list[FactCandidate]) -> list[Fact
         for f in said[-1:]
         if f.object.lower() not in withdrawn
     ] + [fact]
+
+
+def _withdrawal(fact: FactCandidate, surface: str, turn: Turn) -> FactCandidate:
+    """The retraction of an earlier fact that a later turn called off or put right: it names the
+    fact's exact value, so the engine withdraws that revision and nothing else."""
+    return FactCandidate(
+        subject=fact.subject,
+        predicate=fact.predicate,
+        object=fact.object,
+        surface=surface,
+        source_turn_ids=[turn.turn_id],
+        confidence=0.8,
+        kind="retract",
+    )
