@@ -37,25 +37,10 @@ class LLMCall(BaseModel):
     """This call evaluated a segment prefix and saved its state for the next activation."""
 
 
-class RoleUsage(BaseModel):
-    llm_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    failed_calls: int = 0
-    truncated_calls: int = 0
-    restored_prompt_tokens: int = 0
-    """Prompt tokens restored from saved segment states instead of computed."""
-    computed_prompt_tokens: int = 0
-    """Prompt tokens the model computed: prompt_tokens - restored_prompt_tokens."""
-    restored_bytes: int = 0
-    restore_ms: float = 0.0
-    states_built: int = 0
-    models: list[str] = Field(default_factory=list)
-    """Who served the role's calls, in order of first use ("offline-rules" for the offline
-    stand-ins, whose token counts are what an LLM would have read and written)."""
+class CallTotals(BaseModel):
+    """What a set of LLM calls cost, summed: one shape for a role's share and for the whole answer,
+    so the two can never count differently."""
 
-
-class Usage(BaseModel):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -72,6 +57,32 @@ class Usage(BaseModel):
     """Time spent reading and loading those states."""
     states_built: int = 0
     """Segment states evaluated and saved by these calls."""
+
+    def add(self, call: LLMCall) -> None:
+        """Count one call in.
+
+        Args:
+            call: the recorded call.
+        """
+        self.llm_calls += 1
+        self.prompt_tokens += call.prompt_tokens
+        self.completion_tokens += call.completion_tokens
+        self.failed_calls += 0 if call.ok else 1
+        self.truncated_calls += 1 if call.truncated else 0
+        self.restored_prompt_tokens += call.restored_tokens
+        self.computed_prompt_tokens += call.prompt_tokens - call.restored_tokens
+        self.restored_bytes += call.restored_bytes
+        self.restore_ms = round(self.restore_ms + call.restore_ms, 1)
+        self.states_built += 1 if call.state_built else 0
+
+
+class RoleUsage(CallTotals):
+    models: list[str] = Field(default_factory=list)
+    """Who served the role's calls, in order of first use ("offline-rules" for the offline
+    stand-ins, whose token counts are what an LLM would have read and written)."""
+
+
+class Usage(CallTotals):
     context_tokens: int = 0
     """Tokens of packed memory context handed to the reader."""
     by_role: dict[str, RoleUsage] = Field(default_factory=dict)
@@ -89,17 +100,8 @@ class Usage(BaseModel):
             role = usage.by_role.setdefault(c.role, RoleUsage())
             if c.model not in role.models:
                 role.models.append(c.model)
-            for target in (usage, role):
-                target.llm_calls += 1
-                target.prompt_tokens += c.prompt_tokens
-                target.completion_tokens += c.completion_tokens
-                target.failed_calls += 0 if c.ok else 1
-                target.truncated_calls += 1 if c.truncated else 0
-                target.restored_prompt_tokens += c.restored_tokens
-                target.computed_prompt_tokens += c.prompt_tokens - c.restored_tokens
-                target.restored_bytes += c.restored_bytes
-                target.restore_ms = round(target.restore_ms + c.restore_ms, 1)
-                target.states_built += 1 if c.state_built else 0
+            usage.add(c)
+            role.add(c)
         return usage
 
 
