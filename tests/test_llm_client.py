@@ -56,7 +56,10 @@ def _fresh_mode_cache() -> None:
 
 
 def client(server: FakeOpenAIServer, recorder: UsageRecorder | None = None, **kw: object) -> OpenAIChatModel:
-    options: dict = {"timeout": 0.3, "max_retries": 2, "backoff": 0.01, "recorder": recorder} | kw
+    # A generous timeout: on a loaded machine the fake server can take longer than a short one to
+    # answer, and a timed-out attempt is retried, which would change the request counts asserted.
+    # The timeout tests pass their own short one.
+    options: dict = {"timeout": 5.0, "max_retries": 2, "backoff": 0.01, "recorder": recorder} | kw
     return OpenAIChatModel(server.base_url, "fake-model", **options)
 
 
@@ -233,7 +236,7 @@ def test_timeout_is_retried_then_llm_error_quickly() -> None:
     with FakeOpenAIServer(slow(10.0)) as server:
         started = time.perf_counter()
         with pytest.raises(LLMError, match=r"timed out after 0\.3s") as info:
-            client(server, recorder, max_retries=1).chat("assistant", MESSAGES)
+            client(server, recorder, max_retries=1, timeout=0.3).chat("assistant", MESSAGES)
         elapsed = time.perf_counter() - started
     assert len(server.chat_requests) == 2 and elapsed < 6
     assert str(info.value).startswith(f"LLM endpoint {server.base_url} timed out")
