@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
+from emem.extract.introductions import introductions
 from emem.extract.patterns import NAMED_PERSON
 from emem.extract.rules import (
     AHEAD,
@@ -743,6 +744,9 @@ class OfflineExtractor:
             answer = turns[index + 1] if index + 1 < len(turns) else None
             if answer is not None and roles.get(answer.speaker) == "user" and _AFFIRM.match(answer.text):
                 out.extend(self._confirmed(turn, answer, index, resolver, state))
+        named = {f.subject for f in out if f.predicate == "name" and f.kind == "assert"}
+        canonical = {t.speaker: resolver.canonical(t.speaker) for t in turns}
+        out.extend(f for f in introductions(turns, roles, canonical) if f.subject not in named)
         return out
 
     def _confirmed(

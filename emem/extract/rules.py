@@ -453,7 +453,38 @@ def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
         if more:
             head = pet_one(species_text, name)
             return head + more
+    if not name and count in ("", "a", "an", "another", "one"):
+        name = appositive_name(rest)
     return pet_one(species_text, name)
+
+
+_APPOSITIVE_NAME = re.compile(
+    rf"^(?P<between>[^.!?;]{{0,60}}?)\b(?:named|called)\s+(?P<name>{_PET_NAME_WORD})"
+)
+"""One animal renamed later in the same clause: "a second cat on Saturday, a grey rescue called
+Mochi", "another cat from the shelter, a black one called Soot"."""
+
+
+def appositive_name(rest: str) -> str | None:
+    """The name an unnamed animal is given further on in its sentence, when nothing between the two
+    could be the one named instead (another animal, a person, a further clause with its own subject).
+
+    Args:
+        rest: the sentence after the animal's mention.
+
+    Returns:
+        The name, or None.
+    """
+    m = _APPOSITIVE_NAME.match(rest)
+    if m is None:
+        return None
+    between = m.group("between")
+    if _PET_RE.search(between.lower()) and not re.search(r",\s*(?:an?|the)\s+(?:[a-z-]+\s+){0,3}$", between):
+        return None  # "a cat and a dog called Rex": Rex may be the dog
+    if re.search(r"\b(?:I|we|he|she|they|my|his|her|their|our|and|for|to|with)\b", between):
+        return None  # another subject or person in between: the name may be theirs
+    name = m.group("name")
+    return None if name.lower() in NOT_PLACES or name.lower() in PRONOUN_START else name
 
 
 _MORE_UNNAMED_RE = re.compile(
