@@ -459,12 +459,36 @@ _TABLE: list[tuple[str, Resolver]] = [
 _COMPILED = [(re.compile(p, re.IGNORECASE), r) for p, r in _TABLE]
 
 
+_LOWER_AMBIGUOUS = re.compile(
+    r"(?P<pre>\b(?i:in|since|by|until|till|from|early|late|mid-?|(?:the\s+)?(?:end|start|beginning|middle)\s+of)"
+    r"\s+)(?P<m>march)\b(?!\s+(?:on|in|to|through|past|down|up|into|out)\b)"
+    r"|(?P<pre2>\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)(?P<m3>march|may)\b"
+    r"|\b(?P<m2>march|may)(?=\s+\d{1,2}(?:st|nd|rd|th)?\b)"
+)
+"""Lower-case "march" and "may" where only a month fits: after a day number ("since 15 march",
+"the 3rd of may") or before one ("may 3rd"), and "march" after a preposition of time ("moving in
+march"). "we met in may" stays a modal verb's company: "may" is too common a word to guess."""
+
+
+def _unambiguous_months(text: str) -> str:
+    """`text` with lower-case "march"/"may" capitalised where they can only be months (same length,
+    so spans stay valid); "you may", "we march on" are left alone."""
+    return _LOWER_AMBIGUOUS.sub(
+        lambda m: (
+            (m.group("pre") or m.group("pre2") or "")
+            + (m.group("m") or m.group("m2") or m.group("m3")).capitalize()
+        ),
+        text,
+    )
+
+
 def find_date_mentions(text: str, anchor: datetime, prefer: Prefer = "past") -> list[DateMention]:
     """Every date expression in `text`, resolved against `anchor`, left to right, non-overlapping.
 
     Where two expressions overlap, the one starting first wins, then the longer one."""
     if anchor.tzinfo is None:
         raise ValueError("anchor must be timezone-aware")
+    text = _unambiguous_months(text)
     found: list[tuple[int, int, Span]] = []
     for pattern, resolve in _COMPILED:
         for m in pattern.finditer(text):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+from emem.extract.anaphora import resolve_there
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
 from emem.extract.introductions import introductions
@@ -474,6 +475,16 @@ _CALLED_OFF = re.compile(
 )
 """A plan called off by naming it, however it is named ("rotterdam fell through", "the Bristol job
 is off the table", "Edinburgh never happened"), or by "that" after the plan was named."""
+_TURNED_DOWN = re.compile(
+    r"\bnot\s+(?P<np>(?:the\s+)?[\w'&-]+(?:\s+[\w'&-]+){0,3}?)(?:\s+(?:anymore|any\s+more))?\s*,?\s+after\s+all\b|"
+    r"\b(?:decided|decide|deciding)\s+against\s+(?P<np2>[\w'&-]+(?:\s+[\w'&-]+){0,4}?)(?=\s*(?:[,.;!]|$|\s+(?:and|but|so)\b))|"
+    r"\b(?:dropped|ditched|scrapped|shelved|abandoned|gave\s+up\s+on|given\s+up\s+on|pulled\s+out\s+of)\s+"
+    r"(?P<np3>(?:the|that|our|my)\s+[\w'&-]+(?:\s+[\w'&-]+){0,2}?)\s+(?:idea|plan|plans|trip|thing)\b",
+    re.IGNORECASE,
+)
+"""A plan turned down rather than cancelled: "not Berlin after all", "decided against the Peckham
+studio", "dropped the duck idea". The named words are matched against open plans as for
+`_CALLED_OFF`; the negation in "not Berlin after all" is the withdrawal itself."""
 _PLAN_NOUNS = frozenset(
     """the our my his her their that this it thing plan plans idea trip move job offer weekend holiday
     vacation visit break whole so and but also about though well oh yeah sadly anyway""".split()
@@ -777,7 +788,7 @@ class OfflineExtractor:
     def _turn(
         self, turn: Turn, index: int, resolver: AliasResolver, state: _State, context: str = ""
     ) -> list[FactCandidate]:
-        text = turn.text.translate(_APOSTROPHES)
+        text = resolve_there(turn.text.translate(_APOSTROPHES))
         facts: list[FactCandidate] = []
         seen: set[tuple[str, str, str, str]] = set()
         frame = _SAID_FRAME.search(text)
@@ -1253,12 +1264,18 @@ class OfflineExtractor:
         plans the speaker and the people they spoke about hold, by their values."""
         speaker = resolver.canonical(turn.speaker)
         out: list[FactCandidate] = []
-        for m in _CALLED_OFF.finditer(text):
-            if _NEGATION.search(m.group("np")) or _HYPOTHETICAL.search(m.group("np")):
-                continue  # "it's not off", "if the trip is cancelled"
+        cues = [(m, m.group("np")) for m in _CALLED_OFF.finditer(text)]
+        cues += [(m, m.group("np") or m.group("np2") or m.group("np3")) for m in _TURNED_DOWN.finditer(text)]
+        for m, np in cues:
+            if (
+                _NEGATION.search(np)
+                or _HYPOTHETICAL.search(np)
+                or _CONDITION.search(clause_prefix(text, m.start()))
+            ):
+                continue  # "it's not off", "if the trip is cancelled", "If Oslo is cancelled we'll ..."
             said = [
                 w
-                for w in re.findall(r"[\w-]+", re.sub(r"'s\b", "", m.group("np")))
+                for w in re.findall(r"[\w-]+", re.sub(r"'s\b", "", np))
                 if w.lower() not in _PLAN_NOUNS
                 and w.lower() not in _CALENDAR
                 and w.lower() not in _FUNCTION_WORDS
@@ -1266,7 +1283,7 @@ class OfflineExtractor:
                 and len(w) > 2
             ]
             named = said[-2:] if said else []
-            if not named and re.sub(r"'s$", "", m.group("np").split()[-1].lower()) in _ANAPHORA:
+            if not named and re.sub(r"'s$", "", np.split()[-1].lower()) in _ANAPHORA:
                 named = [
                     w
                     for w in _CAP_WORD.findall(text[: m.start()])

@@ -1211,6 +1211,15 @@ RULES: tuple[Rule, ...] = (
     R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{BEN}{ADV}\s+(?:based|located|settled)\s+(?:in|out\s+of)\s+{obj:place}", place),
+    # Being somewhere since a date is living there ("we're in Bengaluru since 15 March", "we've been in
+    # Edinburgh since 1 August"): the clause's structure says it, whatever verb moved them there.
+    R(
+        "lives_in",
+        r"{S}(?:{BEN}|{HAVE}\s+been|'ve\s+been){ADV}(?:\s+(?:been|now|all|both|here))*\s+in\s+{obj:place}"
+        r"(?=\s*(?:,\s*)?since\b)",
+        place,
+        dated=True,
+    ),
     R("lives_in", rf"\b(?:[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+in\s+{{obj:place}}", place, confidence=0.7),
     R("hometown", r"{S}{BEN}{ADV}\s+(?:originally\s+)?from\s+{obj:place}", place),
     R(
@@ -2070,7 +2079,7 @@ RULES: tuple[Rule, ...] = (
     # trips booked, and what replaces a trip called off ("Doing Porto in May instead")
     R(
         "plans_to",
-        rf"{{S}}{{vg:book,plan,organise,organize,arrange,reserve,rebook:past}}\s+(?:(?:a|an|our|my|the|two|three)\s+)?"
+        rf"{{S}}{{vg:book,plan,organise,organize,arrange,reserve,rebook:past+ing}}\s+(?:(?:a|an|our|my|the|two|three)\s+)?"
         rf"(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in|at|near)\s+{{obj:place}}",
         trip,
         future=True,
