@@ -276,7 +276,8 @@ _KNOWN_SPAN = timedelta(days=1)
 """When something ends that the ledger never held ("I quit Acme" with no earlier word of Acme), all
 that is known is that it held up to its end: it is recorded for the day before the end (unless the
 ending's confidence is below 0.7: such endings, e.g. "I finished Dune" read as a book, only end a
-value that is running)."""
+value that is running). An end that lies ahead ("I'm leaving Tulpa at the end of the year") says the
+fact holds now: it is recorded from the day before it was said up to the end."""
 
 
 def _end(
@@ -322,7 +323,7 @@ def _end(
             cand.subject,
             predicate,
             cand.object,
-            end_at - _KNOWN_SPAN,
+            min(end_at, known) - _KNOWN_SPAN,
             end_at,
             known,
             sources,

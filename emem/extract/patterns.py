@@ -529,7 +529,7 @@ EVALUATIVE = (
     "future",
 )
 JOB = (
-    rf"(?:(?!(?:{'|'.join(EVALUATIVE)})\b)[a-z][\w-]*\s+){{0,3}}?{_alt(JOBS)}"
+    rf"(?:(?!(?:{'|'.join(EVALUATIVE)})\b)(?:[a-z][\w-]*|[A-Z]{{2,4}}(?![a-z]))\s+){{0,3}}?{_alt(JOBS)}"
     r"(?:\s+(?:assistant|manager|technician|practitioner))?\b"
 )
 PETS = (

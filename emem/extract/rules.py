@@ -280,10 +280,12 @@ def org(m: re.Match[str], ctx: Ctx) -> list[str]:
     called = _CALLED.match(text)
     if called:  # "a Berlin startup called Tessellate": the name, not the description
         text, start = called.group("name"), start + called.start("name")
-    if text[:1].isupper():  # "Nairn Motors in Aberdeen": the place is where, not who
-        text = re.split(
-            r"\s+(?:(?:in|near|outside|downtown)\s+(?=[A-Z])|and\s+(?=[a-z]+ing\b))", text, maxsplit=1
-        )[0]
+    # "Nairn Motors in Aberdeen": the place is where, not who; a name goes on with capitals, so
+    # "Copperline Bank and gets home late" ends at "and" + a lower-case word (a verb, a new clause)
+    if text[:1].isupper():
+        text = re.split(r"\s+(?:(?:in|near|outside|downtown)\s+(?=[A-Z])|and\s+(?=[a-z]))", text, maxsplit=1)[
+            0
+        ]
     out = clean_np(text, start, Ctx(ctx.sentence, ctx.dates), max_words=6, split_lists=False)
     if not out:
         return []
@@ -303,7 +305,9 @@ def org_cap(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 def job(m: re.Match[str], ctx: Ctx) -> list[str]:
     text, start = _group(m)
-    obj = _ARTICLE.sub("", _trim(text)).strip().lower()
+    obj = _ARTICLE.sub("", _trim(text)).strip()
+    # lower case, but an acronym stays as written ("UX designer", "IT manager")
+    obj = " ".join(w if re.fullmatch(r"[A-Z]{2,4}", w) else w.lower() for w in obj.split())
     return [obj] if obj and len(obj.split()) <= 5 else []
 
 
@@ -1275,7 +1279,12 @@ RULES: tuple[Rule, ...] = (
         confidence=0.6,
     ),
     # job and employer
-    R("works_at", r"{S}{vg:work:now}\s+(?:at|for)\s+{obj:org}", org, dated=True),
+    R(
+        "works_at",
+        r"{S}{vg:work:now}(?:\s+[a-z]+ly|\s+from\s+home|\s+full[\s-]time|\s+part[\s-]time)?\s+(?:at|for)\s+{obj:org}",
+        org,
+        dated=True,
+    ),
     R(
         "works_at",
         r"{S}{vg:get,land,start,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
@@ -2705,10 +2714,24 @@ RULES: tuple[Rule, ...] = (
     ),
     # a job started, said by where ("I started at a design studio called Forma last month")
     R("works_at", r"{S}{vg:start:past}\s+(?:at|with)\s+{obj:org}", org_cap, dated=True, confidence=0.7),
-    # a job's last day ("My last day at Acme is Friday"): it ends then
+    # notice handed in at a job says where one works until the last day, not that the job ended
+    # ("Handed in my notice at Hartwell & Co yesterday", "I'm giving Tidewell my notice this week")
     R(
         "works_at",
-        r"\b[Mm]y\s+last\s+day(?:\s+at\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}))?\s+(?:is|will\s+be|'s)\b",
+        r"{S}{vg:hand in,give,put in,submit,tender:any}\s+(?:in\s+)?(?:my|his|her|their|our)\s+notice\s+(?:at|to)\s+{obj:org}",
+        org_cap,
+        kw="notice",
+    ),
+    R(
+        "works_at",
+        r"{S}{vg:give:any}\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+(?:&\s+)?[A-Z][\w'&.-]*){0,3})\s+(?:my|his|her|their|our)\s+notice\b",
+        org_cap,
+        kw="notice",
+    ),
+    # a job's last day ("My last day at Acme is Friday", "Last day is 8 March."): it ends then
+    R(
+        "works_at",
+        r"(?:\b[Mm]y\s+|^)[Ll]ast\s+day(?:\s+at\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}))?\s+(?:is|will\s+be|'s)\b",
         retract_obj(org_cap),
         kind="end",
         starts=True,
