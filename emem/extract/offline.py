@@ -1469,7 +1469,11 @@ def _same_value(known: str, said: str) -> bool:
 
 
 def _substitute(known: str, old: str, new: str) -> str:
-    """The known value with the old words put right ("playing violin" -> "playing cello")."""
+    """The known value with the old words put right ("playing violin" -> "playing cello"); the new
+    value as said when it already holds the rest of the known one ("+1 415 555 0199" with "0199"
+    put right by "+1 415 555 0191")."""
+    if _words(known) - _words(old) <= _words(new):
+        return new
     pattern = re.compile(r"\b" + r"\s+".join(map(re.escape, old.split())) + r"\b", re.IGNORECASE)
     return pattern.sub(new, known, count=1) if pattern.search(known) else new
 

@@ -2441,7 +2441,7 @@ RULES: tuple[Rule, ...] = (
     R(
         CORRECT,
         r"(?i:\b(?:it's|it\s+is|that's|that\s+is|I\s+meant|I\s+mean|make\s+that|should\s+be|it\s+was))\s+"
-        r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s+(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?P<obj>\+?[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s+(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
         r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
         np(4, split_lists=False),
         negated=True,
@@ -2462,8 +2462,8 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         CORRECT,
-        r"(?:\b[A-Z][a-z]+'s|\b(?i:is|are|was))\s+(?:(?i:actually|really)\s+)?(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
-        r"\s*,\s*(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?:\b[A-Z][a-z]+'s|\b(?i:is|are|was)|\bI'm|\bI\s+am|\b(?i:he's|she's|we're|they're))\s+(?:(?i:actually|really)\s+)?"
+        r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s*(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
         r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
         np(4, split_lists=False),
         negated=True,
