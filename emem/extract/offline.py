@@ -266,14 +266,26 @@ class _Anchor(NamedTuple):
     value: str | None = None
 
 
+_COORDINATED_ING = re.compile(
+    r"^(?P<subj>I'm|We're|I\s+am|We\s+are)\s[^.!?;]*?(?:\band|,)\s+(?=(?:also\s+)?"
+    r"(?!(?:during|morning|evening|nothing|something|everything|anything|thing)\b)[a-z]{3,}ing\s)"
+)
+"""A second -ing verb of the same "I'm": "I'm watching Shogun at the moment, and reading X"."""
+_COORDINATED_NOW = re.compile(
+    r"^(?P<subj>I|We)\s+(?!am\b|was\b|were\b|had\b)[a-z]+\b[^.!?;,]*?\band\s+(?=[a-z]{3,}(?:\s+[a-z]+ly)?\s+(?:at|for|in|as)\s)"
+)
+"""A second present-tense verb with its complement: "I live in Valencia and work remotely for Tulpa"."""
+
+
 def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
     """ "I've been vegetarian for years but recently went vegan" -> "... but I recently went vegan":
-    a second verb of the speaker's sentence gets its subject back."""
-    m = _COORDINATED.match(sentence)
-    if m is None:
-        return None
-    subject = m.group("subj")
-    return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
+    a second verb of the speaker's sentence gets its subject back (past, present or -ing)."""
+    for pattern in (_COORDINATED, _COORDINATED_ING, _COORDINATED_NOW):
+        m = pattern.match(sentence)
+        if m is not None:
+            subject = m.group("subj")
+            return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
+    return None
 
 
 _LEADING_PRONOUN = re.compile(
@@ -585,6 +597,24 @@ def _neighbours(turns: Sequence[Turn], index: int) -> str:
         if t.session_id == turn.session_id and t.conversation_id == turn.conversation_id
     ]
     return " ".join(near).translate(_APOSTROPHES)
+
+
+_AHEAD_VERB = re.compile(
+    r"\b(?:(?!(?:during|morning|evening|nothing|something|spring|thing|everything|anything)\b)[a-z]{3,}ing|"
+    r"will|'ll|going\s+to|gonna|from|starting)\s+(?:(?:in|on|at|by)\s+)?$",
+    re.IGNORECASE,
+)
+"""A date said after a verb of what is under way or ahead ("moving in August", "we'll be there by
+June"): it lies ahead of the turn, even in a clause whose main verb is past ("We bought a house in
+Fana, moving in August")."""
+
+
+def _ahead(sentence: str, mention: DateMention, anchor: datetime) -> DateMention:
+    """The mention resolved forward when the words before it say it is ahead; else as it was."""
+    if not _AHEAD_VERB.search(sentence[: mention.span[0]]) or mention.start >= anchor:
+        return mention
+    forward = [d for d in find_date_mentions(sentence, anchor, "future") if d.span == mention.span]
+    return forward[0] if forward and forward[0].start >= anchor else mention
 
 
 def _start_said_after(after: str, anchor: datetime) -> DateMention | None:
@@ -980,6 +1010,8 @@ class OfflineExtractor:
                 and (later := _start_said_after(scope.after, turn.time)) is not None
             ):
                 mention = later  # "I got a job at X. I start on the 1st of April."
+            if mention is not None and predicate in _STARTING and not (rule.future or rule.starts):
+                mention = _ahead(sentence, mention, turn.time)
             if mention is None and rule.needs_date:
                 return []
             if mention is not None and rule.future:
