@@ -314,6 +314,15 @@ def _r_edge_of_unit(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span 
     return _shift(anchor, m["unit"].lower(), 0)
 
 
+def _r_end_of_unit(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
+    """'at the end of the year' / 'by the end of next month': the last day of that unit."""
+    which = (m["which"] or "this").lower()
+    unit = m["unit"].lower()
+    k = {"this": 0, "the": 0, "next": 1, "last": -1}.get(which, 0)
+    _, end, _, _ = _shift(anchor, unit, k)
+    return _day(end - _DAY, True)
+
+
 def _r_ago(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
     unit = _UNIT[m["unit"].lower()]
     qty = re.sub(r"\s+", " ", m["n"].lower())
@@ -440,6 +449,11 @@ _TABLE: list[tuple[str, Resolver]] = [
     ),
     (r"\b(?:over|on|during)\s+the\s+weekend\b", _r_weekend),
     (r"\b(?:earlier|later)\s+this\s+(?P<unit>week|month|year)\b", _r_edge_of_unit),
+    (
+        r"\b(?:(?:at|by|until|till|before|from)\s+)?the\s+end\s+of\s+(?P<which>the|this|next|last)\s+"
+        r"(?P<unit>week|month|year)\b",
+        _r_end_of_unit,
+    ),
     (rf"\b{_QTY}\s+{_UNITS}\s+(?:ago|back|earlier)\b", _r_ago),
     (rf"\bin\s+{_QTY}\s+{_UNITS}\b(?!\s+(?:ago|old))", _r_ahead),
     (rf"\b{_QTY}\s+{_UNITS}\s+from\s+now\b", _r_ahead),

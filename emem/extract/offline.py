@@ -1474,7 +1474,7 @@ def _in_relative_clause(sentence: str, start: int, dates: Sequence[DateMention])
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in {"a", "an", "the", "my", "our"}}
+    return {w for w in re.findall(r"[^\W_]+", text.lower()) if w not in {"a", "an", "the", "my", "our"}}
 
 
 def _same_object(known: str, said: str) -> bool:
