@@ -158,3 +158,28 @@ class TestLedger:
         )
         memory.consolidate("t")
         assert memory.resolve("user", "name", namespace="t").values == ["Perpetua"]
+
+    def test_a_start_said_later_replaces_the_forecast_start(self, memory) -> None:
+        said_then = sessions(
+            "We're moving to Tallinn in May.",
+            "A:Noted.",
+            "A:How is the packing?",
+            "We've been in Tallinn since 20 May.",
+        )
+        memory.add_turns(said_then, namespace="t")
+        memory.consolidate("t")
+        assert memory.resolve("user", "lives_in", valid_at="2024-05-10", namespace="t").status == "miss"
+        assert memory.resolve("user", "lives_in", valid_at="2024-05-25", namespace="t").values == ["Tallinn"]
+
+    def test_a_plan_called_off_later_was_a_plan_until_then(self, memory) -> None:
+        memory.add_turns(
+            sessions("I'm planning to buy a Skoda Octavia next month.", "I decided against the Octavia."),
+            namespace="t",
+        )
+        memory.consolidate("t")
+        before = memory.resolve("user", "plans_to", valid_at=T + timedelta(days=10), namespace="t")
+        assert [v for v in before.values if "Octavia" in v]
+        assert memory.resolve("user", "plans_to", valid_at=T + timedelta(days=40), namespace="t").values == []
+
+    def test_an_address_said_without_my(self) -> None:
+        assert ("user", "address", "12 Quarry Lane", "assert") in facts("New address is 12 Quarry Lane.")

@@ -1612,7 +1612,10 @@ def _same_breath(fact: FactCandidate, earlier: list[FactCandidate]) -> list[Fact
 
 def _withdrawal(fact: FactCandidate, surface: str, turn: Turn) -> FactCandidate:
     """The retraction of an earlier fact that a later turn called off or put right: it names the
-    fact's exact value, so the engine withdraws that revision and nothing else."""
+    fact's exact value, so the engine withdraws that revision and nothing else. A plan held since
+    an earlier session and called off now was a plan until now ("What was Kenji planning to buy
+    in June?" still has an answer): it ends at this turn instead of being withdrawn from the start."""
+    ends = fact.predicate == "plans_to" and fact.valid_from is not None and fact.valid_from < turn.time
     return FactCandidate(
         subject=fact.subject,
         predicate=fact.predicate,
@@ -1620,5 +1623,6 @@ def _withdrawal(fact: FactCandidate, surface: str, turn: Turn) -> FactCandidate:
         surface=surface,
         source_turn_ids=[turn.turn_id],
         confidence=0.8,
-        kind="retract",
+        kind="end" if ends else "retract",
+        valid_to=turn.time if ends else None,
     )

@@ -1727,7 +1727,8 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "address",
-        rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
+        rf"(?:\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?|^(?:[Nn]ew|[Hh]ome|[Cc]urrent)\s+)"
+        rf"address(?:'s|\s+is)"
         rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})",
         street,
         confidence=0.9,
