@@ -183,3 +183,19 @@ class TestLedger:
 
     def test_an_address_said_without_my(self) -> None:
         assert ("user", "address", "12 Quarry Lane", "assert") in facts("New address is 12 Quarry Lane.")
+
+
+class TestMoves:
+    def test_a_move_out_of_one_place_into_another(self) -> None:
+        turns = said(("I'm moving out of Clapham in August, into a flat in Deptford with my cousin.",), T)
+        got = {(f.predicate, f.object, f.kind): f for f in OfflineExtractor()(turns)}
+        assert got[("lives_in", "Deptford", "assert")].valid_from == datetime(2024, 8, 1, tzinfo=UTC)
+        assert got[("lives_in", "Clapham", "end")].valid_to == datetime(2024, 8, 1, tzinfo=UTC)
+
+    def test_moves_not_stated_are_not_read(self) -> None:
+        for text in (
+            "We're not moving out of Clapham.",
+            "Are you moving to Deptford in May?",
+            "If we move to Deptford in May, ...",
+        ):
+            assert not [f for f in facts(text) if f[1] == "lives_in"], text

@@ -17,6 +17,7 @@ from emem.extract.anaphora import resolve_there
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
 from emem.extract.introductions import introductions
+from emem.extract.moves import moves
 from emem.extract.patterns import NAMED_PERSON
 from emem.extract.rules import (
     AHEAD,
@@ -785,6 +786,15 @@ class OfflineExtractor:
             answer = turns[index + 1] if index + 1 < len(turns) else None
             if answer is not None and roles.get(answer.speaker) == "user" and _AFFIRM.match(answer.text):
                 out.extend(self._confirmed(turn, answer, index, resolver, state))
+        said = {(f.subject, f.predicate, f.object.lower()) for f in out}
+        for turn in turns:
+            if roles.get(turn.speaker) == "agent":
+                continue
+            out.extend(
+                f
+                for f in moves(turn, resolver.canonical)
+                if (f.subject, f.predicate, f.object.lower()) not in said
+            )
         named = {f.subject for f in out if f.predicate == "name" and f.kind == "assert"}
         canonical = {t.speaker: resolver.canonical(t.speaker) for t in turns}
         out.extend(f for f in introductions(turns, roles, canonical) if f.subject not in named)
@@ -1333,7 +1343,10 @@ class OfflineExtractor:
                     and (t.predicate == "plans_to" or (t.valid_from is not None and t.valid_from > turn.time))
                     and words & _words(t.object)
                 ]
-                for t in plans[-1:]:
+                # the latest plan named, and with it a move or job it had dated ahead ("planning to
+                # move to Berlin this summer" holds Berlin from June: "not Berlin after all" ends both)
+                latest = {t.predicate: t for t in plans}
+                for t in latest.values():
                     withdraw = _withdrawal(t, surface, turn)
                     if not any(
                         (f.kind, f.subject, f.predicate, f.object)
