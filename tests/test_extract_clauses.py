@@ -199,3 +199,8 @@ class TestMoves:
             "If we move to Deptford in May, ...",
         ):
             assert not [f for f in facts(text) if f[1] == "lives_in"], text
+
+    def test_he_or_she_moves_as_the_person_just_named(self) -> None:
+        got = facts("Ilse got a job offer in Graz! She's moving there in March.")
+        assert ("Ilse", "lives_in", "Graz", "assert") in got
+        assert not [f for f in facts("She's moving to Graz in March.") if f[1] == "lives_in"]

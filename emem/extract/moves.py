@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 
+from emem.extract.anaphora import resolve_there
 from emem.extract.dates import find_date_mentions
 from emem.extract.entities import NOT_NAMES
 from emem.extract.schema import FactCandidate
@@ -21,7 +22,7 @@ from emem.models import Turn
 
 _PLACE = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2}"
 _MOVE = re.compile(
-    r"\b(?P<subj>I|[Ww]e|[A-Z][a-z]+)(?P<aux>'m|'re|'s|\s+am|\s+are|\s+is|\s+will\s+be|'ll\s+be|'ve|\s+have|\s+has)?"
+    r"\b(?P<subj>I|[Ww]e|[Hh]e|[Ss]he|[A-Z][a-z]+)(?P<aux>'m|'re|'s|\s+am|\s+are|\s+is|\s+will\s+be|'ll\s+be|'ve|\s+have|\s+has)?"
     r"(?:\s+(?:just|finally|also|now|actually|officially))*\s+"
     r"(?P<verb>moving|moved|relocating|relocated|move|relocate)\b(?P<rest>[^.!?;]*)"
 )
@@ -63,7 +64,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
         `lives_in` assertions from the move's date, and endings of the place left.
     """
     out: list[FactCandidate] = []
-    text = turn.text.replace("\u2019", "'")
+    text = resolve_there(turn.text.replace("\u2019", "'"))
     for m in _MOVE.finditer(text):
         if (
             m.group("verb").startswith("move")
@@ -83,7 +84,14 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
         ):
             continue  # "if we move", "we're not moving", quoted speech, "are you moving ...?"
         subj = m.group("subj")
-        if subj[0].isupper() and subj not in ("I", "We") and subj.lower() in NOT_NAMES:
+        if subj.lower() in ("he", "she"):
+            # "Tunde got a job offer in Toronto! He's moving there in October": the person the
+            # sentence before is about
+            prior = re.findall(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\s+[a-z]", text[:clause_start])
+            if not prior or prior[-1].lower() in NOT_NAMES:
+                continue
+            subj = prior[-1]
+        elif subj not in ("I", "We") and subj.lower() in NOT_NAMES:
             continue
         who = subject_of(turn.speaker) if subj in ("I", "we", "We") else subject_of(subj)
         origin = _place(_ORIGIN.search(rest))
