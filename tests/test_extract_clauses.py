@@ -204,3 +204,9 @@ class TestMoves:
         got = facts("Ilse got a job offer in Graz! She's moving there in March.")
         assert ("Ilse", "lives_in", "Graz", "assert") in got
         assert not [f for f in facts("She's moving to Graz in March.") if f[1] == "lives_in"]
+
+    def test_a_start_dated_before_the_role(self) -> None:
+        turns = said(("I start on May 6th as a junior UX researcher.",), T)
+        titles = [f for f in OfflineExtractor()(turns) if f.predicate == "job_title"]
+        assert [f.object for f in titles] == ["junior UX researcher"]
+        assert titles[0].valid_from == datetime(2024, 5, 6, tzinfo=UTC)

@@ -1997,6 +1997,13 @@ RULES: tuple[Rule, ...] = (
         job,
         starts=True,
     ),
+    # a start with its date before the role ("I start on February 3rd as a senior UX designer")
+    R(
+        "job_title",
+        r"{S}{vg:start,begin:now+future}\s+(?:on|in|from|next|this)\s+[^,.;!?]{1,30}?\s+as\s+(?:a|an|the)\s+{obj:job}",
+        job,
+        starts=True,
+    ),
     R(
         "job_title",
         r"{S}{vg:accept,take:past}\s+(?:an?\s+|the\s+)?(?:job\s+|new\s+)?(?:offer|position|job|role)\s+"
