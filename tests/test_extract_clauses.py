@@ -210,3 +210,9 @@ class TestMoves:
         titles = [f for f in OfflineExtractor()(turns) if f.predicate == "job_title"]
         assert [f.object for f in titles] == ["junior UX researcher"]
         assert titles[0].valid_from == datetime(2024, 5, 6, tzinfo=UTC)
+
+    def test_a_sentence_opened_by_a_start_date_dates_its_state(self) -> None:
+        turns = said(("From 1 July I'm a staff nurse at Harrow General.",), T)
+        got = {f.predicate: f for f in OfflineExtractor()(turns)}
+        assert got["works_at"].valid_from == datetime(2024, 7, 1, tzinfo=UTC)
+        assert got["job_title"].valid_from == datetime(2024, 7, 1, tzinfo=UTC)

@@ -618,6 +618,19 @@ def _ahead(sentence: str, mention: DateMention, anchor: datetime) -> DateMention
     return forward[0] if forward and forward[0].start >= anchor else mention
 
 
+_OPENING_START = re.compile(r"^\W*(?:from|starting|as\s+of|beginning)\s+", re.IGNORECASE)
+
+
+def _opening_start(sentence: str, anchor: datetime) -> datetime | None:
+    """The date a sentence opens with as a start ("From 1 August I'm a practice nurse at ..."):
+    whatever state the sentence then states begins on it (resolved forward: said of what is ahead)."""
+    m = _OPENING_START.match(sentence)
+    if m is None:
+        return None
+    dates = find_date_mentions(sentence, anchor, "future")
+    return dates[0].start if dates and dates[0].span[0] == m.end() else None
+
+
 def _start_said_after(after: str, anchor: datetime) -> DateMention | None:
     """A start date said in the next sentences of the turn ("... starting in August", "I start on
     the 1st of April"), resolved forward from the turn's time."""
@@ -1028,6 +1041,8 @@ class OfflineExtractor:
                 objects = [f"{o} ({mention.label()})" for o in objects]
             elif mention is not None and (rule.dated or rule.starts):
                 when = mention.start
+        if when is None and predicate in _STARTING and rule.kind == "assert" and not rule.future:
+            when = _opening_start(sentence, turn.time)
         confidence = round(max(0.1, rule.confidence - (0.1 if third else 0.0)), 2)
         if predicate == MEDIUM:
             return self._media(
