@@ -216,3 +216,13 @@ class TestMoves:
         got = {f.predicate: f for f in OfflineExtractor()(turns)}
         assert got["works_at"].valid_from == datetime(2024, 7, 1, tzinfo=UTC)
         assert got["job_title"].valid_from == datetime(2024, 7, 1, tzinfo=UTC)
+
+    def test_a_value_put_right_in_the_next_breath(self) -> None:
+        got = facts("My new address is 48 Mill Lane. Sorry, 84 Mill Lane, I always swap them.")
+        assert ("user", "address", "48 Mill Lane", "retract") in got
+        assert ("user", "address", "84 Mill Lane", "assert") in got
+        assert not [f for f in facts("I live in Derby. Sorry, I forgot to say hello.") if f[3] == "retract"]
+
+    def test_a_role_ahead(self) -> None:
+        got = facts("I accepted the offer, I'll be their head chef from June.")
+        assert ("user", "job_title", "head chef", "assert") in got

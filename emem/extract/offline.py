@@ -35,6 +35,7 @@ from emem.extract.rules import (
     singular_species,
 )
 from emem.extract.schema import FactCandidate
+from emem.extract.self_correction import corrected_in_next_breath
 from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
 from emem.subjects import speaker_roles
@@ -791,7 +792,9 @@ class OfflineExtractor:
                     )
                 if asked is not None:  # "What are their names?" - "Nube, Tiza and Pimienta."
                     out.extend(_names_given(asked.text, turn, resolver.canonical(turn.speaker), state))
-                out.extend(self._turn(turn, index, resolver, state, _neighbours(turns, index)))
+                read = self._turn(turn, index, resolver, state, _neighbours(turns, index))
+                out.extend(read)
+                out.extend(corrected_in_next_breath(turn, split_sentences(turn.text), read))
                 out.extend(_asked_about_home(turns, index, resolver))
                 continue
             # What the agent says ("You live in Boston, right?") is not a fact about the user,

@@ -1997,6 +1997,13 @@ RULES: tuple[Rule, ...] = (
         job,
         starts=True,
     ),
+    # a role ahead ("I'll be their sous chef starting December 4")
+    R(
+        "job_title",
+        r"{S}(?:'ll|\s+will)\s+be\s+(?:a|an|the|their|his|her|its|our)\s+(?:new\s+)?{obj:job}",
+        job,
+        starts=True,
+    ),
     # a start with its date before the role ("I start on February 3rd as a senior UX designer")
     R(
         "job_title",
