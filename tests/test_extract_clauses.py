@@ -226,3 +226,12 @@ class TestMoves:
     def test_a_role_ahead(self) -> None:
         got = facts("I accepted the offer, I'll be their head chef from June.")
         assert ("user", "job_title", "head chef", "assert") in got
+
+    def test_a_title_in_title_case_without_an_article(self) -> None:
+        assert ("user", "job_title", "logistics coordinator", "assert") in facts(
+            "I'm Logistics Coordinator at Vantor."
+        )
+        assert ("user", "job_title", "head of finance", "assert") in facts(
+            "Got promoted! I'm Head of Finance now."
+        )
+        assert not [f for f in facts("I'm Irish, from Cork.") if f[1] == "job_title"]

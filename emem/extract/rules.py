@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from emem.extract.dates import DateMention
-from emem.extract.patterns import PETS, compile_template, gerund, template_keywords
+from emem.extract.patterns import JOBS, PETS, compile_template, gerund, template_keywords
 
 FAVOURITE = "favourite_*"
 """Predicate of the favourites rules: the category the match names completes it ("favourite_food")."""
@@ -1203,6 +1203,15 @@ FORGET_REQUEST = (
 """One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
 what is named ("anything about my dentist", "the therapy info", "Harriet")."""
 
+_TITLE_HEADS = "|".join(
+    sorted(
+        {j.title() for j in JOBS} | {"Manager", "Director", "Officer", "Lead", "Coordinator"},
+        key=len,
+        reverse=True,
+    )
+)
+"""Head nouns of roles in Title Case ("Operations Manager", "Senior Product Designer")."""
+
 RULES: tuple[Rule, ...] = (
     # where someone lives
     R(
@@ -1996,6 +2005,20 @@ RULES: tuple[Rule, ...] = (
         r"{S}{BEN}{ADV}\s+(?:starting|joining)\s+(?:at\s+)?[^,.;!?]{1,40}?\s+as\s+(?:a|an|the)\s+{obj:job}",
         job,
         starts=True,
+    ),
+    # a title said in Title Case, without an article ("I'm Operations Manager at a housing charity",
+    # "I'm Head of Operations now"): capitals and a head noun of roles mark it as a title
+    R(
+        "job_title",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:now\s+)?(?P<obj>(?:[A-Z][a-z]+\s+){{0,2}}(?:{_TITLE_HEADS}))"
+        r"(?=\s+(?:at|for|with|in|now)\b|\s*[,.!;]|$)",
+        job,
+    ),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?P<obj>(?:Head|Director|Chief)\s+of\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+        r"(?=\s+(?:at|for|with|in|now)\b|\s*[,.!;]|$)",
+        job,
     ),
     # a role ahead ("I'll be their sous chef starting December 4")
     R(
