@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from emem.errors import InputError
 from emem.extract.schema import FactCandidate
 from emem.ledger.models import Revision
-from emem.ledger.predicates import normalise_object, predicate_name
+from emem.ledger.predicates import Cardinality, normalise_object, predicate_name
 from emem.ledger.resolver import visible
 from emem.ledger.store import Ledger
 from emem.models import StoredTurn, Turn, check_namespace
@@ -201,6 +201,7 @@ def _apply(
         return
     report.revisions_written += 1
     new = result.revision
+    _replace_forecasts(namespace, new, ledger, sources, by, report)
     for rel in result.relations:
         if rel.kind != "unresolved":
             continue
@@ -217,6 +218,41 @@ def _apply(
         loser = other.id if winner == new.id else new.id
         ledger.adjudicate(namespace, winner, loser, known_at=new.known_from, reason=f"adjudicator ({by})")
         report.adjudicated += 1
+
+
+def _replace_forecasts(
+    namespace: str, new: Revision, ledger: Ledger, sources: list[str], by: str, report: ConsolidationReport
+) -> None:
+    """A start said when it happened replaces the start forecast for the same value ("moving to
+    Edinburgh in the summer", then "we've been in Edinburgh since 1 August"): the forecast revision
+    (known before its own start) of the same subject, predicate and value is revoked, so July is not
+    answered with Edinburgh. Only single-valued facts; a forecast later than the actual start, or
+    one never followed by an actual start, stays."""
+    if new.valid_from > new.known_from:  # the new revision is a forecast itself
+        return
+    try:
+        if ledger.cardinality_of(new.predicate, namespace) != Cardinality.SINGLE:
+            return
+    except InputError:
+        return
+    rows = [e.revision for e in ledger.history(namespace, new.subject, new.predicate).entries]
+    for old in visible(rows, new.known_from):
+        if (
+            old.id != new.id
+            and old.object == new.object
+            and old.valid_from > old.known_from  # said before it started: a forecast
+            and old.valid_from < new.valid_from
+            and old.valid_to is None
+        ):
+            ledger.revoke(
+                namespace,
+                old.id,
+                known_at=new.known_from,
+                reason=f"forecast replaced by the start said later: {new.surface}",
+                sources=sources,
+                asserted_by=by,
+            )
+            report.revocations += 1
 
 
 def _retract(
@@ -276,7 +312,8 @@ _KNOWN_SPAN = timedelta(days=1)
 """When something ends that the ledger never held ("I quit Acme" with no earlier word of Acme), all
 that is known is that it held up to its end: it is recorded for the day before the end (unless the
 ending's confidence is below 0.7: such endings, e.g. "I finished Dune" read as a book, only end a
-value that is running)."""
+value that is running). An end that lies ahead ("I'm leaving Tulpa at the end of the year") says the
+fact holds now: it is recorded from the day before it was said up to the end."""
 
 
 def _end(
@@ -322,7 +359,7 @@ def _end(
             cand.subject,
             predicate,
             cand.object,
-            end_at - _KNOWN_SPAN,
+            min(end_at, known) - _KNOWN_SPAN,
             end_at,
             known,
             sources,

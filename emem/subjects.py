@@ -109,7 +109,8 @@ _USER_WORDS = re.compile(r"\b(?:the\s+user(?:'s)?|I|me|my|mine|myself|we|us|our|
 _AGENT_WORDS = re.compile(
     r"\b(?:you|your|yours|yourself)\b|\bthe\s+(?:assistant|agent)(?:'s)?\b", re.IGNORECASE
 )
-_CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
+_CAPITALISED = re.compile(r"\b[A-Z][^\W\d_A-Z]+(?:-[A-Z][^\W\d_A-Z]+)?\b")
+"""A capitalised word, accents included ("Sofía", "Zoë")."""
 
 
 def question_subjects(

@@ -314,6 +314,15 @@ def _r_edge_of_unit(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span 
     return _shift(anchor, m["unit"].lower(), 0)
 
 
+def _r_end_of_unit(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
+    """'at the end of the year' / 'by the end of next month': the last day of that unit."""
+    which = (m["which"] or "this").lower()
+    unit = m["unit"].lower()
+    k = {"this": 0, "the": 0, "next": 1, "last": -1}.get(which, 0)
+    _, end, _, _ = _shift(anchor, unit, k)
+    return _day(end - _DAY, True)
+
+
 def _r_ago(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
     unit = _UNIT[m["unit"].lower()]
     qty = re.sub(r"\s+", " ", m["n"].lower())
@@ -440,6 +449,11 @@ _TABLE: list[tuple[str, Resolver]] = [
     ),
     (r"\b(?:over|on|during)\s+the\s+weekend\b", _r_weekend),
     (r"\b(?:earlier|later)\s+this\s+(?P<unit>week|month|year)\b", _r_edge_of_unit),
+    (
+        r"\b(?:(?:at|by|until|till|before|from)\s+)?the\s+end\s+of\s+(?P<which>the|this|next|last)\s+"
+        r"(?P<unit>week|month|year)\b",
+        _r_end_of_unit,
+    ),
     (rf"\b{_QTY}\s+{_UNITS}\s+(?:ago|back|earlier)\b", _r_ago),
     (rf"\bin\s+{_QTY}\s+{_UNITS}\b(?!\s+(?:ago|old))", _r_ahead),
     (rf"\b{_QTY}\s+{_UNITS}\s+from\s+now\b", _r_ahead),
@@ -459,12 +473,36 @@ _TABLE: list[tuple[str, Resolver]] = [
 _COMPILED = [(re.compile(p, re.IGNORECASE), r) for p, r in _TABLE]
 
 
+_LOWER_AMBIGUOUS = re.compile(
+    r"(?P<pre>\b(?i:in|since|by|until|till|from|early|late|mid-?|(?:the\s+)?(?:end|start|beginning|middle)\s+of)"
+    r"\s+)(?P<m>march)\b(?!\s+(?:on|in|to|through|past|down|up|into|out)\b)"
+    r"|(?P<pre2>\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)(?P<m3>march|may)\b"
+    r"|\b(?P<m2>march|may)(?=\s+\d{1,2}(?:st|nd|rd|th)?\b)"
+)
+"""Lower-case "march" and "may" where only a month fits: after a day number ("since 15 march",
+"the 3rd of may") or before one ("may 3rd"), and "march" after a preposition of time ("moving in
+march"). "we met in may" stays a modal verb's company: "may" is too common a word to guess."""
+
+
+def _unambiguous_months(text: str) -> str:
+    """`text` with lower-case "march"/"may" capitalised where they can only be months (same length,
+    so spans stay valid); "you may", "we march on" are left alone."""
+    return _LOWER_AMBIGUOUS.sub(
+        lambda m: (
+            (m.group("pre") or m.group("pre2") or "")
+            + (m.group("m") or m.group("m2") or m.group("m3")).capitalize()
+        ),
+        text,
+    )
+
+
 def find_date_mentions(text: str, anchor: datetime, prefer: Prefer = "past") -> list[DateMention]:
     """Every date expression in `text`, resolved against `anchor`, left to right, non-overlapping.
 
     Where two expressions overlap, the one starting first wins, then the longer one."""
     if anchor.tzinfo is None:
         raise ValueError("anchor must be timezone-aware")
+    text = _unambiguous_months(text)
     found: list[tuple[int, int, Span]] = []
     for pattern, resolve in _COMPILED:
         for m in pattern.finditer(text):

@@ -13,8 +13,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
+from emem.extract.anaphora import resolve_there
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, AliasResolver
+from emem.extract.introductions import introductions
+from emem.extract.moves import moves
 from emem.extract.patterns import NAMED_PERSON
 from emem.extract.rules import (
     AHEAD,
@@ -32,6 +35,7 @@ from emem.extract.rules import (
     singular_species,
 )
 from emem.extract.schema import FactCandidate
+from emem.extract.self_correction import corrected_in_next_breath
 from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
 from emem.subjects import speaker_roles
@@ -264,14 +268,26 @@ class _Anchor(NamedTuple):
     value: str | None = None
 
 
+_COORDINATED_ING = re.compile(
+    r"^(?P<subj>I'm|We're|I\s+am|We\s+are)\s[^.!?;]*?(?:\band|,)\s+(?=(?:also\s+)?"
+    r"(?!(?:during|morning|evening|nothing|something|everything|anything|thing)\b)[a-z]{3,}ing\s)"
+)
+"""A second -ing verb of the same "I'm": "I'm watching Shogun at the moment, and reading X"."""
+_COORDINATED_NOW = re.compile(
+    r"^(?P<subj>I|We)\s+(?!am\b|was\b|were\b|had\b)[a-z]+\b[^.!?;,]*?\band\s+(?=[a-z]{3,}(?:\s+[a-z]+ly)?\s+(?:at|for|in|as)\s)"
+)
+"""A second present-tense verb with its complement: "I live in Valencia and work remotely for Tulpa"."""
+
+
 def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
     """ "I've been vegetarian for years but recently went vegan" -> "... but I recently went vegan":
-    a second verb of the speaker's sentence gets its subject back."""
-    m = _COORDINATED.match(sentence)
-    if m is None:
-        return None
-    subject = m.group("subj")
-    return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
+    a second verb of the speaker's sentence gets its subject back (past, present or -ing)."""
+    for pattern in (_COORDINATED, _COORDINATED_ING, _COORDINATED_NOW):
+        m = pattern.match(sentence)
+        if m is not None:
+            subject = m.group("subj")
+            return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
+    return None
 
 
 _LEADING_PRONOUN = re.compile(
@@ -473,6 +489,16 @@ _CALLED_OFF = re.compile(
 )
 """A plan called off by naming it, however it is named ("rotterdam fell through", "the Bristol job
 is off the table", "Edinburgh never happened"), or by "that" after the plan was named."""
+_TURNED_DOWN = re.compile(
+    r"\bnot\s+(?P<np>(?:the\s+)?[\w'&-]+(?:\s+[\w'&-]+){0,3}?)(?:\s+(?:anymore|any\s+more))?\s*,?\s+after\s+all\b|"
+    r"\b(?:decided|decide|deciding)\s+against\s+(?P<np2>[\w'&-]+(?:\s+[\w'&-]+){0,4}?)(?=\s*(?:[,.;!]|$|\s+(?:and|but|so)\b))|"
+    r"\b(?:dropped|ditched|scrapped|shelved|abandoned|gave\s+up\s+on|given\s+up\s+on|pulled\s+out\s+of)\s+"
+    r"(?P<np3>(?:the|that|our|my)\s+[\w'&-]+(?:\s+[\w'&-]+){0,2}?)\s+(?:idea|plan|plans|trip|thing)\b",
+    re.IGNORECASE,
+)
+"""A plan turned down rather than cancelled: "not Berlin after all", "decided against the Peckham
+studio", "dropped the duck idea". The named words are matched against open plans as for
+`_CALLED_OFF`; the negation in "not Berlin after all" is the withdrawal itself."""
 _PLAN_NOUNS = frozenset(
     """the our my his her their that this it thing plan plans idea trip move job offer weekend holiday
     vacation visit break whole so and but also about though well oh yeah sadly anyway""".split()
@@ -573,6 +599,37 @@ def _neighbours(turns: Sequence[Turn], index: int) -> str:
         if t.session_id == turn.session_id and t.conversation_id == turn.conversation_id
     ]
     return " ".join(near).translate(_APOSTROPHES)
+
+
+_AHEAD_VERB = re.compile(
+    r"\b(?:(?!(?:during|morning|evening|nothing|something|spring|thing|everything|anything)\b)[a-z]{3,}ing|"
+    r"will|'ll|going\s+to|gonna|from|starting)\s+(?:(?:in|on|at|by)\s+)?$",
+    re.IGNORECASE,
+)
+"""A date said after a verb of what is under way or ahead ("moving in August", "we'll be there by
+June"): it lies ahead of the turn, even in a clause whose main verb is past ("We bought a house in
+Fana, moving in August")."""
+
+
+def _ahead(sentence: str, mention: DateMention, anchor: datetime) -> DateMention:
+    """The mention resolved forward when the words before it say it is ahead; else as it was."""
+    if not _AHEAD_VERB.search(sentence[: mention.span[0]]) or mention.start >= anchor:
+        return mention
+    forward = [d for d in find_date_mentions(sentence, anchor, "future") if d.span == mention.span]
+    return forward[0] if forward and forward[0].start >= anchor else mention
+
+
+_OPENING_START = re.compile(r"^\W*(?:from|starting|as\s+of|beginning)\s+", re.IGNORECASE)
+
+
+def _opening_start(sentence: str, anchor: datetime) -> datetime | None:
+    """The date a sentence opens with as a start ("From 1 August I'm a practice nurse at ..."):
+    whatever state the sentence then states begins on it (resolved forward: said of what is ahead)."""
+    m = _OPENING_START.match(sentence)
+    if m is None:
+        return None
+    dates = find_date_mentions(sentence, anchor, "future")
+    return dates[0].start if dates and dates[0].span[0] == m.end() else None
 
 
 def _start_said_after(after: str, anchor: datetime) -> DateMention | None:
@@ -735,7 +792,9 @@ class OfflineExtractor:
                     )
                 if asked is not None:  # "What are their names?" - "Nube, Tiza and Pimienta."
                     out.extend(_names_given(asked.text, turn, resolver.canonical(turn.speaker), state))
-                out.extend(self._turn(turn, index, resolver, state, _neighbours(turns, index)))
+                read = self._turn(turn, index, resolver, state, _neighbours(turns, index))
+                out.extend(read)
+                out.extend(corrected_in_next_breath(turn, split_sentences(turn.text), read))
                 out.extend(_asked_about_home(turns, index, resolver))
                 continue
             # What the agent says ("You live in Boston, right?") is not a fact about the user,
@@ -743,6 +802,18 @@ class OfflineExtractor:
             answer = turns[index + 1] if index + 1 < len(turns) else None
             if answer is not None and roles.get(answer.speaker) == "user" and _AFFIRM.match(answer.text):
                 out.extend(self._confirmed(turn, answer, index, resolver, state))
+        said = {(f.subject, f.predicate, f.object.lower()) for f in out}
+        for turn in turns:
+            if roles.get(turn.speaker) == "agent":
+                continue
+            out.extend(
+                f
+                for f in moves(turn, resolver.canonical)
+                if (f.subject, f.predicate, f.object.lower()) not in said
+            )
+        named = {f.subject for f in out if f.predicate == "name" and f.kind == "assert"}
+        canonical = {t.speaker: resolver.canonical(t.speaker) for t in turns}
+        out.extend(f for f in introductions(turns, roles, canonical) if f.subject not in named)
         return out
 
     def _confirmed(
@@ -773,7 +844,7 @@ class OfflineExtractor:
     def _turn(
         self, turn: Turn, index: int, resolver: AliasResolver, state: _State, context: str = ""
     ) -> list[FactCandidate]:
-        text = turn.text.translate(_APOSTROPHES)
+        text = resolve_there(turn.text.translate(_APOSTROPHES))
         facts: list[FactCandidate] = []
         seen: set[tuple[str, str, str, str]] = set()
         frame = _SAID_FRAME.search(text)
@@ -965,12 +1036,16 @@ class OfflineExtractor:
                 and (later := _start_said_after(scope.after, turn.time)) is not None
             ):
                 mention = later  # "I got a job at X. I start on the 1st of April."
+            if mention is not None and predicate in _STARTING and not (rule.future or rule.starts):
+                mention = _ahead(sentence, mention, turn.time)
             if mention is None and rule.needs_date:
                 return []
             if mention is not None and rule.future:
                 objects = [f"{o} ({mention.label()})" for o in objects]
             elif mention is not None and (rule.dated or rule.starts):
                 when = mention.start
+        if when is None and predicate in _STARTING and rule.kind == "assert" and not rule.future:
+            when = _opening_start(sentence, turn.time)
         confidence = round(max(0.1, rule.confidence - (0.1 if third else 0.0)), 2)
         if predicate == MEDIUM:
             return self._media(
@@ -1249,12 +1324,18 @@ class OfflineExtractor:
         plans the speaker and the people they spoke about hold, by their values."""
         speaker = resolver.canonical(turn.speaker)
         out: list[FactCandidate] = []
-        for m in _CALLED_OFF.finditer(text):
-            if _NEGATION.search(m.group("np")) or _HYPOTHETICAL.search(m.group("np")):
-                continue  # "it's not off", "if the trip is cancelled"
+        cues = [(m, m.group("np")) for m in _CALLED_OFF.finditer(text)]
+        cues += [(m, m.group("np") or m.group("np2") or m.group("np3")) for m in _TURNED_DOWN.finditer(text)]
+        for m, np in cues:
+            if (
+                _NEGATION.search(np)
+                or _HYPOTHETICAL.search(np)
+                or _CONDITION.search(clause_prefix(text, m.start()))
+            ):
+                continue  # "it's not off", "if the trip is cancelled", "If Oslo is cancelled we'll ..."
             said = [
                 w
-                for w in re.findall(r"[\w-]+", re.sub(r"'s\b", "", m.group("np")))
+                for w in re.findall(r"[\w-]+", re.sub(r"'s\b", "", np))
                 if w.lower() not in _PLAN_NOUNS
                 and w.lower() not in _CALENDAR
                 and w.lower() not in _FUNCTION_WORDS
@@ -1262,7 +1343,7 @@ class OfflineExtractor:
                 and len(w) > 2
             ]
             named = said[-2:] if said else []
-            if not named and re.sub(r"'s$", "", m.group("np").split()[-1].lower()) in _ANAPHORA:
+            if not named and re.sub(r"'s$", "", np.split()[-1].lower()) in _ANAPHORA:
                 named = [
                     w
                     for w in _CAP_WORD.findall(text[: m.start()])
@@ -1280,7 +1361,10 @@ class OfflineExtractor:
                     and (t.predicate == "plans_to" or (t.valid_from is not None and t.valid_from > turn.time))
                     and words & _words(t.object)
                 ]
-                for t in plans[-1:]:
+                # the latest plan named, and with it a move or job it had dated ahead ("planning to
+                # move to Berlin this summer" holds Berlin from June: "not Berlin after all" ends both)
+                latest = {t.predicate: t for t in plans}
+                for t in latest.values():
                     withdraw = _withdrawal(t, surface, turn)
                     if not any(
                         (f.kind, f.subject, f.predicate, f.object)
@@ -1421,7 +1505,7 @@ def _in_relative_clause(sentence: str, start: int, dates: Sequence[DateMention])
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in {"a", "an", "the", "my", "our"}}
+    return {w for w in re.findall(r"[^\W_]+", text.lower()) if w not in {"a", "an", "the", "my", "our"}}
 
 
 def _same_object(known: str, said: str) -> bool:
@@ -1448,7 +1532,11 @@ def _same_value(known: str, said: str) -> bool:
 
 
 def _substitute(known: str, old: str, new: str) -> str:
-    """The known value with the old words put right ("playing violin" -> "playing cello")."""
+    """The known value with the old words put right ("playing violin" -> "playing cello"); the new
+    value as said when it already holds the rest of the known one ("+1 415 555 0199" with "0199"
+    put right by "+1 415 555 0191")."""
+    if _words(known) - _words(old) <= _words(new):
+        return new
     pattern = re.compile(r"\b" + r"\s+".join(map(re.escape, old.split())) + r"\b", re.IGNORECASE)
     return pattern.sub(new, known, count=1) if pattern.search(known) else new
 
@@ -1555,7 +1643,10 @@ def _same_breath(fact: FactCandidate, earlier: list[FactCandidate]) -> list[Fact
 
 def _withdrawal(fact: FactCandidate, surface: str, turn: Turn) -> FactCandidate:
     """The retraction of an earlier fact that a later turn called off or put right: it names the
-    fact's exact value, so the engine withdraws that revision and nothing else."""
+    fact's exact value, so the engine withdraws that revision and nothing else. A plan held since
+    an earlier session and called off now was a plan until now ("What was Kenji planning to buy
+    in June?" still has an answer): it ends at this turn instead of being withdrawn from the start."""
+    ends = fact.predicate == "plans_to" and fact.valid_from is not None and fact.valid_from < turn.time
     return FactCandidate(
         subject=fact.subject,
         predicate=fact.predicate,
@@ -1563,5 +1654,6 @@ def _withdrawal(fact: FactCandidate, surface: str, turn: Turn) -> FactCandidate:
         surface=surface,
         source_turn_ids=[turn.turn_id],
         confidence=0.8,
-        kind="retract",
+        kind="end" if ends else "retract",
+        valid_to=turn.time if ends else None,
     )

@@ -214,7 +214,12 @@ def _alt(words: Iterable[str]) -> str:
     return "(?:" + "|".join(p.replace(" ", r"\s+") for p in parts) + ")"
 
 
-ADV = r"(?:\s+" + _alt(ADVERBS) + r")*"
+_LY_ADVERB = (
+    r"(?!(?:family|supply|belly|jelly|rally|bully|holly|early|daily|lovely|lonely|silly|friendly|elderly|ugly|"
+    r"assembly|butterfly|reply|apply|comply|imply|rely|multiply|anomaly)\b)[a-z]{3,}ly\b"
+)
+"""Any other -ly adverb in the same place ("I've been fully vegan", "we mostly eat fish")."""
+ADV = r"(?:\s+(?:" + _alt(ADVERBS) + "|" + _LY_ADVERB + r"))*"
 _BE_NOW = r"(?:'m|'re|'s|\s+am|\s+are|\s+is)"
 _HAVE_NOW = r"(?:'ve|'s|\s+have|\s+has)"
 _HAVE_PAST = r"(?:\s+had)"
@@ -529,7 +534,7 @@ EVALUATIVE = (
     "future",
 )
 JOB = (
-    rf"(?:(?!(?:{'|'.join(EVALUATIVE)})\b)[a-z][\w-]*\s+){{0,3}}?{_alt(JOBS)}"
+    rf"(?:(?!(?:{'|'.join(EVALUATIVE)})\b)(?:[a-z][\w-]*|[A-Z]{{2,4}}(?![a-z]))\s+){{0,3}}?{_alt(JOBS)}"
     r"(?:\s+(?:assistant|manager|technician|practitioner))?\b"
 )
 PETS = (

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from emem.extract.dates import DateMention
-from emem.extract.patterns import PETS, compile_template, gerund, template_keywords
+from emem.extract.patterns import JOBS, PETS, compile_template, gerund, template_keywords
 
 FAVOURITE = "favourite_*"
 """Predicate of the favourites rules: the category the match names completes it ("favourite_food")."""
@@ -280,10 +280,12 @@ def org(m: re.Match[str], ctx: Ctx) -> list[str]:
     called = _CALLED.match(text)
     if called:  # "a Berlin startup called Tessellate": the name, not the description
         text, start = called.group("name"), start + called.start("name")
-    if text[:1].isupper():  # "Nairn Motors in Aberdeen": the place is where, not who
-        text = re.split(
-            r"\s+(?:(?:in|near|outside|downtown)\s+(?=[A-Z])|and\s+(?=[a-z]+ing\b))", text, maxsplit=1
-        )[0]
+    # "Nairn Motors in Aberdeen": the place is where, not who; a name goes on with capitals, so
+    # "Copperline Bank and gets home late" ends at "and" + a lower-case word (a verb, a new clause)
+    if text[:1].isupper():
+        text = re.split(r"\s+(?:(?:in|near|outside|downtown)\s+(?=[A-Z])|and\s+(?=[a-z]))", text, maxsplit=1)[
+            0
+        ]
     out = clean_np(text, start, Ctx(ctx.sentence, ctx.dates), max_words=6, split_lists=False)
     if not out:
         return []
@@ -303,7 +305,9 @@ def org_cap(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 def job(m: re.Match[str], ctx: Ctx) -> list[str]:
     text, start = _group(m)
-    obj = _ARTICLE.sub("", _trim(text)).strip().lower()
+    obj = _ARTICLE.sub("", _trim(text)).strip()
+    # lower case, but an acronym stays as written ("UX designer", "IT manager")
+    obj = " ".join(w if re.fullmatch(r"[A-Z]{2,4}", w) else w.lower() for w in obj.split())
     return [obj] if obj and len(obj.split()) <= 5 else []
 
 
@@ -453,7 +457,38 @@ def pet(m: re.Match[str], ctx: Ctx) -> list[str]:
         if more:
             head = pet_one(species_text, name)
             return head + more
+    if not name and count in ("", "a", "an", "another", "one"):
+        name = appositive_name(rest)
     return pet_one(species_text, name)
+
+
+_APPOSITIVE_NAME = re.compile(
+    rf"^(?P<between>[^.!?;]{{0,60}}?)\b(?:named|called)\s+(?P<name>{_PET_NAME_WORD})"
+)
+"""One animal renamed later in the same clause: "a second cat on Saturday, a grey rescue called
+Mochi", "another cat from the shelter, a black one called Soot"."""
+
+
+def appositive_name(rest: str) -> str | None:
+    """The name an unnamed animal is given further on in its sentence, when nothing between the two
+    could be the one named instead (another animal, a person, a further clause with its own subject).
+
+    Args:
+        rest: the sentence after the animal's mention.
+
+    Returns:
+        The name, or None.
+    """
+    m = _APPOSITIVE_NAME.match(rest)
+    if m is None:
+        return None
+    between = m.group("between")
+    if _PET_RE.search(between.lower()) and not re.search(r",\s*(?:an?|the)\s+(?:[a-z-]+\s+){0,3}$", between):
+        return None  # "a cat and a dog called Rex": Rex may be the dog
+    if re.search(r"\b(?:I|we|he|she|they|my|his|her|their|our|and|for|to|with)\b", between):
+        return None  # another subject or person in between: the name may be theirs
+    name = m.group("name")
+    return None if name.lower() in NOT_PLACES or name.lower() in PRONOUN_START else name
 
 
 _MORE_UNNAMED_RE = re.compile(
@@ -1168,6 +1203,15 @@ FORGET_REQUEST = (
 """One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
 what is named ("anything about my dentist", "the therapy info", "Harriet")."""
 
+_TITLE_HEADS = "|".join(
+    sorted(
+        {j.title() for j in JOBS} | {"Manager", "Director", "Officer", "Lead", "Coordinator"},
+        key=len,
+        reverse=True,
+    )
+)
+"""Head nouns of roles in Title Case ("Operations Manager", "Senior Product Designer")."""
+
 RULES: tuple[Rule, ...] = (
     # where someone lives
     R(
@@ -1180,6 +1224,15 @@ RULES: tuple[Rule, ...] = (
     R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{BEN}{ADV}\s+(?:based|located|settled)\s+(?:in|out\s+of)\s+{obj:place}", place),
+    # Being somewhere since a date is living there ("we're in Bengaluru since 15 March", "we've been in
+    # Edinburgh since 1 August"): the clause's structure says it, whatever verb moved them there.
+    R(
+        "lives_in",
+        r"{S}(?:{BEN}|{HAVE}\s+been|'ve\s+been){ADV}(?:\s+(?:been|now|all|both|here))*\s+in\s+{obj:place}"
+        r"(?=\s*(?:,\s*)?since\b)",
+        place,
+        dated=True,
+    ),
     R("lives_in", rf"\b(?:[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+in\s+{{obj:place}}", place, confidence=0.7),
     R("hometown", r"{S}{BEN}{ADV}\s+(?:originally\s+)?from\s+{obj:place}", place),
     R(
@@ -1235,7 +1288,12 @@ RULES: tuple[Rule, ...] = (
         confidence=0.6,
     ),
     # job and employer
-    R("works_at", r"{S}{vg:work:now}\s+(?:at|for)\s+{obj:org}", org, dated=True),
+    R(
+        "works_at",
+        r"{S}{vg:work:now}(?:\s+[a-z]+ly|\s+from\s+home|\s+full[\s-]time|\s+part[\s-]time)?\s+(?:at|for)\s+{obj:org}",
+        org,
+        dated=True,
+    ),
     R(
         "works_at",
         r"{S}{vg:get,land,start,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
@@ -1678,7 +1736,8 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "address",
-        rf"\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?address(?:'s|\s+is)"
+        rf"(?:\b(?:[Mm]y|[Oo]ur)\s+(?:new\s+|home\s+|mailing\s+|current\s+|postal\s+)?|^(?:[Nn]ew|[Hh]ome|[Cc]urrent)\s+)"
+        rf"address(?:'s|\s+is)"
         rf"(?:\s+(?:now|actually))?\s+(?P<obj>{STREET_ADDRESS})",
         street,
         confidence=0.9,
@@ -1947,6 +2006,34 @@ RULES: tuple[Rule, ...] = (
         job,
         starts=True,
     ),
+    # a title said in Title Case, without an article ("I'm Operations Manager at a housing charity",
+    # "I'm Head of Operations now"): capitals and a head noun of roles mark it as a title
+    R(
+        "job_title",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:now\s+)?(?P<obj>(?:[A-Z][a-z]+\s+){{0,2}}(?:{_TITLE_HEADS}))"
+        r"(?=\s+(?:at|for|with|in|now)\b|\s*[,.!;]|$)",
+        job,
+    ),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?P<obj>(?:Head|Director|Chief)\s+of\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+        r"(?=\s+(?:at|for|with|in|now)\b|\s*[,.!;]|$)",
+        job,
+    ),
+    # a role ahead ("I'll be their sous chef starting December 4")
+    R(
+        "job_title",
+        r"{S}(?:'ll|\s+will)\s+be\s+(?:a|an|the|their|his|her|its|our)\s+(?:new\s+)?{obj:job}",
+        job,
+        starts=True,
+    ),
+    # a start with its date before the role ("I start on February 3rd as a senior UX designer")
+    R(
+        "job_title",
+        r"{S}{vg:start,begin:now+future}\s+(?:on|in|from|next|this)\s+[^,.;!?]{1,30}?\s+as\s+(?:a|an|the)\s+{obj:job}",
+        job,
+        starts=True,
+    ),
     R(
         "job_title",
         r"{S}{vg:accept,take:past}\s+(?:an?\s+|the\s+)?(?:job\s+|new\s+)?(?:offer|position|job|role)\s+"
@@ -2039,7 +2126,7 @@ RULES: tuple[Rule, ...] = (
     # trips booked, and what replaces a trip called off ("Doing Porto in May instead")
     R(
         "plans_to",
-        rf"{{S}}{{vg:book,plan,organise,organize,arrange,reserve,rebook:past}}\s+(?:(?:a|an|our|my|the|two|three)\s+)?"
+        rf"{{S}}{{vg:book,plan,organise,organize,arrange,reserve,rebook:past+ing}}\s+(?:(?:a|an|our|my|the|two|three)\s+)?"
         rf"(?:[a-z-]+\s+){{0,2}}?{_TRIP}\s+(?:to|in|at|near)\s+{{obj:place}}",
         trip,
         future=True,
@@ -2392,7 +2479,7 @@ RULES: tuple[Rule, ...] = (
     R(
         CORRECT,
         r"(?i:\b(?:it's|it\s+is|that's|that\s+is|I\s+meant|I\s+mean|make\s+that|should\s+be|it\s+was))\s+"
-        r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s+(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?P<obj>\+?[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s+(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
         r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
         np(4, split_lists=False),
         negated=True,
@@ -2413,8 +2500,8 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         CORRECT,
-        r"(?:\b[A-Z][a-z]+'s|\b(?i:is|are|was))\s+(?:(?i:actually|really)\s+)?(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
-        r"\s*,\s*(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
+        r"(?:\b[A-Z][a-z]+'s|\b(?i:is|are|was)|\bI'm|\bI\s+am|\b(?i:he's|she's|we're|they're))\s+(?:(?i:actually|really)\s+)?"
+        r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s*(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
         r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
         np(4, split_lists=False),
         negated=True,
@@ -2665,10 +2752,24 @@ RULES: tuple[Rule, ...] = (
     ),
     # a job started, said by where ("I started at a design studio called Forma last month")
     R("works_at", r"{S}{vg:start:past}\s+(?:at|with)\s+{obj:org}", org_cap, dated=True, confidence=0.7),
-    # a job's last day ("My last day at Acme is Friday"): it ends then
+    # notice handed in at a job says where one works until the last day, not that the job ended
+    # ("Handed in my notice at Hartwell & Co yesterday", "I'm giving Tidewell my notice this week")
     R(
         "works_at",
-        r"\b[Mm]y\s+last\s+day(?:\s+at\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}))?\s+(?:is|will\s+be|'s)\b",
+        r"{S}{vg:hand in,give,put in,submit,tender:any}\s+(?:in\s+)?(?:my|his|her|their|our)\s+notice\s+(?:at|to)\s+{obj:org}",
+        org_cap,
+        kw="notice",
+    ),
+    R(
+        "works_at",
+        r"{S}{vg:give:any}\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+(?:&\s+)?[A-Z][\w'&.-]*){0,3})\s+(?:my|his|her|their|our)\s+notice\b",
+        org_cap,
+        kw="notice",
+    ),
+    # a job's last day ("My last day at Acme is Friday", "Last day is 8 March."): it ends then
+    R(
+        "works_at",
+        r"(?:\b[Mm]y\s+|^)[Ll]ast\s+day(?:\s+at\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}))?\s+(?:is|will\s+be|'s)\b",
         retract_obj(org_cap),
         kind="end",
         starts=True,

@@ -1,0 +1,53 @@
+""" "There" in a move or a home said as the place named just before ("Tulpa is opening an office in
+Amsterdam and I'll move there in June"; "Tunde got a job offer in Toronto! He's moving there in
+October").
+
+The rules read where someone lives from the place named in the clause; a move to "there" names no
+place, so it was read as a move to nowhere. The antecedent is the last place the same turn named
+before it with a preposition of place, which is how a speaker introduces what "there" refers to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from emem.extract.entities import NOT_NAMES
+
+_THERE = re.compile(
+    r"\b(?P<verb>move|moves|moving|moved|relocate|relocating|relocated|live|living|settle|settling|settled)"
+    r"(?P<mid>(?:\s+(?:back|over|out|down))?)\s+there\b",
+    re.IGNORECASE,
+)
+_PLACE = re.compile(r"\b(?:in|to|at|from|near)\s+(?P<place>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})")
+
+
+def _antecedent(before: str) -> str | None:
+    """The last place named with a preposition in `before` (names of days, months and other
+    non-places are skipped)."""
+    for m in reversed(list(_PLACE.finditer(before))):
+        place = m.group("place").rstrip(".")
+        if place.split()[0].lower() not in NOT_NAMES:
+            return place
+    return None
+
+
+def resolve_there(text: str) -> str:
+    """`text` with "move/live there" said as "move to <place>" / "live in <place>" when the turn
+    named the place before; unchanged otherwise.
+
+    Args:
+        text: one turn's text.
+
+    Returns:
+        The text the rules should read.
+    """
+    out, last = [], 0
+    for m in _THERE.finditer(text):
+        place = _antecedent(text[: m.start()])
+        if place is None:
+            continue
+        verb = m.group("verb")
+        prep = "to" if verb.lower().startswith(("mov", "reloc")) else "in"
+        out.append(text[last : m.start()] + f"{verb}{m.group('mid')} {prep} {place}")
+        last = m.end()
+    return "".join(out) + text[last:] if out else text

@@ -1,0 +1,135 @@
+"""A move read as one clause: who moves, from where, to where, and when.
+
+The phrase rules know many ways of saying "moved to X". A move clause also says where the mover
+leaves ("moving out of Hackney in August, into a place in Walthamstow"), and the destination may
+be the place of a home rather than the object of "to" ("into a flat in Leith"). This reads the
+clause by its parts instead of by its wording: a verb of moving, then the places it names with
+their prepositions, then the date said in the clause. What it yields is where the mover lives
+from the move's date (ahead or past), and that the place left was home until then.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+
+from emem.extract.anaphora import resolve_there
+from emem.extract.dates import find_date_mentions
+from emem.extract.entities import NOT_NAMES
+from emem.extract.schema import FactCandidate
+from emem.models import Turn
+
+_PLACE = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2}"
+_MOVE = re.compile(
+    r"\b(?P<subj>I|[Ww]e|[Hh]e|[Ss]he|[A-Z][a-z]+)(?P<aux>'m|'re|'s|\s+am|\s+are|\s+is|\s+will\s+be|'ll\s+be|'ve|\s+have|\s+has)?"
+    r"(?:\s+(?:just|finally|also|now|actually|officially))*\s+"
+    r"(?P<verb>moving|moved|relocating|relocated|move|relocate)\b(?P<rest>[^.!?;]*)"
+)
+"""A first-person or named subject, then a verb of moving, then the rest of its clause."""
+_ORIGIN = re.compile(rf"\b(?:out\s+of|away\s+from|from)\s+(?P<place>{_PLACE})")
+_DESTINATION = re.compile(
+    rf"\b(?:to|into)\s+(?:(?:a|an|the|our|my|his|her|their)\s+(?:new\s+|little\s+|tiny\s+|bigger\s+|small\s+)?"
+    rf"(?:place|flat|apartment|house|home|room|studio|cottage|condo)\s+(?:in|near)\s+)?(?P<place>{_PLACE})"
+)
+_NOT_A_HOME = re.compile(
+    r"^(?:the\s+)?(?:night|day|early|late)\s+shift\b|^(?:a|the)\s+new\s+(?:job|role|team)\b", re.I
+)
+_NEGATED = re.compile(r"\b(?:not|never|no\s+longer)\b|n't\b", re.I)
+_QUESTION = re.compile(r"^(?:are|is|did|do|does|will|have|has|were|was)\b|[^.!]*\?\s*$", re.I)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|maybe|might|may|could|would|thinking|considering|hoping|want|wants)\b", re.I
+)
+
+
+def _place(m: re.Match[str] | None) -> str | None:
+    if m is None:
+        return None
+    place = m.group("place").rstrip(".")
+    words = place.split()
+    if words[0].lower() in NOT_NAMES or _NOT_A_HOME.match(place):
+        return None
+    return place
+
+
+def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
+    """Where the speaker (or a person they name) lives after a move the turn states, and the end
+    of the home they leave.
+
+    Args:
+        turn: a turn of the user or a person (not the agent).
+        subject_of: speaker or name -> the subject it is filed under.
+
+    Returns:
+        `lives_in` assertions from the move's date, and endings of the place left.
+    """
+    out: list[FactCandidate] = []
+    text = resolve_there(turn.text.replace("\u2019", "'"))
+    for m in _MOVE.finditer(text):
+        if (
+            m.group("verb").startswith("move")
+            and m.group("verb") in ("move", "relocate")
+            and not m.group("aux")
+        ):
+            continue  # "we move" / "I move" alone is habitual or a question's frame
+        rest = m.group("rest")
+        clause_start = max(text.rfind(c, 0, m.start()) for c in ".!?") + 1
+        before = text[clause_start : m.start()]
+        if (
+            _CONDITIONAL.search(before)
+            or _NEGATED.search(text[clause_start : m.start("verb")])
+            or before.count('"') % 2
+            or rest.lstrip().startswith(("on", "in with", "up"))
+            or _QUESTION.match(text[clause_start:].lstrip())
+        ):
+            continue  # "if we move", "we're not moving", quoted speech, "are you moving ...?"
+        subj = m.group("subj")
+        if subj.lower() in ("he", "she"):
+            # "Tunde got a job offer in Toronto! He's moving there in October": the person the
+            # sentence before is about
+            prior = re.findall(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\s+[a-z]", text[:clause_start])
+            if not prior or prior[-1].lower() in NOT_NAMES:
+                continue
+            subj = prior[-1]
+        elif subj not in ("I", "We") and subj.lower() in NOT_NAMES:
+            continue
+        who = subject_of(turn.speaker) if subj in ("I", "we", "We") else subject_of(subj)
+        origin = _place(_ORIGIN.search(rest))
+        destination = _place(_DESTINATION.search(rest))
+        if destination is None and origin is None:
+            continue
+        ahead = (
+            m.group("verb").endswith("ing")
+            or "will" in (m.group("aux") or "")
+            or "'ll" in (m.group("aux") or "")
+        )
+        dates = find_date_mentions(rest, turn.time, "future" if ahead else "past")
+        when: datetime | None = dates[0].start if dates else None
+        surface = text[m.start() : m.end()].strip()
+        if destination is not None and destination != origin and (when is not None or not ahead):
+            # a move ahead without a date is only a plan (the rules record it as one)
+            out.append(
+                FactCandidate(
+                    subject=who,
+                    predicate="lives_in",
+                    object=destination,
+                    surface=surface,
+                    valid_from=when,
+                    source_turn_ids=[turn.turn_id],
+                    confidence=0.7,
+                )
+            )
+        if origin is not None and re.search(r"\bout\s+of\b|\baway\s+from\b", rest):
+            out.append(
+                FactCandidate(
+                    subject=who,
+                    predicate="lives_in",
+                    object=origin,
+                    surface=surface,
+                    valid_to=when or turn.time,
+                    source_turn_ids=[turn.turn_id],
+                    confidence=0.7,
+                    kind="end",
+                )
+            )
+    return out
