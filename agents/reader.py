@@ -11,10 +11,12 @@ from datetime import datetime
 
 from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time, counted_words
+from emem.agents.frames import SELF, Frame, frame_value, question_frame
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
+    Span,
     about,
     about_entity,
     adds_content,
@@ -830,6 +832,7 @@ def offline_read(
         ]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
+    chosen: Span | None = None
     for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
         span = answer_span(
             question,
@@ -854,8 +857,55 @@ def offline_read(
             continue  # "Which marathon did Bea run?" is not answered by "Tariq!", who she spoke to
         if not span.specific and not answers_asked_kind(question, span.text):
             continue  # "Idris's mum lives in Busan" says where she lives, not what she does
-        return span.text, "answered"
+        chosen = span
+        break
+    frame = question_frame(question) if plan.operation == Operation.FACT else None
+    if frame is not None and (chosen is None or not chosen.specific):
+        # No typed span: what a turn says of the asked person with the asked verb is the value
+        # ("he's doing judo now" for "What sport does Teo do?"), in whatever other words.
+        value = framed_value(frame, kind, plan, holding, exclude)
+        if value is not None:
+            return value, "answered"
+    if chosen is not None:
+        return chosen.text, "answered"
     return abstention(question), "abstained"
+
+
+FRAME_DEPTH = 6
+"""The framed read looks at this many best-supported holding turns."""
+
+
+def framed_value(
+    frame: Frame, kind: AnswerType, plan: Plan, holding: list[EvidenceItem], exclude: set[str]
+) -> str | None:
+    """The value the best-supported turns state of the frame's subject with its verb: for a
+    question about now, the latest turn that states one (a later statement replaces an earlier
+    one when no ledger predicate orders them); for a question about a time, the latest said by
+    then; else the best-supported.
+
+    Args:
+        frame: the question's frame.
+        kind: the question's answer type.
+        plan: the plan (entities, time, whether the latest holds).
+        holding: the holding evidence, best first.
+        exclude: names that are not values.
+
+    Returns:
+        The value, or None when no turn states one.
+    """
+    user_names = ["user", *plan.entities] if frame.subject == SELF else ["user"]
+    found = [
+        (e, value)
+        for e in holding[:FRAME_DEPTH]
+        if (value := frame_value(frame, kind, e.text, e.speaker, exclude, user_names)) is not None
+    ]
+    if plan.time_to is not None:
+        found = [(e, v) for e, v in found if e.time <= plan.time_to] or found
+    if not found:
+        return None
+    if (plan.prefers_latest and not plan.asks_previous) or plan.time_to is not None:
+        return max(found, key=lambda ev: ev[0].time)[1]
+    return found[0][1]
 
 
 def only_a_person(text: str, people: frozenset[str] | set[str]) -> bool:

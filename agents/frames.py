@@ -1,0 +1,307 @@
+"""Question frames: read the value a turn states *of the question's subject, with the question's
+verb*, instead of matching keywords.
+
+Why: the offline reader finds a turn by the words it shares with the question and then cuts a
+span by the question's type. A question's words are often not the answer's ("What sport does Teo
+do now?" is answered by "he's doing judo on Tuesdays now": no "sport" in it), so a turn that
+answers is dropped, or a sentence that shares the words but says nothing of the subject is quoted
+whole. A frame is the question's structure (who is asked about, which verb, which kind of thing),
+and a turn answers it only with a clause whose subject is that person (named, a pronoun carrying
+the last name on, or "I" for the speaker) and whose verb is the question's; the value is the noun
+phrase the verb takes. No clause of that shape, no value: the reader then abstains rather than
+quote loosely related text.
+
+Pure functions over text; no model, no lexicon beyond a few verb forms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from emem.agents.spans import AnswerType, sentences, typed_span
+
+SELF = "\x00self"
+"""The frame subject of a first-person question ("What car do I drive?"): the user, whoever that
+is in the conversation (its speaker name or "user")."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What a "what/which/where ... <aux> <subject> <verb> ...?" question asks."""
+
+    subject: str
+    """A name as written in the question, or SELF."""
+    verb: str
+    """The main verb as asked ("do", "play", "moving")."""
+    head: str | None
+    """The noun asked for ("sport" in "What sport ..."), or None ("What does ...")."""
+    occupation: bool = False
+    """The question asks what someone does for a living."""
+
+
+_FRAME = re.compile(
+    r"^\s*(?i:(?:in|at|on|for|from|to|with)\s+)?(?i:what|which|where)\s+(?:(?P<head>[a-z][\w -]*?)\s+)?"
+    r"(?P<aux>(?i:does|do|did|is|are|was|were|has|have|had))\s+"
+    r"(?P<subj>the user|I|[A-Z][\w'’-]+)\s+(?P<verb>[a-z]+)\b(?P<rest>[^?]*)\??\s*$"
+)
+_OCCUPATION = re.compile(r"\bdo\s+(?:for\s+(?:a\s+living|work)|professionally)\b", re.I)
+_NOT_VERBS = frozenset("now currently still really usually also ever these".split())
+
+
+def question_frame(question: str) -> Frame | None:
+    """The question's frame, or None when it is not of the "<wh> [head] <aux> <subject> <verb>"
+    form ("What is Kayode's job?" has no verb of its own; "When ..." asks a time).
+
+    Args:
+        question: the question as asked.
+
+    Returns:
+        The frame, or None.
+    """
+    m = _FRAME.match(question)
+    if not m or m.group("verb") in _NOT_VERBS:
+        return None
+    subject = m.group("subj")
+    subject = SELF if subject in ("I", "the user") else re.sub(r"['’]s$", "", subject)
+    head = m.group("head")
+    head_word = head.split()[-1].lower() if head else None
+    if head_word in ("kind", "type", "sort"):
+        head_word = None
+    occupation = head is None and bool(_OCCUPATION.search(f"{m.group('verb')} {m.group('rest')}"))
+    return Frame(subject=subject, verb=m.group("verb").lower(), head=head_word, occupation=occupation)
+
+
+_IRREGULAR = {
+    "do": "do does did doing done",
+    "have": "have has had having",
+    "go": "go goes went going gone",
+    "teach": "teach teaches taught teaching",
+    "ride": "ride rides rode riding ridden",
+    "drive": "drive drives drove driving driven",
+    "buy": "buy buys bought buying",
+    "make": "make makes made making",
+    "take": "take takes took taking taken",
+    "run": "run runs ran running",
+    "eat": "eat eats ate eating eaten",
+    "read": "read reads reading",
+    "speak": "speak speaks spoke speaking spoken",
+    "choose": "choose chooses chose choosing chosen",
+    "give": "give gives gave giving given",
+    "get": "get gets got getting gotten",
+    "leave": "leave leaves left leaving",
+    "keep": "keep keeps kept keeping",
+    "study": "study studies studied studying",
+    "play": "play plays played playing",
+}
+_ACTIVITY = frozenset({"do", "play", "practise", "practice", "take", "have"})
+"""Verbs that take an activity alike: "he does piano" answers "What instrument does he play?"."""
+
+
+def _lemma(verb: str) -> str:
+    """A crude lemma of an asked verb ("moving" -> "mov", "plays" -> "play")."""
+    low = verb.lower()
+    for lemma, forms in _IRREGULAR.items():
+        if low in forms.split():
+            return lemma
+    for suffix in ("ing", "ed", "es", "s"):
+        if low.endswith(suffix) and len(low) - len(suffix) >= 3:
+            low = low[: -len(suffix)]
+            break
+    return low[:-1] if low.endswith("e") and len(low) > 3 else low
+
+
+def verb_forms(verb: str) -> re.Pattern[str]:
+    """A pattern for the forms of the asked verb (and of the activity verbs, when it is one).
+
+    Args:
+        verb: the verb as the question writes it.
+
+    Returns:
+        A compiled pattern matching any form as a whole word.
+    """
+    lemma = _lemma(verb)
+    lemmas = _ACTIVITY if lemma in _ACTIVITY else {lemma}
+    forms: set[str] = set()
+    for lem in lemmas:
+        if lem in _IRREGULAR:
+            forms |= set(_IRREGULAR[lem].split())
+        else:
+            forms.add(rf"{re.escape(lem)}\w{{0,4}}")
+    return re.compile(rf"\b(?:{'|'.join(sorted(forms))})\b", re.I)
+
+
+_CLAUSE = re.compile(r"[;,:]\s+|\s+(?:and|but|while|whereas|so)\s+|\s+-\s+")
+_LEAD = re.compile(r"^\s*(?:(?:and|but|so|then|also|oh|well|now|anyway|plus|ok|okay)\b[\s,]*)*", re.I)
+_PRONOUN = re.compile(r"^(?:he|she|they|him|her|his|their)(?:['’](?:s|re|d|ll|ve))?\b", re.I)
+_FIRST = re.compile(r"^(?:i|i['’](?:m|ve|d|ll)|we|we['’](?:re|ve|d|ll)|my|our|me)\b", re.I)
+_NAME_LEAD = re.compile(r"^(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?)?(?P<name>[A-Z][\w'’-]+?)(?:['’]s)?\b")
+
+
+_NOT_SUBJECTS = frozenset("I I'm I've I'd I'll The A An It It's That This There Here What".split())
+
+
+def _clause_subject(clause: str, previous: str | None, speaker: str) -> str | None:
+    """Who a clause is about: a name it opens with (after "my brother"), the speaker for "I",
+    the previous clause's subject for a pronoun or no subject at all."""
+    text = _LEAD.sub("", clause).strip()
+    named = _NAME_LEAD.match(text)
+    if named and named.start("name") > 0 and named.group("name") not in _NOT_SUBJECTS:
+        return named.group("name")  # "My neighbour Greta has ...": about Greta, not the speaker
+    if _FIRST.match(text):
+        return SELF if speaker else None
+    if _PRONOUN.match(text):
+        return previous
+    if named and named.group("name") not in _NOT_SUBJECTS:
+        return named.group("name")
+    return previous
+
+
+def bound_clauses(text: str, subject: str, speaker: str, user_names: Sequence[str] = ()) -> list[str]:
+    """The clauses of a turn said of `subject` (a name, or SELF for the user), in order.
+
+    Args:
+        text: the turn.
+        subject: the frame subject.
+        speaker: who said the turn.
+        user_names: the names the user goes by (speaker names, "user"): first-person clauses of
+            their turns are about the user.
+
+    Returns:
+        The clauses whose subject is the frame's.
+    """
+    self_speaker = speaker.lower() in {n.lower() for n in user_names} or speaker.lower() == "user"
+    wanted = subject.lower()
+    out: list[str] = []
+    previous: str | None = None  # a pronoun carries the last subject on, across sentences
+    for sentence in sentences(text):
+        if sentence.rstrip().endswith("?"):
+            continue  # a question states nothing
+        for clause in (c for c in _CLAUSE.split(sentence) if c and c.strip()):
+            who = _clause_subject(clause, previous, speaker)
+            previous = who
+            if who is None:
+                continue
+            if who == SELF:
+                if subject == SELF and self_speaker:
+                    out.append(clause)
+                elif subject != SELF and speaker.lower() == wanted:
+                    out.append(clause)  # "Where does Lena work?" and Lena says "I work at ..."
+            elif who.lower() == wanted:
+                out.append(clause)
+    return out
+
+
+_NEGATED = re.compile(r"\b(?:not|never|no longer|n['’]t|stopped|quit|dropped|gave up)\b", re.I)
+_STOP = frozenset(
+    "now today tonight currently these days every on at in for from with by to about as than and or but when "
+    "because since after before until if again too anymore though really lately once twice still also "
+    "this that next last so then who which where while".split()
+)
+_SKIP = frozenset("a an the my his her their our your its some more".split())
+_EMPTY = frozenset(
+    "it that this them something anything stuff things thing one lot bit well fine okay ok great good sure "
+    "time way".split()
+)
+_MAX_WORDS = 5
+
+
+def object_after(clause: str, forms: re.Pattern[str]) -> str | None:
+    """The noun phrase the verb takes in the clause ("he's doing judo on Tuesdays now" -> "judo"),
+    or None when the verb is absent, negated or takes nothing that names a thing.
+
+    Args:
+        clause: one clause.
+        forms: the verb's forms (`verb_forms`).
+
+    Returns:
+        The value, verbatim, or None.
+    """
+    m = forms.search(clause)
+    if not m or _NEGATED.search(clause[: m.start()]):
+        return None
+    words: list[str] = []
+    for word in re.findall(r"[\w'’&.:-]+", clause[m.end() :]):
+        low = word.lower().strip(".")
+        if not words and low in _SKIP:
+            continue
+        if low in _STOP or len(words) >= _MAX_WORDS:
+            break
+        words.append(word.rstrip("."))
+        if word.endswith("."):
+            break
+    value = " ".join(words).strip(" .")
+    if not value or value.lower() in _EMPTY or all(w.lower() in _EMPTY for w in value.split()):
+        return None
+    return value
+
+
+_ROLE = re.compile(
+    r"\b(?:is|was|am|['’]s|['’]m|works?\s+as|working\s+as|job\s+as|freelancing\s+as|as)\s+(?:an?|the)\s+"
+    r"(?P<role>(?:[a-z-]+\s+){0,2}[a-z-]+)",
+    re.I,
+)
+
+
+def role_in(clause: str) -> str | None:
+    """The occupation a clause gives its subject ("She's a retired pilot" -> "retired pilot";
+    "freelancing as an illustrator" -> "illustrator"), or None."""
+    m = _ROLE.search(clause)
+    if not m or _NEGATED.search(clause[: m.start()]):
+        return None
+    words = []
+    for word in m.group("role").split():
+        if word.lower() in _STOP:
+            break
+        words.append(word)
+    return " ".join(words) or None
+
+
+_TYPED = frozenset({AnswerType.PLACE, AnswerType.PERSON, AnswerType.PROPER, AnswerType.COLOUR})
+
+
+def frame_value(
+    frame: Frame,
+    kind: AnswerType,
+    text: str,
+    speaker: str,
+    exclude: set[str],
+    user_names: Sequence[str] = (),
+) -> str | None:
+    """The value a turn states of the frame's subject with the frame's verb, or None.
+
+    Args:
+        frame: the question's frame.
+        kind: the question's answer type (a place question takes a place after the verb).
+        text: the turn.
+        speaker: who said it.
+        exclude: names that are not values (the people asked about, speakers).
+        user_names: the names the user goes by.
+
+    Returns:
+        The value span, verbatim, or None.
+    """
+    forms = verb_forms(frame.verb)
+    for clause in reversed(bound_clauses(text, frame.subject, speaker, user_names)):
+        # The last clause said of the subject wins: a turn that changes its mind ("Maja quit
+        # piano, she's doing ballet now") ends with what holds.
+        if frame.occupation:
+            role = role_in(clause)
+            if role:
+                return role
+            continue
+        m = forms.search(clause)
+        if not m:
+            continue
+        rest = clause[m.start() :]
+        if kind in _TYPED:
+            span = typed_span(kind, rest, None, exclude)
+            if span:
+                return span
+            continue
+        if kind is AnswerType.OTHER:
+            value = object_after(clause, forms)
+            if value and value.lower() not in exclude:
+                return value
+    return None
