@@ -61,8 +61,8 @@ def question_frame(question: str) -> Frame | None:
         The frame, or None.
     """
     m = _FRAME.match(question)
-    if not m or m.group("verb") in _NOT_VERBS:
-        return None
+    if not m or m.group("verb") in _NOT_VERBS or re.search(r"['’]s?$", m.group("subj")):
+        return None  # "What is Ottavio's favourite snack?": a possessor, not a subject and verb
     subject = m.group("subj")
     subject = SELF if subject in ("I", "the user") else re.sub(r"['’]s$", "", subject)
     head = m.group("head")
@@ -136,7 +136,9 @@ _CLAUSE = re.compile(r"[;,:]\s+|\s+(?:and|but|while|whereas|so)\s+|\s+-\s+")
 _LEAD = re.compile(r"^\s*(?:(?:and|but|so|then|also|oh|well|now|anyway|plus|ok|okay)\b[\s,]*)*", re.I)
 _PRONOUN = re.compile(r"^(?:he|she|they|him|her|his|their)(?:['’](?:s|re|d|ll|ve))?\b", re.I)
 _FIRST = re.compile(r"^(?:i|i['’](?:m|ve|d|ll)|we|we['’](?:re|ve|d|ll)|my|our|me)\b", re.I)
-_NAME_LEAD = re.compile(r"^(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?)?(?P<name>[A-Z][\w'’-]+?)(?:['’]s)?\b")
+_NAME_LEAD = re.compile(
+    r"^(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?)?(?P<name>[A-Z][\w'’-]+?)(?:['’]s)?\b"
+)
 
 
 _NOT_SUBJECTS = frozenset("I I'm I've I'd I'll The A An It It's That This There Here What".split())
@@ -193,7 +195,7 @@ def bound_clauses(text: str, subject: str, speaker: str, user_names: Sequence[st
     return out
 
 
-_NEGATED = re.compile(r"\b(?:not|never|no longer|n['’]t|stopped|quit|dropped|gave up)\b", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|no longer|stopped|quit|dropped|gave up)\b|n['’]t\b", re.I)
 _STOP = frozenset(
     "now today tonight currently these days every on at in for from with by to about as than and or but when "
     "because since after before until if again too anymore though really lately once twice still also "
@@ -207,6 +209,23 @@ _EMPTY = frozenset(
 _MAX_WORDS = 5
 
 
+_NOMINAL = re.compile(r"\b(?:a|an|the|my|his|her|their|our|your|its|of)\s+$", re.I)
+
+
+def verb_in(clause: str, forms: re.Pattern[str]) -> re.Match[str] | None:
+    """The first form of the verb used as a verb in the clause: not a noun after a determiner
+    ("my driving licence" says nothing of what anyone drives).
+
+    Args:
+        clause: one clause.
+        forms: the verb's forms (`verb_forms`).
+
+    Returns:
+        The match, or None.
+    """
+    return next((m for m in forms.finditer(clause) if not _NOMINAL.search(clause[: m.start()])), None)
+
+
 def object_after(clause: str, forms: re.Pattern[str]) -> str | None:
     """The noun phrase the verb takes in the clause ("he's doing judo on Tuesdays now" -> "judo"),
     or None when the verb is absent, negated or takes nothing that names a thing.
@@ -218,8 +237,8 @@ def object_after(clause: str, forms: re.Pattern[str]) -> str | None:
     Returns:
         The value, verbatim, or None.
     """
-    m = forms.search(clause)
-    if not m or _NEGATED.search(clause[: m.start()]):
+    m = verb_in(clause, forms)
+    if m is None or _NEGATED.search(clause[: m.start()]):
         return None
     words: list[str] = []
     for word in re.findall(r"[\w'’&.:-]+", clause[m.end() :]):
@@ -291,8 +310,8 @@ def frame_value(
             if role:
                 return role
             continue
-        m = forms.search(clause)
-        if not m:
+        m = verb_in(clause, forms)
+        if m is None:
             continue
         rest = clause[m.start() :]
         if kind in _TYPED:
@@ -305,3 +324,20 @@ def frame_value(
             if value and value.lower() not in exclude:
                 return value
     return None
+
+
+def says_with_verb(frame: Frame, sentence: str) -> bool:
+    """Whether a whole sentence (no value span found) uses the asked verb as a verb, or gives a
+    role when the question asks for one: without it, a sentence sharing the question's topic does
+    not answer it.
+
+    Args:
+        frame: the question's frame.
+        sentence: the candidate answer.
+
+    Returns:
+        True when the sentence may answer.
+    """
+    if frame.occupation:
+        return role_in(sentence) is not None
+    return verb_in(sentence, verb_forms(frame.verb)) is not None

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time, counted_words
-from emem.agents.frames import SELF, Frame, frame_value, question_frame
+from emem.agents.frames import SELF, Frame, frame_value, question_frame, says_with_verb
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
@@ -26,6 +26,7 @@ from emem.agents.spans import (
     asked_head,
     best_sentence,
     focus_words,
+    has_revision_cue,
     head_noun,
     number_value,
     only_when,
@@ -833,6 +834,7 @@ def offline_read(
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     chosen: Span | None = None
+    chosen_turn = ""
     for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
         span = answer_span(
             question,
@@ -857,7 +859,7 @@ def offline_read(
             continue  # "Which marathon did Bea run?" is not answered by "Tariq!", who she spoke to
         if not span.specific and not answers_asked_kind(question, span.text):
             continue  # "Idris's mum lives in Busan" says where she lives, not what she does
-        chosen = span
+        chosen, chosen_turn = span, e.text
         break
     frame = question_frame(question) if plan.operation == Operation.FACT else None
     if frame is not None and (chosen is None or not chosen.specific):
@@ -866,6 +868,14 @@ def offline_read(
         value = framed_value(frame, kind, plan, holding, exclude)
         if value is not None:
             return value, "answered"
+        if (
+            chosen is not None
+            and not has_revision_cue(chosen_turn)
+            and not says_with_verb(frame, chosen.text)
+        ):
+            # "What car did Piet buy?" is not answered by "saving for a car": a sentence that
+            # shares the topic but not the asked verb says nothing of what was bought.
+            return abstention(question), "abstained"
     if chosen is not None:
         return chosen.text, "answered"
     return abstention(question), "abstained"

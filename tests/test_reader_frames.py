@@ -1,0 +1,98 @@
+"""Question frames: the value a turn states of the asked person with the asked verb, in other
+words than the question's; nothing from clauses about someone else or with another verb."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from emem.agents.frames import SELF, bound_clauses, frame_value, question_frame, role_in
+from emem.agents.planner import offline_plan
+from emem.agents.reader import offline_read
+from emem.agents.spans import AnswerType
+from emem.answer import Closure, EvidenceItem, PackResult
+
+
+def _item(tid: str, day: int, score: float, text: str, speaker: str = "user") -> EvidenceItem:
+    return EvidenceItem(
+        turn_id=tid,
+        session_id="S",
+        conversation_id="c",
+        speaker=speaker,
+        time=datetime(2024, 3, day, tzinfo=UTC),
+        text=text,
+        score=score,
+    )
+
+
+def _pack(*items: EvidenceItem) -> PackResult:
+    closures = [
+        Closure(key=e.turn_id, group=e.turn_id, priority=e.score, lines=[e.text], tokens=1, evidence=[e])
+        for e in items
+    ]
+    return PackResult(closures=closures, tokens=len(items), budget=2000)
+
+
+def test_question_frames_name_subject_verb_and_head() -> None:
+    f = question_frame("What hobby does Ottavio pick up on weekends?")
+    assert f is not None and (f.subject, f.verb, f.head, f.occupation) == ("Ottavio", "pick", "hobby", False)
+    me = question_frame("Which bus do I take to work?")
+    assert me is not None and me.subject == SELF and me.head == "bus"
+    job = question_frame("What does Marguerite do for a living?")
+    assert job is not None and job.occupation and job.head is None
+    assert question_frame("When does Ottavio fly out?") is None  # a time question has its own reader
+    assert question_frame("What is Ottavio's favourite snack?") is None  # no verb of its own
+
+
+def test_clauses_bind_by_name_pronoun_and_first_person() -> None:
+    text = "Our cousin Bertil coaches rowing. She's into fencing though, and I do nothing at all."
+    # "She" carries on nobody named as she, but the parser keeps the last subject: Bertil.
+    assert bound_clauses(text, "Bertil", "Hedda")[0] == "Our cousin Bertil coaches rowing."
+    assert [c.removeprefix("and ") for c in bound_clauses(text, SELF, "user")] == ["I do nothing at all."]
+    # What Hedda says of herself answers a question about Hedda.
+    assert bound_clauses("I do pottery on Fridays.", "Hedda", "Hedda") == ["I do pottery on Fridays."]
+    assert bound_clauses("Does Bertil row?", "Bertil", "Hedda") == []  # a question states nothing
+
+
+def test_the_value_is_what_the_verb_takes_not_the_sentence() -> None:
+    f = question_frame("What sport does Oona do these days?")
+    assert f is not None
+    text = "Oona got bored of tennis, she's doing fencing on Thursdays now."
+    assert frame_value(f, AnswerType.OTHER, text, "user", set()) == "fencing"
+    # Negated and nominal uses of the verb state nothing.
+    assert frame_value(f, AnswerType.OTHER, "Oona doesn't do any sport.", "user", set()) is None
+    drive = question_frame("What car does Oona drive?")
+    assert drive is not None
+    assert frame_value(drive, AnswerType.OTHER, "Oona passed her driving test!", "Oona", set()) is None
+    # Said of someone else, not of Oona.
+    assert frame_value(f, AnswerType.OTHER, "Piet is doing karate now.", "user", set()) is None
+
+
+def test_occupation_frames_read_the_role_given_to_the_subject() -> None:
+    assert role_in("She's a retired harbour pilot") == "retired harbour pilot"
+    assert role_in("freelancing as an animator now") == "animator"
+    f = question_frame("What does Marguerite do for a living?")
+    assert f is not None
+    text = "My aunt Marguerite visited. She's a glassblower, she sells at markets."
+    assert frame_value(f, AnswerType.OTHER, text, "user", set()) == "glassblower"
+    assert frame_value(f, AnswerType.OTHER, "Her son is a welder.", "user", set()) is None
+
+
+def test_reader_answers_with_the_framed_value_and_prefers_the_latest_for_now() -> None:
+    q = "What sport does Oona do now?"
+    plan = offline_plan(q, ["Oona", "Piet"])
+    old = _item("S1:2", 2, 0.7, "Oona plays tennis every Saturday morning.", "Piet")
+    new = _item("S4:1", 20, 0.5, "Oona got bored of it, she's doing fencing on Thursdays now.", "Piet")
+    answer, status = offline_read(q, plan, _pack(old, new), [])
+    assert status == "answered" and answer == "fencing"
+    # Asked of a time before the change, the statement said by then answers.
+    past = "What sport did Oona do on 10 March 2024?"
+    plan_past = offline_plan(past, ["Oona", "Piet"], anchor=datetime(2024, 6, 1, tzinfo=UTC))
+    assert "tennis" in offline_read(past, plan_past, _pack(old, new), [])[0]
+
+
+def test_a_turn_that_names_the_topic_but_not_the_verb_does_not_answer() -> None:
+    q = "What car did Piet buy?"
+    plan = offline_plan(q, ["Piet", "Oona"])
+    saving = _item("S2:1", 5, 0.6, "I'm putting money aside for a car, buses are killing me.", "Piet")
+    answer, status = offline_read(q, plan, _pack(saving), [])
+    assert status == "abstained", answer
