@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from emem.agents.spans import AnswerType, sentences, typed_span
+from emem.agents.spans import AnswerType, after_correction, sentences, typed_span
 
 SELF = "\x00self"
 """The frame subject of a first-person question ("What car do I drive?"): the user, whoever that
@@ -202,6 +202,7 @@ _STOP = frozenset(
     "this that next last so then who which where while".split()
 )
 _SKIP = frozenset("a an the my his her their our your its some more".split())
+_PARTICLES = frozenset("up out off into for to at with in on".split())
 _EMPTY = frozenset(
     "it that this them something anything stuff things thing one lot bit well fine okay ok great good sure "
     "time way".split()
@@ -243,8 +244,8 @@ def object_after(clause: str, forms: re.Pattern[str]) -> str | None:
     words: list[str] = []
     for word in re.findall(r"[\w'’&.:-]+", clause[m.end() :]):
         low = word.lower().strip(".")
-        if not words and low in _SKIP:
-            continue
+        if not words and (low in _SKIP or low in _PARTICLES):
+            continue  # "signed up for the Porto 10k": the particle and preposition lead to it
         if low in _STOP or len(words) >= _MAX_WORDS:
             break
         words.append(word.rstrip("."))
@@ -302,6 +303,9 @@ def frame_value(
         The value span, verbatim, or None.
     """
     forms = verb_forms(frame.verb)
+    corrected = after_correction(text)
+    if corrected is not None:
+        text = corrected  # "the Warsaw one. Wait, no, it's the Gdańsk half": only what stands
     for clause in reversed(bound_clauses(text, frame.subject, speaker, user_names)):
         # The last clause said of the subject wins: a turn that changes its mind ("Maja quit
         # piano, she's doing ballet now") ends with what holds.

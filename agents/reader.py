@@ -80,7 +80,11 @@ def named_thing(question: str) -> str | None:
 _FUTURE = re.compile(
     r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b"
     # A present progressive with a date is an arrangement: "is getting married on the 24th".
-    r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b",
+    r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b"
+    # A simple present with a date is a schedule: "I start on February 3rd", "Last day is 8 March".
+    r"|\b(?:starts?|begins?|ends?|is|are)\s+(?:on\s+|in\s+)?(?:the\s+)?"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b)",
     re.IGNORECASE,
 )
 
@@ -98,12 +102,18 @@ def date_text(text: str) -> str:
     return _TO_MONTH.sub("in ", text) if "to " in text.lower() else text
 
 
-def event_date(e: EvidenceItem, *, ahead: bool = False) -> tuple[datetime, str]:
+def event_date(e: EvidenceItem, *, ahead: bool = False, about: Sequence[str] = ()) -> tuple[datetime, str]:
     """When the evidence says the event happened: a date it mentions (read forwards when the turn
     talks about plans, or `ahead` when the question asks about something still to come), else
-    when it was said."""
+    when it was said. With `about` (the people the question asks of), a date said in the clauses
+    naming them wins over one said of someone else in the same turn ("Priya's is May 2 and
+    Paula's is May 20")."""
     forwards = ahead or _FUTURE.search(e.text)
-    mentions = find_date_mentions(date_text(e.text), e.time, "future" if forwards else "past")
+    direction = "future" if forwards else "past"
+    bound = about_entity(e.text, about) if about else e.text
+    if bound != e.text and (own := find_date_mentions(date_text(bound), e.time, direction)):
+        return own[0].start, own[0].label()
+    mentions = find_date_mentions(date_text(e.text), e.time, direction)
     corrected = after_correction(e.text)
     if corrected and mentions:  # "I said December 8, but it's actually December 6"
         cut = len(e.text) - len(corrected)
@@ -132,7 +142,7 @@ def dated(e: EvidenceItem) -> bool:
     return bool(find_date_mentions(date_text(e.text), e.time))
 
 
-def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None:
+def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequence[str] = ()) -> str | None:
     """When something happens, from the candidates (best first): the weekday asked for by "what
     day" ("pottery on Tuesdays. Correction: Thursdays" -> "Thursdays"); for something that has not
     happened yet ("When is ..."), only a date a turn states, since the day a plan was mentioned is
@@ -147,12 +157,12 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None
                 return m.group(0)
     if _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
-        return event_date(candidates[0], ahead=True)[1] if candidates else None
+        return event_date(candidates[0], ahead=True, about=about)[1] if candidates else None
     # A turn that states the event's date outranks one only said around it ("The wedding was
     # beautiful", said a week later, is not its date).
     stating = [e for e in candidates[: READ_DEPTH * 2] if dated(e)]
     chosen = stating[0] if stating else (candidates[0] if candidates else None)
-    return event_date(chosen)[1] if chosen is not None else None
+    return event_date(chosen, about=about)[1] if chosen is not None else None
 
 
 def arithmetic_endpoints(
@@ -796,7 +806,7 @@ def offline_read(
                 and _involves(e, plan.entities)
                 and not e.text.rstrip().endswith("?")
             ]
-        when = temporal_lookup(question, candidates)
+        when = temporal_lookup(question, candidates, plan.entities)
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         pair = arithmetic_endpoints(question, holding)
@@ -862,7 +872,7 @@ def offline_read(
         chosen, chosen_turn = span, e.text
         break
     frame = question_frame(question) if plan.operation == Operation.FACT else None
-    if frame is not None and (chosen is None or not chosen.specific):
+    if frame is not None and (chosen is None or not (chosen.specific or has_revision_cue(chosen_turn))):
         # No typed span: what a turn says of the asked person with the asked verb is the value
         # ("he's doing judo now" for "What sport does Teo do?"), in whatever other words.
         value = framed_value(frame, kind, plan, holding, exclude)
