@@ -167,13 +167,14 @@ def bound_clauses(text: str, subject: str, speaker: str, user_names: Sequence[st
         text: the turn.
         subject: the frame subject.
         speaker: who said the turn.
-        user_names: the names the user goes by (speaker names, "user"): first-person clauses of
-            their turns are about the user.
+        user_names: the names the user goes by (speaker names, "user", a name they told):
+            first-person clauses of their turns are about the user.
 
     Returns:
         The clauses whose subject is the frame's.
     """
-    self_speaker = speaker.lower() in {n.lower() for n in user_names} or speaker.lower() == "user"
+    users = {n.lower() for n in user_names}
+    self_speaker = speaker.lower() in users or speaker.lower() == "user"
     wanted = subject.lower()
     out: list[str] = []
     previous: str | None = None  # a pronoun carries the last subject on, across sentences
@@ -188,8 +189,10 @@ def bound_clauses(text: str, subject: str, speaker: str, user_names: Sequence[st
             if who == SELF:
                 if subject == SELF and self_speaker:
                     out.append(clause)
-                elif subject != SELF and speaker.lower() == wanted:
-                    out.append(clause)  # "Where does Lena work?" and Lena says "I work at ..."
+                elif subject != SELF and (speaker.lower() == wanted or (self_speaker and wanted in users)):
+                    # "Where does Lena work?" and Lena says "I work at ..."; or the user, whom
+                    # the question names by the name they told.
+                    out.append(clause)
             elif who.lower() == wanted:
                 out.append(clause)
     return out
@@ -344,4 +347,41 @@ def says_with_verb(frame: Frame, sentence: str) -> bool:
     """
     if frame.occupation:
         return role_in(sentence) is not None
+    if _lemma(frame.verb) in _LIGHT_VERBS:
+        return True  # "What did I do last summer?" is answered by any verb; "work" by "at the bakery"
     return verb_in(sentence, verb_forms(frame.verb)) is not None
+
+
+_LIGHT_VERBS = frozenset({"do", "have", "get", "work", "be", "go"})
+"""Verbs a statement rarely repeats: "What food intolerance do I have?" is answered by "I'm
+lactose intolerant", "Where was she working?" by "I'm still at the bakery"."""
+
+
+_GENERIC_MODIFIERS = frozenset(
+    "new old other same first last next one two three big small little good great nice favourite favorite "
+    "usual own whole only main real".split()
+)
+
+
+def modified_head(sentence: str, head: str) -> str | None:
+    """The asked noun with the words that say which one, as a sentence says it ("Next time I want
+    an aisle seat though" -> "aisle seat" for "Which seat ...?"), or None when the sentence names
+    the noun bare or with words that do not tell one apart ("a new seat").
+
+    Args:
+        sentence: a candidate answer sentence.
+        head: the noun the question asks for.
+
+    Returns:
+        The modifier words and the noun, verbatim, or None.
+    """
+    det = r"(?:a|an|the|my|his|her|their|our|your)"
+    pattern = rf"\b{det}\s+((?:[\w-]+\s+){{1,2}}?){re.escape(head)}s?\b"
+    for m in re.finditer(pattern, sentence, re.I):
+        if _NEGATED.search(sentence[: m.start()]):
+            continue
+        modifiers = m.group(1).split()
+        if all(w.lower() in _GENERIC_MODIFIERS or w.lower() in _STOP for w in modifiers):
+            continue
+        return m.group(0).split(None, 1)[1]
+    return None

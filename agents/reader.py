@@ -8,10 +8,11 @@ import contextlib
 import re
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Literal
 
 from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time, counted_words
-from emem.agents.frames import SELF, Frame, frame_value, question_frame, says_with_verb
+from emem.agents.frames import SELF, Frame, frame_value, modified_head, question_frame, says_with_verb
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
@@ -109,8 +110,9 @@ def event_date(e: EvidenceItem, *, ahead: bool = False, about: Sequence[str] = (
     naming them wins over one said of someone else in the same turn ("Priya's is May 2 and
     Paula's is May 20")."""
     forwards = ahead or _FUTURE.search(e.text)
-    direction = "future" if forwards else "past"
-    bound = about_entity(e.text, about) if about else e.text
+    direction: Literal["past", "future"] = "future" if forwards else "past"
+    # After an in-turn correction, the corrected date stands (handled below), whoever it is of.
+    bound = about_entity(e.text, about) if about and after_correction(e.text) is None else e.text
     if bound != e.text and (own := find_date_mentions(date_text(bound), e.time, direction)):
         return own[0].start, own[0].label()
     mentions = find_date_mentions(date_text(e.text), e.time, direction)
@@ -881,11 +883,17 @@ def offline_read(
         if (
             chosen is not None
             and not has_revision_cue(chosen_turn)
+            and after_correction(chosen_turn) is None
             and not says_with_verb(frame, chosen.text)
         ):
             # "What car did Piet buy?" is not answered by "saving for a car": a sentence that
             # shares the topic but not the asked verb says nothing of what was bought.
             return abstention(question), "abstained"
+    if chosen is not None and not chosen.specific and plan.operation == Operation.FACT:
+        head = asked_head(question)
+        which = modified_head(chosen.text, head) if head and kind is AnswerType.OTHER else None
+        if which is not None:
+            return which, "answered"  # "Which seat?": "an aisle seat", not the whole sentence
     if chosen is not None:
         return chosen.text, "answered"
     return abstention(question), "abstained"
@@ -913,7 +921,10 @@ def framed_value(
     Returns:
         The value, or None when no turn states one.
     """
-    user_names = ["user", *plan.entities] if frame.subject == SELF else ["user"]
+    # The question's people are the user's names when the question is in the first person or
+    # names the user by a name they told (the planner then lists "user" among its subjects).
+    told = any(n.lower() == "user" for n in plan.entities)
+    user_names = ["user", *plan.entities] if frame.subject == SELF or told else ["user"]
     found = [
         (e, value)
         for e in holding[:FRAME_DEPTH]

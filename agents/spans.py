@@ -91,7 +91,11 @@ _CAP_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z]
 _PLACE_CUE = re.compile(
     r"\b(?:in|to|from|at|near|around|moved to|live in|living in)\s+((?:the\s+)?[A-Z][\w'’.-]*(?:[\s,]+[A-Z][\w'’.-]*)*)"
 )
-_NAMED = re.compile(r"\b(?:named|called|name is|name's|goes by)\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)")
+_HONORIFIC = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
+"""A title before a name belongs to it: "my physio is Dr. Hale" names Dr. Hale, not "Dr"."""
+_NAMED = re.compile(
+    rf"\b(?:named|called|name is|name's|goes by)\s+({_HONORIFIC}[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)"
+)
 _STREET = re.compile(
     r"\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|"
     r"Way|Place|Pl|Terrace|Close|Crescent)\b\.?"
@@ -204,7 +208,8 @@ def about(text: str, focus: set[str]) -> bool:
     """True when the text mentions at least one focus word (crude stems both sides)."""
     if not focus:
         return True
-    words = {_stem(w) for w in tokenize(text)}
+    # "my manager's name": the possessive is not part of the word, as in `focus_words`.
+    words = {_stem(re.sub(r"(?:['’]s?)+$", "", w)) for w in tokenize(text)}
     # A focus word as the index reads it too ("puppy" is "puppi" once tokenised).
     return any(_stem(f) in words or any(_stem(t) in words for t in _tokens(f)) for f in focus)
 
@@ -437,12 +442,15 @@ def typed_span(
         if head is not None:
             # "Oakwood School", "my brother Jonas": a name right beside the noun it names.
             noun = rf"(?i:{re.escape(head)})"
-            near = re.search(
-                rf"\b{noun}s?,?\s+(?:is\s+|was\s+)?([A-Z][\w'’-]+)|\b([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)\s+{noun}\b",
+            # The first such name that is a name ("My therapist, Dr. Lindqvist": not "My").
+            for hit in re.finditer(
+                rf"\b{noun}s?,?\s+(?:is\s+|was\s+)?({_HONORIFIC}[A-Z][\w'’-]+)|\b([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)\s+(?={noun}\b)",
                 text,
-            )
-            found = next((g for g in near.groups() if g), None) if near else None
-            return found if found and found.split()[0] not in _NOT_NAMES else None
+            ):
+                found = next((g for g in hit.groups() if g), None)
+                if found and found.split()[0] not in _NOT_NAMES:
+                    return found
+            return None
         return names[0] if names else None
     if kind is AnswerType.COLOUR:
         found = [w for w in tokenize(text + " " + (caption or "")) if w in COLOURS]
