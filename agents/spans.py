@@ -296,11 +296,34 @@ def stated_total(text: str, focus: set[str]) -> bool:
     return bool(_TOTAL.search(text) or _ORDINAL_TOTAL.search(text)) and about(text, focus)
 
 
+_NONE_OF = re.compile(
+    r"\b(?:no|zero|(?:don['’]?t|do not|doesn['’]?t|does not)\s+have\s+any|not\s+any)\s+(?:more\s+)?([a-z]+)",
+    re.I,
+)
+
+
+def stated_none(text: str, focus: set[str]) -> bool:
+    """True when the text says there are none of what is counted ("Living alone, no
+    roommates!", "we don't have any cats now"): a count of zero, said outright.
+
+    Args:
+        text: a turn or sentence.
+        focus: the counted words.
+
+    Returns:
+        Whether the text states zero of one of them.
+    """
+    stems = {_stem(f) for f in focus}
+    return any(_stem(m.group(1).lower()) in stems for m in _NONE_OF.finditer(text))
+
+
 def stated_quantity(text: str, focus: set[str]) -> int | None:
     """A number the text states about one of the focus words ("4 times a week", "three kids",
-    "down to one job"), or None: a count said outright, not counted from turns."""
+    "down to one job", "no roommates"), or None: a count said outright, not counted from turns."""
     # Focus words may come already stemmed ("class"): compare both forms on both sides.
     stems = {f for f in focus} | {_stem(f) for f in focus}
+    if focus and stated_none(text, focus):
+        return 0
     total = _TOTAL.search(text)
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))
@@ -684,7 +707,8 @@ REVISION = re.compile(
     r"|\bchanged\s+the\s+(?:venue|date|location|place|plan|plans|time|day)\b|\bchange\s+of\s+plans?\b"
     r"|\b(?:pulled|dropped|backed)\s+out\s+of\b|\bgave\s+up\b|\bno\s+more\b"
     r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b"
-    r"|\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started|starting|moved to|now (?:at|with))\b",
+    r"|\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started|starting|moved to|now (?:at|with))\b"
+    r"|\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\b",
     re.I,
 )
 """Words with which a speaker drops a value they stated before and (usually) names its
@@ -708,6 +732,10 @@ _QUIT_JOINED = re.compile(
     re.I,
 )
 """'Sam quit Deloitte, he joined a startup called Fernly': the employer that replaced the one left."""
+_PLAN_DROPPED = re.compile(
+    r"\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\s+", re.I
+)
+"""A plan said in the past and dropped in the same breath: "we were going to host, but ..."."""
 _NOT_OLD = re.compile(r",\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+")
 _NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
 _INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
@@ -730,6 +758,12 @@ _REVISION_KEYS = (
     "finished",
     "quit",
     "left",
+    "going to",
+    "gonna",
+    "planning to",
+    "supposed to",
+    "meant to",
+    "about to",
 )
 """Every REVISION match contains one of these: a cheap test before the regex."""
 
@@ -759,6 +793,10 @@ def revised_value(text: str) -> str | None:
     )
     if m:
         return m.group(1).strip()
+    if (dropped := _PLAN_DROPPED.search(text)) and text[dropped.end() :].strip():
+        # "I was going to take the job in Denver, but I turned it down. I'm staying at the firm
+        # in Sacramento.": what follows the "but" is what holds.
+        return text[dropped.end() :].strip()
     for sentence in sentences(text):
         m = _NOT_OLD.search(sentence)
         if m:  # "the ceremony will be in Nara now, not Kyoto": the clause the old value follows

@@ -96,3 +96,54 @@ def test_a_turn_that_names_the_topic_but_not_the_verb_does_not_answer() -> None:
     saving = _item("S2:1", 5, 0.6, "I'm putting money aside for a car, buses are killing me.", "Piet")
     answer, status = offline_read(q, plan, _pack(saving), [])
     assert status == "abstained", answer
+
+
+def test_a_which_noun_answer_keeps_the_words_that_say_which() -> None:
+    from emem.agents.frames import modified_head
+
+    said = "For the concert I'd like a balcony ticket, the standing ticket hurt my back last time."
+    assert modified_head(said, "ticket") == "balcony ticket"
+    assert modified_head("I should buy a new ticket.", "ticket") is None  # "new" tells none apart
+    q = "Which ticket should I get for Ilse?"
+    plan = offline_plan(q, ["Ilse", "user"])
+    answer, status = offline_read(q, plan, _pack(_item("S1:1", 3, 0.6, said, "Ilse")), [])
+    assert (answer, status) == ("balcony ticket", "answered")
+
+
+def test_names_keep_their_title_and_the_noun_beside_them() -> None:
+    from emem.agents.spans import typed_span
+
+    assert typed_span(AnswerType.NAME, "My dentist, Dr. Okafor, moved offices.", None, set(), "dentist") == (
+        "Dr. Okafor"
+    )
+    assert typed_span(AnswerType.NAME, "my coach's name is Britt, not Brit.", None, set(), "coach") == "Britt"
+
+
+def test_a_date_is_read_from_the_clause_naming_the_person() -> None:
+    from emem.agents.reader import event_date
+
+    e = _item("S1:1", 4, 0.5, "Tove's recital is June 3 and Arvid's is June 30, easy to confuse.")
+    assert event_date(e, about=["Arvid"])[1].startswith("30 June")
+    assert event_date(e, about=["Tove"])[1].startswith("3 June")
+    # A simple present with a date is a schedule: read forwards from when it was said.
+    plan = _item("S1:2", 4, 0.5, "My new job starts on February 2nd.")
+    assert event_date(plan)[0].year == 2025
+
+
+def test_a_count_of_none_said_outright_is_zero() -> None:
+    from emem.agents.spans import stated_quantity
+
+    assert stated_quantity("Moved into my own place, no flatmates at last!", {"flatmates"}) == 0
+    assert stated_quantity("We don't have any goats anymore.", {"goats"}) == 0
+    assert stated_quantity("I have no idea what goats eat.", {"goats"}) is None
+
+
+def test_a_plan_dropped_in_the_same_breath_yields_what_holds() -> None:
+    from emem.agents.spans import answer_span, revised_value
+
+    said = "I was going to rent in Graz, but the lease fell apart. I'm staying with my aunt in Linz."
+    assert revised_value(said) == "the lease fell apart. I'm staying with my aunt in Linz."
+    q = "Where does Vesna live?"
+    assert answer_span(q, AnswerType.PLACE, said, None, set()).text == "Linz"
+    # Said as a plan that still holds, nothing is dropped.
+    assert revised_value("I'm going to rent in Graz next year.") is None
