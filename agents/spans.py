@@ -34,6 +34,9 @@ class AnswerType(StrEnum):
     YESNO = "yes/no"
     AGE = "age"
     ADDRESS = "address"
+    RESULT_TIME = "result time"
+    """A time taken (a race's finishing time, "3:41:12", "52 minutes"): said as a clock reading or
+    a number of hours and minutes, never by a sentence about the race."""
     TOPIC = "topic"
     """What a thesis, book or talk is about: only a turn saying "<it> is about/on ..." answers."""
     OTHER = "other"
@@ -54,6 +57,21 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
     (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
     (AnswerType.ADDRESS, re.compile(r"\baddress\b", re.I)),
+    (
+        AnswerType.RESULT_TIME,
+        re.compile(
+            r"^\s*what\s+(?:is|was|were|'s)\s+.*\b(?:finish(?:ing)?|race|running|personal best|best)?\s*time\b"
+            r"(?!\s+(?:of day|zone))",
+            re.I,
+        ),
+    ),
+    (
+        AnswerType.PROPER,
+        re.compile(
+            r"\btitle of (?:the |his |her |their |my |your |\w+['’]s )?(?:book|novel|film|movie|show|album|song|podcast|play)\b",
+            re.I,
+        ),
+    ),
     (AnswerType.TOPIC, re.compile(r"^\s*what\s+(?:is|was|are|were|'s)\s+.+\babout\s*\??\s*$", re.I)),
     (AnswerType.NAME, re.compile(r"\bname\b|\bnamed\b|\bcalled\b", re.I)),
     (
@@ -86,6 +104,12 @@ COLOURS = frozenset(
     "turquoise navy maroon cream".split()
 )
 _PHONE = re.compile(r"(?<![\w+])(?:\+?\d[\d\s().-]{6,}\d)(?!\w)")
+_RESULT_TIME = re.compile(
+    r"\b\d{1,2}:\d{2}(?::\d{2})?\b(?!\s*(?:am|pm|a\.m|p\.m))"
+    r"|\b\d+\s*(?:hours?|hrs?|h)\s*(?:and\s*)?\d+\s*(?:minutes?|mins?|m)\b"
+    r"|\b\d+\s*(?:minutes?|mins?)(?:\s*(?:and\s*)?\d+\s*(?:seconds?|secs?|s))?\b",
+    re.I,
+)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _CAP_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z][\w'’&.-]*)*")
 _PLACE_CUE = re.compile(
@@ -444,6 +468,9 @@ def typed_span(
     if kind is AnswerType.ADDRESS:
         m = _STREET.search(text)
         return m.group(0).rstrip(".,") if m else None
+    if kind is AnswerType.RESULT_TIME:
+        m = _RESULT_TIME.search(text)
+        return m.group(0).strip() if m else None
     if kind is AnswerType.AGE:
         m = _AGE.search(text)
         age = next((g for g in m.groups() if g), None) if m else None
@@ -690,6 +717,7 @@ NEEDS_SPECIFIC = frozenset(
         AnswerType.AGE,
         AnswerType.ADDRESS,
         AnswerType.TOPIC,
+        AnswerType.RESULT_TIME,
     }
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places
@@ -708,7 +736,8 @@ REVISION = re.compile(
     r"|\b(?:pulled|dropped|backed)\s+out\s+of\b|\bgave\s+up\b|\bno\s+more\b"
     r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b"
     r"|\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started|starting|moved to|now (?:at|with))\b"
-    r"|\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\b",
+    r"|\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\b"
+    r"|\b(?:sold|gave away|got rid of|traded in|stopped|dropped)\s+(?!out\b|by\b|off\b)[^,.;!?]+[,.;]\s+\S",
     re.I,
 )
 """Words with which a speaker drops a value they stated before and (usually) names its
@@ -736,6 +765,10 @@ _PLAN_DROPPED = re.compile(
     r"\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\s+", re.I
 )
 """A plan said in the past and dropped in the same breath: "we were going to host, but ..."."""
+_LET_GO = re.compile(
+    r"\b(?:sold|gave away|got rid of|traded in|stopped|dropped)\s+(?!out\b|by\b|off\b)[^,.;!?]+[,.;]\s+", re.I
+)
+"""A thing let go of, then what came instead: "sold the Jazz, we bought a Yaris"."""
 _NOT_OLD = re.compile(r",\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+")
 _NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
 _INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
@@ -764,6 +797,12 @@ _REVISION_KEYS = (
     "supposed to",
     "meant to",
     "about to",
+    "sold",
+    "gave away",
+    "got rid of",
+    "traded in",
+    "stopped",
+    "dropped",
 )
 """Every REVISION match contains one of these: a cheap test before the regex."""
 
@@ -797,6 +836,9 @@ def revised_value(text: str) -> str | None:
         # "I was going to take the job in Denver, but I turned it down. I'm staying at the firm
         # in Sacramento.": what follows the "but" is what holds.
         return text[dropped.end() :].strip()
+    if (gone := _LET_GO.search(text)) and text[gone.end() :].strip():
+        # "I sold the Jazz, we bought a used Yaris": what follows the thing let go replaces it.
+        return text[gone.end() :].strip()
     for sentence in sentences(text):
         m = _NOT_OLD.search(sentence)
         if m:  # "the ceremony will be in Nara now, not Kyoto": the clause the old value follows

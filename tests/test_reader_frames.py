@@ -147,3 +147,26 @@ def test_a_plan_dropped_in_the_same_breath_yields_what_holds() -> None:
     assert answer_span(q, AnswerType.PLACE, said, None, set()).text == "Linz"
     # Said as a plan that still holds, nothing is dropped.
     assert revised_value("I'm going to rent in Graz next year.") is None
+
+
+def test_a_result_time_is_a_clock_reading_or_minutes_never_a_sentence() -> None:
+    from emem.agents.spans import answer_type, typed_span
+
+    q = "What was Jonna's time in the Tartu half?"
+    assert answer_type(q) is AnswerType.RESULT_TIME
+    assert (
+        typed_span(AnswerType.RESULT_TIME, "Rough course. 1:52:40, happy with it.", None, set()) == "1:52:40"
+    )
+    assert typed_span(AnswerType.RESULT_TIME, "Done in 48 minutes flat!", None, set()) == "48 minutes"
+    plan = offline_plan(q, ["Jonna", "Piet"])
+    signed = _item("S1:1", 2, 0.7, "I signed up for the Tartu half in May!", "Jonna")
+    assert offline_read(q, plan, _pack(signed), [])[1] == "abstained"  # no time was said
+
+
+def test_a_thing_let_go_is_replaced_by_what_follows() -> None:
+    from emem.agents.spans import revised_value
+
+    assert revised_value("I sold the scooter, we got an e-bike instead.") == "we got an e-bike instead."
+    assert revised_value("Stopped going to choir, now it's chess club on Mondays.") == (
+        "now it's chess club on Mondays."
+    )
