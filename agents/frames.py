@@ -385,3 +385,66 @@ def modified_head(sentence: str, head: str) -> str | None:
             continue
         return m.group(0).split(None, 1)[1]
     return None
+
+
+_WHICH_ONE = re.compile(
+    r"^\s*(?i:which|whose)\s+(?:(?i:of)\s+[\w'’ ]+?\s+)?(?P<head>[a-z]+)\s+(?P<pred>(?:is|are|was|were|has|had|have|"
+    r"did|does|[a-z]+)\b[^?]*)\??\s*$"
+)
+"""'Which cat is on kidney food?', 'Whose dog hurt a paw?', 'Which of Keiko's kids takes violin?'."""
+_PRED_STOP = frozenset(
+    "is are was were has had have did does do the a an on in at of to for with out up now still this that "
+    "their his her my our your its who which".split()
+)
+
+
+def which_one_words(question: str) -> frozenset[str] | None:
+    """The words of what a "which/whose <noun> <predicate>?" question says of the one it asks
+    for ("Which cat is on kidney food?" -> {"kidney", "food"}), or None for any other form.
+
+    Args:
+        question: the question as asked.
+
+    Returns:
+        The predicate's content words (lowercase, crude stems), or None.
+    """
+    m = _WHICH_ONE.match(question)
+    if not m or re.search(r"\b[A-Z]", m.group("pred")):
+        return None  # "Which race is Matteo running?" asks what Matteo does, not which one did it
+    words = {_lemma(w) for w in re.findall(r"[a-z]+", m.group("pred").lower()) if w not in _PRED_STOP}
+    return frozenset(words) or None
+
+
+def which_one(question: str, text: str, speaker: str, exclude: set[str]) -> tuple[str, int] | None:
+    """The named subject of the clause of `text` that says what the question says of the one it
+    asks for ("Clementine is on special kidney food, Quince eats anything" -> "Clementine" for
+    "Which cat is on kidney food?"), with how many of the predicate's words the clause shares;
+    None when no clause with a named subject shares all of them but one in three.
+
+    Args:
+        question: a "which/whose <noun> <predicate>?" question.
+        text: a turn.
+        speaker: who said it (never the answer: "I" is not a name asked for).
+        exclude: names that are not answers (the people the question names).
+
+    Returns:
+        (name, shared words), or None.
+    """
+    wanted = which_one_words(question)
+    if not wanted:
+        return None
+    best: tuple[str, int] | None = None
+    previous: str | None = None
+    for sentence in sentences(text):
+        if sentence.rstrip().endswith("?"):
+            continue
+        for clause in (c for c in _CLAUSE.split(sentence) if c and c.strip()):
+            who = _clause_subject(clause, previous, speaker)
+            previous = who
+            if who is None or who == SELF or who.lower() in exclude or who.lower() == speaker.lower():
+                continue
+            said = {_lemma(w) for w in re.findall(r"[a-z]+", clause.lower())}
+            shared = len(wanted & said)
+            if shared >= len(wanted) - len(wanted) // 3 and (best is None or shared > best[1]):
+                best = (who, shared)
+    return best

@@ -12,7 +12,15 @@ from typing import Literal
 
 from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time, counted_words
-from emem.agents.frames import SELF, Frame, frame_value, modified_head, question_frame, says_with_verb
+from emem.agents.frames import (
+    SELF,
+    Frame,
+    frame_value,
+    modified_head,
+    question_frame,
+    says_with_verb,
+    which_one,
+)
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
@@ -844,6 +852,15 @@ def offline_read(
             for e in holding
         ]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
+    if plan.operation in (Operation.FACT, Operation.LIST) and kind in (AnswerType.OTHER, AnswerType.PERSON):
+        # "Which cat is on kidney food?": the one named as the subject of the clause saying it.
+        found = [
+            (hit, -i)
+            for i, e in enumerate(holding[:FRAME_DEPTH])
+            if (hit := which_one(question, e.text, e.speaker, exclude)) is not None
+        ]
+        if found:
+            return max(found, key=lambda x: (x[0][1], x[1]))[0][0], "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     chosen: Span | None = None
     chosen_turn = ""

@@ -170,3 +170,15 @@ def test_a_thing_let_go_is_replaced_by_what_follows() -> None:
     assert revised_value("Stopped going to choir, now it's chess club on Mondays.") == (
         "now it's chess club on Mondays."
     )
+
+
+def test_which_one_is_the_named_subject_of_the_clause_saying_it() -> None:
+    from emem.agents.frames import which_one
+
+    said = "Pim is scared of thunder, Juno sleeps through anything."
+    assert which_one("Which dog is scared of thunder?", said, "user", set()) == ("Pim", 2)
+    assert which_one("Which dog is scared of fireworks?", said, "user", set()) is None  # half the words
+    assert which_one("Which race is Pim running?", said, "user", set()) is None  # asks what Pim does
+    q = "Which dog is scared of thunder?"
+    answer, status = offline_read(q, offline_plan(q, ["user"]), _pack(_item("S1:1", 3, 0.5, said)), [])
+    assert (answer, status) == ("Pim", "answered")
