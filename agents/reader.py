@@ -52,7 +52,7 @@ from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Sta
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
 from emem.extract.entities import NOT_NAMES
-from emem.index.text import tokenize
+from emem.index.text import STOP_WORDS, tokenize
 from emem.instructions import looks_like_instruction
 from emem.ledger.predicates import named_value
 from emem.llm.base import ChatModel
@@ -952,7 +952,20 @@ def framed_value(
     if not found:
         return None
     if (plan.prefers_latest and not plan.asks_previous) or plan.time_to is not None:
-        return max(found, key=lambda ev: ev[0].time)[1]
+        e, value = max(found, key=lambda ev: ev[0].time)
+        terms = [w for w in re.findall(r"[\w'’-]+", value) if len(w) > 2 and not w.isdigit()]
+        terms = [w for w in terms if w.lower() not in STOP_WORDS]
+        if plan.time_to is None and terms:
+            # "I drive a Honda Jazz", then "I sold the Jazz, we bought a Yaris": a later turn that
+            # lets the value go says what replaced it, in whatever verb.
+            later = [
+                x
+                for x in holding[:FRAME_DEPTH]
+                if x.time > e.time and revises(x.text, terms) and revised_value(x.text) is not None
+            ]
+            if later:
+                return revised_value(max(later, key=lambda x: x.time).text)
+        return value
     return found[0][1]
 
 

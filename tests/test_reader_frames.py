@@ -182,3 +182,12 @@ def test_which_one_is_the_named_subject_of_the_clause_saying_it() -> None:
     q = "Which dog is scared of thunder?"
     answer, status = offline_read(q, offline_plan(q, ["user"]), _pack(_item("S1:1", 3, 0.5, said)), [])
     assert (answer, status) == ("Pim", "answered")
+
+
+def test_a_framed_value_let_go_later_gives_way_to_what_replaced_it() -> None:
+    q = "What bike does Oona ride?"
+    plan = offline_plan(q, ["Oona", "Piet"])
+    old = _item("S1:1", 2, 0.7, "Oona rides a Gazelle cargo bike to work.", "Piet")
+    later = _item("S3:1", 25, 0.4, "Oona sold the Gazelle, she got a Brompton instead.", "Piet")
+    answer, status = offline_read(q, plan, _pack(old, later), [])
+    assert status == "answered" and "Brompton" in answer and "Gazelle" not in answer
