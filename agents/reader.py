@@ -1256,6 +1256,11 @@ GENERIC_KINDS = frozenset(
 breed."""
 
 _PARTICLES = frozenset("on in at from for with about to into of by like".split())
+_NOT_KIND_LEADS = frozenset(
+    "very so really too quite super pretty always still just getting being not also such more less "
+    "feeling doing going looking".split()
+)
+"""Words that open a state, not a kind: "Kiwi is very curious", "she's getting old"."""
 _QUESTION_HEADS = frozenset(
     {"is", "are", "was", "were", "kind", "type", "sort", "time", "day", "date", "year"}
 )
@@ -1263,13 +1268,22 @@ _QUESTION_HEADS = frozenset(
 
 def copular_value(text: str, thing: str) -> str | None:
     """What the text says `thing` is ("Rufus is a beagle and Miso is a tabby" -> "beagle" for
-    Rufus), or None."""
-    m = re.search(
-        rf"\b{re.escape(thing)},?\s+(?:is|was|are|were|'s)\s+(?:an?\s+|the\s+)?(?!not\b)([\w -]+?)"
-        r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bin case\b|\bwho\b|\bthat\b|$))",
-        text,
-        re.I,
-    )
+    Rufus; "Kiwi, a border collie"; "Meet Waffles: beagle, nine weeks old"; "My dog Scout is a
+    corgi" for "my dog"), or None. A state ("Kiwi is very curious about them") is not a kind."""
+    end = r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bin case\b|\bwho\b|\bthat\b|$))"
+    thing_re = rf"\b{re.escape(thing)}(?:\s+[A-Z][\w'’-]+)?"  # "my dog Scout is a corgi"
+    m = None
+    for pattern in (
+        rf"{thing_re},?\s+(?:is|was|are|were|'s)\s+(?:an?\s+|the\s+)?(?!not\b)([\w -]+?){end}",
+        rf"\b{re.escape(thing)},\s+(?:an?|the)\s+([\w -]+?){end}",  # "Kiwi, a border collie"
+        rf"\b{re.escape(thing)}:\s+(?:an?\s+)?([\w -]+?){end}",  # "Meet Waffles: beagle, ..."
+    ):
+        for hit in re.finditer(pattern, text, re.I):
+            if hit.group(1).split()[0].lower() not in _NOT_KIND_LEADS:
+                m = hit
+                break
+        if m:
+            break
     if not m:
         # "a golden retriever called Biscuit": the kind said beside the name.
         m = re.search(

@@ -191,3 +191,12 @@ def test_a_framed_value_let_go_later_gives_way_to_what_replaced_it() -> None:
     later = _item("S3:1", 25, 0.4, "Oona sold the Gazelle, she got a Brompton instead.", "Piet")
     answer, status = offline_read(q, plan, _pack(old, later), [])
     assert status == "answered" and "Brompton" in answer and "Gazelle" not in answer
+
+
+def test_a_kind_is_said_by_apposition_or_a_label_never_by_a_state() -> None:
+    from emem.agents.reader import copular_value
+
+    assert copular_value("We have Pip, a whippet, and Dora, a basset hound.", "Dora") == "basset hound"
+    assert copular_value("Say hi to Ferdi: dachshund, ten weeks old.", "Ferdi") == "dachshund"
+    assert copular_value("My cat Oskar is a ragdoll.", "cat") == "ragdoll"
+    assert copular_value("Dora is very lazy these days.", "Dora") is None
