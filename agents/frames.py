@@ -137,7 +137,7 @@ _LEAD = re.compile(r"^\s*(?:(?:and|but|so|then|also|oh|well|now|anyway|plus|ok|o
 _PRONOUN = re.compile(r"^(?:he|she|they|him|her|his|their)(?:['’](?:s|re|d|ll|ve))?\b", re.I)
 _FIRST = re.compile(r"^(?:i|i['’](?:m|ve|d|ll)|we|we['’](?:re|ve|d|ll)|my|our|me)\b", re.I)
 _NAME_LEAD = re.compile(
-    r"^(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?)?(?P<name>[A-Z][\w'’-]+?)(?:['’]s)?\b"
+    r"^(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?|[A-Z][\w-]+['’]s\s+(?=[A-Z]))?(?P<name>[A-Z][\w'’-]+?)(?:['’]s)?\b"
 )
 
 

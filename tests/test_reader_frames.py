@@ -200,3 +200,10 @@ def test_a_kind_is_said_by_apposition_or_a_label_never_by_a_state() -> None:
     assert copular_value("Say hi to Ferdi: dachshund, ten weeks old.", "Ferdi") == "dachshund"
     assert copular_value("My cat Oskar is a ragdoll.", "cat") == "ragdoll"
     assert copular_value("Dora is very lazy these days.", "Dora") is None
+
+
+def test_which_one_names_the_possessed_not_the_possessor() -> None:
+    from emem.agents.frames import which_one
+
+    said = "Ines's Bruno is not so lucky, the vet put him on a diet."
+    assert which_one("Which dog was put on a diet?", said, "Carla", set()) == ("Bruno", 2)
