@@ -141,6 +141,10 @@ def event_date(e: EvidenceItem, *, ahead: bool = False, about: Sequence[str] = (
     return e.time, f"{e.time.day} {e.time:%B %Y}"
 
 
+DAY_PARTS = frozenset(
+    {"evening", "evenings", "morning", "mornings", "afternoon", "afternoons", "night", "nights"}
+)
+"""Asked heads that ask for a weekday: "What evening ...?", "Which mornings ...?"."""
 _BARE_DAY = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 _ASKS_WEEKDAY = re.compile(r"\b(?:what|which) days?\b(?! of)", re.IGNORECASE)
@@ -833,6 +837,18 @@ def offline_read(
             if f.predicate not in PREDICATES_FOR[AnswerType.PERSON]
             for v in f.values
         }
+    if plan.operation == Operation.FACT and asked_head(question) in DAY_PARTS:
+        # "What evening is Ione's ceramics class?" asks a weekday as "what day" does: the day
+        # that replaced the old one when the turn changes it, unless the question is about then.
+        pool = _candidates(question, plan, holding, people=people) or holding[:READ_DEPTH]
+        if plan.time_to is not None:
+            pool = [e for e in pool if e.time <= plan.time_to] or pool
+        for e in pool[:READ_DEPTH]:
+            now = plan.prefers_latest and not plan.asks_previous and plan.time_to is None
+            part = (revised_value(e.text) or after_correction(e.text) or e.text) if now else e.text
+            m = _WEEKDAY.search(part) or _WEEKDAY.search(e.text)
+            if m:
+                return m.group(0), "answered"
     copular = copular_question(question)
     if (
         copular is not None

@@ -207,3 +207,12 @@ def test_which_one_names_the_possessed_not_the_possessor() -> None:
 
     said = "Ines's Bruno is not so lucky, the vet put him on a diet."
     assert which_one("Which dog was put on a diet?", said, "Carla", set()) == ("Bruno", 2)
+
+
+def test_what_evening_asks_a_weekday_and_the_changed_one_holds() -> None:
+    q = "What evening is Bea's choir?"
+    plan = offline_plan(q, ["Bea", "Tom"])
+    first = _item("S1:1", 2, 0.7, "I joined a choir, rehearsals are Monday evenings.", "Bea")
+    moved = _item("S3:1", 20, 0.6, "Choir moved to Wednesdays, the hall is booked on Mondays now.", "Bea")
+    answer, status = offline_read(q, plan, _pack(first, moved), [])
+    assert status == "answered" and answer.startswith("Wednesday")
