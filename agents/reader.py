@@ -15,6 +15,7 @@ from emem.agents.counts import count_over_time, counted_words
 from emem.agents.frames import (
     SELF,
     Frame,
+    bound_clauses,
     frame_value,
     modified_head,
     question_frame,
@@ -977,7 +978,10 @@ def framed_value(
             later = [
                 x
                 for x in holding[:FRAME_DEPTH]
-                if x.time > e.time and revises(x.text, terms) and revised_value(x.text) is not None
+                if x.time > e.time
+                and revises(x.text, terms)
+                and revised_value(x.text) is not None
+                and bound_clauses(x.text, frame.subject, x.speaker, user_names)  # of the same person
             ]
             if later:
                 return revised_value(max(later, key=lambda x: x.time).text)

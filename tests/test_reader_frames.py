@@ -216,3 +216,12 @@ def test_what_evening_asks_a_weekday_and_the_changed_one_holds() -> None:
     moved = _item("S3:1", 20, 0.6, "Choir moved to Wednesdays, the hall is booked on Mondays now.", "Bea")
     answer, status = offline_read(q, plan, _pack(first, moved), [])
     assert status == "answered" and answer.startswith("Wednesday")
+
+
+def test_a_later_change_of_someone_else_does_not_make_the_value_stale() -> None:
+    q = "What language is Oona learning?"
+    plan = offline_plan(q, ["Oona", "Piet"])
+    hers = _item("S1:1", 2, 0.6, "My sister Oona is learning Finnish, she loves it.", "Piet")
+    his = _item("S3:1", 20, 0.7, "Jaak switched from Finnish to Estonian last month.", "Piet")
+    answer, _ = offline_read(q, plan, _pack(hers, his), [])
+    assert "Finnish" in answer and "Estonian" not in answer
