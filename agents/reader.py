@@ -12,7 +12,6 @@ from typing import Literal
 
 from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time, counted_words
-from emem.agents.entitytypes import wrong_kind
 from emem.agents.frames import (
     SELF,
     Frame,
@@ -894,8 +893,6 @@ def offline_read(
         )
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
-        if span.specific and wrong_kind(kind, span.text, e.text):
-            continue  # "Who does Tariq live with?" is not answered by "Hackney", a place
         if kind is AnswerType.PERSON and not span.specific and not names_people(span.text, exclude):
             continue  # "Who wrote it?" is not answered by a sentence that names nobody
         if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):

@@ -225,20 +225,3 @@ def test_a_later_change_of_someone_else_does_not_make_the_value_stale() -> None:
     his = _item("S3:1", 20, 0.7, "Jaak switched from Finnish to Estonian last month.", "Piet")
     answer, _ = offline_read(q, plan, _pack(hers, his), [])
     assert "Finnish" in answer and "Estonian" not in answer
-
-
-def test_a_who_question_is_not_answered_by_a_place() -> None:
-    from emem.agents.entitytypes import wrong_kind
-    from emem.retrieval.ner import bundled_ner
-
-    said = "I'm moving out of Brixton in May, into a flat in Croydon with my brother."
-    if bundled_ner() is None:  # the `ner` extra is not installed: no labels, every span kept
-        assert not wrong_kind(AnswerType.PERSON, "Brixton", said)
-        return
-    assert wrong_kind(AnswerType.PERSON, "Brixton", said)
-    assert not wrong_kind(AnswerType.PERSON, "Nadia", "I live with my friend Nadia in Leeds.")
-    q = "Who does Tomasz live with?"
-    answer, _ = offline_read(
-        q, offline_plan(q, ["Tomasz", "Ewa"]), _pack(_item("S1:1", 4, 0.6, said, "Tomasz")), []
-    )
-    assert "Brixton" not in answer

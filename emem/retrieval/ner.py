@@ -39,17 +39,6 @@ class EntityTagger:
         with self._lock:
             return [frozenset(e.label_ for e in doc.ents) for doc in self._nlp.pipe(texts, batch_size=256)]
 
-    def spans(self, text: str) -> list[tuple[str, str]]:
-        """The entities spaCy finds in one text, as (text, label) pairs in order.
-
-        Args:
-            text: the text.
-        Returns:
-            (entity text, label) per entity.
-        """
-        with self._lock:
-            return [(e.text, e.label_) for e in self._nlp(text).ents]
-
 
 def load_pipeline() -> Any | None:
     """The first installed pipeline package's NER-only pipeline, or None."""
