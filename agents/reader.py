@@ -8,13 +8,25 @@ import contextlib
 import re
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Literal
 
 from emem.agents.assistant import cue_kin
 from emem.agents.counts import count_over_time, counted_words
+from emem.agents.frames import (
+    SELF,
+    Frame,
+    bound_clauses,
+    frame_value,
+    modified_head,
+    question_frame,
+    says_with_verb,
+    which_one,
+)
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
+    Span,
     about,
     about_entity,
     adds_content,
@@ -24,6 +36,7 @@ from emem.agents.spans import (
     asked_head,
     best_sentence,
     focus_words,
+    has_revision_cue,
     head_noun,
     number_value,
     only_when,
@@ -40,7 +53,7 @@ from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Sta
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
 from emem.extract.entities import NOT_NAMES
-from emem.index.text import tokenize
+from emem.index.text import STOP_WORDS, tokenize
 from emem.instructions import looks_like_instruction
 from emem.ledger.predicates import named_value
 from emem.llm.base import ChatModel
@@ -77,7 +90,11 @@ def named_thing(question: str) -> str | None:
 _FUTURE = re.compile(
     r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b"
     # A present progressive with a date is an arrangement: "is getting married on the 24th".
-    r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b",
+    r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b"
+    # A simple present with a date is a schedule: "I start on February 3rd", "Last day is 8 March".
+    r"|\b(?:starts?|begins?|ends?|is|are)\s+(?:on\s+|in\s+)?(?:the\s+)?"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b)",
     re.IGNORECASE,
 )
 
@@ -95,12 +112,19 @@ def date_text(text: str) -> str:
     return _TO_MONTH.sub("in ", text) if "to " in text.lower() else text
 
 
-def event_date(e: EvidenceItem, *, ahead: bool = False) -> tuple[datetime, str]:
+def event_date(e: EvidenceItem, *, ahead: bool = False, about: Sequence[str] = ()) -> tuple[datetime, str]:
     """When the evidence says the event happened: a date it mentions (read forwards when the turn
     talks about plans, or `ahead` when the question asks about something still to come), else
-    when it was said."""
+    when it was said. With `about` (the people the question asks of), a date said in the clauses
+    naming them wins over one said of someone else in the same turn ("Priya's is May 2 and
+    Paula's is May 20")."""
     forwards = ahead or _FUTURE.search(e.text)
-    mentions = find_date_mentions(date_text(e.text), e.time, "future" if forwards else "past")
+    direction: Literal["past", "future"] = "future" if forwards else "past"
+    # After an in-turn correction, the corrected date stands (handled below), whoever it is of.
+    bound = about_entity(e.text, about) if about and after_correction(e.text) is None else e.text
+    if bound != e.text and (own := find_date_mentions(date_text(bound), e.time, direction)):
+        return own[0].start, own[0].label()
+    mentions = find_date_mentions(date_text(e.text), e.time, direction)
     corrected = after_correction(e.text)
     if corrected and mentions:  # "I said December 8, but it's actually December 6"
         cut = len(e.text) - len(corrected)
@@ -118,6 +142,10 @@ def event_date(e: EvidenceItem, *, ahead: bool = False) -> tuple[datetime, str]:
     return e.time, f"{e.time.day} {e.time:%B %Y}"
 
 
+DAY_PARTS = frozenset(
+    {"evening", "evenings", "morning", "mornings", "afternoon", "afternoons", "night", "nights"}
+)
+"""Asked heads that ask for a weekday: "What evening ...?", "Which mornings ...?"."""
 _BARE_DAY = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 _ASKS_WEEKDAY = re.compile(r"\b(?:what|which) days?\b(?! of)", re.IGNORECASE)
@@ -129,7 +157,7 @@ def dated(e: EvidenceItem) -> bool:
     return bool(find_date_mentions(date_text(e.text), e.time))
 
 
-def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None:
+def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequence[str] = ()) -> str | None:
     """When something happens, from the candidates (best first): the weekday asked for by "what
     day" ("pottery on Tuesdays. Correction: Thursdays" -> "Thursdays"); for something that has not
     happened yet ("When is ..."), only a date a turn states, since the day a plan was mentioned is
@@ -144,12 +172,12 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem]) -> str | None
                 return m.group(0)
     if _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
-        return event_date(candidates[0], ahead=True)[1] if candidates else None
+        return event_date(candidates[0], ahead=True, about=about)[1] if candidates else None
     # A turn that states the event's date outranks one only said around it ("The wedding was
     # beautiful", said a week later, is not its date).
     stating = [e for e in candidates[: READ_DEPTH * 2] if dated(e)]
     chosen = stating[0] if stating else (candidates[0] if candidates else None)
-    return event_date(chosen)[1] if chosen is not None else None
+    return event_date(chosen, about=about)[1] if chosen is not None else None
 
 
 def arithmetic_endpoints(
@@ -793,7 +821,7 @@ def offline_read(
                 and _involves(e, plan.entities)
                 and not e.text.rstrip().endswith("?")
             ]
-        when = temporal_lookup(question, candidates)
+        when = temporal_lookup(question, candidates, plan.entities)
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         pair = arithmetic_endpoints(question, holding)
@@ -810,6 +838,18 @@ def offline_read(
             if f.predicate not in PREDICATES_FOR[AnswerType.PERSON]
             for v in f.values
         }
+    if plan.operation == Operation.FACT and asked_head(question) in DAY_PARTS:
+        # "What evening is Ione's ceramics class?" asks a weekday as "what day" does: the day
+        # that replaced the old one when the turn changes it, unless the question is about then.
+        pool = _candidates(question, plan, holding, people=people) or holding[:READ_DEPTH]
+        if plan.time_to is not None:
+            pool = [e for e in pool if e.time <= plan.time_to] or pool
+        for e in pool[:READ_DEPTH]:
+            now = plan.prefers_latest and not plan.asks_previous and plan.time_to is None
+            part = (revised_value(e.text) or after_correction(e.text) or e.text) if now else e.text
+            m = _WEEKDAY.search(part) or _WEEKDAY.search(e.text)
+            if m:
+                return m.group(0), "answered"
     copular = copular_question(question)
     if (
         copular is not None
@@ -829,7 +869,18 @@ def offline_read(
             for e in holding
         ]
         return ", ".join(list(dict.fromkeys(items))[:6]), "answered"
+    if plan.operation in (Operation.FACT, Operation.LIST) and kind in (AnswerType.OTHER, AnswerType.PERSON):
+        # "Which cat is on kidney food?": the one named as the subject of the clause saying it.
+        found = [
+            (hit, -i)
+            for i, e in enumerate(holding[:FRAME_DEPTH])
+            if (hit := which_one(question, e.text, e.speaker, exclude)) is not None
+        ]
+        if found:
+            return max(found, key=lambda x: (x[0][1], x[1]))[0][0], "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
+    chosen: Span | None = None
+    chosen_turn = ""
     for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
         span = answer_span(
             question,
@@ -854,8 +905,88 @@ def offline_read(
             continue  # "Which marathon did Bea run?" is not answered by "Tariq!", who she spoke to
         if not span.specific and not answers_asked_kind(question, span.text):
             continue  # "Idris's mum lives in Busan" says where she lives, not what she does
-        return span.text, "answered"
+        chosen, chosen_turn = span, e.text
+        break
+    frame = question_frame(question) if plan.operation == Operation.FACT else None
+    if frame is not None and (chosen is None or not (chosen.specific or has_revision_cue(chosen_turn))):
+        # No typed span: what a turn says of the asked person with the asked verb is the value
+        # ("he's doing judo now" for "What sport does Teo do?"), in whatever other words.
+        value = framed_value(frame, kind, plan, holding, exclude)
+        if value is not None:
+            return value, "answered"
+        if (
+            chosen is not None
+            and not has_revision_cue(chosen_turn)
+            and after_correction(chosen_turn) is None
+            and not says_with_verb(frame, chosen.text)
+        ):
+            # "What car did Piet buy?" is not answered by "saving for a car": a sentence that
+            # shares the topic but not the asked verb says nothing of what was bought.
+            return abstention(question), "abstained"
+    if chosen is not None and not chosen.specific and plan.operation == Operation.FACT:
+        head = asked_head(question)
+        which = modified_head(chosen.text, head) if head and kind is AnswerType.OTHER else None
+        if which is not None:
+            return which, "answered"  # "Which seat?": "an aisle seat", not the whole sentence
+    if chosen is not None:
+        return chosen.text, "answered"
     return abstention(question), "abstained"
+
+
+FRAME_DEPTH = 6
+"""The framed read looks at this many best-supported holding turns."""
+
+
+def framed_value(
+    frame: Frame, kind: AnswerType, plan: Plan, holding: list[EvidenceItem], exclude: set[str]
+) -> str | None:
+    """The value the best-supported turns state of the frame's subject with its verb: for a
+    question about now, the latest turn that states one (a later statement replaces an earlier
+    one when no ledger predicate orders them); for a question about a time, the latest said by
+    then; else the best-supported.
+
+    Args:
+        frame: the question's frame.
+        kind: the question's answer type.
+        plan: the plan (entities, time, whether the latest holds).
+        holding: the holding evidence, best first.
+        exclude: names that are not values.
+
+    Returns:
+        The value, or None when no turn states one.
+    """
+    # The question's people are the user's names when the question is in the first person or
+    # names the user by a name they told (the planner then lists "user" among its subjects).
+    told = any(n.lower() == "user" for n in plan.entities)
+    user_names = ["user", *plan.entities] if frame.subject == SELF or told else ["user"]
+    found = [
+        (e, value)
+        for e in holding[:FRAME_DEPTH]
+        if (value := frame_value(frame, kind, e.text, e.speaker, exclude, user_names)) is not None
+    ]
+    if plan.time_to is not None:
+        found = [(e, v) for e, v in found if e.time <= plan.time_to] or found
+    if not found:
+        return None
+    if (plan.prefers_latest and not plan.asks_previous) or plan.time_to is not None:
+        e, value = max(found, key=lambda ev: ev[0].time)
+        terms = [w for w in re.findall(r"[\w'’-]+", value) if len(w) > 2 and not w.isdigit()]
+        terms = [w for w in terms if w.lower() not in STOP_WORDS]
+        if plan.time_to is None and terms:
+            # "I drive a Honda Jazz", then "I sold the Jazz, we bought a Yaris": a later turn that
+            # lets the value go says what replaced it, in whatever verb.
+            later = [
+                x
+                for x in holding[:FRAME_DEPTH]
+                if x.time > e.time
+                and revises(x.text, terms)
+                and revised_value(x.text) is not None
+                and bound_clauses(x.text, frame.subject, x.speaker, user_names)  # of the same person
+            ]
+            if later:
+                return revised_value(max(later, key=lambda x: x.time).text)
+        return value
+    return found[0][1]
 
 
 def only_a_person(text: str, people: frozenset[str] | set[str]) -> bool:
@@ -1145,6 +1276,11 @@ GENERIC_KINDS = frozenset(
 breed."""
 
 _PARTICLES = frozenset("on in at from for with about to into of by like".split())
+_NOT_KIND_LEADS = frozenset(
+    "very so really too quite super pretty always still just getting being not also such more less "
+    "feeling doing going looking".split()
+)
+"""Words that open a state, not a kind: "Kiwi is very curious", "she's getting old"."""
 _QUESTION_HEADS = frozenset(
     {"is", "are", "was", "were", "kind", "type", "sort", "time", "day", "date", "year"}
 )
@@ -1152,13 +1288,22 @@ _QUESTION_HEADS = frozenset(
 
 def copular_value(text: str, thing: str) -> str | None:
     """What the text says `thing` is ("Rufus is a beagle and Miso is a tabby" -> "beagle" for
-    Rufus), or None."""
-    m = re.search(
-        rf"\b{re.escape(thing)},?\s+(?:is|was|are|were|'s)\s+(?:an?\s+|the\s+)?(?!not\b)([\w -]+?)"
-        r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bin case\b|\bwho\b|\bthat\b|$))",
-        text,
-        re.I,
-    )
+    Rufus; "Kiwi, a border collie"; "Meet Waffles: beagle, nine weeks old"; "My dog Scout is a
+    corgi" for "my dog"), or None. A state ("Kiwi is very curious about them") is not a kind."""
+    end = r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bin case\b|\bwho\b|\bthat\b|$))"
+    thing_re = rf"\b{re.escape(thing)}(?:\s+[A-Z][\w'’-]+)?"  # "my dog Scout is a corgi"
+    m = None
+    for pattern in (
+        rf"{thing_re},?\s+(?:is|was|are|were|'s)\s+(?:an?\s+|the\s+)?(?!not\b)([\w -]+?){end}",
+        rf"\b{re.escape(thing)},\s+(?:an?|the)\s+([\w -]+?){end}",  # "Kiwi, a border collie"
+        rf"\b{re.escape(thing)}:\s+(?:an?\s+)?([\w -]+?){end}",  # "Meet Waffles: beagle, ..."
+    ):
+        for hit in re.finditer(pattern, text, re.I):
+            if hit.group(1).split()[0].lower() not in _NOT_KIND_LEADS:
+                m = hit
+                break
+        if m:
+            break
     if not m:
         # "a golden retriever called Biscuit": the kind said beside the name.
         m = re.search(

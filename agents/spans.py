@@ -34,6 +34,9 @@ class AnswerType(StrEnum):
     YESNO = "yes/no"
     AGE = "age"
     ADDRESS = "address"
+    RESULT_TIME = "result time"
+    """A time taken (a race's finishing time, "3:41:12", "52 minutes"): said as a clock reading or
+    a number of hours and minutes, never by a sentence about the race."""
     TOPIC = "topic"
     """What a thesis, book or talk is about: only a turn saying "<it> is about/on ..." answers."""
     OTHER = "other"
@@ -54,6 +57,21 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
     (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
     (AnswerType.ADDRESS, re.compile(r"\baddress\b", re.I)),
+    (
+        AnswerType.RESULT_TIME,
+        re.compile(
+            r"^\s*what\s+(?:is|was|were|'s)\s+.*\b(?:finish(?:ing)?|race|running|personal best|best)?\s*time\b"
+            r"(?!\s+(?:of day|zone))",
+            re.I,
+        ),
+    ),
+    (
+        AnswerType.PROPER,
+        re.compile(
+            r"\btitle of (?:the |his |her |their |my |your |\w+['’]s )?(?:book|novel|film|movie|show|album|song|podcast|play)\b",
+            re.I,
+        ),
+    ),
     (AnswerType.TOPIC, re.compile(r"^\s*what\s+(?:is|was|are|were|'s)\s+.+\babout\s*\??\s*$", re.I)),
     (AnswerType.NAME, re.compile(r"\bname\b|\bnamed\b|\bcalled\b", re.I)),
     (
@@ -86,12 +104,22 @@ COLOURS = frozenset(
     "turquoise navy maroon cream".split()
 )
 _PHONE = re.compile(r"(?<![\w+])(?:\+?\d[\d\s().-]{6,}\d)(?!\w)")
+_RESULT_TIME = re.compile(
+    r"\b\d{1,2}:\d{2}(?::\d{2})?\b(?!\s*(?:am|pm|a\.m|p\.m))"
+    r"|\b\d+\s*(?:hours?|hrs?|h)\s*(?:and\s*)?\d+\s*(?:minutes?|mins?|m)\b"
+    r"|\b\d+\s*(?:minutes?|mins?)(?:\s*(?:and\s*)?\d+\s*(?:seconds?|secs?|s))?\b",
+    re.I,
+)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _CAP_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z][\w'’&.-]*)*")
 _PLACE_CUE = re.compile(
     r"\b(?:in|to|from|at|near|around|moved to|live in|living in)\s+((?:the\s+)?[A-Z][\w'’.-]*(?:[\s,]+[A-Z][\w'’.-]*)*)"
 )
-_NAMED = re.compile(r"\b(?:named|called|name is|name's|goes by)\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)")
+_HONORIFIC = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
+"""A title before a name belongs to it: "my physio is Dr. Hale" names Dr. Hale, not "Dr"."""
+_NAMED = re.compile(
+    rf"\b(?:named|called|name is|name's|goes by)\s+({_HONORIFIC}[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)"
+)
 _STREET = re.compile(
     r"\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|"
     r"Way|Place|Pl|Terrace|Close|Crescent)\b\.?"
@@ -204,7 +232,8 @@ def about(text: str, focus: set[str]) -> bool:
     """True when the text mentions at least one focus word (crude stems both sides)."""
     if not focus:
         return True
-    words = {_stem(w) for w in tokenize(text)}
+    # "my manager's name": the possessive is not part of the word, as in `focus_words`.
+    words = {_stem(re.sub(r"(?:['’]s?)+$", "", w)) for w in tokenize(text)}
     # A focus word as the index reads it too ("puppy" is "puppi" once tokenised).
     return any(_stem(f) in words or any(_stem(t) in words for t in _tokens(f)) for f in focus)
 
@@ -291,11 +320,34 @@ def stated_total(text: str, focus: set[str]) -> bool:
     return bool(_TOTAL.search(text) or _ORDINAL_TOTAL.search(text)) and about(text, focus)
 
 
+_NONE_OF = re.compile(
+    r"\b(?:no|zero|(?:don['’]?t|do not|doesn['’]?t|does not)\s+have\s+any|not\s+any)\s+(?:more\s+)?([a-z]+)",
+    re.I,
+)
+
+
+def stated_none(text: str, focus: set[str]) -> bool:
+    """True when the text says there are none of what is counted ("Living alone, no
+    roommates!", "we don't have any cats now"): a count of zero, said outright.
+
+    Args:
+        text: a turn or sentence.
+        focus: the counted words.
+
+    Returns:
+        Whether the text states zero of one of them.
+    """
+    stems = {_stem(f) for f in focus}
+    return any(_stem(m.group(1).lower()) in stems for m in _NONE_OF.finditer(text))
+
+
 def stated_quantity(text: str, focus: set[str]) -> int | None:
     """A number the text states about one of the focus words ("4 times a week", "three kids",
-    "down to one job"), or None: a count said outright, not counted from turns."""
+    "down to one job", "no roommates"), or None: a count said outright, not counted from turns."""
     # Focus words may come already stemmed ("class"): compare both forms on both sides.
     stems = {f for f in focus} | {_stem(f) for f in focus}
+    if focus and stated_none(text, focus):
+        return 0
     total = _TOTAL.search(text)
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))
@@ -416,6 +468,9 @@ def typed_span(
     if kind is AnswerType.ADDRESS:
         m = _STREET.search(text)
         return m.group(0).rstrip(".,") if m else None
+    if kind is AnswerType.RESULT_TIME:
+        m = _RESULT_TIME.search(text)
+        return m.group(0).strip() if m else None
     if kind is AnswerType.AGE:
         m = _AGE.search(text)
         age = next((g for g in m.groups() if g), None) if m else None
@@ -437,12 +492,15 @@ def typed_span(
         if head is not None:
             # "Oakwood School", "my brother Jonas": a name right beside the noun it names.
             noun = rf"(?i:{re.escape(head)})"
-            near = re.search(
-                rf"\b{noun}s?,?\s+(?:is\s+|was\s+)?([A-Z][\w'’-]+)|\b([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)\s+{noun}\b",
+            # The first such name that is a name ("My therapist, Dr. Lindqvist": not "My").
+            for hit in re.finditer(
+                rf"\b{noun}s?,?\s+(?:is\s+|was\s+)?({_HONORIFIC}[A-Z][\w'’-]+)|\b([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)\s+(?={noun}\b)",
                 text,
-            )
-            found = next((g for g in near.groups() if g), None) if near else None
-            return found if found and found.split()[0] not in _NOT_NAMES else None
+            ):
+                found = next((g for g in hit.groups() if g), None)
+                if found and found.split()[0] not in _NOT_NAMES:
+                    return found
+            return None
         return names[0] if names else None
     if kind is AnswerType.COLOUR:
         found = [w for w in tokenize(text + " " + (caption or "")) if w in COLOURS]
@@ -659,6 +717,7 @@ NEEDS_SPECIFIC = frozenset(
         AnswerType.AGE,
         AnswerType.ADDRESS,
         AnswerType.TOPIC,
+        AnswerType.RESULT_TIME,
     }
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places
@@ -676,7 +735,9 @@ REVISION = re.compile(
     r"|\bchanged\s+the\s+(?:venue|date|location|place|plan|plans|time|day)\b|\bchange\s+of\s+plans?\b"
     r"|\b(?:pulled|dropped|backed)\s+out\s+of\b|\bgave\s+up\b|\bno\s+more\b"
     r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b"
-    r"|\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started|starting|moved to|now (?:at|with))\b",
+    r"|\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started|starting|moved to|now (?:at|with))\b"
+    r"|\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\b"
+    r"|\b(?:sold|gave away|got rid of|traded in|stopped|dropped)\s+(?!out\b|by\b|off\b)[^,.;!?]+[,.;]\s+\S",
     re.I,
 )
 """Words with which a speaker drops a value they stated before and (usually) names its
@@ -700,6 +761,14 @@ _QUIT_JOINED = re.compile(
     re.I,
 )
 """'Sam quit Deloitte, he joined a startup called Fernly': the employer that replaced the one left."""
+_PLAN_DROPPED = re.compile(
+    r"\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\s+", re.I
+)
+"""A plan said in the past and dropped in the same breath: "we were going to host, but ..."."""
+_LET_GO = re.compile(
+    r"\b(?:sold|gave away|got rid of|traded in|stopped|dropped)\s+(?!out\b|by\b|off\b)[^,.;!?]+[,.;]\s+", re.I
+)
+"""A thing let go of, then what came instead: "sold the Jazz, we bought a Yaris"."""
 _NOT_OLD = re.compile(r",\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+")
 _NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
 _INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
@@ -722,6 +791,18 @@ _REVISION_KEYS = (
     "finished",
     "quit",
     "left",
+    "going to",
+    "gonna",
+    "planning to",
+    "supposed to",
+    "meant to",
+    "about to",
+    "sold",
+    "gave away",
+    "got rid of",
+    "traded in",
+    "stopped",
+    "dropped",
 )
 """Every REVISION match contains one of these: a cheap test before the regex."""
 
@@ -751,6 +832,13 @@ def revised_value(text: str) -> str | None:
     )
     if m:
         return m.group(1).strip()
+    if (dropped := _PLAN_DROPPED.search(text)) and text[dropped.end() :].strip():
+        # "I was going to take the job in Denver, but I turned it down. I'm staying at the firm
+        # in Sacramento.": what follows the "but" is what holds.
+        return text[dropped.end() :].strip()
+    if (gone := _LET_GO.search(text)) and text[gone.end() :].strip():
+        # "I sold the Jazz, we bought a used Yaris": what follows the thing let go replaces it.
+        return text[gone.end() :].strip()
     for sentence in sentences(text):
         m = _NOT_OLD.search(sentence)
         if m:  # "the ceremony will be in Nara now, not Kyoto": the clause the old value follows
