@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from emem.agents.deep import score_turns, segment_scores
 from emem.agents.planner import offline_plan
 from emem.memory import Memory
@@ -59,3 +61,17 @@ def test_a_turn_said_by_the_person_asked_about_outranks_its_mirror(tmp_path: Pat
     assert [said[by_id[t]] for t in ("S1:1", "S1:2", "S1:3", "S1:4")] == [1.0, 0.0, 1.0, 0.0]
     for own, mirror in (("S1:1", "S1:2"), ("S1:3", "S1:4")):
         assert scored.score[by_id[own]] > scored.score[by_id[mirror]], own
+
+
+def test_fit_monotone_holds_a_negatively_weighted_duplicate_at_a_token_weight() -> None:
+    from emem.eval.fit_turn_scorer import HELD, fit_monotone
+
+    rng = np.random.default_rng(0)
+    signal = rng.normal(size=2000)
+    # The second column is the first plus noise and a pull the other way: an unconstrained fit
+    # weights it negatively.
+    twin = signal + 0.3 * rng.normal(size=2000)
+    y = (signal - 0.5 * twin + 0.3 * rng.normal(size=2000) > 0).astype(float)
+    x = np.c_[signal, twin]
+    w = fit_monotone(x, y, l2=1.0)
+    assert w[1] == HELD and w[0] > 0
