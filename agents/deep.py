@@ -164,7 +164,10 @@ def score_turns(
     names = [e.lower() for e in plan.entities]
     ents = [sum(1 for e in names if e in t.render().lower() or e == t.speaker.lower()) for t in turns]
     seg = [segment_score.get(view.segment_for(t).segment_id, 0.0) for t in turns]
-    x = feature_matrix(signals, rows, overlap, ents, seg)
+    # Said by a person the question names: a list question's evidence ("What activities does
+    # Melanie partake in?") is that person's own turns, which rarely repeat the question's words.
+    said = [float(t.speaker.lower() in names) for t in turns]
+    x = feature_matrix(signals, rows, overlap, ents, seg, said)
     tokens = np.array([count_tokens(_line(t)) for t in turns])
     return Scored(list(turns), calibrated(x), support, x, tokens)
 

@@ -144,6 +144,36 @@ def packed_recall(y: np.ndarray, tokens: np.ndarray, scores: np.ndarray, n: int,
     return got / n
 
 
+HELD = 0.01
+"""The weight a feature the fit would weight negatively is held at (see fit_monotone)."""
+
+
+def fit_monotone(x: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
+    """Logistic fit whose weights are all positive: the features the fit weights negatively (a
+    near-duplicate of another, e.g. dense_asked beside dense_topic) are left out, the rest
+    refitted, until none is negative; the left-out ones then get HELD, a token weight, so the
+    score rises with every signal.
+
+    Args:
+        x: features, one row per candidate turn.
+        y: 1.0 for evidence turns.
+        l2: the L2 penalty.
+    Returns:
+        Weights in column order, intercept last.
+    """
+    held: set[int] = set()
+    while True:
+        free = [j for j in range(x.shape[1]) if j not in held]
+        w_free = fit_logistic(x[:, free], y, l2=l2)
+        negative = [free[i] for i, v in enumerate(w_free[: len(free)]) if v < 0]
+        if not negative:
+            w = np.full(x.shape[1] + 1, HELD)
+            w[free] = w_free[: len(free)]
+            w[-1] = w_free[-1]
+            return w
+        held |= set(negative)
+
+
 def without_typed(x: np.ndarray) -> np.ndarray:
     """The features with the typed column zeroed (the scorer as if no NER pipeline were installed)."""
     out = x.copy()
@@ -170,10 +200,10 @@ def main() -> None:
     tr = [c for c in rows if c.conversation in train]
     te = [c for c in rows if c.conversation in test]
     x_train, y_train = np.concatenate([c.x2 for c in tr]), np.concatenate([c.y2 for c in tr])
-    w = fit_logistic(x_train, y_train, l2=args.l2)
+    w = fit_monotone(x_train, y_train, l2=args.l2)
     fitted = dict(zip(FEATURES, w[:-1], strict=True))
     # Ablation: the same fit without the typed feature (what typed knowledge adds).
-    w_plain = fit_logistic(without_typed(x_train), y_train, l2=args.l2)
+    w_plain = fit_monotone(without_typed(x_train), y_train, l2=args.l2)
     plain = dict(zip(FEATURES, w_plain[:-1], strict=True))
     print(
         f"fitted on {train}: "
