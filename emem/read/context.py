@@ -19,6 +19,7 @@ from emem.agents.currentness import by_source
 from emem.agents.deep import MAX_HOPS, DocumentFrequency, SignalCache
 from emem.agents.roles import RoleModels
 from emem.config import ReadConfig
+from emem.index.text import forget_tokens
 from emem.index.vector_cache import VectorCache, text_hash
 from emem.ledger.models import Revision
 from emem.ledger.withhold import ForgetRequest
@@ -144,6 +145,7 @@ class ReadRuntime:
             self._inferred.pop(namespace, None)
             self._vectors.clear()
             count_tokens.cache_clear()  # memoised by text: may hold erased turns
+            forget_tokens()
 
     def embed(self, text: str) -> np.ndarray:
         with self._lock:
