@@ -194,7 +194,9 @@ class ReadRuntime:
             hit = self._inferred.get(view.namespace)
             if hit is not None and hit[0] is view:
                 return hit[1]
-        value = likely_user([(t.speaker, t.text) for t in view.turns])
+        # More than two speakers: likely_user says None; skip its pass over every turn.
+        many = len(view.speaker_names_lower()) > 2
+        value = None if many else likely_user([(t.speaker, t.text) for t in view.turns])
         with self._lock:
             self._inferred[view.namespace] = (view, value)
         return value
