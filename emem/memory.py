@@ -103,8 +103,10 @@ class Memory:
                 (not closed by `close`). Default: env EMEM_BACKEND, else "embedded".
             config: the whole setup as data (default: the "default" recipe).
         """
+        from emem.blas import limit_blas_threads
         from emem.ledger.withhold import forget_policy as _forget_policy
 
+        limit_blas_threads()
         cfg = recipe(config) if isinstance(config, str) else config or recipe("default")
         self.config = cfg
         """The config this memory was opened with (keyword arguments given explicitly win)."""

@@ -80,19 +80,29 @@ def _segment(conv: str, sid: str, part: int, turns: list[StoredTurn], tokens: in
 _CAPITALISED = re.compile(r"\b[A-Z][a-zA-Z'’-]+(?:\s+[A-Z][a-zA-Z'’-]+)*")
 
 
-def extractive_summary(segment: Segment, n_turns: int = SUMMARY_TURNS) -> str:
-    """Offline summary: the date, the speakers, the salient names and the most content-dense turns.
+def summary_turns(segment: Segment, n_turns: int = SUMMARY_TURNS) -> list[StoredTurn]:
+    """The most content-dense turns of a segment (best first): the ones its extractive summary
+    quotes. Turns are scored by how many of the segment's frequent content terms they carry, so
+    the summary favours what the session is about rather than greetings.
 
-    Turns are scored by how many of the segment's frequent content terms they carry, so the
-    summary favours what the session is about rather than greetings.
+    Args:
+        segment: the segment.
+        n_turns: how many turns to pick.
+
+    Returns:
+        At most `n_turns` turns, densest first, earlier first among equals.
     """
-    terms = Counter(w for t in segment.turns for w in set(tokenize(t.render())))
+    words = [tokenize(t.render()) for t in segment.turns]
+    terms = Counter(w for ws in words for w in set(ws))
+    density = [sum(terms[w] > 1 for w in ws) + 0.2 * len(ws) for ws in words]
+    order = sorted(range(len(segment.turns)), key=lambda i: (-density[i], segment.turns[i].seq))
+    return [segment.turns[i] for i in order[:n_turns]]
 
-    def density(t: StoredTurn) -> float:
-        words = tokenize(t.render())
-        return sum(terms[w] > 1 for w in words) + 0.2 * len(words)
 
-    top = sorted(segment.turns, key=lambda t: (-density(t), t.seq))[:n_turns]
+def extractive_summary(segment: Segment, n_turns: int = SUMMARY_TURNS) -> str:
+    """Offline summary: the date, the speakers, the salient names and the most content-dense
+    turns (`summary_turns`)."""
+    top = summary_turns(segment, n_turns)
     speakers = segment.speakers()
     names = Counter(
         m.group(0)

@@ -38,6 +38,16 @@ class PausingEmbedder(HashEmbedder):
 
 
 def turns() -> list[dict]:
+    # A second session closes S1, whose summary (quoting the secret) is then embedded and cached;
+    # a conversation's open latest segment routes by its turn vectors and embeds no summary.
+    later = {
+        "conversation_id": "c1",
+        "session_id": "S2",
+        "turn_id": "S2:1",
+        "speaker": "Omar",
+        "text": "The trail was muddy today.",
+        "time": "2023-02-01T10:00:00+00:00",
+    }
     return [
         {
             "conversation_id": "c1",
@@ -48,7 +58,7 @@ def turns() -> list[dict]:
             "time": f"2023-01-05T10:0{i}:00+00:00",
         }
         for i in range(1, 6)
-    ]
+    ] + [later]
 
 
 def child_reader(home: str, ready: str, go: str) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 from emem.index.vector_cache import VectorCache
 from emem.memory import Memory
 from emem.retrieval.view import build_view
+from emem.segments import summary_turns
 
 T0 = "2023-01-05T10:00:00+00:00"
 
@@ -99,8 +100,9 @@ def test_appending_a_turn_re_embeds_only_its_segment_summary(home: Path) -> None
         assert untouched is first.segments[first.segment_index["c1/S1"]]
         fresh = build_view(m.indexes.current("ns"), m.segment_summaries("ns"))
         assert_same_view(carried, fresh)
-        # The replaced S2 summary's vector left the cache: one row per live segment.
-        assert VectorCache(home).count("ns") == len(carried.segments)
+        # The replaced S2 summary's vector left the cache: one row per live closed segment (c1's
+        # latest, S3, is open: its summary vector is made from turn vectors, never embedded).
+        assert VectorCache(home).count("ns") == len(carried.segments) - 1
 
 
 def test_a_new_session_and_a_second_process_embed_no_summary_twice(home: Path) -> None:
@@ -181,3 +183,36 @@ def test_carried_turn_segments_follow_a_new_session_and_a_split(home: Path) -> N
         fresh = build_view(m.indexes.current("ns"), m.segment_summaries("ns"))
         assert carried._turn_segment is not None
         assert np.array_equal(carried.turn_segment, fresh.turn_segment)
+
+
+def test_the_open_segment_s_summary_is_never_embedded_until_it_closes(home: Path) -> None:
+    """Appending to a conversation's latest segment embeds no summary (its vector is the mean of
+    the quoted turns' vectors); a new session closes it, which embeds its summary once; both views
+    equal a fresh build's, and a fresh process embeds nothing the cache does not hold."""
+    embedder = CountingEmbedder()
+    with Memory(home, embedder=embedder) as m:
+        m.add_turns(history(), namespace="ns")
+        first = m.read_runtime.view("ns")
+        embedder.texts.clear()
+        m.add_turns(
+            [turn("S3", 2, "Omar", "Oslo in May sounds lovely.", "2023-03-01T09:05:00+00:00")], namespace="ns"
+        )
+        grown = m.read_runtime.view("ns")
+        assert embedder.texts == ["Omar: Oslo in May sounds lovely."]  # the turn, no summary
+        assert grown.summaries == first.summaries
+        s3 = grown.segments[grown.segment_index["c1/S3"]]
+        rows = [grown.row_of[str(t.seq)] for t in summary_turns(s3)]
+        mean = grown.turn_vectors[rows].mean(axis=0)
+        assert np.allclose(grown.summary_vectors[grown.segment_index["c1/S3"]], mean / np.linalg.norm(mean))
+        assert_same_view(grown, build_view(m.indexes.current("ns"), m.segment_summaries("ns")))
+        embedder.texts.clear()
+        m.add_turns(
+            [turn("S4", 1, "Dana", "Lena loved the harbour trail.", "2023-05-20T09:00:00+00:00")],
+            namespace="ns",
+        )
+        closed = m.read_runtime.view("ns")
+        assert summary_texts(embedder, closed) == [s3.summary]  # S3 closed: embedded once
+        assert_same_view(closed, build_view(m.indexes.current("ns"), m.segment_summaries("ns")))
+    again = CountingEmbedder()
+    with Memory(home, embedder=again) as other:
+        assert summary_texts(again, other.read_runtime.view("ns")) == []

@@ -135,7 +135,8 @@ def _apply(
     for tid in removed.keys() | grown.keys():
         slots, tfs = postings.get(tid, (np.zeros(0, np.int64), np.zeros(0, np.float64)))
         if tid in removed:
-            keep = ~np.isin(slots, removed[tid])
+            gone_slots = removed[tid]  # one slot nearly always (a document replaced): no isin
+            keep = slots != gone_slots[0] if len(gone_slots) == 1 else ~np.isin(slots, gone_slots)
             slots, tfs = slots[keep], tfs[keep]
         if tid in grown:
             extra = grown[tid]

@@ -28,5 +28,29 @@ def _stem(word: str) -> str:
     return porter.stem(word)
 
 
+TOKEN_CACHE = 32_768
+"""Texts whose tokens `tokenize` remembers: every turn of a 10-conversation LoCoMo namespace
+(5,874) with room for questions, summaries and segment texts."""
+
+
+@lru_cache(maxsize=TOKEN_CACHE)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(_stem(w) for w in _WORD.findall(text.lower().replace("’", "'")) if w not in STOP_WORDS)
+
+
 def tokenize(text: str) -> list[str]:
-    return [_stem(w) for w in _WORD.findall(text.lower().replace("’", "'")) if w not in STOP_WORDS]
+    """Stemmed content-word tokens of `text`, memoised by text: each question re-scores the turns
+    of the segments it reads (deep's features, support), and those texts repeat across questions.
+
+    Args:
+        text: any text.
+
+    Returns:
+        A new list on each call (callers may change it).
+    """
+    return list(_tokens(text))
+
+
+def forget_tokens() -> None:
+    """Drop the memoised tokens (they may hold the words of erased turns)."""
+    _tokens.cache_clear()

@@ -161,7 +161,7 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         top = evidence[0].score
         until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
         bound = min((t for t in (as_of, until) if t is not None), default=None)
-        revisions = later_revisions(evidence, view.turns, exclude, bound, plan.entities)
+        revisions = later_revisions(evidence, rt.revision_turns(view), exclude, bound, plan.entities)
         # A revision found among deep's context turns is promoted, not packed twice.
         promoted = {(t.conversation_id, t.turn_id) for t in revisions}
         evidence = [e for e in evidence if (e.conversation_id, e.turn_id) not in promoted]

@@ -22,7 +22,7 @@ from emem.index.manager import NamespaceIndexes, turn_key
 from emem.index.text import tokenize
 from emem.models import StoredTurn
 from emem.retrieval.exact import exact_dense
-from emem.segments import Segment, build_segments
+from emem.segments import Segment, build_segments, summary_turns
 
 EmbedTexts = Callable[[list[str]], np.ndarray]
 """texts -> (n, dim) L2-normalised vectors (the embedder, or a cache in front of it)."""
@@ -159,7 +159,7 @@ def build_view(
         turns=turns,
         turn_vectors=vectors,
         segments=segments,
-        summary_vectors=_summary_vectors(segments, embed, dim),
+        summary_vectors=_summary_vectors(segments, embed, dim, vectors, row_of, open_segments(segments)),
         centroids=_centroids(segments, vectors, row_of, dim),
         segment_bm25=BM25Index.from_tokens([s.segment_id for s in segments], tokens),
         row_of=row_of,
@@ -205,13 +205,28 @@ def _extend(
     fresh = _with_summaries(build_segments(sorted(redo, key=lambda t: t.seq)), summaries)
     fresh_texts = [s.text() for s in fresh]
     dim = vectors.shape[1]
-    fresh_vecs = _summary_vectors(fresh, embed, dim)
     fresh_centroids = _centroids(fresh, vectors, row_of, dim)
     # (segment, old index or -1 when fresh, fresh index or -1 when kept)
     parts = [(s, i, -1) for i, s in enumerate(old.segments) if not was_touched[i]]
     parts += [(s, -1, j) for j, s in enumerate(fresh)]
     parts.sort(key=lambda p: (p[0].start, p[0].segment_id))
     segments = [p[0] for p in parts]
+    now_open, was_open = open_segments(segments), open_segments(old.segments)
+    # A kept segment that opened or closed (its conversation's latest segment changed) takes the
+    # other kind of summary vector: made again here, with the fresh segments' (one embed call).
+    flipped = [
+        i
+        for _, i, _ in parts
+        if i >= 0 and (old.segments[i].segment_id in now_open) != (old.segments[i].segment_id in was_open)
+    ]
+    remade = _summary_vectors(
+        [old.segments[i] for i in flipped] + fresh, embed, dim, vectors, row_of, now_open
+    )
+    kept_vecs = old.summary_vectors
+    if flipped:
+        kept_vecs = kept_vecs.copy()
+        kept_vecs[flipped] = remade[: len(flipped)]
+    fresh_vecs = remade[len(flipped) :]
     segment_of = dict(old.segment_of)
     for pos, (s, was, _) in enumerate(parts):
         if was != pos:
@@ -234,7 +249,7 @@ def _extend(
         turns=turns,
         turn_vectors=vectors,
         segments=segments,
-        summary_vectors=stack(old.summary_vectors, fresh_vecs),
+        summary_vectors=stack(kept_vecs, fresh_vecs),
         centroids=stack(old.centroids, fresh_centroids),
         segment_bm25=old.segment_bm25.updated(
             [s.segment_id for s in segments],
@@ -290,10 +305,43 @@ def _with_summaries(segments: list[Segment], summaries: dict[str, str]) -> list[
     return segments
 
 
-def _summary_vectors(segments: list[Segment], embed: EmbedTexts, dim: int) -> np.ndarray:
+def open_segments(segments: list[Segment]) -> set[str]:
+    """Ids of the segments still growing: each conversation's latest (`segments` in view order,
+    by start). Appended turns land there, so an extractive summary there changes with nearly every
+    write; a segment closes when its conversation starts a later one."""
+    latest: dict[str, str] = {}
+    for s in segments:
+        latest[s.conversation_id] = s.segment_id
+    return set(latest.values())
+
+
+def _summary_vectors(
+    segments: list[Segment],
+    embed: EmbedTexts,
+    dim: int,
+    vectors: np.ndarray,
+    row_of: dict[str, int],
+    open_ids: set[str],
+) -> np.ndarray:
+    """Each segment's summary vector. An open segment's offline extractive summary is not
+    embedded: its vector is the normalised mean of the vectors of the turns that summary quotes
+    (`summary_turns`), already in memory, so a write costs no summary embedding (~170 ms at 10
+    LoCoMo conversations on the shared 2-core box) and a fresh process computes the same vector.
+    Closed segments and LLM-written summaries (which do not change per turn) are embedded, through
+    `embed` (the home's vector cache on the read path)."""
     if not segments:
         return np.zeros((0, dim), np.float32)
-    return np.asarray(embed([s.summary for s in segments]), dtype=np.float32)
+    out = np.zeros((len(segments), dim), np.float32)
+    embedded = [
+        i for i, s in enumerate(segments) if s.summary_source == "llm" or s.segment_id not in open_ids
+    ]
+    if embedded:
+        out[embedded] = np.asarray(embed([segments[i].summary for i in embedded]), dtype=np.float32)
+    for i, s in enumerate(segments):
+        if s.summary_source != "llm" and s.segment_id in open_ids:
+            v = vectors[[row_of[turn_key(t)] for t in summary_turns(s)]].mean(axis=0)
+            out[i] = v / max(float(np.linalg.norm(v)), 1e-12)
+    return out
 
 
 def _centroids(segments: list[Segment], vectors: np.ndarray, row_of: dict[str, int], dim: int) -> np.ndarray:

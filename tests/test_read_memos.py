@@ -1,0 +1,52 @@
+"""Per-view and per-text memos of the read path return what computing afresh returns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emem.agents.spans import has_revision_cue
+from emem.index.text import tokenize
+from emem.memory import Memory
+
+T0 = "2023-01-05T10:00:00+00:00"
+
+
+def turn(n: int, text: str, time: str = T0) -> dict:
+    return {
+        "conversation_id": "c1",
+        "session_id": "S1",
+        "turn_id": f"S1:{n}",
+        "speaker": "Dana",
+        "text": text,
+        "time": time,
+    }
+
+
+def test_tokenize_hands_out_a_new_list_each_call() -> None:
+    first = tokenize("Dana moved to Porto in May")
+    first.append("mutated")
+    assert tokenize("Dana moved to Porto in May") == ["dana", "move", "porto", "may"]
+
+
+def test_revision_turns_follow_the_view_across_writes(home: Path) -> None:
+    with Memory(home) as m:
+        m.add_turns(
+            [
+                turn(1, "We booked a trip to Iceland."),
+                turn(2, "The weather was lovely.", "2023-01-05T10:01:00+00:00"),
+            ],
+            namespace="ns",
+        )
+        rt = m.read_runtime
+        view = rt.view("ns")
+        assert rt.revision_turns(view) == [t for t in view.turns if has_revision_cue(t.text)]
+        m.add_turns(
+            [turn(3, "Iceland is off, we're going to Porto instead.", "2023-01-06T10:00:00+00:00")],
+            namespace="ns",
+        )
+        grown = rt.view("ns")
+        found = rt.revision_turns(grown)
+        assert found == [t for t in grown.turns if has_revision_cue(t.text)]
+        assert [t.turn_id for t in found] == ["S1:3"]
+        answer = m.ask("Where is Dana going on the trip?", namespace="ns", mode="deep")
+    assert "S1:3" in [e.turn_id for e in answer.evidence]
