@@ -1015,7 +1015,7 @@ class OfflineExtractor:
         subject, third = self._subject(m, sentence, turn, resolver, scope.anchor)
         if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
-        objects = rule.post(m, Ctx(sentence, dates, scope.context))
+        objects = rule.post(m, Ctx(sentence, dates, scope.context, scope.antecedent))
         if not objects:
             return []
         predicate = rule.predicate

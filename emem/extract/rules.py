@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from emem.extract.dates import DateMention
+from emem.extract.entities import NOT_NAMES
 from emem.extract.patterns import JOBS, PETS, compile_template, gerund, template_keywords
 
 FAVOURITE = "favourite_*"
@@ -46,6 +47,8 @@ class Ctx:
     context: str = ""
     """The turn and its neighbours (any speaker): cues a sentence leaves implicit ("Two great
     novels" after "Picked up Station Eleven" says a book is meant)."""
+    antecedent: str | None = None
+    """The one person the turn's previous sentence names: whom "him"/"her" in this one means."""
 
 
 Post = Callable[[re.Match[str], Ctx], list[str]]
@@ -1132,17 +1135,65 @@ _PHYSICAL = re.compile(
 )
 
 
+_TOPIC_FILLER = re.compile(
+    r"^(?:(?:all|any|the|some)\s+)?(?:stuff|things?|bits?|info(?:rmation)?|details?|parts?)\s+"
+    r"(?:about|on|regarding|re|to\s+do\s+with)\s+",
+    re.IGNORECASE,
+)
+"""A request's wrapper around what it names: "the stuff about my diabetes" names "my diabetes"."""
+_TOPIC_SPLIT = re.compile(
+    r"\s+(?:and|or)\s+(?=(?:my|our|the|his|her|their|which|what|where|who|when)\b|[A-Z])"
+)
+"""Between two things a request names ("my diabetes and the medication", "which school Elif goes
+to or her teacher's name"): a coordinator followed by a new noun phrase, not "my mum and dad"."""
+_WH_OPEN = re.compile(r"^(?:which|what|where|who|when)\s+", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^(?:his|her|their)\s+", re.IGNORECASE)
+_NAMED = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def _person_before(sentence: str, end: int, antecedent: str | None) -> str | None:
+    """Whom a pronoun at `end` means: the last name said before it in the sentence (not "I"), else
+    the one person the previous sentence named."""
+    names = [n for n in _NAMED.findall(sentence[:end]) if n.lower() not in PRONOUN_START | NOT_NAMES]
+    return names[-1] if names else antecedent
+
+
+def _topic_part(part: str, ctx: Ctx, at: int) -> str | None:
+    """One named thing of a request, cleaned; None when nothing nameable is left."""
+    part = _TOPIC_FILLER.sub("", part.strip())
+    part = re.sub(r"^(?:my|our|the)\s+", "", part, flags=re.I)
+    part = _WH_OPEN.sub("", part)
+    if part.lower() in ("him", "her", "them"):
+        # "Caspar and I had a fight. Please forget everything about him.": him is Caspar
+        return _person_before(ctx.sentence, at, ctx.antecedent)
+    if _POSSESSIVE.match(part):
+        # "which school Elif goes to or her teacher's name": her is Elif
+        owner = _person_before(ctx.sentence, at, ctx.antecedent)
+        part = _POSSESSIVE.sub(f"{owner}'s " if owner else "", part)
+    words = part.split()
+    if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
+        return None
+    if _PHYSICAL.search(part):
+        return None  # "remove the onions from the recipe": a task, not a request to forget
+    return part
+
+
 def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """The topic of a forget request: "my social security number" -> "social security number"."""
+    """The topics of a forget request: "my social security number" -> "social security number";
+    "the stuff about my diabetes and the medication" -> "diabetes", "medication"; "him" -> the
+    person the turn just named."""
     text = (m.group("obj") or "").strip().rstrip(".!,;")
     text = _TOPIC_TAIL.sub("", text)
-    text = re.sub(r"^(?:(?:all|everything)\s+(?:about\s+)?|about\s+)?(?:my|our|the)\s+", "", text, flags=re.I)
-    words = text.split()
-    if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
-        return []
-    if _PHYSICAL.search(text):
-        return []  # "remove the onions from the recipe": a task, not a request to forget
-    return [text]
+    text = re.sub(r"^(?:(?:all|everything)\s+(?:about\s+)?|about\s+)", "", text, flags=re.I)
+    start = m.start("obj") if m.group("obj") else m.end()
+    topics: list[str] = []
+    offset = 0
+    for part in _TOPIC_SPLIT.split(text):
+        offset = text.find(part, offset)
+        topic = _topic_part(part, ctx, start + max(offset, 0))
+        if topic and topic not in topics:
+            topics.append(topic)
+    return topics
 
 
 # --- the table -----------------------------------------------------------------------------------
@@ -1188,6 +1239,7 @@ _RETAIN_VERB = (
 )
 _KEEP_NOT = (
     rf"(?i:(?:don't|do\s+not|not|never|no\s+need\s+to)\s+{_RETAIN_VERB}|"
+    rf"(?:you\s+)?(?:don't|do\s+not)\s+(?:need|have)\s+to\s+{_RETAIN_VERB}|"
     rf"(?:i'd|i\s+would)\s+(?:rather|prefer\s+(?:it\s+if\s+)?)\s*you\s+(?:didn't|did\s+not|don't|not|wouldn't)\s+{_RETAIN_VERB}|"
     rf"i\s+(?:don't|do\s+not)\s+want\s+(?:you\s+to|it)\s+(?:{_RETAIN_VERB}|(?:to\s+be\s+)?(?:kept|stored|saved|remembered)))"
 )
@@ -1198,7 +1250,8 @@ _ABOUT_WHAT = (
 )
 FORGET_REQUEST = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
-    r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,60}|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
+    r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,60}|(?i:which|what|where|who|when)\s+[^.!?;,]{1,60}|"
+    r"(?i:him|her|them)\b|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
 )
 """One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
 what is named ("anything about my dentist", "the therapy info", "Harriet")."""
@@ -2302,6 +2355,16 @@ RULES: tuple[Rule, ...] = (
         forget_topic,
         negated=True,
         cessation="any",
+    ),
+    # "I don't want health things stored anywhere": what is named, then the state it must not be in
+    R(
+        "forget_request",
+        r"{I}\s+(?:don't|do\s+not)\s+want\s+(?P<obj>(?:my\s+|any\s+|the\s+|those\s+|these\s+)?[a-z][^.!?;,]{1,40}?)"
+        r"\s+(?:stored|kept|saved|remembered|recorded|on\s+file|written\s+down)\b",
+        forget_topic,
+        negated=True,
+        cessation="any",
+        confidence=0.8,
     ),
     R(
         "forget_request",
