@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from packing import pack_items as _pack
+
 from emem.agents.frames import SELF, bound_clauses, frame_value, question_frame, role_in
 from emem.agents.planner import offline_plan
 from emem.agents.reader import offline_read
 from emem.agents.spans import AnswerType
-from emem.answer import Closure, EvidenceItem, PackResult
+from emem.answer import EvidenceItem
 
 
 def _item(tid: str, day: int, score: float, text: str, speaker: str = "user") -> EvidenceItem:
@@ -22,14 +24,6 @@ def _item(tid: str, day: int, score: float, text: str, speaker: str = "user") ->
         text=text,
         score=score,
     )
-
-
-def _pack(*items: EvidenceItem) -> PackResult:
-    closures = [
-        Closure(key=e.turn_id, group=e.turn_id, priority=e.score, lines=[e.text], tokens=1, evidence=[e])
-        for e in items
-    ]
-    return PackResult(closures=closures, tokens=len(items), budget=2000)
 
 
 def test_question_frames_name_subject_verb_and_head() -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from packing import pack_items as _pack
+
 from emem.agents.currentness import later_revisions
 from emem.agents.planner import offline_plan
 from emem.agents.reader import offline_read
 from emem.agents.spans import revised_value, revises, salient_terms
-from emem.answer import Closure, EvidenceItem, PackResult
+from emem.answer import EvidenceItem
 from emem.models import StoredTurn
 
 
@@ -38,14 +40,6 @@ def _turn(tid: str, day: int, text: str, speaker: str = "user") -> StoredTurn:
         recorded_at=when,
         hash=tid,
     )
-
-
-def _pack(*items: EvidenceItem) -> PackResult:
-    closures = [
-        Closure(key=e.turn_id, group=e.turn_id, priority=e.score, lines=[e.text], tokens=1, evidence=[e])
-        for e in items
-    ]
-    return PackResult(closures=closures, tokens=len(items), budget=2000)
 
 
 def test_revised_value_is_the_replacement_not_the_dropped_value() -> None:
