@@ -1,8 +1,25 @@
-"""A packed context built by hand, for reader tests: one closure per evidence item, in order."""
+"""Evidence items and packed contexts built by hand, for reader tests."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from emem.answer import Closure, EvidenceItem, PackResult
+
+
+def evidence_item(
+    tid: str, day: int, score: float, text: str, speaker: str = "user", *, month: int = 1
+) -> EvidenceItem:
+    """One turn of conversation "c", session "S", said on `day` of `month` 2024."""
+    return EvidenceItem(
+        turn_id=tid,
+        session_id="S",
+        conversation_id="c",
+        speaker=speaker,
+        time=datetime(2024, month, day, tzinfo=UTC),
+        text=text,
+        score=score,
+    )
 
 
 def pack_items(*items: EvidenceItem) -> PackResult:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from packing import evidence_item
 from packing import pack_items as _pack
 
 from emem.agents.frames import SELF, bound_clauses, frame_value, question_frame, role_in
@@ -15,15 +16,7 @@ from emem.answer import EvidenceItem
 
 
 def _item(tid: str, day: int, score: float, text: str, speaker: str = "user") -> EvidenceItem:
-    return EvidenceItem(
-        turn_id=tid,
-        session_id="S",
-        conversation_id="c",
-        speaker=speaker,
-        time=datetime(2024, 3, day, tzinfo=UTC),
-        text=text,
-        score=score,
-    )
+    return evidence_item(tid, day, score, text, speaker, month=3)
 
 
 def test_question_frames_name_subject_verb_and_head() -> None:

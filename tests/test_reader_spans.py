@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from packing import evidence_item
 from packing import pack_items as _pack
 
 from emem.agents.currentness import later_revisions
@@ -15,15 +16,7 @@ from emem.models import StoredTurn
 
 
 def _item(tid: str, day: int, score: float, text: str, speaker: str = "user") -> EvidenceItem:
-    return EvidenceItem(
-        turn_id=tid,
-        session_id="S",
-        conversation_id="c",
-        speaker=speaker,
-        time=datetime(2024, 1, day, tzinfo=UTC),
-        text=text,
-        score=score,
-    )
+    return evidence_item(tid, day, score, text, speaker, month=1)
 
 
 def _turn(tid: str, day: int, text: str, speaker: str = "user") -> StoredTurn:
