@@ -332,13 +332,12 @@ def _summary_vectors(
     if not segments:
         return np.zeros((0, dim), np.float32)
     out = np.zeros((len(segments), dim), np.float32)
-    embedded = [
-        i for i, s in enumerate(segments) if s.summary_source == "llm" or s.segment_id not in open_ids
-    ]
+    quoted = [s.summary_source != "llm" and s.segment_id in open_ids for s in segments]
+    embedded = [i for i, q in enumerate(quoted) if not q]
     if embedded:
         out[embedded] = np.asarray(embed([segments[i].summary for i in embedded]), dtype=np.float32)
     for i, s in enumerate(segments):
-        if s.summary_source != "llm" and s.segment_id in open_ids:
+        if quoted[i]:
             v = vectors[[row_of[turn_key(t)] for t in summary_turns(s)]].mean(axis=0)
             out[i] = v / max(float(np.linalg.norm(v)), 1e-12)
     return out
