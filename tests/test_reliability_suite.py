@@ -241,6 +241,30 @@ def test_the_third_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
     assert not any(c.conversation in convs for c in suite.cases if c.split != "holdout3")
 
 
+def test_the_fourth_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
+    """holdout4, written blind to the code in session 9 and committed before emem ran on it: its own
+    conversations (n01...), mostly an agent and one user, some friends, 3+ dated sessions with later
+    ones appended, 15+ cases in every dimension, and some asked through the as_of parameter."""
+    convs = {k: v for k, v in suite.conversations.items() if v.split == "holdout4"}
+    assert len(convs) >= 12 and all(re.fullmatch(r"n\d\d", k) for k in convs)
+    assert {v.style for v in convs.values()} == {"agent", "friends"}
+    sessions = {
+        k: {t["session_id"] for t in v.append_turns} | {s["session_id"] for s in v.conversation["sessions"]}
+        for k, v in convs.items()
+    }
+    assert all(len(ids) >= 3 for ids in sessions.values()), sessions
+    assert all(s["time"] for v in convs.values() for s in v.conversation["sessions"])
+    assert all(v.append_turns and all(t["time"] for t in v.append_turns) for v in convs.values())
+    cases = suite.select("holdout4")
+    assert len(cases) >= 112 and {c.split for c in cases} == {"holdout4"}
+    per = Counter(c.dimension for c in cases)
+    assert all(per[d] >= 15 for d in DIMENSIONS), per
+    assert all(c.conversation in convs for c in cases)
+    assert sum(convs[c.conversation].style == "agent" for c in cases) / len(cases) >= 0.6
+    assert sum(c.as_of is not None for c in cases) >= 6
+    assert not any(c.conversation in convs for c in suite.cases if c.split != "holdout4")
+
+
 def test_later_splits_do_not_reshuffle_the_older_cases(suite) -> None:
     """Each later split comes after the ones before it, so a sample over every split picks the
     dev/test cases it picked before the split was added (a local-model sample stays comparable)."""
@@ -274,25 +298,29 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("h-2", "holdout", True, "Where does Di live?", "Lisbon"),
         _result("k-1", "holdout2", False, "Where does Ed live?", "Evora, says the holdout2 answer"),
         _result("m-1", "holdout3", False, "Where does Flo live?", "Tavira, says the holdout3 answer"),
+        _result("n-1", "holdout4", False, "Where does Gus live?", "Olhao, says the holdout4 answer"),
     ]
-    splits = ["dev", "test", "holdout", "holdout2", "holdout3", "all"]
+    splits = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "all"]
     report = markdown_report(results, splits, ["fast"], "header")
     assert "| dimension (holdout) | fast |" in report and "| dimension (test) | fast |" in report
     assert "| dimension (holdout2) | fast |" in report and "- k-1 [stale_value]: fast" in report
     assert "| dimension (holdout3) | fast |" in report and "- m-1 [stale_value]: fast" in report
+    assert "| dimension (holdout4) | fast |" in report and "- n-1 [stale_value]: fast" in report
     assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
     hidden_texts = ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?")
-    for hidden in (*hidden_texts, "Where does Ed live?", "Evora", "Where does Flo live?", "Tavira"):
+    later = ("Where does Ed live?", "Evora", "Where does Flo live?", "Tavira", "Where does Gus live?")
+    for hidden in (*hidden_texts, *later, "Olhao"):
         assert hidden not in report
     assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
     assert "h-2" not in report
     full = markdown_report(results, splits, ["fast"], "header", show_heldout_failures=True)
     assert "Where does Cy live?" in full and "Braga, says the holdout answer" in full
     assert "Evora, says the holdout2 answer" in full and "Tavira, says the holdout3 answer" in full
+    assert "Olhao, says the holdout4 answer" in full
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
-@pytest.mark.parametrize("split", ["holdout", "holdout2", "holdout3"])
+@pytest.mark.parametrize("split", ["holdout", "holdout2", "holdout3", "holdout4"])
 def test_the_command_runs_a_held_out_split_without_showing_its_answers(
     suite, split: str, tmp_path: Path, capsys
 ) -> None:

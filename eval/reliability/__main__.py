@@ -6,6 +6,7 @@ Examples:
     python -m emem.eval.reliability --split holdout --out /tmp/rh   # held-out: failing ids only
     python -m emem.eval.reliability --split holdout2 --out /tmp/rh2  # the second blind split
     python -m emem.eval.reliability --split holdout3 --out /tmp/rh3  # the third blind split
+    python -m emem.eval.reliability --split holdout4 --out /tmp/rh4  # the fourth blind split
 """
 
 from __future__ import annotations
@@ -43,8 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--show-heldout-failures",
         action="store_true",
-        help="print and report the questions and answers of failing held-out cases (test, holdout, holdout2, holdout3); "
-        "by default only their ids, so the held-out splits do not become tuning material",
+        help="print and report the questions and answers of failing held-out cases (test, holdout, "
+        "holdout2, holdout3, holdout4); by default only their ids, so the held-out splits do not "
+        "become tuning material",
     )
     p.add_argument("--quiet", action="store_true")
     return p
