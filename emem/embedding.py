@@ -87,7 +87,7 @@ QUANTISED_NAME = "all-MiniLM-L6-v2-qint8"
 sha256, so two differently built copies never share vectors)."""
 
 SOLO_SUFFIX = "-solo"
-"""Ends the quantised copy's name when it embeds each text alone (the default). Its activations
+"""Ends the quantised copy's name when it embeds each text alone (`batch_size=1`). Its activations
 are quantised per tensor at run time, so a text embedded in a batch gets a vector that depends on
 the other texts and the padding (mean cosine 0.990 to the same text embedded alone, on LoCoMo
 turns): a batched copy and a solo copy must not share a collection."""
@@ -165,7 +165,7 @@ class MiniLMEmbedder:
     def __init__(
         self,
         threads: int = 1,
-        batch_size: int = 1,
+        batch_size: int = 32,
         spinning: bool = False,
         arena: bool = False,
         model: Path | None = None,
@@ -176,12 +176,12 @@ class MiniLMEmbedder:
             threads: intra-op threads. One thread without spin-waiting was measured faster than
                 two spinning threads on a shared 2-core machine, for single queries and batches
                 alike (docs/benchmarks.md); spinning threads burn the cores other work needs.
-            batch_size: texts per inference call. 1 (each text alone) by default: with the
-                quantised copy a text's vector then depends on the text only, whatever else is
-                embedded with it (a turn appended alone and the same turn in a bulk catch-up
-                get one vector), and it measured faster than batches of 32 (170 vs 155 texts
-                per CPU second, docs/benchmarks.md). The shipped model computes in fp32, where
-                batching changes no vector beyond rounding.
+            batch_size: texts per inference call. With 1 (each text alone) the quantised
+                copy gives a text a vector that depends on the text only, whatever else is
+                embedded with it, and it measured faster than batches of 32 (170 vs 155 texts
+                per CPU second); but it lowered fast mode's packed recall on LoCoMo 0 and 5 by
+                0.008 (docs/benchmarks.md, session 9), so 32 stays the default. The shipped
+                model computes in fp32, where batching changes no vector beyond rounding.
             spinning: let idle intra-op threads spin-wait (ONNX Runtime's default).
             arena: ONNX Runtime's CPU memory arena; off it held hundreds of MB less at the same speed.
             model: a quantised copy made by `build_quantised_minilm` (default: the shipped model).
