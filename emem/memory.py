@@ -382,9 +382,13 @@ class Memory:
                 requests, t.time, text=t.render()
             ) is None
 
+        # The read runtime's query vectors: an agent that asks and then searches (or searches
+        # again) embeds a query once; `ReadRuntime.forget` drops them on erasure.
+        embed = self._runtime().embed
+        candidates = self.config.read.candidates
         if flt is None and not requests:
-            return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k, self.config.read.candidates)]
-        return [to_hit(t, s) for t, s in hybrid_turns_where(ns, query, k, keep, self.config.read.candidates)]
+            return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k, candidates, embed=embed)]
+        return [to_hit(t, s) for t, s in hybrid_turns_where(ns, query, k, keep, candidates, embed=embed)]
 
     def forget_requests(self, namespace: str) -> list[Any]:
         """Forget requests said in conversation that reads honour now.

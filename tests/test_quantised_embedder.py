@@ -12,6 +12,7 @@ from emem.embedding import (
     EMBEDDER_ENV,
     MODELS_ENV,
     QUANTISED_NAME,
+    SOLO_SUFFIX,
     MiniLMEmbedder,
     build_quantised_minilm,
     default_embedder,
@@ -80,3 +81,18 @@ def test_chroma_rebuilds_its_embedding_function_without_loading_a_model(
     assert calls == []
     assert np.asarray(fn(["Melanie went camping."])).shape == (1, MiniLMEmbedder.dim)
     assert calls == [1]  # opened on first use only
+
+
+def test_a_text_gets_one_vector_whatever_it_is_embedded_with(quantised: Path) -> None:
+    """Activations are quantised per tensor at run time: in a batch a text's vector depends on its
+    companions and the padding. Embedded alone (`batch_size=1`), it depends on the text only, so
+    a turn appended alone and the same turn in a bulk catch-up share one vector."""
+    solo = MiniLMEmbedder(model=quantised, batch_size=1)
+    together = solo.embed(TEXTS)
+    alone = np.stack([solo.embed([t])[0] for t in TEXTS])
+    assert np.array_equal(together, alone)
+    assert np.array_equal(solo.embed(TEXTS[::-1])[::-1], together)
+    batched = MiniLMEmbedder(model=quantised)
+    assert batched.name != solo.name  # their vectors differ, so never one collection
+    assert solo.name.endswith(SOLO_SUFFIX) and not batched.name.endswith(SOLO_SUFFIX)
+    assert not np.array_equal(batched.embed(TEXTS), together)

@@ -50,3 +50,46 @@ def test_revision_turns_follow_the_view_across_writes(home: Path) -> None:
         assert [t.turn_id for t in found] == ["S1:3"]
         answer = m.ask("Where is Dana going on the trip?", namespace="ns", mode="deep")
     assert "S1:3" in [e.turn_id for e in answer.evidence]
+
+
+def test_one_ask_catches_up_once_and_sees_one_view(home: Path, monkeypatch) -> None:
+    with Memory(home) as m:
+        m.add_turns([turn(1, "We booked a trip to Iceland.")], namespace="ns")
+        m.ask("Where is Dana going?", namespace="ns", mode="deep")  # builds the view
+        calls: list[str] = []
+        current = m.indexes.current
+        monkeypatch.setattr(m.indexes, "current", lambda ns, *a: calls.append(ns) or current(ns, *a))
+        m.ask("Where is Dana going?", namespace="ns", mode="deep")
+        assert calls == ["ns"]  # every node of the ask shared one catch-up
+        rt = m.read_runtime
+        with rt.one_view_per_ask():
+            first = rt.view("ns")
+            m.add_turns([turn(2, "Porto instead.", "2023-01-06T10:00:00+00:00")], namespace="ns")
+            assert rt.view("ns") is first  # one snapshot per ask
+        grown = rt.view("ns")  # outside an ask: caught up on every call, as before
+        assert [t.turn_id for t in grown.turns] == ["S1:1", "S1:2"]
+        answer = m.ask("Where is Dana going instead?", namespace="ns", mode="deep")
+    assert "S1:2" in [e.turn_id for e in answer.evidence]
+
+
+def test_search_reuses_the_query_vector_an_ask_made(home: Path) -> None:
+    with Memory(home) as m:
+        m.add_turns(
+            [turn(1, "We booked a trip to Iceland."), turn(2, "Porto instead.", "2023-01-06T10:00:00+00:00")],
+            namespace="ns",
+        )
+        m.ask("Where is Dana going?", namespace="ns", mode="fast")
+        embedder = m.indexes.embedder
+        texts: list[str] = []
+        real = embedder.embed
+        embedder.embed = lambda batch: texts.extend(batch) or real(batch)  # type: ignore[method-assign]
+        try:
+            hits = m.search("Where is Dana going?", namespace="ns", k=2)
+            assert texts == []  # the ask's vector, not a second inference
+            m.search("Iceland trip", namespace="ns", k=2)
+            assert len(texts) == 1
+        finally:
+            embedder.embed = real  # type: ignore[method-assign]
+    with Memory(home) as fresh:
+        again = fresh.search("Where is Dana going?", namespace="ns", k=2)
+    assert [(h.turn_id, h.score) for h in hits] == [(h.turn_id, h.score) for h in again]

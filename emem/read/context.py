@@ -8,7 +8,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -32,6 +34,12 @@ from emem.subjects import likely_user, name_aliases, question_subjects, relative
 from emem.tokens import count_tokens
 
 T = TypeVar("T")
+
+_ASK_VIEWS: ContextVar[dict[str, tuple[int, NamespaceView]] | None] = ContextVar(
+    "emem_ask_views", default=None
+)
+"""Within one ask (`ReadRuntime.one_view_per_ask`): namespace -> (erasures seen, its view). The
+graph's nodes run in LangGraph's threads or tasks, which copy the context, so they share it."""
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -103,7 +111,32 @@ class ReadRuntime:
         if "erase" in changed:
             self._erasures += 1
 
+    @contextmanager
+    def one_view_per_ask(self) -> Iterator[None]:
+        """Within this block (one ask), `view` catches the indexes up and carries the view
+        forward once per namespace, then hands every node that same view: a node asked it about
+        six times per deep ask, each a catch-up under the home's file lock with its queries. One
+        ask thus reads one snapshot; an erasure in the meantime (any process) still drops it."""
+        token = _ASK_VIEWS.set({})
+        try:
+            yield
+        finally:
+            _ASK_VIEWS.reset(token)
+
     def view(self, namespace: str) -> NamespaceView:
+        pinned = _ASK_VIEWS.get()
+        with self._lock:
+            if pinned is not None:
+                hit = pinned.get(namespace)
+                if hit is not None and hit[0] == self._erasures:
+                    return hit[1]
+                erasures = self._erasures
+                view = pinned[namespace] = (erasures, self._current_view(namespace))
+                return view[1]
+            return self._current_view(namespace)
+
+    def _current_view(self, namespace: str) -> NamespaceView:
+        """The namespace's view after catching its indexes up (carried forward across writes)."""
         with self._lock:
             erasures = self._erasures  # before the turns are read: any erasure after it counts
             ns = self.memory.indexes.current(namespace)
