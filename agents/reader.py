@@ -25,6 +25,7 @@ from emem.agents.frames import (
     which_one,
 )
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
+from emem.agents.revoked import called_off
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
@@ -815,6 +816,9 @@ def offline_read(
     corrected = _corrected_value(question, plan, holding)
     if corrected is not None:
         return corrected, "answered"
+    off = called_off(question, plan, holding)
+    if off is not None:
+        return off, "answered"  # "When is the surgery?": it was called off, not its old date
     if plan.operation == Operation.TEMPORAL_LOOKUP:
         candidates = _candidates(question, plan, holding, people=people) or holding
         if plan.entities and not any(dated(e) for e in candidates[:READ_DEPTH]):
