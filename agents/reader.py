@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
+from emem.agents.amounts import asks_amount, states_amount
 from emem.agents.assistant import cue_kin
 from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.counts import count_over_time, counted_words
@@ -891,6 +892,8 @@ def offline_read(
         if found:
             return max(found, key=lambda x: (x[0][1], x[1]))[0][0], "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
+    amount = plan.operation == Operation.FACT and asks_amount(question)
+    amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"}
     chosen: Span | None = None
     chosen_turn = ""
     for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
@@ -905,6 +908,8 @@ def offline_read(
         )
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
+        if amount and not (states_amount(span.text, amount_focus) or states_amount(e.text, amount_focus)):
+            continue  # "How much is the rent now?" is not answered by "with the rent going up"
         if kind is AnswerType.PERSON and not span.specific and not names_people(span.text, exclude):
             continue  # "Who wrote it?" is not answered by a sentence that names nobody
         if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):
