@@ -210,3 +210,32 @@ def count_follow_ups(
             if (named or mentions(t.text, focus)) and (LOSS.search(t.text) or GAIN.search(t.text)):
                 found[key] = t
     return sorted((t for k, t in found.items() if k not in have), key=lambda t: t.time)[:COUNT_FOLLOW_UP_MAX]
+
+
+_STATE_THEN = re.compile(
+    r"\b(?:was|were)\s+(?:\w+\s+){0,2}?\w+ing\b"  # "was Lorcan living", "were you reading"
+    r"|\b(?:was|were)\s+(?:I|we|you|he|she|they|[A-Z]\w+)\s+(?:on|in|at|with)\b"  # "was I on"
+    r"|\b(?:was|were)\s+(?:my|our|his|her|their|the user['’]s|[A-Z]\w+['’]s)\s+\w+"  # "was my rent"
+    r"|\bdid\s+\S+\s+(?:live|work|have|own|study|attend|weigh|pay|earn|use|drive|keep)\b",
+    re.I,
+)
+"""A question about a state holding at a past time, in any verb: a progressive ("Where was Lorcan
+living"), a copula of a person or thing ("What diet was I on", "How much was my rent"), or a stative
+verb ("Where did she live"); not an event ("What did she run in March?")."""
+
+
+def said_by(question: str, plan: Plan) -> datetime | None:
+    """For a question about what held in a past period, the end of the period: what was said after
+    it cannot say what held then (a later change, a later plan), and among what was said by then
+    the latest statement holds. None for a question about now, an event, or no time.
+
+    Args:
+        question: the question.
+        plan: its plan (period, whether it asks about now).
+
+    Returns:
+        The period's end, or None.
+    """
+    if plan.time_to is None or plan.needs_current or plan.operation != Operation.FACT:
+        return None
+    return plan.time_to if _STATE_THEN.search(question) else None

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from emem.agents.spans import AnswerType, after_correction, sentences, typed_span
+from emem.extract.patterns import inflect, irregular_forms, verb_lemma
 
 SELF = "\x00self"
 """The frame subject of a first-person question ("What car do I drive?"): the user, whoever that
@@ -73,43 +74,14 @@ def question_frame(question: str) -> Frame | None:
     return Frame(subject=subject, verb=m.group("verb").lower(), head=head_word, occupation=occupation)
 
 
-_IRREGULAR = {
-    "do": "do does did doing done",
-    "have": "have has had having",
-    "go": "go goes went going gone",
-    "teach": "teach teaches taught teaching",
-    "ride": "ride rides rode riding ridden",
-    "drive": "drive drives drove driving driven",
-    "buy": "buy buys bought buying",
-    "make": "make makes made making",
-    "take": "take takes took taking taken",
-    "run": "run runs ran running",
-    "eat": "eat eats ate eating eaten",
-    "read": "read reads reading",
-    "speak": "speak speaks spoke speaking spoken",
-    "choose": "choose chooses chose choosing chosen",
-    "give": "give gives gave giving given",
-    "get": "get gets got getting gotten",
-    "leave": "leave leaves left leaving",
-    "keep": "keep keeps kept keeping",
-    "study": "study studies studied studying",
-    "play": "play plays played playing",
-}
 _ACTIVITY = frozenset({"do", "play", "practise", "practice", "take", "have"})
 """Verbs that take an activity alike: "he does piano" answers "What instrument does he play?"."""
 
 
 def _lemma(verb: str) -> str:
-    """A crude lemma of an asked verb ("moving" -> "mov", "plays" -> "play")."""
-    low = verb.lower()
-    for lemma, forms in _IRREGULAR.items():
-        if low in forms.split():
-            return lemma
-    for suffix in ("ing", "ed", "es", "s"):
-        if low.endswith(suffix) and len(low) - len(suffix) >= 3:
-            low = low[: -len(suffix)]
-            break
-    return low[:-1] if low.endswith("e") and len(low) > 3 else low
+    """The lemma of an asked verb, from the extractor's one verb table ("drove" -> "drive";
+    "moving" -> "mov", "plays" -> "play")."""
+    return verb_lemma(verb)
 
 
 def verb_forms(verb: str) -> re.Pattern[str]:
@@ -125,10 +97,12 @@ def verb_forms(verb: str) -> re.Pattern[str]:
     lemmas = _ACTIVITY if lemma in _ACTIVITY else {lemma}
     forms: set[str] = set()
     for lem in lemmas:
-        if lem in _IRREGULAR:
-            forms |= set(_IRREGULAR[lem].split())
+        if (irregular := irregular_forms(lem)) is not None:
+            forms |= irregular
         else:
             forms.add(rf"{re.escape(lem)}\w{{0,4}}")
+            if lem.endswith("y"):  # "study" -> "studies", "studied", which the stem does not reach
+                forms |= {f for form in inflect(lem) for f in form.split("|")}
     return re.compile(rf"\b(?:{'|'.join(sorted(forms))})\b", re.I)
 
 

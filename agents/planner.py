@@ -156,7 +156,7 @@ _QUESTION_WORDS = {
     "in",
     "on",
 }
-_NAME = re.compile(r"\b[A-Z][a-zA-Z'’-]+")
+_NAME = re.compile(r"\b[A-ZÀ-ÖØ-Þ][a-zA-ZÀ-ÖØ-öø-ÿ'’-]+")
 _CALENDAR = set(MONTHS) | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 
 
@@ -232,7 +232,8 @@ def find_entities(question: str, known: Sequence[str]) -> list[str]:
         if re.search(rf"\b{re.escape(name.lower())}(?:'s|’s)?\b", lowered) and name not in found:
             found.append(name)
     for m in _NAME.finditer(question):
-        word = m.group(0).rstrip("'’s") if m.group(0).endswith(("'s", "’s")) else m.group(0)
+        # "Ines's" is Ines: only the possessive goes, not every trailing "s".
+        word = re.sub(r"['’]s$", "", m.group(0)).rstrip("'’")
         if m.start() == 0 or word.lower() in _QUESTION_WORDS or word.lower() in _CALENDAR or word in found:
             continue
         if not any(word.lower() == f.lower() for f in found):

@@ -10,8 +10,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
+from emem.agents.amounts import asks_amount, states_amount
 from emem.agents.assistant import cue_kin
+from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.counts import count_over_time, counted_words
+from emem.agents.currentness import said_by
 from emem.agents.frames import (
     SELF,
     Frame,
@@ -23,6 +26,7 @@ from emem.agents.frames import (
     which_one,
 )
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
+from emem.agents.revoked import called_off
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
     AnswerType,
@@ -787,7 +791,10 @@ def offline_read(
     )
     evidence = [e for e in evidence if not looks_like_instruction(e.text)]  # orders are data, never answers
     holding = [e for e in evidence if e.role != "superseded-value"]
-    states = [_without_negated(f, every) for f in states]
+    if (until := said_by(question, plan)) is not None:
+        # "What diet was I on in February?": a turn said after February tells a later state.
+        holding = [e for e in holding if e.time < until] or holding
+    states = without_retracted([_without_negated(f, every) for f in states], holding, plan)
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
         if value is not None:
@@ -807,6 +814,12 @@ def offline_read(
         return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
         return abstention(question), "abstained"
+    corrected = _corrected_value(question, plan, holding)
+    if corrected is not None:
+        return corrected, "answered"
+    off = called_off(question, plan, holding)
+    if off is not None:
+        return off, "answered"  # "When is the surgery?": it was called off, not its old date
     if plan.operation == Operation.TEMPORAL_LOOKUP:
         candidates = _candidates(question, plan, holding, people=people) or holding
         if plan.entities and not any(dated(e) for e in candidates[:READ_DEPTH]):
@@ -879,6 +892,8 @@ def offline_read(
         if found:
             return max(found, key=lambda x: (x[0][1], x[1]))[0][0], "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
+    amount = plan.operation == Operation.FACT and asks_amount(question)
+    amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"}
     chosen: Span | None = None
     chosen_turn = ""
     for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
@@ -893,6 +908,8 @@ def offline_read(
         )
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
+        if amount and not (states_amount(span.text, amount_focus) or states_amount(e.text, amount_focus)):
+            continue  # "How much is the rent now?" is not answered by "with the rent going up"
         if kind is AnswerType.PERSON and not span.specific and not names_people(span.text, exclude):
             continue  # "Who wrote it?" is not answered by a sentence that names nobody
         if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):
@@ -932,6 +949,34 @@ def offline_read(
         return chosen.text, "answered"
     return abstention(question), "abstained"
 
+
+def _corrected_value(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | None:
+    """The value a self-correction about the question states ("I told you the bakery was on
+    Gloucester Road. It's on Cheltenham Road"), read from its replacing clause only, so the value
+    it takes back is never the answer; None when no turn corrects the asked thing, or its
+    replacing clause holds no value of the asked type."""
+    if plan.operation not in (Operation.FACT, Operation.TEMPORAL_LOOKUP):
+        return None
+    found = latest_correction(question, plan, holding, TYPE_WORDS)
+    if found is None:
+        return None
+    e, correction = found
+    clause = e.model_copy(update={"text": correction.replacement, "image_caption": None})
+    if plan.operation == Operation.TEMPORAL_LOOKUP:
+        return temporal_lookup(question, [clause], plan.entities) if dated(clause) else None
+    kind = answer_type(question)
+    exclude = {n.lower() for n in plan.entities} | {e.speaker.lower()}
+    span = answer_span(question, kind, clause.text, None, exclude, _others(e, plan.entities), current=True)
+    if span.specific:
+        return span.text
+    if kind in NEEDS_SPECIFIC and not (kind in _OPEN_SHAPE and re.search(r"\s[A-Z]", clause.text)):
+        return None  # a phone number, an age, a name: only a span of that shape answers
+    return correction.replacement if answers_asked_kind(question, clause.text) else None
+
+
+_OPEN_SHAPE = frozenset({AnswerType.PROPER, AnswerType.TOPIC})
+"""Specific answer types a correcting clause may answer whole when it names something ("I'm at St
+Cuthbert's this year"): the typed span misses names with a possessive or an abbreviation."""
 
 FRAME_DEPTH = 6
 """The framed read looks at this many best-supported holding turns."""

@@ -69,10 +69,15 @@ def apply_forget_requests(
                 kept_facts.append(f)
             continue
         known = {str(r.get("object_text")): r.get("known_from") for r in f.revisions}
+        surfaces = {str(r.get("object_text")): str(r.get("surface") or "") for r in f.revisions}
         values, hit = [], None
         for v in f.values:
             said = _time(known.get(v))
             found = withholding_said(requests, said, predicate=f.predicate, obj=v, subject=f.subject)
+            if found is None and surfaces.get(v):
+                # A value read from words the user asked to forget ("Dad's diabetes" covers "he's
+                # diabetic") is withheld with them, whatever predicate it was filed under.
+                found = withholding_said(requests, said, text=surfaces[v])
             hit = hit or found
             if found is None:
                 values.append(v)

@@ -151,7 +151,13 @@ IRREGULAR: dict[str, tuple[str, str, str, str]] = {
     "shop": ("shops", "shopped", "shopped", "shopping"),
     "prefer": ("prefers", "preferred", "preferred", "preferring"),
     "cancel": ("cancels", "canceled|cancelled", "canceled|cancelled", "canceling|cancelling"),
+    "drive": ("drives", "drove", "driven", "driving"),
+    "eat": ("eats", "ate", "eaten", "eating"),
+    "speak": ("speaks", "spoke", "spoken", "speaking"),
+    "choose": ("chooses", "chose", "chosen", "choosing"),
 }
+"""The one table of irregular verbs: the extractor inflects with it (`inflect`) and the reader's
+question frames lemmatise with it (`verb_lemma`)."""
 
 _VOWELS = set("aeiou")
 
@@ -202,6 +208,37 @@ def inflect(lemma: str) -> VerbForms:
         return "|".join(f + tail for f in forms.split("|"))
 
     return VerbForms(lemma, add(s), add(past), add(pp), add(ing))
+
+
+def irregular_forms(lemma: str) -> frozenset[str] | None:
+    """Every form of an irregular verb, the lemma included ("drive" -> drive, drives, drove, driven,
+    driving); None for a regular verb."""
+    if lemma not in IRREGULAR:
+        return None
+    return frozenset({lemma, *(f for forms in IRREGULAR[lemma] for f in forms.split("|"))})
+
+
+@lru_cache(maxsize=4096)
+def verb_lemma(form: str) -> str:
+    """The lemma of a verb form: exact for the irregular verbs ("drove" -> "drive"), by rule
+    otherwise ("studies" -> "study", "plays" -> "play"), and crude for the rest ("moving" ->
+    "mov"): compare only lemmas made by this function with each other."""
+    low = form.lower()
+    if low in _IRREGULAR_LEMMA:
+        return _IRREGULAR_LEMMA[low]
+    if low.endswith(("ies", "ied")) and len(low) > 4:
+        return low[:-3] + "y"
+    for suffix in ("ing", "ed", "es", "s"):
+        if low.endswith(suffix) and len(low) - len(suffix) >= 3:
+            low = low[: -len(suffix)]
+            break
+    return low[:-1] if low.endswith("e") and len(low) > 3 else low
+
+
+_IRREGULAR_LEMMA: dict[str, str] = {
+    form: lemma for lemma in reversed(list(IRREGULAR)) for form in irregular_forms(lemma) or ()
+}
+"""Form -> lemma over the irregular table ("left" -> "leave"; the first verb listed wins a shared form)."""
 
 
 def gerund(verb: str) -> str:

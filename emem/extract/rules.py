@@ -1219,13 +1219,17 @@ _CESSATION = "required"
 _ONLY_RUNNING = 0.6
 """Confidence of endings that may not be about this predicate ("I finished Dune": a book or a show?):
 consolidation ends a running value with them but records nothing when none is running."""
-_ASIDE = r"(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ctually|[Oo]ne\s+more\s+thing)[,:]?\s+)*"
+_ASIDE = r"(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[:,]\s+)?(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ctually|[Oo]ne\s+more\s+thing)[,:]?\s+)*"
 """Words that may open a request before its verb ("And now please forget ...")."""
 _NOT_OTHERS = r"(?<!'s\s)(?<![Hh]is\s)(?<![Hh]er\s)(?<![Tt]heir\s)(?<![Yy]our\s)(?<!\w)"
 """Before a contact word: not someone else's ("Theo's number", "her email")."""
+_LEAD_IN = r"(?:(?:[^\W\d_][\w'’]*\s+){0,3}[^\W\d_][\w'’]*[:,]\s+)?"
+"""A short lead-in clause before a request, in any words ("One request: please forget ...", "Last
+thing: ...", "Same for my weight, don't keep ..."): up to four words and a colon or comma."""
 _REQUEST_OPEN = (
-    r"(?i:(?:(?:please|pls|and|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|one\s+more\s+thing|"
-    r"on\s+second\s+thought)[,:]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
+    _LEAD_IN
+    + r"(?i:(?:(?:please|pls|and|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|one\s+more\s+thing|"
+    r"on\s+second\s+thought)[,:]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
     r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"
 )
 """What may open a request to the memory itself: asides, "can you", "I'd like you to"."""

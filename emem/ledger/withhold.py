@@ -193,11 +193,21 @@ def matcher(topic: str) -> _Matcher:
     bare = re.sub(r"^(?:about\s+)?(?:my|our)\s+", "", topic).strip(" .!?,")
     if _NAME.match(bare) and bare.casefold() not in _STOP:
         return _Matcher((), None, None, rf"\b{re.escape(bare)}(?:'s)?\b")
-    content = [w for w in re.findall(r"[a-z0-9']+", topic.casefold()) if w not in _STOP]
+    content = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z0-9']+", topic.casefold()) if w not in _STOP]
+    content = [w for w in content if w and w not in _STOP]
     if not content:
         return _Matcher((), None, None, None)
-    every = "".join(rf"(?=.*\b{re.escape(w)}\b)" for w in content)
+    every = "".join(rf"(?=.*\b{_word_stem(w)})" for w in content)
     return _Matcher((), f"(?s:^{every})", None, None)
+
+
+def _word_stem(word: str) -> str:
+    """A word of a topic as a pattern for its family ("counselling" covers "counsellor",
+    "diabetes" covers "diabetic", "layoffs" covers "layoff"): a long word keeps its first letters
+    (all but three, at least five) and any ending; a short one must be whole."""
+    if len(word) < 6 or not word.isalpha():
+        return rf"{re.escape(word)}\b"
+    return rf"{re.escape(word[: max(5, len(word) - 3)])}\w*"
 
 
 def _join(parts: Sequence[str]) -> str | None:

@@ -1,0 +1,116 @@
+"""The read side of self-corrections: the latest turn about the question that takes back a value
+said before answers from its replacing clause, and a ledger value a later turn takes back is not
+the current one.
+
+Why: the offline extractor files corrections only in the phrasings its rules know, and the
+reader's best-supported turn is often the first, wrong statement (it repeats the question's
+words). Which turn is a correction and what it replaces is read from the clauses alone
+(`agents/corrections.py`), so this holds for any attribute.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from emem.agents.corrections import Correction, correction_in, retracts, revises_earlier
+from emem.agents.spans import about, focus_words, only_when
+from emem.answer import EvidenceItem, FactItem, Operation, Plan
+
+POOL = 6
+"""How many best-supported holding turns a correction is looked for in."""
+
+
+def _involves(e: EvidenceItem, entities: Sequence[str]) -> bool:
+    return not entities or any(
+        n.lower() == e.speaker.lower() or re.search(rf"\b{re.escape(n)}\b", e.text, re.I) for n in entities
+    )
+
+
+def _says_when(text: str) -> bool:
+    """A phrase that only says when ("in September", "the 14th"), not an amount ("£39")."""
+    return only_when(text) and not re.search(r"[£$€%]", text)
+
+
+def latest_correction(
+    question: str, plan: Plan, holding: list[EvidenceItem], ignore: frozenset[str] = frozenset()
+) -> tuple[EvidenceItem, Correction] | None:
+    """The latest best-supported turn that corrects something about the question, when nothing
+    about the question was said after it.
+
+    Args:
+        question: the question.
+        plan: its plan (entities, time bound, whether it asks what came before).
+        holding: the holding evidence, best first.
+        ignore: words that do not make a turn about the question (type words).
+
+    Returns:
+        The turn and its correction, or None.
+    """
+    if plan.asks_previous:
+        return None
+    focus = focus_words(question, set(plan.entities)) - ignore
+    pool = [e for e in holding[:POOL] if _involves(e, plan.entities)]
+    if plan.time_to is not None:
+        pool = [e for e in pool if e.time <= plan.time_to]
+    topical = [e for e in pool if about(e.text, focus)]
+    found: list[tuple[EvidenceItem, Correction]] = []
+    for e in pool:
+        c = correction_in(e.text)
+        if c is None:
+            continue
+        # About the question: a replacement in its words, or taking back what a turn in its words said
+        # ("Sipho isn't the wicketkeeper" after "Sipho got into the team as wicketkeeper").
+        # The best-supported earlier turn in the question's words is what the reader would answer.
+        earlier = [x.text for x in topical if x is not e and x.time <= e.time][:1]
+        if plan.operation != Operation.TEMPORAL_LOOKUP and all(_says_when(r) for r in c.retracted):
+            continue  # "Freya starts on the 18th, not in September" changes when, not which school
+        if (c.explicit and about(c.replacement, focus)) or revises_earlier(c, earlier, focus):
+            found.append((e, c))
+    if not found:
+        return None
+    e, c = max(found, key=lambda ec: ec[0].time)
+    later = [x for x in topical if x.time > e.time and correction_in(x.text) is None]
+    return None if later else (e, c)
+
+
+def without_retracted(states: list[FactItem], holding: list[EvidenceItem], plan: Plan) -> list[FactItem]:
+    """The ledger's states less those whose every value a later holding turn takes back ("the
+    allergy isn't chicken after all, it's beef" after the ledger filed chicken).
+
+    Args:
+        states: the resolved states.
+        holding: the holding evidence.
+        plan: the plan (a question about what came before keeps every state).
+
+    Returns:
+        The states still current.
+    """
+    if plan.asks_previous:
+        return states
+    kept = []
+    for f in states:
+        told = _told_at(f)
+        taken_back = all(
+            any(
+                (c := correction_in(e.text)) is not None
+                and (told is None or e.time >= told)
+                and retracts(c, v)
+                for e in holding[:POOL]
+            )
+            for v in f.values
+        )
+        if not taken_back:
+            kept.append(f)
+    return kept
+
+
+def _told_at(fact: FactItem) -> datetime | None:
+    times = []
+    for r in fact.revisions:
+        try:
+            times.append(datetime.fromisoformat(str(r.get("known_from") or r.get("valid_from"))))
+        except (TypeError, ValueError):
+            continue
+    return min(times, default=None)

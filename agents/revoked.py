@@ -1,0 +1,80 @@
+"""Plans called off: a question about when (or how) a planned thing happens is answered by the
+latest turn on it when that turn calls it off, not by the date it was once planned for.
+
+Why: the planned date is usually the best-supported turn (it repeats the question's words), and
+the ledger holds no predicate for most plans (a marathon, a poster, a surgery). What ends a plan is
+said with a handful of verbs whatever the plan ("is off", "got cancelled", "we've withdrawn",
+"isn't happening"), so the rule reads those cues, in the clause naming the plan, and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from emem.agents.spans import REVISION, about, focus_words, sentences
+from emem.answer import EvidenceItem, Operation, Plan
+
+CALLED_OFF = re.compile(
+    r"\bcancell?(?:ed|ing)?\b|\bcall(?:ed|ing)?\s+(?:it\s+)?off\b|\b(?:is|are|was|were|it['’]s|'s)\s+off\b"
+    r"|\b(?:isn['’]t|is not|aren['’]t|not)\s+happening\b|\bwithdr(?:awn|ew)\b|\bpulled\s+(?:out|my|our|his|her|their)\b"
+    r"|\bno need to\b|\b(?:fell|falls)\s+through\b|\bscrapped\b",
+    re.I,
+)
+"""Cues that a plan was called off, in any topic."""
+_ASKS_PLAN = re.compile(
+    r"^\s*when\s+(?:is|are|am|will)\b|^\s*when['’]s\b|\bwhat['’]s the plan\b|\bwhat is the plan\b"
+    r"|\bwhat happened (?:to|with)\b",
+    re.I,
+)
+"""Questions about a plan still ahead, or what became of one."""
+_RESCHEDULED = re.compile(r"\binstead\b|\brebook\w*\b|\bresched\w*\b|\bmoved\s+(?:it\s+)?to\b", re.I)
+"""A later turn naming a replacement plan ("we rebooked for Trieste instead")."""
+POOL = 6
+"""How many best-supported holding turns are read."""
+
+
+def _names(question: str, people: Sequence[str]) -> list[str]:
+    """Capitalised words of the question after its first word that are not its people: what names
+    the plan ("Enschede", "Bristol", "Japan")."""
+    low = {p.lower() for p in people}
+    words = re.findall(r"(?<!^)(?<=\s)[A-Z][\w'’-]+", question.strip())
+    return [w for w in (re.sub(r"['’]s$", "", w) for w in words) if w.lower() not in low and w != "I"]
+
+
+def called_off(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | None:
+    """The sentence calling off the plan the question asks about, when the latest turn on it says
+    so and no later turn names a replacement for it.
+
+    Args:
+        question: the question.
+        plan: its plan (operation, people, whether it asks what came before).
+        holding: the holding evidence, best first.
+
+    Returns:
+        The sentence ("No running for eight weeks, so Enschede is off."), or None.
+    """
+    if plan.asks_previous or plan.operation not in (Operation.TEMPORAL_LOOKUP, Operation.FACT):
+        return None
+    if not _ASKS_PLAN.search(question):
+        return None
+    names = _names(question, [e.speaker for e in holding])
+    focus = focus_words(question, set(plan.entities)) | {n.lower() for n in names}
+    pool = [e for e in holding[:POOL] if about(e.text, focus) and not e.text.rstrip().endswith("?")]
+    offs = [
+        (e, s)
+        for e in pool
+        for s in sentences(e.text)
+        if CALLED_OFF.search(s) and about(s, focus) and not _RESCHEDULED.search(s)
+    ]
+    if not offs:
+        return None
+    e, sentence = max(offs, key=lambda es: es[0].time)
+    for later in pool:
+        if later.time <= e.time or later is e:
+            continue
+        if names and not all(re.search(rf"\b{re.escape(n)}\b", later.text) for n in names):
+            continue  # "the Eindhoven Marathon ... instead" is another plan than Enschede
+        if _RESCHEDULED.search(later.text) or not REVISION.search(later.text):
+            return None  # planned again, or told of again, after it was called off
+    return sentence

@@ -1,0 +1,34 @@
+"""An amount question is answered by a clause stating a number about what is asked, or not at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_forget_phrasings import chat
+
+from emem.agents.amounts import asks_amount, states_amount
+from emem.memory import Memory
+
+
+def test_an_amount_needs_a_number_said_of_the_asked_thing() -> None:
+    assert asks_amount("How much is my parking permit?") and not asks_amount("How much time do I have?")
+    assert states_amount("The parking permit is £18 a month.", {"parking", "permit"})
+    assert not states_amount("I'm thinking of changing my parking permit.", {"parking", "permit"})
+    assert not states_amount("Parking is fine. The car insurance went up to £640.", {"parking", "permit"})
+
+
+def test_the_latest_turn_with_the_amount_answers_a_current_amount(tmp_path: Path) -> None:
+    conv = chat(
+        ("2024-01-05T09:00:00+00:00", [("user", "My parking permit is £18 a month with the council.")]),
+        ("2024-04-05T09:00:00+00:00", [("user", "The council put my parking permit up to £21 a month.")]),
+        (
+            "2024-06-05T09:00:00+00:00",
+            [("user", "With the parking permit going up I might sell the car.")],
+        ),
+    )
+    with Memory(tmp_path / "h") as m:
+        m.add_conversation(conv, namespace="n")
+        now = m.ask("How much is my parking permit now?", namespace="n", mode="auto")
+        assert "21" in now.answer
+        trap = m.ask("How much is my bike insurance?", namespace="n", mode="auto")
+        assert trap.status == "abstained"

@@ -1,0 +1,90 @@
+"""A plan called off answers a question about when (or how) it happens, in whatever words the
+plan and the calling off are said; a plan named again afterwards, or another plan said
+"instead", is not called off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from emem.memory import Memory
+
+MODES = ("auto", "deep", "fast")
+
+
+def _conversation(sessions: list[tuple[str, list[tuple[str, str]]]]) -> dict[str, Any]:
+    return {
+        "conversation_id": "c",
+        "sessions": [
+            {
+                "session_id": f"S{i}",
+                "time": time,
+                "turns": [
+                    {"turn_id": f"S{i}:{j}", "speaker": who, "text": text}
+                    for j, (who, text) in enumerate(turns, start=1)
+                ],
+            }
+            for i, (time, turns) in enumerate(sessions, start=1)
+        ],
+    }
+
+
+@pytest.fixture()
+def memory(tmp_path: Path) -> Memory:
+    m = Memory(tmp_path / "h")
+    m.add_conversation(
+        _conversation(
+            [
+                (
+                    "2024-01-15T09:00:00Z",
+                    [
+                        ("user", "I've booked my wisdom tooth extraction for the 12th of March."),
+                        ("assistant", "Good luck! I'll remind you the day before."),
+                        ("user", "And I entered the Harbour 10k on the 6th of April."),
+                    ],
+                ),
+                (
+                    "2024-02-20T09:00:00Z",
+                    [
+                        (
+                            "user",
+                            "Good news, the dentist says the tooth is fine, so the extraction got cancelled.",
+                        ),
+                        (
+                            "user",
+                            "I'm running the Riverside 5k on the 20th of April instead of the Harbour one.",
+                        ),
+                    ],
+                ),
+            ]
+        ),
+        namespace="n",
+    )
+    return m
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_called_off_plan_answers_when_it_happens(memory: Memory, mode: str) -> None:
+    a = memory.ask("When is my wisdom tooth extraction?", namespace="n", mode=mode)
+    assert "cancelled" in a.answer and "12" not in a.answer
+
+
+def test_another_plan_said_instead_does_not_end_one_never_called_off(tmp_path: Path) -> None:
+    from conftest import evidence_turn
+
+    from emem.agents.planner import offline_plan
+    from emem.agents.revoked import called_off
+
+    plan = offline_plan("When is the Harbour 10k?", ["Harbour"])
+    turns = [
+        evidence_turn(40, "Luckily the Harbour 10k is still on, the storm missed us."),
+        evidence_turn(30, "The Harbour 10k on the 6th of April got called off."),
+    ]
+    # Told of again after it was called off: the later turn holds.
+    assert called_off("When is the Harbour 10k?", plan, turns) is None
+    assert called_off("When is the Harbour 10k?", plan, turns[1:]) == turns[1].text
+    # A different plan named "instead" is not this one's replacement.
+    other = [evidence_turn(50, "I'm doing the Riverside 5k instead, on the 20th."), turns[1]]
+    assert called_off("When is the Harbour 10k?", plan, other) == turns[1].text
