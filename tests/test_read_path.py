@@ -248,7 +248,8 @@ class SegmentAwareFake(SimpleChatModel):
         return "segment-aware-fake"
 
     def _call(self, messages, stop=None, run_manager=None, **kwargs) -> str:
-        if "[S5:1 " in str(messages[-1].content):
+        # The turn's id opens its line: "[S5:1]", or "[S5:1 | date]" when its day is new.
+        if any(f"[S5:1{end}" in str(messages[-1].content) for end in ("]", " ")):
             return json.dumps(
                 {
                     "relevant": True,
