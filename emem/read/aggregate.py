@@ -6,6 +6,7 @@ the token budget (`emem/read/packing.py`, pure)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -31,7 +32,7 @@ from emem.agents.currentness import (
 from emem.agents.deep import score_turns, segment_scores, with_neighbours
 from emem.agents.state import MasterState
 from emem.agents.withheld import apply_forget_requests, withholding_ok
-from emem.answer import EvidenceItem, Operation
+from emem.answer import EvidenceItem, FactItem, Operation
 from emem.index.manager import turn_key
 from emem.ledger.models import Revision
 from emem.read.context import ReadRuntime, timed, visible_mask
@@ -52,6 +53,33 @@ def segment_turns(rt: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
     ]
     scored, _ = supported_evidence(view, turns, q, state["plan"], rt.embed(q), keep_all=True)
     return scored
+
+
+def source_items(
+    view: Any, facts: Sequence[FactItem], flt: Any, quoted: Sequence[EvidenceItem]
+) -> dict[str, EvidenceItem]:
+    """The source turns of the facts, which travel with them (those the question's filter keeps);
+    an assistant's quote of one is kept as quoted.
+
+    Args:
+        view: the namespace view.
+        facts: the resolved facts.
+        flt: the question's filter, or None.
+        quoted: evidence so far (its quotes win over the turn's whole text).
+    Returns:
+        Evidence items by "conversation/turn" reference.
+    """
+    quotes = {f"{e.conversation_id}/{e.turn_id}": e for e in quoted}
+    out: dict[str, EvidenceItem] = {}
+    for f in facts:
+        for rev in f.revisions + f.history:
+            for ref in rev.get("sources", []):
+                conv, _, tid = ref.partition("/")
+                turn = view.by_ref.get((conv, tid))
+                if turn is not None and (flt is None or flt.matches(turn)):
+                    quote = quotes[ref].quote if ref in quotes else turn.text
+                    out[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
+    return out
 
 
 def deep_candidates(
@@ -91,7 +119,12 @@ def deep_candidates(
         extra = [t for t, _, _ in ranked if turn_key(t) not in support]
         more = score_turns(view, extra, q, plan, signals, q_vec, by_segment)
         support |= {turn_key(t): s for t, s in zip(more.turns, more.support.tolist(), strict=True)}
-    left = budget - sum(fact_closure(f, {}).tokens for f in state.get("facts", []))
+    # The facts take what they will take when packed: with their source turns, and nothing for
+    # a fact whose closure cannot fit at all (the packer drops it; reserving its size would leave
+    # that share of the budget empty).
+    facts = state.get("facts", [])
+    sources = source_items(view, facts, flt, evidence)
+    left = budget - pack([fact_closure(f, sources) for f in facts], budget).tokens
     units = [turn_closure(e, e.turn_id, e.score) for e in chosen]
     headers = {c.header for c in units if c.header is not None}
     left -= cost(units)
@@ -143,19 +176,8 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         evidence = deep_candidates(rt, state, reports, evidence, seen)
     ns, as_of = state["namespace"], state.get("as_of")
     view = rt.view(ns)
-    # A fact's source turns travel with it (those the question's filter keeps); an assistant's
-    # quote of one is kept as quoted.
     flt = state.get("filter")
-    quoted = {f"{e.conversation_id}/{e.turn_id}": e for e in evidence}
-    fact_sources: dict[str, EvidenceItem] = {}
-    for f in facts:
-        for rev in f.revisions + f.history:
-            for ref in rev.get("sources", []):
-                conv, _, tid = ref.partition("/")
-                turn = view.by_ref.get((conv, tid))
-                if turn is not None and (flt is None or flt.matches(turn)):
-                    quote = quoted[ref].quote if ref in quoted else turn.text
-                    fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
+    fact_sources = source_items(view, facts, flt, evidence)
     if rt.currentness and asks_follow_up(plan) and evidence:
         exclude = {t.lower() for t in view.indexes.speakers} | {n.lower() for n in plan.entities}
         top = evidence[0].score
