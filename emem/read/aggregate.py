@@ -92,8 +92,10 @@ def deep_candidates(
     """Deep mode's evidence: the assistants' turns and fast's retrieval (deep sees at least what
     fast sees), chosen best-first by the calibrated score until they fill the budget the facts
     leave. Whether the question is answerable is decided here, once, on everything: when no
-    turn's support reaches the floor and no assistant found its segment relevant, no turn is kept
-    and the reader abstains. Items carry their support score (assistant.support_scores), the scale
+    turn's support reaches the floor and no assistant found its segment relevant, the turns are
+    still packed, all as context, which the reader's rules never answer from (so the offline
+    reader abstains as it did when nothing was kept) while a model reader still sees what memory
+    holds nearest the question. Items carry their support score (assistant.support_scores), the scale
     the reader and the currentness rules compare; quotes an LLM assistant chose come first."""
     ns, q, plan = state["namespace"], state["question"], state["plan"]
     view = rt.view(ns)
@@ -109,8 +111,6 @@ def deep_candidates(
     relevant = any(r.relevant for r in reports) or bool(
         len(scored.support) and scored.support.max() >= RELEVANCE_FLOOR
     )
-    if not relevant:
-        return []
     support = {turn_key(t): s for t, s in zip(scored.turns, scored.support.tolist(), strict=True)}
     ranked = [(t, s, False) for t, s in zip(scored.turns, scored.score.tolist(), strict=True)]
     if rt.episode_context:
@@ -140,7 +140,8 @@ def deep_candidates(
         taken.add((t.conversation_id, t.turn_id))
         # A turn shown only for its neighbour, or too weakly supported to be a candidate answer
         # (under the floor fast applies), is context: the reader's rules do not answer from it.
-        weak = lifted or item.score < CANDIDATE_FLOOR
+        # When nothing reaches the relevance floor, every turn is context (abstention, above).
+        weak = lifted or item.score < CANDIDATE_FLOOR or not relevant
         chosen.append(item.model_copy(update={"role": "context"}) if weak else item)
     return sorted(chosen, key=lambda e: -e.score)
 
@@ -178,7 +179,9 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
     view = rt.view(ns)
     flt = state.get("filter")
     fact_sources = source_items(view, facts, flt, evidence)
-    if rt.currentness and asks_follow_up(plan) and evidence:
+    # The follow-up and count rules start from turns that may answer; context alone starts none.
+    answerable = any(e.role != "context" for e in evidence)
+    if rt.currentness and asks_follow_up(plan) and answerable:
         exclude = {t.lower() for t in view.indexes.speakers} | {n.lower() for n in plan.entities}
         top = evidence[0].score
         until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
@@ -193,7 +196,7 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
                 evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text)
             )
         evidence.sort(key=lambda e: -e.score)
-    if rt.currentness and plan.operation == Operation.COUNT and evidence:
+    if rt.currentness and plan.operation == Operation.COUNT and answerable:
         until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
         bound = min((t for t in (as_of, until) if t is not None), default=None)
         focus = counted_words(state["question"], plan)
