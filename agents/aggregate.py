@@ -12,7 +12,7 @@ from emem.agents.currentness import END_TOLD_WITHIN
 from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
 from emem.index.text import tokenize
 from emem.ledger.models import Resolution, Revision
-from emem.read.packing import cost
+from emem.read.packing import cost, pack
 from emem.tokens import count_tokens
 
 FACT_PRIORITY = 10.0
@@ -166,8 +166,10 @@ def build_closures(
     question: str = "",
 ) -> list[Closure]:
     """Closures in priority order. Sets (COUNT/LIST members, both temporal endpoints) form one
-    group, trimmed to the budget left after the facts, lowest-supported members first."""
-    closures = [fact_closure(f, fact_sources or {}) for f in facts]
+    group, trimmed to the budget left after the facts, lowest-supported members first. A fact
+    whose closure cannot fit the budget (a long history, many sources) is left out here, as the
+    packer would leave it out, so its source turns compete as turns instead of going with it."""
+    closures = pack([fact_closure(f, fact_sources or {}) for f in facts], budget).closures
     in_facts = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
     left = budget - sum(c.tokens for c in closures)
     units = []

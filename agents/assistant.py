@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -127,6 +128,26 @@ def turn_line(turn: StoredTurn) -> str:
     return f"[{turn.turn_id} | {turn.time:%Y-%m-%d}] {turn.speaker}: {turn.render()}"
 
 
+def segment_lines(turns: Sequence[StoredTurn], start: datetime) -> list[str]:
+    """A segment's turns as an assistant reads them, under a prompt that states the segment's
+    date (`start`): each turn's date is written only when its day differs from the turn before
+    (the first from `start`). A session said in one day repeats no date, which was about a sixth
+    of every line the assistants read; a segment spanning days still dates each new day.
+
+    Args:
+        turns: the segment's turns, in order.
+        start: the day the prompt's header gives.
+    Returns:
+        One line per turn.
+    """
+    lines, day = [], start.date()
+    for t in turns:
+        when = "" if t.time.date() == day else f" | {t.time:%Y-%m-%d}"
+        day = t.time.date()
+        lines.append(f"[{t.turn_id}{when}] {t.speaker}: {t.render()}")
+    return lines
+
+
 def support_scores(
     turns: Sequence[StoredTurn], turn_vectors: np.ndarray, question: str, plan: Plan, q_vec: np.ndarray
 ) -> list[float]:
@@ -224,12 +245,13 @@ def ranked_assistant(
         the ranked ids written (the master looks the turns up verbatim).
     """
     order = sorted(ranked, key=lambda r: (-r[1], r[0].seq))
+    lines = dict(zip(segment.turns, segment_lines(segment.turns, segment.start), strict=True))
     evidence, used = [], 0
     for turn, score, _ in order:
         if used >= budget:
             break
         evidence.append(evidence_item(turn, segment, round(score, 4), turn.text))
-        used += count_tokens(turn_line(turn))
+        used += count_tokens(lines.get(turn) or turn_line(turn))
     relevant = bool(ranked) and max(r[2] for r in ranked) >= RELEVANCE_FLOOR
     note = (
         f"{len(evidence)} turn(s) ranked on {segment.start:%d %B %Y}; best "
@@ -237,7 +259,7 @@ def ranked_assistant(
         if relevant
         else f"nothing clearly relevant; {len(evidence)} turn(s) ranked"
     )
-    read = sum(count_tokens(turn_line(t)) for t in segment.turns) + count_tokens(question)
+    read = sum(count_tokens(line) for line in lines.values()) + count_tokens(question)
     written = count_tokens(note) + sum(count_tokens(f"{e.turn_id} {e.score}") for e in evidence)
     call = LLMCall(
         role="assistant",
@@ -254,7 +276,7 @@ def ranked_assistant(
 def _task(segment: Segment, question: str, operation: str) -> str:
     return load_prompt("assistant_task").render(
         session_date=f"{segment.start:%d %B %Y}",
-        memory=memory_block([turn_line(t) for t in segment.turns]),
+        memory=memory_block(segment_lines(segment.turns, segment.start)),
         question=question,
         operation=operation,
     )

@@ -132,6 +132,14 @@ def test_abstains_on_unanswerable(demo: Memory) -> None:
         assert a.status == "abstained" and a.answer.startswith("I don't know")
 
 
+def test_deep_abstains_on_its_packed_evidence_not_by_dropping_it(demo: Memory) -> None:
+    # Nothing reaches the relevance floor: deep still packs what memory holds nearest the
+    # question, all as context (a model reader may read it), and the offline reader abstains.
+    a = demo.ask("What is the airspeed of an unladen swallow?", namespace=NS, mode="deep")
+    assert a.status == "abstained"
+    assert a.evidence and {e.role for e in a.evidence} == {"context"}
+
+
 @pytest.mark.parametrize("budget", [60, 120, 300, 2000])
 def test_budget_never_exceeded_and_closures_whole(demo: Memory, budget: int) -> None:
     for q in [
@@ -248,7 +256,8 @@ class SegmentAwareFake(SimpleChatModel):
         return "segment-aware-fake"
 
     def _call(self, messages, stop=None, run_manager=None, **kwargs) -> str:
-        if "[S5:1 " in str(messages[-1].content):
+        # The turn's id opens its line: "[S5:1]", or "[S5:1 | date]" when its day is new.
+        if any(f"[S5:1{end}" in str(messages[-1].content) for end in ("]", " ")):
             return json.dumps(
                 {
                     "relevant": True,

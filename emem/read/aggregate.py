@@ -6,6 +6,7 @@ the token budget (`emem/read/packing.py`, pure)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -31,7 +32,7 @@ from emem.agents.currentness import (
 from emem.agents.deep import score_turns, segment_scores, with_neighbours
 from emem.agents.state import MasterState
 from emem.agents.withheld import apply_forget_requests, withholding_ok
-from emem.answer import EvidenceItem, Operation
+from emem.answer import EvidenceItem, FactItem, Operation
 from emem.index.manager import turn_key
 from emem.ledger.models import Revision
 from emem.read.context import ReadRuntime, timed, visible_mask
@@ -54,6 +55,33 @@ def segment_turns(rt: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
     return scored
 
 
+def source_items(
+    view: Any, facts: Sequence[FactItem], flt: Any, quoted: Sequence[EvidenceItem]
+) -> dict[str, EvidenceItem]:
+    """The source turns of the facts, which travel with them (those the question's filter keeps);
+    an assistant's quote of one is kept as quoted.
+
+    Args:
+        view: the namespace view.
+        facts: the resolved facts.
+        flt: the question's filter, or None.
+        quoted: evidence so far (its quotes win over the turn's whole text).
+    Returns:
+        Evidence items by "conversation/turn" reference.
+    """
+    quotes = {f"{e.conversation_id}/{e.turn_id}": e for e in quoted}
+    out: dict[str, EvidenceItem] = {}
+    for f in facts:
+        for rev in f.revisions + f.history:
+            for ref in rev.get("sources", []):
+                conv, _, tid = ref.partition("/")
+                turn = view.by_ref.get((conv, tid))
+                if turn is not None and (flt is None or flt.matches(turn)):
+                    quote = quotes[ref].quote if ref in quotes else turn.text
+                    out[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
+    return out
+
+
 def deep_candidates(
     rt: ReadRuntime,
     state: MasterState,
@@ -64,8 +92,10 @@ def deep_candidates(
     """Deep mode's evidence: the assistants' turns and fast's retrieval (deep sees at least what
     fast sees), chosen best-first by the calibrated score until they fill the budget the facts
     leave. Whether the question is answerable is decided here, once, on everything: when no
-    turn's support reaches the floor and no assistant found its segment relevant, no turn is kept
-    and the reader abstains. Items carry their support score (assistant.support_scores), the scale
+    turn's support reaches the floor and no assistant found its segment relevant, the turns are
+    still packed, all as context, which the reader's rules never answer from (so the offline
+    reader abstains as it did when nothing was kept) while a model reader still sees what memory
+    holds nearest the question. Items carry their support score (assistant.support_scores), the scale
     the reader and the currentness rules compare; quotes an LLM assistant chose come first."""
     ns, q, plan = state["namespace"], state["question"], state["plan"]
     view = rt.view(ns)
@@ -81,8 +111,6 @@ def deep_candidates(
     relevant = any(r.relevant for r in reports) or bool(
         len(scored.support) and scored.support.max() >= RELEVANCE_FLOOR
     )
-    if not relevant:
-        return []
     support = {turn_key(t): s for t, s in zip(scored.turns, scored.support.tolist(), strict=True)}
     ranked = [(t, s, False) for t, s in zip(scored.turns, scored.score.tolist(), strict=True)]
     if rt.episode_context:
@@ -91,7 +119,12 @@ def deep_candidates(
         extra = [t for t, _, _ in ranked if turn_key(t) not in support]
         more = score_turns(view, extra, q, plan, signals, q_vec, by_segment)
         support |= {turn_key(t): s for t, s in zip(more.turns, more.support.tolist(), strict=True)}
-    left = budget - sum(fact_closure(f, {}).tokens for f in state.get("facts", []))
+    # The facts take what they will take when packed: with their source turns, and nothing for
+    # a fact whose closure cannot fit at all (the packer drops it; reserving its size would leave
+    # that share of the budget empty).
+    facts = state.get("facts", [])
+    sources = source_items(view, facts, flt, evidence)
+    left = budget - pack([fact_closure(f, sources) for f in facts], budget).tokens
     units = [turn_closure(e, e.turn_id, e.score) for e in chosen]
     headers = {c.header for c in units if c.header is not None}
     left -= cost(units)
@@ -107,7 +140,8 @@ def deep_candidates(
         taken.add((t.conversation_id, t.turn_id))
         # A turn shown only for its neighbour, or too weakly supported to be a candidate answer
         # (under the floor fast applies), is context: the reader's rules do not answer from it.
-        weak = lifted or item.score < CANDIDATE_FLOOR
+        # When nothing reaches the relevance floor, every turn is context (abstention, above).
+        weak = lifted or item.score < CANDIDATE_FLOOR or not relevant
         chosen.append(item.model_copy(update={"role": "context"}) if weak else item)
     return sorted(chosen, key=lambda e: -e.score)
 
@@ -143,20 +177,11 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         evidence = deep_candidates(rt, state, reports, evidence, seen)
     ns, as_of = state["namespace"], state.get("as_of")
     view = rt.view(ns)
-    # A fact's source turns travel with it (those the question's filter keeps); an assistant's
-    # quote of one is kept as quoted.
     flt = state.get("filter")
-    quoted = {f"{e.conversation_id}/{e.turn_id}": e for e in evidence}
-    fact_sources: dict[str, EvidenceItem] = {}
-    for f in facts:
-        for rev in f.revisions + f.history:
-            for ref in rev.get("sources", []):
-                conv, _, tid = ref.partition("/")
-                turn = view.by_ref.get((conv, tid))
-                if turn is not None and (flt is None or flt.matches(turn)):
-                    quote = quoted[ref].quote if ref in quoted else turn.text
-                    fact_sources[ref] = evidence_item(turn, view.segment_for(turn), 1.0, quote)
-    if rt.currentness and asks_follow_up(plan) and evidence:
+    fact_sources = source_items(view, facts, flt, evidence)
+    # The follow-up and count rules start from turns that may answer; context alone starts none.
+    answerable = any(e.role != "context" for e in evidence)
+    if rt.currentness and asks_follow_up(plan) and answerable:
         exclude = {t.lower() for t in view.indexes.speakers} | {n.lower() for n in plan.entities}
         top = evidence[0].score
         until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
@@ -171,7 +196,7 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
                 evidence_item(turn, view.segment_for(turn), round(top - 0.001 * (i + 1), 4), turn.text)
             )
         evidence.sort(key=lambda e: -e.score)
-    if rt.currentness and plan.operation == Operation.COUNT and evidence:
+    if rt.currentness and plan.operation == Operation.COUNT and answerable:
         until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
         bound = min((t for t in (as_of, until) if t is not None), default=None)
         focus = counted_words(state["question"], plan)
