@@ -40,7 +40,7 @@ from emem.retrieval.routing import (
     ledger_pathway,
 )
 from emem.retrieval.turnscore import FEATURES, TurnSignals, calibrated, feature_matrix, turn_signals
-from emem.retrieval.typed import typed_signal
+from emem.retrieval.typed import Tag, typed_signal
 from emem.retrieval.view import NamespaceView
 from emem.tokens import count_tokens
 
@@ -77,7 +77,9 @@ class SignalCache:
         self._lock = threading.Lock()
         self._size = size
 
-    def get(self, view: NamespaceView, question: str, mask: np.ndarray, embed: Embed) -> TurnSignals:
+    def get(
+        self, view: NamespaceView, question: str, mask: np.ndarray, embed: Embed, tag: Tag | None = None
+    ) -> TurnSignals:
         """The signals of every turn of `view` for `question`, `mask` the usable turns.
 
         Args:
@@ -85,6 +87,7 @@ class SignalCache:
             question: the question as asked.
             mask: usable rows (as_of, filter).
             embed: the runtime's cached query embedder.
+            tag: the runtime's persisted entity tagger (None: tag in this process only).
         Returns:
             The question's TurnSignals.
         """
@@ -96,7 +99,7 @@ class SignalCache:
         bm = bm25_turn_scores(view, question)
         topic = view.turn_vectors @ embed(topic_query(question, view.indexes.speakers))
         asked = view.turn_vectors @ embed(question)
-        signals = turn_signals(bm, topic, asked, mask, typed_signal(view, question, mask))
+        signals = turn_signals(bm, topic, asked, mask, typed_signal(view, question, mask, tag))
         with self._lock:
             self._hits[key] = (view, signals)
             if len(self._hits) > self._size:

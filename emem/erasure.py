@@ -326,8 +326,9 @@ def _finish(
     _step("ledger_purged")
     _scrub_vectors(backend, namespace, {str(t.seq) for t in erased}, whole=whole, report=report)
     _step("vectors_scrubbed")
-    # Summary vectors cached by content hash embed what the erased turns said: drop all of the
-    # namespace's (the next read re-embeds what survives).
+    # Summary vectors cached by content hash embed what the erased turns said, and entity-label
+    # rows are keyed by their texts: drop all of the namespace's (the next read recomputes what
+    # survives).
     backend.text_vectors.erase_namespace(namespace)
     if home is not None:
         report.segment_states += _erase_states(home, namespace, None if whole else refs)

@@ -7,9 +7,19 @@ import numpy as np
 import pytest
 
 from emem.cli.demo import example_conversation
+from emem.index.vector_cache import VectorCache, text_hash
 from emem.memory import Memory
 from emem.retrieval.ner import EntityTagger, bundled_ner
-from emem.retrieval.typed import PLACES, TypeIndex, asked_labels, typed_signal
+from emem.retrieval.typed import (
+    LABELS,
+    PLACES,
+    LabelEncoder,
+    TypeIndex,
+    asked_labels,
+    decode_labels,
+    encode_labels,
+    typed_signal,
+)
 
 
 @pytest.mark.parametrize(
@@ -79,3 +89,35 @@ def test_places_are_typed_and_each_turn_is_tagged_once(tmp_path) -> None:
         hidden = alive.copy()
         hidden[-1] = False
         assert typed_signal(newer, "Which cities did Ben visit?", hidden)[-1] == 0
+
+
+def test_labels_persist_in_the_home_and_go_with_an_erasure(tmp_path) -> None:
+    """The first typed question stores every turn's labels in the home's text-vector cache, so
+    another process reads them back instead of running spaCy; forgetting a turn drops them."""
+    tagger = bundled_ner()
+    assert tagger is not None
+    # A namespace no other test tags: the process's index would otherwise know its texts already.
+    with Memory(tmp_path / "h") as m:
+        m.add_conversation(example_conversation(), namespace="typed-home")
+        answer = m.ask("Which cities has Ben visited?", namespace="typed-home", mode="deep")
+        assert answer.status == "answered"
+        texts = [t.text for t in m.read_runtime.view("typed-home").turns]
+        cache = VectorCache(m.backend.text_vectors)
+        counting = CountingTagger(tagger)
+        encoder = LabelEncoder(counting, tagger.pipeline)
+        stored = decode_labels(cache.embed("typed-home", encoder, texts))
+        assert counting.tagged == 0, "every turn's labels were read back from the home"
+        assert stored == tagger.labels(texts)
+        assert any("GPE" in labels for labels in stored)
+
+        denver = next(t for t in m.read_runtime.view("typed-home").turns if "Denver" in t.text)
+        m.forget(namespace="typed-home", turn_ids=[denver.turn_id], conversation_id=denver.conversation_id)
+        hashes = [text_hash(t) for t in texts]
+        assert not m.backend.text_vectors.get("typed-home", encoder.name, hashes), "erasure drops the labels"
+
+
+def test_label_rows_round_trip() -> None:
+    found = [frozenset({"GPE", "PERSON"}), frozenset(), frozenset({"WORK_OF_ART", "NOT_A_LABEL"})]
+    rows = encode_labels(found)
+    assert rows.shape == (3, len(LABELS))
+    assert decode_labels(rows) == [found[0], frozenset(), frozenset({"WORK_OF_ART"})]

@@ -1,4 +1,5 @@
-"""Vectors of derived texts (segment summaries), cached by content hash in `<home>/vectors.sqlite3`.
+"""Vectors of derived texts (segment summaries), cached by content hash in `<home>/vectors.sqlite3`;
+turns' entity labels are stored the same way (emem.retrieval.typed.LabelEncoder).
 
 A read view embeds one summary per segment; without this cache every write made the next read
 re-embed all of them, in every process. Keys are (namespace, embedder, sha256 of the text), so a

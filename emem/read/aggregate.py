@@ -105,7 +105,7 @@ def deep_candidates(
     chosen = list(evidence) if llm else []
     turns = [] if llm else [view.by_ref[(e.conversation_id, e.turn_id)] for e in evidence]
     turns += [t for t in fast_turns(rt, view, q, as_of, flt) if (t.conversation_id, t.turn_id) not in seen]
-    signals = rt.signals.get(view, q, visible_mask(view, as_of, flt), rt.embed)
+    signals = rt.signals.get(view, q, visible_mask(view, as_of, flt), rt.embed, rt.tag_entities)
     q_vec, by_segment = rt.embed(q), segment_scores(state.get("activated", []))
     scored = score_turns(view, turns, q, plan, signals, q_vec, by_segment)
     relevant = any(r.relevant for r in reports) or bool(

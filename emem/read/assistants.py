@@ -37,7 +37,7 @@ def assistant(state: AssistantTask, *, runtime: Runtime[ReadRuntime]) -> dict[st
     chat = rt.roles.get("assistant")
     if chat is None:
         q = state["question"]
-        signals = rt.signals.get(view, q, visible_mask(view, as_of, flt), rt.embed)
+        signals = rt.signals.get(view, q, visible_mask(view, as_of, flt), rt.embed, rt.tag_entities)
         shown = [t for t, v in zip(segment.turns, visible, strict=True) if v]
         scored = score_turns(
             view, shown, q, state["plan"], signals, rt.embed(q),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -29,6 +29,7 @@ from emem.ledger.withhold import ForgetRequest
 from emem.models import StoredTurn
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import DEFAULT_ACTIVATE
+from emem.retrieval.typed import decode_labels, forget_labels, label_encoder
 from emem.retrieval.view import NamespaceView, build_view
 from emem.subjects import likely_user, name_aliases, question_subjects, relatives_of, user_speaker
 from emem.tokens import count_tokens
@@ -180,9 +181,31 @@ class ReadRuntime:
             self._speakers.pop(namespace, None)
             self._inferred.pop(namespace, None)
             self._revision_turns.pop(namespace, None)
+            forget_labels(namespace)
             self._vectors.clear()
             count_tokens.cache_clear()  # memoised by text: may hold erased turns
             forget_tokens()
+
+    def tag_entities(self, namespace: str, texts: Sequence[str]) -> list[frozenset[str]]:
+        """Entity labels of a namespace's turn texts (emem.retrieval.typed), read from the home's
+        text-vector cache where an earlier process stored them, tagged by spaCy otherwise and
+        stored for the next one; so only the first typed question a home is ever asked pays
+        for tagging. Not stored when an erasure was noticed meanwhile: the texts may be erased.
+
+        Args:
+            namespace: the namespace the texts belong to.
+            texts: turn texts.
+        Returns:
+            One label set per text.
+        """
+        encoder = label_encoder()
+        if encoder is None:
+            return [frozenset() for _ in texts]
+        erasures = self._erasures
+        rows = self._vector_cache.embed(
+            namespace, encoder, list(texts), still_valid=lambda: self._erasures == erasures
+        )
+        return decode_labels(rows)
 
     def embed(self, text: str) -> np.ndarray:
         with self._lock:

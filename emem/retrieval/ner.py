@@ -27,6 +27,9 @@ class EntityTagger:
     def __init__(self, nlp: Any) -> None:
         self._nlp = nlp
         self._lock = threading.Lock()
+        meta = getattr(nlp, "meta", None) or {}
+        self.pipeline = f"{meta.get('lang', '?')}_{meta.get('name', '?')}-{meta.get('version', '?')}"
+        """Which pipeline tags (its name and version): part of the key of persisted labels."""
 
     def labels(self, texts: Sequence[str]) -> list[frozenset[str]]:
         """The set of entity labels spaCy finds in each text.

@@ -487,9 +487,10 @@ class VectorIndex(Protocol):
 
 @runtime_checkable
 class TextVectorCache(Protocol):
-    """Vectors of derived texts (segment summaries), keyed by (namespace, model, sha256 of the
-    text). A cache: losing it costs time only, so writes need not be synced. Erasure drops a
-    namespace's rows because a summary quotes the turns it summarises."""
+    """Vectors of derived texts (segment summaries; turns' entity labels as 0/1 rows), keyed by
+    (namespace, model, sha256 of the text). A cache: losing it costs time only, so writes need not
+    be synced. Erasure drops a namespace's rows because a summary quotes the turns it summarises
+    and a label row is keyed by an erased turn's text."""
 
     def get(self, namespace: str, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         """Cached vectors by text hash (float32); misses left out."""
