@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from emem.agents.spans import has_revision_cue
 from emem.index.text import tokenize
 from emem.memory import Memory
@@ -72,7 +74,7 @@ def test_one_ask_catches_up_once_and_sees_one_view(home: Path, monkeypatch) -> N
     assert "S1:2" in [e.turn_id for e in answer.evidence]
 
 
-def test_search_reuses_the_query_vector_an_ask_made(home: Path) -> None:
+def test_search_reuses_the_query_vector_an_ask_made(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with Memory(home) as m:
         m.add_turns(
             [turn(1, "We booked a trip to Iceland."), turn(2, "Porto instead.", "2023-01-06T10:00:00+00:00")],
@@ -82,14 +84,15 @@ def test_search_reuses_the_query_vector_an_ask_made(home: Path) -> None:
         embedder = m.indexes.embedder
         texts: list[str] = []
         real = embedder.embed
-        embedder.embed = lambda batch: texts.extend(batch) or real(batch)  # type: ignore[method-assign]
-        try:
-            hits = m.search("Where is Dana going?", namespace="ns", k=2)
-            assert texts == []  # the ask's vector, not a second inference
-            m.search("Iceland trip", namespace="ns", k=2)
-            assert len(texts) == 1
-        finally:
-            embedder.embed = real  # type: ignore[method-assign]
+        # monkeypatch, not assignment and re-assignment: restoring by assignment would leave an
+        # instance attribute shadowing the class's method on an embedder other tests share.
+        monkeypatch.setattr(embedder, "embed", lambda batch: texts.extend(batch) or real(batch))
+        hits = m.search("Where is Dana going?", namespace="ns", k=2)
+        assert texts == []  # the ask's vector, not a second inference
+        m.search("Iceland trip", namespace="ns", k=2)
+        assert len(texts) == 1
+        monkeypatch.undo()
+        assert "embed" not in vars(embedder)
     with Memory(home) as fresh:
         again = fresh.search("Where is Dana going?", namespace="ns", k=2)
     assert [(h.turn_id, h.score) for h in hits] == [(h.turn_id, h.score) for h in again]
