@@ -326,6 +326,28 @@ def says_with_verb(frame: Frame, sentence: str) -> bool:
     return verb_in(sentence, verb_forms(frame.verb)) is not None
 
 
+def says_of_subject(frame: Frame, sentence: str, speaker: str, user_names: Sequence[str] = ()) -> bool:
+    """Whether a sentence uses the asked verb in a clause said of the question's subject: "What did
+    Nate find in his notebooks?" is not answered by Joanna's "Thanks Nate! ... I found these old
+    notebooks", whose finding is hers. Light verbs and role questions are left to `says_with_verb`.
+
+    Args:
+        frame: the question's frame.
+        sentence: the candidate answer.
+        speaker: who said it.
+        user_names: the names the user goes by (as for `bound_clauses`).
+
+    Returns:
+        True when a clause bound to the frame's subject uses the verb.
+    """
+    if frame.occupation or _lemma(frame.verb) in _LIGHT_VERBS:
+        return says_with_verb(frame, sentence)
+    forms = verb_forms(frame.verb)
+    return any(
+        verb_in(c, forms) is not None for c in bound_clauses(sentence, frame.subject, speaker, user_names)
+    )
+
+
 _LIGHT_VERBS = frozenset({"do", "have", "get", "work", "be", "go"})
 """Verbs a statement rarely repeats: "What food intolerance do I have?" is answered by "I'm
 lactose intolerant", "Where was she working?" by "I'm still at the bakery"."""

@@ -22,7 +22,7 @@ from emem.agents.frames import (
     frame_value,
     modified_head,
     question_frame,
-    says_with_verb,
+    says_of_subject,
     which_one,
 )
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
@@ -896,6 +896,7 @@ def offline_read(
     amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"}
     chosen: Span | None = None
     chosen_turn = ""
+    chosen_speaker = ""
     for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
         span = answer_span(
             question,
@@ -922,7 +923,7 @@ def offline_read(
             continue  # "Which marathon did Bea run?" is not answered by "Tariq!", who she spoke to
         if not span.specific and not answers_asked_kind(question, span.text):
             continue  # "Idris's mum lives in Busan" says where she lives, not what she does
-        chosen, chosen_turn = span, e.text
+        chosen, chosen_turn, chosen_speaker = span, e.text, e.speaker
         break
     frame = question_frame(question) if plan.operation == Operation.FACT else None
     if frame is not None and (chosen is None or not (chosen.specific or has_revision_cue(chosen_turn))):
@@ -935,10 +936,11 @@ def offline_read(
             chosen is not None
             and not has_revision_cue(chosen_turn)
             and after_correction(chosen_turn) is None
-            and not says_with_verb(frame, chosen.text)
+            and not says_of_subject(frame, chosen.text, chosen_speaker, _user_names(frame, plan))
         ):
             # "What car did Piet buy?" is not answered by "saving for a car": a sentence that
-            # shares the topic but not the asked verb says nothing of what was bought.
+            # shares the topic but not the asked verb says nothing of what was bought; nor by
+            # another person's "I bought a car".
             return abstention(question), "abstained"
     if chosen is not None and not chosen.specific and plan.operation == Operation.FACT:
         head = asked_head(question)
@@ -982,6 +984,13 @@ FRAME_DEPTH = 6
 """The framed read looks at this many best-supported holding turns."""
 
 
+def _user_names(frame: Frame, plan: Plan) -> list[str]:
+    """The question's people are the user's names when the question is in the first person or
+    names the user by a name they told (the planner then lists "user" among its subjects)."""
+    told = any(n.lower() == "user" for n in plan.entities)
+    return ["user", *plan.entities] if frame.subject == SELF or told else ["user"]
+
+
 def framed_value(
     frame: Frame, kind: AnswerType, plan: Plan, holding: list[EvidenceItem], exclude: set[str]
 ) -> str | None:
@@ -1000,10 +1009,7 @@ def framed_value(
     Returns:
         The value, or None when no turn states one.
     """
-    # The question's people are the user's names when the question is in the first person or
-    # names the user by a name they told (the planner then lists "user" among its subjects).
-    told = any(n.lower() == "user" for n in plan.entities)
-    user_names = ["user", *plan.entities] if frame.subject == SELF or told else ["user"]
+    user_names = _user_names(frame, plan)
     found = [
         (e, value)
         for e in holding[:FRAME_DEPTH]

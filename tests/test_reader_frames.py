@@ -85,6 +85,19 @@ def test_a_turn_that_names_the_topic_but_not_the_verb_does_not_answer() -> None:
     assert status == "abstained", answer
 
 
+def test_another_persons_use_of_the_verb_does_not_answer() -> None:
+    """Whole-sentence answers need the asked verb in a clause said of the asked person: Oona's
+    "I found ..." is her finding, though she names Piet."""
+    q = "What did Piet find in the attic?"
+    plan = offline_plan(q, ["Piet", "Oona"])
+    hers = _item("S2:1", 5, 0.6, "Thanks Piet! I found a box of old letters in the attic.", "Oona")
+    answer, status = offline_read(q, plan, _pack(hers), [])
+    assert status == "abstained", answer
+    his = _item("S2:2", 6, 0.6, "Thanks Oona! I found a box of old letters in the attic.", "Piet")
+    answer, status = offline_read(q, plan, _pack(his), [])
+    assert status == "answered" and "letters" in answer, answer
+
+
 def test_a_which_noun_answer_keeps_the_words_that_say_which() -> None:
     from emem.agents.frames import modified_head
 
