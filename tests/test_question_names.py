@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_reader_corrections import MODES, _conversation
+from dated_conversations import dated_conversation
+from test_reader_corrections import MODES
 
 from emem.agents.planner import find_entities
 from emem.memory import Memory
@@ -19,8 +20,7 @@ def test_a_possessive_takes_only_its_s() -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_an_accented_name_in_the_question_is_its_subject(tmp_path: Path, mode: str) -> None:
-    conv = _conversation(
-        "c",
+    conv = dated_conversation(
         [
             (
                 "2025-01-05T10:00:00Z",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import evidence_turn
+from dated_conversations import dated_conversation
 
 from emem.agents.corrected import without_retracted
 from emem.agents.corrections import correction_in, retracts
@@ -18,23 +18,6 @@ from emem.answer import FactItem
 from emem.memory import Memory
 
 MODES = ("auto", "deep", "fast")
-
-
-def _conversation(cid: str, sessions: list[tuple[str, list[tuple[str, str]]]]) -> dict[str, Any]:
-    return {
-        "conversation_id": cid,
-        "sessions": [
-            {
-                "session_id": f"S{i}",
-                "time": time,
-                "turns": [
-                    {"turn_id": f"S{i}:{j}", "speaker": who, "text": text}
-                    for j, (who, text) in enumerate(turns, start=1)
-                ],
-            }
-            for i, (time, turns) in enumerate(sessions, start=1)
-        ],
-    }
 
 
 def test_a_correction_names_what_it_takes_back_and_what_replaces_it() -> None:
@@ -59,8 +42,7 @@ def test_turns_that_take_nothing_back_are_no_corrections() -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_the_replacing_clause_answers_not_the_first_statement(tmp_path: Path, mode: str) -> None:
-    conv = _conversation(
-        "c",
+    conv = dated_conversation(
         [
             (
                 "2024-02-01T09:00:00Z",
@@ -111,8 +93,7 @@ def test_a_ledger_value_a_later_turn_takes_back_is_not_current() -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_named_speakers_correct_an_amount_with_a_trailing_not(tmp_path: Path, mode: str) -> None:
-    conv = _conversation(
-        "c",
+    conv = dated_conversation(
         [
             (
                 "2024-03-01T18:00:00Z",
@@ -141,8 +122,7 @@ def test_a_past_state_is_read_from_what_was_said_by_then(tmp_path: Path) -> None
     assert said_by("How much was my rent in February 2024?", plan) == plan.time_to
     event = offline_plan("What did I bake in February 2024?", [], datetime(2024, 6, 1, tzinfo=UTC))
     assert said_by("What did I bake in February 2024?", event) is None  # an event may be told later
-    conv = _conversation(
-        "c",
+    conv = dated_conversation(
         [
             (
                 "2024-01-10T09:00:00Z",

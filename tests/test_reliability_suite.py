@@ -217,12 +217,19 @@ def test_the_second_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
     assert not any(c.conversation in convs for c in suite.cases if c.split != "holdout2")
 
 
-def test_the_third_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
-    """holdout3, written blind to the code in session 8 while others tuned on every older split: its
-    own conversations (m01...), mostly an agent and one user, some friends, 3+ dated sessions with
-    later ones appended, 15+ cases in every dimension, and some asked through the as_of parameter."""
-    convs = {k: v for k, v in suite.conversations.items() if v.split == "holdout3"}
-    assert len(convs) >= 12 and all(re.fullmatch(r"m\d\d", k) for k in convs)
+@pytest.mark.parametrize(
+    ("split", "prefix", "per_dimension"),
+    [("holdout3", "m", 14), ("holdout4", "n", 15)],
+)
+def test_a_later_holdout_split_is_a_full_suite_of_its_own(
+    suite, split: str, prefix: str, per_dimension: int
+) -> None:
+    """holdout3 and holdout4, each written blind to the code (sessions 8 and 9) while others tuned
+    on every older split, and committed before emem ran on it: its own conversations (m01...,
+    n01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
+    a full set of cases in every dimension, and some asked through the as_of parameter."""
+    convs = {k: v for k, v in suite.conversations.items() if v.split == split}
+    assert len(convs) >= 12 and all(re.fullmatch(rf"{prefix}\d\d", k) for k in convs)
     assert {v.style for v in convs.values()} == {"agent", "friends"}
     sessions = {
         k: {t["session_id"] for t in v.append_turns} | {s["session_id"] for s in v.conversation["sessions"]}
@@ -231,38 +238,14 @@ def test_the_third_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
     assert all(len(ids) >= 3 for ids in sessions.values()), sessions
     assert all(s["time"] for v in convs.values() for s in v.conversation["sessions"])
     assert all(v.append_turns and all(t["time"] for t in v.append_turns) for v in convs.values())
-    cases = suite.select("holdout3")
-    assert len(cases) >= 112 and {c.split for c in cases} == {"holdout3"}
+    cases = suite.select(split)
+    assert len(cases) >= 112 and {c.split for c in cases} == {split}
     per = Counter(c.dimension for c in cases)
-    assert all(per[d] >= 14 for d in DIMENSIONS), per
+    assert all(per[d] >= per_dimension for d in DIMENSIONS), per
     assert all(c.conversation in convs for c in cases)
     assert sum(convs[c.conversation].style == "agent" for c in cases) / len(cases) >= 0.6
     assert sum(c.as_of is not None for c in cases) >= 6
-    assert not any(c.conversation in convs for c in suite.cases if c.split != "holdout3")
-
-
-def test_the_fourth_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
-    """holdout4, written blind to the code in session 9 and committed before emem ran on it: its own
-    conversations (n01...), mostly an agent and one user, some friends, 3+ dated sessions with later
-    ones appended, 15+ cases in every dimension, and some asked through the as_of parameter."""
-    convs = {k: v for k, v in suite.conversations.items() if v.split == "holdout4"}
-    assert len(convs) >= 12 and all(re.fullmatch(r"n\d\d", k) for k in convs)
-    assert {v.style for v in convs.values()} == {"agent", "friends"}
-    sessions = {
-        k: {t["session_id"] for t in v.append_turns} | {s["session_id"] for s in v.conversation["sessions"]}
-        for k, v in convs.items()
-    }
-    assert all(len(ids) >= 3 for ids in sessions.values()), sessions
-    assert all(s["time"] for v in convs.values() for s in v.conversation["sessions"])
-    assert all(v.append_turns and all(t["time"] for t in v.append_turns) for v in convs.values())
-    cases = suite.select("holdout4")
-    assert len(cases) >= 112 and {c.split for c in cases} == {"holdout4"}
-    per = Counter(c.dimension for c in cases)
-    assert all(per[d] >= 15 for d in DIMENSIONS), per
-    assert all(c.conversation in convs for c in cases)
-    assert sum(convs[c.conversation].style == "agent" for c in cases) / len(cases) >= 0.6
-    assert sum(c.as_of is not None for c in cases) >= 6
-    assert not any(c.conversation in convs for c in suite.cases if c.split != "holdout4")
+    assert not any(c.conversation in convs for c in suite.cases if c.split != split)
 
 
 def test_later_splits_do_not_reshuffle_the_older_cases(suite) -> None:

@@ -5,37 +5,20 @@ plan and the calling off are said; a plan named again afterwards, or another pla
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from dated_conversations import dated_conversation
 
 from emem.memory import Memory
 
 MODES = ("auto", "deep", "fast")
 
 
-def _conversation(sessions: list[tuple[str, list[tuple[str, str]]]]) -> dict[str, Any]:
-    return {
-        "conversation_id": "c",
-        "sessions": [
-            {
-                "session_id": f"S{i}",
-                "time": time,
-                "turns": [
-                    {"turn_id": f"S{i}:{j}", "speaker": who, "text": text}
-                    for j, (who, text) in enumerate(turns, start=1)
-                ],
-            }
-            for i, (time, turns) in enumerate(sessions, start=1)
-        ],
-    }
-
-
 @pytest.fixture()
 def memory(tmp_path: Path) -> Memory:
     m = Memory(tmp_path / "h")
     m.add_conversation(
-        _conversation(
+        dated_conversation(
             [
                 (
                     "2024-01-15T09:00:00Z",
