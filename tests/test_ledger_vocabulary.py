@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dated_conversations import Session, dated_conversation
 
 from emem.errors import InputError
 from emem.ledger import Ledger
@@ -111,21 +112,8 @@ class TestOpenPredicates:
         assert named_value("two cats") is None
 
 
-def agent_conversation(*sessions: tuple[str, list[tuple[str, str]]]) -> dict[str, Any]:
-    return {
-        "conversation_id": "chat",
-        "sessions": [
-            {
-                "session_id": f"S{i}",
-                "time": when,
-                "turns": [
-                    {"turn_id": f"S{i}:{j}", "speaker": speaker, "text": text}
-                    for j, (speaker, text) in enumerate(turns, start=1)
-                ],
-            }
-            for i, (when, turns) in enumerate(sessions, start=1)
-        ],
-    }
+def agent_conversation(*sessions: Session) -> dict[str, Any]:
+    return dated_conversation(list(sessions), "chat")
 
 
 PRIYA = agent_conversation(
