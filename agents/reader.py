@@ -893,7 +893,7 @@ def offline_read(
             return max(found, key=lambda x: (x[0][1], x[1]))[0][0], "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     amount = plan.operation == Operation.FACT and asks_amount(question)
-    amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"}
+    amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"} if amount else set()
     chosen: Span | None = None
     chosen_turn = ""
     chosen_speaker = ""
