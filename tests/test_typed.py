@@ -18,6 +18,7 @@ from emem.retrieval.typed import (
     asked_labels,
     decode_labels,
     encode_labels,
+    label_encoder,
     typed_signal,
 )
 
@@ -121,3 +122,19 @@ def test_label_rows_round_trip() -> None:
     rows = encode_labels(found)
     assert rows.shape == (3, len(LABELS))
     assert decode_labels(rows) == [found[0], frozenset(), frozenset({"WORK_OF_ART"})]
+
+
+def test_labels_of_a_view_read_before_an_erasure_are_not_stored(tmp_path) -> None:
+    """A view read before a `forget` may hold erased turns: labels tagged from it are returned
+    but not stored in the home (as summary vectors of such a view are not)."""
+    with Memory(tmp_path / "h") as m:
+        m.add_conversation(example_conversation(), namespace="typed-erased")
+        view = m.read_runtime.view("typed-erased")
+        texts = [t.text for t in view.turns]
+        first = view.turns[0]
+        m.forget(namespace="typed-erased", turn_ids=[first.turn_id], conversation_id=first.conversation_id)
+        labels = m.read_runtime.tag_entities(view, texts)
+        assert len(labels) == len(texts)
+        encoder = label_encoder()
+        assert encoder is not None
+        assert not m.backend.text_vectors.get("typed-erased", encoder.name, [text_hash(t) for t in texts])

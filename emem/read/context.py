@@ -95,6 +95,9 @@ class ReadRuntime:
         measure today's code path (eval.bench_loop): every write then makes the next read
         re-embed every summary, and fast mode queries Chroma's approximate index."""
         self._views: dict[str, NamespaceView] = {}
+        self._view_erasures: dict[str, int] = {}
+        """The erasure count each cached view was read under: derived rows (label rows) computed
+        from a view read before a later erasure are not stored."""
         self._vector_cache = VectorCache(memory.backend.text_vectors, memory.backend.coordinator.shared)
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._memo: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
@@ -127,14 +130,13 @@ class ReadRuntime:
     def view(self, namespace: str) -> NamespaceView:
         pinned = _ASK_VIEWS.get()
         with self._lock:
-            if pinned is not None:
-                hit = pinned.get(namespace)
-                if hit is not None and hit[0] == self._erasures:
-                    return hit[1]
-                erasures = self._erasures
-                view = pinned[namespace] = (erasures, self._current_view(namespace))
-                return view[1]
-            return self._current_view(namespace)
+            if pinned is None:
+                return self._current_view(namespace)
+            hit = pinned.get(namespace)
+            if hit is None or hit[0] != self._erasures:
+                # The count is read before the view: an erasure noticed while building it counts.
+                hit = pinned[namespace] = (self._erasures, self._current_view(namespace))
+            return hit[1]
 
     def _current_view(self, namespace: str) -> NamespaceView:
         """The namespace's view after catching its indexes up (carried forward across writes)."""
@@ -147,6 +149,7 @@ class ReadRuntime:
             if cached is not None and cached.covered_seq == ns.covered_seq and cached.indexes is ns:
                 return cached
             summaries = self.memory.segment_summaries(namespace)
+            self._view_erasures[namespace] = erasures
             if not self.cached:
                 cached = self._views[namespace] = build_view(ns, summaries)
                 return cached
@@ -186,14 +189,15 @@ class ReadRuntime:
             count_tokens.cache_clear()  # memoised by text: may hold erased turns
             forget_tokens()
 
-    def tag_entities(self, namespace: str, texts: Sequence[str]) -> list[frozenset[str]]:
-        """Entity labels of a namespace's turn texts (emem.retrieval.typed), read from the home's
+    def tag_entities(self, view: NamespaceView, texts: Sequence[str]) -> list[frozenset[str]]:
+        """Entity labels of a view's turn texts (emem.retrieval.typed), read from the home's
         text-vector cache where an earlier process stored them, tagged by spaCy otherwise and
         stored for the next one; so only the first typed question a home is ever asked pays
-        for tagging. Not stored when an erasure was noticed meanwhile: the texts may be erased.
+        for tagging. Stored only while `view` is the namespace's current view and no erasure was
+        noticed since it was read (as summary vectors are): otherwise the texts may be erased.
 
         Args:
-            namespace: the namespace the texts belong to.
+            view: the view the texts come from.
             texts: turn texts.
         Returns:
             One label set per text.
@@ -201,11 +205,12 @@ class ReadRuntime:
         encoder = label_encoder()
         if encoder is None:
             return [frozenset() for _ in texts]
-        erasures = self._erasures
-        rows = self._vector_cache.embed(
-            namespace, encoder, list(texts), still_valid=lambda: self._erasures == erasures
-        )
-        return decode_labels(rows)
+        ns = view.namespace
+
+        def still_valid() -> bool:
+            return self._views.get(ns) is view and self._view_erasures.get(ns) == self._erasures
+
+        return decode_labels(self._vector_cache.embed(ns, encoder, list(texts), still_valid=still_valid))
 
     def embed(self, text: str) -> np.ndarray:
         with self._lock:

@@ -36,9 +36,9 @@ LABELS: tuple[str, ...] = (
 """OntoNotes' 18 entity labels, the ones spaCy's English pipelines emit, in a fixed order: the
 columns of a persisted label row."""
 
-Tag = Callable[[str, Sequence[str]], list[frozenset[str]]]
-"""Labels of texts of one namespace, `(namespace, texts) -> one label set per text`: the read
-runtime's persisted tagger (emem.read.context.ReadRuntime.tag_entities)."""
+Tag = Callable[[NamespaceView, Sequence[str]], list[frozenset[str]]]
+"""Labels of texts of one view, `(view, texts) -> one label set per text`: the read runtime's
+persisted tagger (emem.read.context.ReadRuntime.tag_entities)."""
 
 PLACES = frozenset({"GPE", "LOC", "FAC"})
 _HEAD = r"^(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:\w+\s+)?"
@@ -153,7 +153,7 @@ class TypeIndex:
             new = {k: t.text for k, t in zip(keys, view.turns, strict=True) if k not in known}
         if new:
             texts = list(new.values())
-            tagged = tag(view.namespace, texts) if tag is not None else self._tagger.labels(texts)
+            tagged = tag(view, texts) if tag is not None else self._tagger.labels(texts)
             with self._lock:
                 known.update(zip(new, tagged, strict=True))
         return [known[k] for k in keys]
