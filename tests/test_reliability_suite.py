@@ -219,14 +219,14 @@ def test_the_second_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
 
 @pytest.mark.parametrize(
     ("split", "prefix", "per_dimension"),
-    [("holdout3", "m", 14), ("holdout4", "n", 15)],
+    [("holdout3", "m", 14), ("holdout4", "n", 15), ("holdout5", "p", 15)],
 )
 def test_a_later_holdout_split_is_a_full_suite_of_its_own(
     suite, split: str, prefix: str, per_dimension: int
 ) -> None:
-    """holdout3 and holdout4, each written blind to the code (sessions 8 and 9) while others tuned
-    on every older split, and committed before emem ran on it: its own conversations (m01...,
-    n01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
+    """holdout3, holdout4 and holdout5, each written blind to the code (sessions 8, 9 and 10) while
+    others tuned on every older split, and committed before emem ran on it: its own conversations
+    (m01..., n01..., p01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
     a full set of cases in every dimension, and some asked through the as_of parameter."""
     convs = {k: v for k, v in suite.conversations.items() if v.split == split}
     assert len(convs) >= 12 and all(re.fullmatch(rf"{prefix}\d\d", k) for k in convs)
@@ -282,28 +282,30 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("k-1", "holdout2", False, "Where does Ed live?", "Evora, says the holdout2 answer"),
         _result("m-1", "holdout3", False, "Where does Flo live?", "Tavira, says the holdout3 answer"),
         _result("n-1", "holdout4", False, "Where does Gus live?", "Olhao, says the holdout4 answer"),
+        _result("p-1", "holdout5", False, "Where does Hal live?", "Sagres, says the holdout5 answer"),
     ]
-    splits = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "all"]
+    splits = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "all"]
     report = markdown_report(results, splits, ["fast"], "header")
     assert "| dimension (holdout) | fast |" in report and "| dimension (test) | fast |" in report
     assert "| dimension (holdout2) | fast |" in report and "- k-1 [stale_value]: fast" in report
     assert "| dimension (holdout3) | fast |" in report and "- m-1 [stale_value]: fast" in report
     assert "| dimension (holdout4) | fast |" in report and "- n-1 [stale_value]: fast" in report
+    assert "| dimension (holdout5) | fast |" in report and "- p-1 [stale_value]: fast" in report
     assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
     hidden_texts = ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?")
     later = ("Where does Ed live?", "Evora", "Where does Flo live?", "Tavira", "Where does Gus live?")
-    for hidden in (*hidden_texts, *later, "Olhao"):
+    for hidden in (*hidden_texts, *later, "Olhao", "Where does Hal live?", "Sagres"):
         assert hidden not in report
     assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
     assert "h-2" not in report
     full = markdown_report(results, splits, ["fast"], "header", show_heldout_failures=True)
     assert "Where does Cy live?" in full and "Braga, says the holdout answer" in full
     assert "Evora, says the holdout2 answer" in full and "Tavira, says the holdout3 answer" in full
-    assert "Olhao, says the holdout4 answer" in full
+    assert "Olhao, says the holdout4 answer" in full and "Sagres, says the holdout5 answer" in full
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
-@pytest.mark.parametrize("split", ["holdout", "holdout2", "holdout3", "holdout4"])
+@pytest.mark.parametrize("split", ["holdout", "holdout2", "holdout3", "holdout4", "holdout5"])
 def test_the_command_runs_a_held_out_split_without_showing_its_answers(
     suite, split: str, tmp_path: Path, capsys
 ) -> None:

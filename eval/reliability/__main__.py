@@ -7,6 +7,7 @@ Examples:
     python -m emem.eval.reliability --split holdout2 --out /tmp/rh2  # the second blind split
     python -m emem.eval.reliability --split holdout3 --out /tmp/rh3  # the third blind split
     python -m emem.eval.reliability --split holdout4 --out /tmp/rh4  # the fourth blind split
+    python -m emem.eval.reliability --split holdout5 --out /tmp/rh5  # the fifth blind split
 """
 
 from __future__ import annotations
@@ -25,7 +26,12 @@ from emem.eval.reliability.runner import MODES, CaseResult, run_mode
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m emem.eval.reliability", description=__doc__.splitlines()[0])
     p.add_argument("--modes", default=",".join(MODES), help="comma-separated: auto,deep,fast")
-    p.add_argument("--split", default="all", choices=(*SPLITS, "all"))
+    p.add_argument(
+        "--split",
+        default="all",
+        choices=(*SPLITS, "all"),
+        help="dev | test | holdout | holdout2 | holdout3 | holdout4 | holdout5 (the newest blind split) | all",
+    )
     p.add_argument("--out", type=Path, default=Path("eval/results/reliability"))
     p.add_argument(
         "--reader", default="offline", help="offline | openai | local (endpoints from llm.json/env)"
@@ -45,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
         "--show-heldout-failures",
         action="store_true",
         help="print and report the questions and answers of failing held-out cases (test, holdout, "
-        "holdout2, holdout3, holdout4); by default only their ids, so the held-out splits do not "
+        "holdout2, holdout3, holdout4, holdout5); by default only their ids, so the held-out splits do not "
         "become tuning material",
     )
     p.add_argument("--quiet", action="store_true")
