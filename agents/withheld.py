@@ -16,7 +16,6 @@ from emem.agents.spans import about as about_question
 from emem.agents.spans import focus_words
 from emem.answer import EvidenceItem, FactItem
 from emem.ledger.withhold import ForgetRequest, withholding, withholding_said
-from emem.models import StoredTurn
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,7 @@ def apply_forget_requests(
     facts: Sequence[FactItem],
     requests: Sequence[ForgetRequest],
     withheld: Mapping[tuple[str, str], ForgetRequest] | None = None,
-    ranked: Sequence[StoredTurn] | None = None,
+    ranked: Sequence[EvidenceItem] | None = None,
 ) -> Withheld:
     """Drop what the requests cover, and say whether the question is about it.
 
@@ -52,8 +51,9 @@ def apply_forget_requests(
         withheld: the namespace's withheld turns (`emem.ledger.withhold.withheld_turns`); None:
             each piece of evidence is matched on its own.
         ranked: one retrieval of the question that does not depend on the mode (the fast
-            path's hybrid ranking): whether the question is about withheld content is decided on
-            it, so every mode decides the same; None: on the mode's own evidence.
+            path's hybrid retrieval, every turn scored for support, no floor): whether the
+            question is about withheld content is decided on it, so every mode decides the
+            same; None: on the mode's own evidence.
 
     Returns:
         The evidence and facts that may be used, and the request the question is about.
@@ -117,10 +117,11 @@ def apply_forget_requests(
             kept.append(e)
         else:
             dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
+    scored = sorted(ranked, key=lambda e: -e.score) if ranked is not None else None
     if not answering:
-        if ranked is not None:
+        if scored is not None:
             decided = [
-                (t.render(), t.text, (withheld or {}).get((t.conversation_id, t.turn_id))) for t in ranked
+                (_turn_text(e), e.text, (withheld or {}).get((e.conversation_id, e.turn_id))) for e in scored
             ]
         else:
             kept_ids = {id(k) for k in kept}
@@ -130,9 +131,9 @@ def apply_forget_requests(
             ]
         about = about or best_on_topic_withheld(decided, topic)
     asked = withholding(requests, text=question)
-    if ranked is not None:
+    if scored is not None:
         best_kept = next(
-            (t.time for t in ranked if (t.conversation_id, t.turn_id) not in (withheld or {})), None
+            (e.time for e in scored if (e.conversation_id, e.turn_id) not in (withheld or {})), None
         )
     else:
         best_kept = max(kept, key=lambda e: e.score).time if kept else None

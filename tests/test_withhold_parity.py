@@ -136,3 +136,44 @@ def test_withheld_turns_takes_the_agents_replies_and_stops_at_the_next_user_turn
         "the divorce", subject="user", revision_id="r", known_from=datetime(2023, 1, 1, tzinfo=UTC)
     )
     assert withheld_turns(turns, [late], agents={"assistant"}) == {}
+
+
+def test_a_request_that_points_back_withholds_what_was_just_said(tmp_path: Path) -> None:
+    turns = [
+        ("user", "My landlord is raising the rent on the flat in Ghent."),
+        ("user", "Also, my dentist found two cavities last week. Please forget that, it's embarrassing."),
+        ("assistant", "No problem."),
+        ("user", "I've been offered a place on the night shift."),
+        ("assistant", "Congratulations!"),
+        ("user", "Actually, can you forget I said that, about the night shift? Nothing is signed yet."),
+    ]
+    conv = {
+        "conversation_id": "pb",
+        "sessions": [
+            {
+                "session_id": "S1",
+                "time": "2024-09-03T18:00:00+00:00",
+                "turns": [
+                    {"turn_id": f"S1:{i}", "speaker": s, "text": t} for i, (s, t) in enumerate(turns, 1)
+                ],
+            }
+        ],
+    }
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        mem.consolidate(NS)
+        topics = [r.topic for r in mem.forget_requests(NS)]
+        assert "said: Also, my dentist found two cavities last week." in topics
+        assert "said: I've been offered a place on the night shift." in topics
+        # The second "forget" points back at the shift, not at the first request.
+        assert len([t for t in topics if "cavities" in t]) == 1
+        for q in ("What did my dentist find?", "Was I offered a new shift?"):
+            answers = {mode: mem.ask(q, namespace=NS, mode=mode) for mode in ("fast", "deep", "auto")}
+            for mode, a in answers.items():
+                assert a.status == "abstained" and "forget" in a.answer, (q, mode, a.answer)
+        hits = " ".join(h.text for h in mem.search("dentist cavities night shift", 10, namespace=NS))
+        assert "cavities" not in hits and "night shift" not in hits.replace(
+            "forget I said that, about the night shift", ""
+        )
+        # What no request points at is still answered.
+        assert "Ghent" in " ".join(h.text for h in mem.search("rent flat", 10, namespace=NS))

@@ -39,6 +39,9 @@ ForgetPolicy = Literal["withhold", "erase", "ignore"]
 POLICIES: tuple[ForgetPolicy, ...] = ("withhold", "erase", "ignore")
 POLICY_ENV = "EMEM_FORGET_POLICY"
 PREDICATE = "forget_request"
+SAID_PREFIX = "said: "
+"""A topic that is a statement ("said: I have early cataracts."), recorded for a request that
+points back ("Please forget that"): it withholds exactly the turns that hold the statement."""
 
 
 def forget_policy(value: str | None = None) -> ForgetPolicy:
@@ -168,6 +171,10 @@ class _Matcher(NamedTuple):
 def matcher(topic: str) -> _Matcher:
     """What a topic covers, derived from the table (cached: requests are rebuilt on every read)."""
     topic = " ".join(topic.split())
+    if topic.startswith(SAID_PREFIX):
+        words = re.findall(r"\w+", topic[len(SAID_PREFIX) :].lower())
+        said = r"\W+".join(map(re.escape, words))
+        return _Matcher((), rf"\b{said}\b" if words else None, None, None)
     rows = [t for t in TOPICS if re.search(t.cue, topic, re.IGNORECASE)]
     proper = [
         n for n in _PROPER.findall(topic) if not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)

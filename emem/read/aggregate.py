@@ -225,7 +225,11 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
     # One ranking of the question, the same in every mode, decides whether it is about withheld
     # content: fast's evidence is cut at a support floor deep's is not, so the modes' own evidence
     # would decide differently.
-    ranked = fast_turns(rt, view, state["question"], as_of, flt) if requests else None
+    ranked = None
+    if requests:
+        turns = fast_turns(rt, view, state["question"], as_of, flt)
+        q_vec = rt.embed(state["question"])
+        ranked = supported_evidence(view, turns, state["question"], plan, q_vec, keep_all=True)[0]
     withheld = apply_forget_requests(state["question"], evidence, facts, requests, withheld_refs, ranked)
     evidence, facts = withheld.evidence, withheld.facts
     fact_sources = {
