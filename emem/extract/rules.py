@@ -1266,12 +1266,12 @@ what is named ("anything about my dentist", "the therapy info", "Harriet")."""
 
 ANAPHORIC_FORGET = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+"
-    r"(?i:(?:that|this)|(?:what\s+)?I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)(?:\s+(?:that|this|it))?)"
+    r"(?i:(?:that|this)|I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)\s+(?:that|this|it))"
     r"(?:\s*,\s*(?i:about|re|regarding|i\.e\.)\s+(?P<obj>[^.!?;]{2,80}))?\s*(?=[.!?,;]|$)"
 )
 """A request that points back ("Please forget that", "forget I said that, about the burnout"):
 what it names is the statement said just before. "Forget what I said about why Anatole left"
-names its topic itself: the rules below read it."""
+names its topic itself: the rules below read it; a bare "Forget what I said." only retracts."""
 
 
 def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1408,6 +1408,16 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+(?:at|for)\s+{obj:org}", org),
+    # Work said by what one does there ("I teach chemistry at Lycée Ampère", "I nurse at St
+    # Luke's"): the place is the employer.
+    R(
+        "works_at",
+        r"{S}{vg:teach,lecture,tutor,nurse,code,program,practise,practice:now}(?:\s+[a-z][\w-]*){0,3}?"
+        r"\s+(?:at|for)\s+{obj:org}",
+        org,
+        dated=True,
+        confidence=0.8,
+    ),
     R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{HAVE}{ADV}\s+been\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
