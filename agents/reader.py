@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
 from emem.agents.amounts import asks_amount, states_amount
@@ -55,7 +55,7 @@ from emem.agents.spans import (
 )
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
-from emem.extract.dates import find_date_mentions
+from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES
 from emem.index.text import STOP_WORDS, tokenize
 from emem.instructions import looks_like_instruction
@@ -116,18 +116,43 @@ def date_text(text: str) -> str:
     return _TO_MONTH.sub("in ", text) if "to " in text.lower() else text
 
 
-def event_date(e: EvidenceItem, *, ahead: bool = False, about: Sequence[str] = ()) -> tuple[datetime, str]:
+_YEAR_SAID = re.compile(r"\b(?:1[89]|20)\d\d\b|['’]\d\d\b")
+_RELATIVE_SAID = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|next|last|this|ago|coming|week|weekend|weeks|days?)\b",
+    re.IGNORECASE,
+)
+
+
+def stated_label(mention: DateMention) -> str:
+    """The mention's date with only the parts its words state (pure): "17 March" states no year,
+    so none is given; the parser's year would be a guess at which 17 March is meant. A relative
+    date ("next Friday") or one with its year keeps the full label."""
+    if (
+        mention.granularity == "day"
+        and not _YEAR_SAID.search(mention.surface)
+        and not _RELATIVE_SAID.search(mention.surface)
+        and mention.end - mention.start <= timedelta(days=1)
+    ):
+        return f"{mention.start.day} {mention.start:%B}"
+    return mention.label()
+
+
+def event_date(
+    e: EvidenceItem, *, ahead: bool = False, about: Sequence[str] = (), stated: bool = False
+) -> tuple[datetime, str]:
     """When the evidence says the event happened: a date it mentions (read forwards when the turn
     talks about plans, or `ahead` when the question asks about something still to come), else
     when it was said. With `about` (the people the question asks of), a date said in the clauses
     naming them wins over one said of someone else in the same turn ("Priya's is May 2 and
-    Paula's is May 20")."""
+    Paula's is May 20"). With `stated`, the label holds only the date parts the words say
+    (`stated_label`): a date still to come, or recurring, has no year unless one was said."""
+    label = stated_label if stated else DateMention.label
     forwards = ahead or _FUTURE.search(e.text)
     direction: Literal["past", "future"] = "future" if forwards else "past"
     # After an in-turn correction, the corrected date stands (handled below), whoever it is of.
     bound = about_entity(e.text, about) if about and after_correction(e.text) is None else e.text
     if bound != e.text and (own := find_date_mentions(date_text(bound), e.time, direction)):
-        return own[0].start, own[0].label()
+        return own[0].start, label(own[0])
     mentions = find_date_mentions(date_text(e.text), e.time, direction)
     corrected = after_correction(e.text)
     if corrected and mentions:  # "I said December 8, but it's actually December 6"
@@ -139,10 +164,11 @@ def event_date(e: EvidenceItem, *, ahead: bool = False, about: Sequence[str] = (
             last = [m for m in mentions if m.span[0] < cut][-1]
             with contextlib.suppress(ValueError):
                 fixed = last.start.replace(day=int(day.group(1)))
-                return fixed, f"{fixed.day} {fixed:%B %Y}"
+                year = "" if stated and label(last) == f"{last.start.day} {last.start:%B}" else f" {fixed:%Y}"
+                return fixed, f"{fixed.day} {fixed:%B}{year}"
         mentions = after or mentions
     if mentions:
-        return mentions[0].start, mentions[0].label()
+        return mentions[0].start, label(mentions[0])
     return e.time, f"{e.time.day} {e.time:%B %Y}"
 
 
@@ -176,7 +202,8 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
                 return m.group(0)
     if _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
-        return event_date(candidates[0], ahead=True, about=about)[1] if candidates else None
+        # A date still to come (or a recurring one: "When is my birthday?") keeps the words' parts.
+        return event_date(candidates[0], ahead=True, about=about, stated=True)[1] if candidates else None
     # A turn that states the event's date outranks one only said around it ("The wedding was
     # beautiful", said a week later, is not its date).
     stating = [e for e in candidates[: READ_DEPTH * 2] if dated(e)]

@@ -8,7 +8,7 @@ user asked to forget it, and gives no value. Otherwise covered turns and facts a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -39,8 +39,25 @@ def apply_forget_requests(
     evidence: Sequence[EvidenceItem],
     facts: Sequence[FactItem],
     requests: Sequence[ForgetRequest],
+    withheld: Mapping[tuple[str, str], ForgetRequest] | None = None,
+    ranked: Sequence[EvidenceItem] | None = None,
 ) -> Withheld:
-    """Drop what the requests cover, and say whether the question is about it."""
+    """Drop what the requests cover, and say whether the question is about it.
+
+    Args:
+        question: as asked.
+        evidence, facts: what the mode gathered.
+        requests: the requests in force.
+        withheld: the namespace's withheld turns (`emem.ledger.withhold.withheld_turns`); None:
+            each piece of evidence is matched on its own.
+        ranked: one retrieval of the question that does not depend on the mode (the fast
+            path's hybrid retrieval, every turn scored for support, no floor): whether the
+            question is about withheld content is decided on it, so every mode decides the
+            same; None: on the mode's own evidence.
+
+    Returns:
+        The evidence and facts that may be used, and the request the question is about.
+    """
     if not requests:
         return Withheld(list(evidence), list(facts))
     about: ForgetRequest | None = None
@@ -87,31 +104,76 @@ def apply_forget_requests(
             about = about or hit
             dropped.append(f"fact:{f.subject}:{f.predicate}")
     answering = [f for f in kept_facts if f.values]
-    ranked = sorted(evidence, key=lambda e: -e.score)
+    ranked_evidence = sorted(evidence, key=lambda e: -e.score)
     kept: list[EvidenceItem] = []
     topic = focus_words(question, set())
-    best_on_topic = True
-    for e in ranked:
-        # A question ("Shall I update your address?") states nothing: it does not decide.
-        on_topic = about_question(_turn_text(e), topic) and not e.text.rstrip().endswith("?")
-        hit = withholding_said(requests, e.time, text=_turn_text(e))
+    for e in ranked_evidence:
+        hit = (
+            withheld.get((e.conversation_id, e.turn_id))
+            if withheld is not None
+            else withholding_said(requests, e.time, text=_turn_text(e))
+        )
         if hit is None:
             kept.append(e)
-            best_on_topic = best_on_topic and not on_topic
-            continue
-        dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
-        if best_on_topic and on_topic and not answering:
-            # The question is about withheld content when its best turn on the question's topic
-            # is withheld ("What book is the user reading?" is not about the coworker the user
-            # asked to forget, even when that turn ranks first), and no fact still answers it.
-            about = about or hit
-        best_on_topic = best_on_topic and not on_topic
+        else:
+            dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
+    scored = sorted(ranked, key=lambda e: -e.score) if ranked is not None else None
+    if not answering:
+        if scored is not None:
+            decided = [
+                (_turn_text(e), e.text, (withheld or {}).get((e.conversation_id, e.turn_id))) for e in scored
+            ]
+        else:
+            kept_ids = {id(k) for k in kept}
+            decided = [
+                (_turn_text(e), e.text, None if id(e) in kept_ids else _hit(e, withheld, requests))
+                for e in ranked_evidence
+            ]
+        about = about or best_on_topic_withheld(decided, topic)
     asked = withholding(requests, text=question)
-    newer = kept and asked is not None and max(kept, key=lambda e: e.score).time > asked.known_from
+    if scored is not None:
+        best_kept = next(
+            (e.time for e in scored if (e.conversation_id, e.turn_id) not in (withheld or {})), None
+        )
+    else:
+        best_kept = max(kept, key=lambda e: e.score).time if kept else None
+    newer = asked is not None and best_kept is not None and best_kept > asked.known_from
     if asked is not None and not answering and not newer:
         about = about or asked
     kept_ids = {id(e) for e in kept}
     return Withheld([e for e in evidence if id(e) in kept_ids], kept_facts, about, dropped)
+
+
+def _hit(
+    e: EvidenceItem,
+    withheld: Mapping[tuple[str, str], ForgetRequest] | None,
+    requests: Sequence[ForgetRequest],
+) -> ForgetRequest | None:
+    if withheld is not None:
+        return withheld.get((e.conversation_id, e.turn_id))
+    return withholding_said(requests, e.time, text=_turn_text(e))
+
+
+def best_on_topic_withheld(
+    ranked: Sequence[tuple[str, str, ForgetRequest | None]], topic: set[str]
+) -> ForgetRequest | None:
+    """The request withholding the best-ranked turn on the question's topic, if one does (pure).
+
+    "What book is the user reading?" is not about the coworker the user asked to forget, even when
+    that turn ranks first: only the best turn that is about the question's words decides. A
+    question ("Shall I update your address?") states nothing: it does not decide.
+
+    Args:
+        ranked: (text with caption, text, the request withholding it or None), best first.
+        topic: the question's focus words.
+
+    Returns:
+        The request, or None when the best on-topic turn is kept (or there is none).
+    """
+    for rendered, text, hit in ranked:
+        if about_question(rendered, topic) and not text.rstrip().endswith("?"):
+            return hit
+    return None
 
 
 def _time(value: object) -> datetime:

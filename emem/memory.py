@@ -18,7 +18,6 @@ from emem.errors import InputError
 from emem.index.manager import CatchUpReport, IndexManager, Progress
 from emem.ingest.batch import Batch
 from emem.ingest.loader import Format, parse_object, read_path
-from emem.ledger.withhold import withholding_said
 from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
 from emem.retrieval.filters import TurnFilter, as_filter
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where, to_hit
@@ -374,17 +373,18 @@ class Memory:
         self._finish_erasures()
         self._catch_up_ledger(namespace)
         ns = self.indexes.current(namespace)
-        requests = self.forget_requests(namespace)
+        runtime = self._runtime()
+        requests = runtime.forget_requests(namespace)
+        # What the user asked to forget is withheld from every read, search included: the same
+        # set of turns `ask` drops in every mode (agent replies that repeat it included).
+        withheld = runtime.withheld(namespace, runtime.view(namespace)) if requests else {}
 
-        # What the user asked to forget is withheld from every read, search included.
         def keep(t: Any) -> bool:
-            return (flt is None or flt.matches(t)) and withholding_said(
-                requests, t.time, text=t.render()
-            ) is None
+            return (flt is None or flt.matches(t)) and (t.conversation_id, t.turn_id) not in withheld
 
         # The read runtime's query vectors: an agent that asks and then searches (or searches
         # again) embeds a query once; `ReadRuntime.forget` drops them on erasure.
-        embed = self._runtime().embed
+        embed = runtime.embed
         candidates = self.config.read.candidates
         if flt is None and not requests:
             return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k, candidates, embed=embed)]
@@ -542,10 +542,11 @@ class Memory:
             The resolution: status state / miss / conflict, values and the revisions behind them.
         """
         check_namespace(namespace)
-        return self._ledger_read(
+        found = self._ledger_read(
             namespace,
             lambda: self.ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at),
         )
+        return self._withhold_facts(namespace, [found])[0]
 
     @namespace_keyword(0)
     def facts(
@@ -568,12 +569,30 @@ class Memory:
             One resolution per (subject, predicate).
         """
         check_namespace(namespace)
-        return self._ledger_read(
+        found = self._ledger_read(
             namespace,
             lambda: self.ledger.facts(
                 namespace, subject=subject, predicate=predicate, valid_at=valid_at, known_at=known_at
             ),
         )
+        # A fact whose every value is withheld is not listed at all.
+        return [
+            w
+            for r, w in zip(found, self._withhold_facts(namespace, found), strict=True)
+            if w is r or w.values
+        ]
+
+    def _withhold_facts(self, namespace: str, found: list[Resolution]) -> list[Resolution]:
+        """Resolutions without what forget requests withhold: the same turns and facts `ask`
+        and `search` withhold (`emem.ledger.withhold.withhold_resolution`)."""
+        from emem.ledger.withhold import withhold_resolution
+
+        runtime = self._runtime()
+        requests = runtime.forget_requests(namespace)
+        if not requests:
+            return found
+        withheld = {f"{c}/{t}" for c, t in runtime.withheld(namespace, runtime.view(namespace))}
+        return [withhold_resolution(r, requests, withheld) for r in found]
 
     @namespace_keyword(0)
     def history(self, subject: str, predicate: str | None = None, *, namespace: str) -> History:

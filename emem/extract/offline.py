@@ -516,6 +516,9 @@ _CALENDAR = frozenset(
     weekend week month year today tomorrow tonight about""".split()
 )
 """Times name when a plan was, not which plan: "the March thing is off" is matched by its other words."""
+_ERASE_BEFORE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|disregard|ignore)\s+$", re.IGNORECASE)
+"""Right before "I said that": a request to forget it ("can you forget I said that?"), not a
+correction asked as a question."""
 _REFERENCE_OBJECT = re.compile(
     r"\b(?:what|whatever|anything|everything|all|things?|stuff|info|information|details)\s+"
     r"(?:(?:that|which)\s+)?I\s+(?:just\s+|once\s+)?\w+(?:\s+(?:you|u))?\s+$",
@@ -582,12 +585,26 @@ class _Scope:
     """Where the reading being matched restored a subject, if it did."""
     antecedent: str | None = None
     """The one person the previous sentence of the turn names, whom a leading he/she means."""
+    previous: str = ""
+    """The sentence said just before (in the turn, else the speaker's previous turn)."""
 
 
 def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
     """Whether a match takes its subject where the reading restored it."""
     got = m.groupdict().get(anchor.group)
     return bool(got) and m.start(anchor.group) == anchor.at and (anchor.value is None or got == anchor.value)
+
+
+def _said_before(turns: Sequence[Turn], index: int) -> str:
+    """The speaker's own last turn before this one in the same session, with at most the agent's
+    replies between (what "forget that" at the start of a turn refers to); "" when there is none."""
+    turn = turns[index]
+    for t in reversed(turns[max(0, index - 3) : index]):
+        if t.session_id != turn.session_id or t.conversation_id != turn.conversation_id:
+            return ""
+        if t.speaker == turn.speaker:
+            return t.text.translate(_APOSTROPHES)
+    return ""
 
 
 def _neighbours(turns: Sequence[Turn], index: int) -> str:
@@ -792,7 +809,9 @@ class OfflineExtractor:
                     )
                 if asked is not None:  # "What are their names?" - "Nube, Tiza and Pimienta."
                     out.extend(_names_given(asked.text, turn, resolver.canonical(turn.speaker), state))
-                read = self._turn(turn, index, resolver, state, _neighbours(turns, index))
+                read = self._turn(
+                    turn, index, resolver, state, _neighbours(turns, index), _said_before(turns, index)
+                )
                 out.extend(read)
                 out.extend(corrected_in_next_breath(turn, split_sentences(turn.text), read))
                 out.extend(_asked_about_home(turns, index, resolver))
@@ -842,7 +861,13 @@ class OfflineExtractor:
     # --- one turn --------------------------------------------------------------------------------
 
     def _turn(
-        self, turn: Turn, index: int, resolver: AliasResolver, state: _State, context: str = ""
+        self,
+        turn: Turn,
+        index: int,
+        resolver: AliasResolver,
+        state: _State,
+        context: str = "",
+        said_before: str = "",
     ) -> list[FactCandidate]:
         text = resolve_there(turn.text.translate(_APOSTROPHES))
         facts: list[FactCandidate] = []
@@ -851,6 +876,7 @@ class OfflineExtractor:
         if frame is not None and (
             _REFERENCE_OBJECT.search(text[: frame.start("clause")])
             or frame.group("clause").lower().startswith("about")
+            or _ERASE_BEFORE.search(text[: frame.start()])
         ):
             frame = None  # "forget what I told you about ...": the object of a request, not a correction
         target: FactCandidate | None = None
@@ -874,7 +900,9 @@ class OfflineExtractor:
             antecedent = _one_person(before, turn.speaker)
             if target is not None and frame is not None and s >= frame.start() and antecedent is None:
                 antecedent = target.subject if target.subject != resolver.canonical(turn.speaker) else None
-            scope = _Scope(context or text, text[e:], antecedent=antecedent)
+            # What "forget that" means: the turn's previous sentence, else the speaker's last turn.
+            previous = before or said_before
+            scope = _Scope(context or text, text[e:], antecedent=antecedent, previous=previous)
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
                 found = _name_later(found, text[slice(*spans[k + 1])])
@@ -1015,7 +1043,7 @@ class OfflineExtractor:
         subject, third = self._subject(m, sentence, turn, resolver, scope.anchor)
         if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
-        objects = rule.post(m, Ctx(sentence, dates, scope.context, scope.antecedent))
+        objects = rule.post(m, Ctx(sentence, dates, scope.context, scope.antecedent, scope.previous))
         if not objects:
             return []
         predicate = rule.predicate
@@ -1283,6 +1311,9 @@ class OfflineExtractor:
         self, facts: list[FactCandidate], turn: Turn, index: int, state: _State, earlier: list[FactCandidate]
     ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
+        # "Please forget that" both withdraws and asks to forget: the request it records is not
+        # among what it withdraws.
+        earlier = [f for f in earlier if f.predicate != "forget_request"]
         for fact in facts:
             if fact.predicate == ANY_PREDICATE and fact.object == PREVIOUS:
                 targets = self._previous_statement(fact.subject, turn, index, state, earlier)
@@ -1485,6 +1516,7 @@ class OfflineExtractor:
             if s.speaker == subject
             and s.session_id == turn.session_id
             and index - s.index <= self.lookback_turns
+            and s.fact.predicate != "forget_request"
         ]
         if not mine:
             return []

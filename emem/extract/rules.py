@@ -18,6 +18,7 @@ from typing import Literal
 from emem.extract.dates import DateMention
 from emem.extract.entities import NOT_NAMES
 from emem.extract.patterns import JOBS, PETS, compile_template, gerund, template_keywords
+from emem.ledger.withhold import SAID_PREFIX
 
 FAVOURITE = "favourite_*"
 """Predicate of the favourites rules: the category the match names completes it ("favourite_food")."""
@@ -49,6 +50,9 @@ class Ctx:
     novels" after "Picked up Station Eleven" says a book is meant)."""
     antecedent: str | None = None
     """The one person the turn's previous sentence names: whom "him"/"her" in this one means."""
+    previous: str = ""
+    """The sentence said just before this one (in the turn, else the speaker's previous turn):
+    what "forget that" refers to."""
 
 
 Post = Callable[[re.Match[str], Ctx], list[str]]
@@ -1260,6 +1264,31 @@ FORGET_REQUEST = (
 """One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
 what is named ("anything about my dentist", "the therapy info", "Harriet")."""
 
+ANAPHORIC_FORGET = (
+    rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+"
+    r"(?i:(?:that|this)|I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)\s+(?:that|this|it))"
+    r"(?:\s*,\s*(?i:about|re|regarding|i\.e\.)\s+(?P<obj>[^.!?;]{2,80}))?\s*(?=[.!?,;]|$)"
+)
+"""A request that points back ("Please forget that", "forget I said that, about the burnout"):
+what it names is the statement said just before. "Forget what I said about why Anatole left"
+names its topic itself: the rules below read it; a bare "Forget what I said." only retracts."""
+
+
+def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """The topics of a request that points back: what its "about ..." names, and the statement
+    said just before, recorded as `said: <sentence>` (`emem.ledger.withhold` withholds exactly
+    the turns that hold it)."""
+    topics = forget_topic(m, ctx) if m.group("obj") else []
+    previous = " ".join(ctx.previous.split()).strip()
+    if previous and not is_question_text(previous):
+        topics.append(f"{SAID_PREFIX}{previous}")
+    return topics
+
+
+def is_question_text(text: str) -> bool:
+    return text.rstrip().endswith("?")
+
+
 _TITLE_HEADS = "|".join(
     sorted(
         {j.title() for j in JOBS} | {"Manager", "Director", "Officer", "Lead", "Coordinator"},
@@ -1379,6 +1408,16 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+(?:at|for)\s+{obj:org}", org),
+    # Work said by what one does there ("I teach chemistry at Lycée Ampère", "I nurse at St
+    # Luke's"): the place is the employer.
+    R(
+        "works_at",
+        r"{S}{vg:teach,lecture,tutor,nurse,code,program,practise,practice:now}(?:\s+[a-z][\w-]*){0,3}?"
+        r"\s+(?:at|for)\s+{obj:org}",
+        org,
+        dated=True,
+        confidence=0.8,
+    ),
     R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{HAVE}{ADV}\s+been\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
@@ -2320,6 +2359,15 @@ RULES: tuple[Rule, ...] = (
         forget_topic,
         kw="forget delete erase remove wipe scrub purge ditch rid drop bin clear lose disregard let using "
         "throw stop remember keep store save record retain hold hang log track memorise memorize",
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
+    R(
+        "forget_request",
+        ANAPHORIC_FORGET,
+        said_topic,
+        kw="forget delete erase remove wipe scrub purge ditch rid remember keep store save record",
         negated=True,
         cessation="any",
         confidence=0.9,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
@@ -39,6 +39,9 @@ ForgetPolicy = Literal["withhold", "erase", "ignore"]
 POLICIES: tuple[ForgetPolicy, ...] = ("withhold", "erase", "ignore")
 POLICY_ENV = "EMEM_FORGET_POLICY"
 PREDICATE = "forget_request"
+SAID_PREFIX = "said: "
+"""A topic that is a statement ("said: I have early cataracts."), recorded for a request that
+points back ("Please forget that"): it withholds exactly the turns that hold the statement."""
 
 
 def forget_policy(value: str | None = None) -> ForgetPolicy:
@@ -168,6 +171,10 @@ class _Matcher(NamedTuple):
 def matcher(topic: str) -> _Matcher:
     """What a topic covers, derived from the table (cached: requests are rebuilt on every read)."""
     topic = " ".join(topic.split())
+    if topic.startswith(SAID_PREFIX):
+        words = re.findall(r"\w+", topic[len(SAID_PREFIX) :].lower())
+        said = r"\W+".join(map(re.escape, words))
+        return _Matcher((), rf"\b{said}\b" if words else None, None, None)
     rows = [t for t in TOPICS if re.search(t.cue, topic, re.IGNORECASE)]
     proper = [
         n for n in _PROPER.findall(topic) if not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
@@ -404,4 +411,111 @@ def withholding_said(
         predicate=predicate,
         obj=obj,
         subject=subject,
+    )
+
+
+def withheld_turns(
+    turns: Sequence[Any], requests: Sequence[ForgetRequest], agents: Collection[str] = ()
+) -> dict[tuple[str, str], ForgetRequest]:
+    """Every turn the requests withhold, the one set every read uses (ask in any mode, search).
+
+    A turn is withheld when a request made when or after it was said covers its text (rendered
+    with its image caption). The agent's replies right after a withheld turn, up to the next turn
+    of whoever said it, are withheld with it: "Of course, I'll keep Wednesday mornings clear for the
+    clinic" repeats what it answers without the words the request names.
+
+    Args:
+        turns: a namespace's stored turns (any order; read in seq order).
+        requests: from `active_forget_requests`.
+        agents: the speaker labels that are the agent (their replies follow what they answer).
+
+    Returns:
+        (conversation_id, turn_id) -> the request that withholds the turn.
+    """
+    if not requests:
+        return {}
+    out: dict[tuple[str, str], ForgetRequest] = {}
+    ordered = sorted(turns, key=lambda t: t.seq)
+    # The last withheld turn of each session and who said it, while the agent's replies follow.
+    open_: dict[tuple[str, str], tuple[str, ForgetRequest]] = {}
+    for t in ordered:
+        where = (t.conversation_id, t.session_id)
+        hit = withholding_said(requests, t.time, text=t.render())
+        pending = open_.get(where)
+        if hit is None and pending is not None:
+            if t.speaker in agents and t.speaker != pending[0]:
+                hit = pending[1]
+            else:
+                open_.pop(where, None)
+        elif hit is not None and t.speaker not in agents:
+            open_[where] = (t.speaker, hit)
+        if hit is not None:
+            out[(t.conversation_id, t.turn_id)] = hit
+    return out
+
+
+def revision_withheld(
+    requests: Sequence[ForgetRequest], revision: Any, withheld: Collection[str] = ()
+) -> ForgetRequest | None:
+    """The request that withholds a ledger revision, else None (pure): its fact is covered, the
+    words it was read from are, or it was projected from a withheld turn ("conv/turn" in
+    `withheld`). The requests themselves are never withheld: they stay auditable.
+
+    Args:
+        requests: from `active_forget_requests`.
+        revision: an emem.ledger.models.Revision.
+        withheld: refs ("conv/turn") of withheld turns.
+
+    Returns:
+        The request, or None.
+    """
+    if not requests or revision.predicate == PREDICATE:
+        return None
+    said = revision.known_from
+    hit = withholding_said(
+        requests, said, predicate=revision.predicate, obj=revision.object_text, subject=revision.subject
+    )
+    if hit is None and revision.surface:
+        hit = withholding_said(requests, said, text=revision.surface)
+    if hit is None and withheld:
+        source = next((s for s in revision.sources if s in withheld), None)
+        if source is not None:
+            hit = next((r for r in requests if r.known_from >= said), None)
+    return hit
+
+
+def withhold_resolution(
+    resolution: Any, requests: Sequence[ForgetRequest], withheld: Collection[str] = ()
+) -> Any:
+    """A resolution without what the requests withhold (pure): `resolve` and `facts` (and the
+    HTTP, MCP and LangGraph tools over them) must not hand back a value `ask` withholds.
+
+    Args:
+        resolution: an emem.ledger.models.Resolution.
+        requests: from `active_forget_requests`.
+        withheld: refs ("conv/turn") of withheld turns.
+
+    Returns:
+        The resolution itself when nothing is withheld, else a copy without the withheld
+        revisions and values (status "miss" when no value is left).
+    """
+    if not requests or resolution.predicate == PREDICATE:
+        return resolution
+    gone = [r for r in resolution.revisions if revision_withheld(requests, r, withheld) is not None]
+    old = [r for r in resolution.history if revision_withheld(requests, r, withheld) is not None]
+    if not gone and not old:
+        return resolution
+    revisions = [r for r in resolution.revisions if r not in gone]
+    hidden = {r.object_text for r in gone} - {r.object_text for r in revisions}
+    values = [v for v in resolution.values if v not in hidden]
+    status = resolution.status if values else "miss"
+    if status == "conflict" and len(values) < 2:
+        status = "state"
+    return resolution.model_copy(
+        update={
+            "values": values,
+            "revisions": revisions,
+            "history": [r for r in resolution.history if r not in old],
+            "status": status,
+        }
     )

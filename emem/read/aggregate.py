@@ -221,9 +221,22 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         candidates = [e for e in evidence if e.role != "context"]
         evidence = rank_for_state(candidates, stale, prefer_latest=plan.prefers_latest) + context
     requests = rt.forget_requests(ns) if rt.currentness else []
-    withheld = apply_forget_requests(state["question"], evidence, facts, requests)
+    withheld_refs = rt.withheld(ns, view) if requests else {}
+    # One ranking of the question, the same in every mode, decides whether it is about withheld
+    # content: fast's evidence is cut at a support floor deep's is not, so the modes' own evidence
+    # would decide differently.
+    ranked = None
+    if requests:
+        turns = fast_turns(rt, view, state["question"], as_of, flt)
+        q_vec = rt.embed(state["question"])
+        ranked = supported_evidence(view, turns, state["question"], plan, q_vec, keep_all=True)[0]
+    withheld = apply_forget_requests(state["question"], evidence, facts, requests, withheld_refs, ranked)
     evidence, facts = withheld.evidence, withheld.facts
-    fact_sources = {ref: e for ref, e in fact_sources.items() if withholding_ok(ref, withheld.dropped)}
+    fact_sources = {
+        ref: e
+        for ref, e in fact_sources.items()
+        if withholding_ok(ref, withheld.dropped) and (e.conversation_id, e.turn_id) not in withheld_refs
+    }
     closures = build_closures(plan, evidence, facts, stale, budget, fact_sources, state["question"])
     if rt.fill_context and state.get("mode_used") != "fast":
         taken = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}

@@ -25,13 +25,20 @@ from emem.config import ReadConfig
 from emem.index.text import forget_tokens
 from emem.index.vector_cache import VectorCache, text_hash
 from emem.ledger.models import Revision
-from emem.ledger.withhold import ForgetRequest
+from emem.ledger.withhold import ForgetRequest, withheld_turns
 from emem.models import StoredTurn
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import DEFAULT_ACTIVATE
 from emem.retrieval.typed import decode_labels, forget_labels, label_encoder
 from emem.retrieval.view import NamespaceView, build_view
-from emem.subjects import likely_user, name_aliases, question_subjects, relatives_of, user_speaker
+from emem.subjects import (
+    likely_user,
+    name_aliases,
+    question_subjects,
+    relatives_of,
+    speaker_roles,
+    user_speaker,
+)
 from emem.tokens import count_tokens
 
 T = TypeVar("T")
@@ -102,6 +109,9 @@ class ReadRuntime:
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._memo: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
         self._speakers: dict[str, tuple[NamespaceView, list[str]]] = {}
+        self._withheld: dict[
+            str, tuple[NamespaceView, list[ForgetRequest], dict[tuple[str, str], ForgetRequest]]
+        ] = {}
         self._inferred: dict[str, tuple[NamespaceView, tuple[str, str] | None]] = {}
         self._revision_turns: dict[str, tuple[NamespaceView, list[StoredTurn]]] = {}
         self._lock = threading.RLock()
@@ -182,6 +192,7 @@ class ReadRuntime:
             for key in [k for k in self._memo if k[0] == namespace]:
                 del self._memo[key]
             self._speakers.pop(namespace, None)
+            self._withheld.pop(namespace, None)
             self._inferred.pop(namespace, None)
             self._revision_turns.pop(namespace, None)
             forget_labels(namespace)
@@ -331,6 +342,26 @@ class ReadRuntime:
     def forget_requests(self, namespace: str) -> list[ForgetRequest]:
         """Forget requests in force now (none when the policy ignores them)."""
         return self._ledger_memo(namespace, "forget", lambda: self.memory.forget_requests(namespace))
+
+    def withheld(self, namespace: str, view: NamespaceView) -> dict[tuple[str, str], ForgetRequest]:
+        """The view's turns that forget requests withhold (`withheld_turns`), once per view and
+        ledger version: every mode, and search, drop the same set."""
+        requests = self.forget_requests(namespace)
+        if not requests:
+            return {}
+        with self._lock:
+            hit = self._withheld.get(namespace)
+            if hit is not None and hit[0] is view and hit[1] is requests:
+                return hit[2]
+        roles = speaker_roles(self.speakers(view))
+        agents = {s for s, r in roles.items() if r == "agent"}
+        inferred = self.inferred_user(view)
+        if inferred:
+            agents.add(inferred[1])
+        value = withheld_turns(view.turns, requests, agents)
+        with self._lock:
+            self._withheld[namespace] = (view, requests, value)
+        return value
 
 
 def visible_mask(view: NamespaceView, as_of: datetime | None, flt: Any) -> np.ndarray:

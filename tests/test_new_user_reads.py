@@ -1,0 +1,79 @@
+"""What a new user's conversation needs read right: a date keeps only the parts said, and work
+said by its activity files an employer."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from emem.agents.reader import stated_label
+from emem.extract.dates import find_date_mentions
+from emem.memory import Memory
+
+NS = "newuser"
+REF = datetime(2025, 9, 20, 12, tzinfo=UTC)
+
+
+def mention(text: str) -> Any:
+    return find_date_mentions(text, REF, "future")[0]
+
+
+def test_a_date_without_a_year_is_given_without_one() -> None:
+    assert stated_label(mention("the party is on 14 August")) == "14 August"
+    assert stated_label(mention("the party is on the 3rd of November")) == "3 November"
+    assert "2026" in stated_label(mention("the party is on 14 August 2026"))
+    # A relative date says which day it is: its year is known.
+    assert "2025" in stated_label(mention("the party is next Friday"))
+
+
+def chat(*sessions: tuple[str, list[tuple[str, str]]]) -> dict[str, Any]:
+    return {
+        "conversation_id": "nu",
+        "sessions": [
+            {
+                "session_id": f"S{n}",
+                "time": when,
+                "turns": [
+                    {"turn_id": f"S{n}:{i}", "speaker": s, "text": t} for i, (s, t) in enumerate(ts, 1)
+                ],
+            }
+            for n, (when, ts) in enumerate(sessions, 1)
+        ],
+    }
+
+
+def test_a_corrected_birthday_comes_back_without_an_invented_year(tmp_path: Path) -> None:
+    conv = chat(
+        ("2025-02-03T09:00:00+00:00", [("user", "Hello! I'm Joaquim, my birthday's on 4 August.")]),
+        (
+            "2025-03-10T09:00:00+00:00",
+            [("user", "Small fix: my birthday is 14 August, not 4 August."), ("assistant", "Got it.")],
+        ),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        for mode in ("fast", "deep"):
+            a = mem.ask("When is my birthday?", namespace=NS, mode=mode)
+            assert "14 August" in a.answer, (mode, a.answer)
+            assert "2025" not in a.answer and "2026" not in a.answer, (mode, a.answer)
+
+
+def test_work_said_by_activity_files_the_employer(tmp_path: Path) -> None:
+    conv = chat(
+        (
+            "2024-01-15T09:00:00+00:00",
+            [("user", "I teach geography at Colegio Brisa, mostly the older kids.")],
+        ),
+        (
+            "2025-01-20T09:00:00+00:00",
+            [("user", "New chapter: I've started a job at Atlas Maps as a cartographer.")],
+        ),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        mem.consolidate(NS)
+        past = mem.resolve("user", "works_at", valid_at="2024-06-01T00:00:00+00:00", namespace=NS)
+        assert past.values == ["Colegio Brisa"], past
+        a = mem.ask("Where did I work?", namespace=NS, as_of="2024-06-01T00:00:00+00:00", mode="fast")
+        assert a.status == "answered" and "Colegio Brisa" in a.answer, a.answer
