@@ -404,7 +404,8 @@ class Memory:
         check_namespace(namespace)
         if not policy_withholds(self.forget_policy):
             return []
-        return active_forget_requests(self.ledger, namespace)
+        # A request said in a turn not yet projected counts: catch the ledger up first.
+        return self._ledger_read(namespace, lambda: active_forget_requests(self.ledger, namespace))
 
     def namespace_exists(self, namespace: str) -> bool:
         """Whether the namespace holds any turn or fact (read commands refuse one that does not,
@@ -607,9 +608,18 @@ class Memory:
             The history (timeline entries and relations).
         """
         check_namespace(namespace)
-        return self._ledger_read(
+        found = self._ledger_read(
             namespace, lambda: self.ledger.history(namespace, subject, predicate=predicate)
         )
+        # Audit keeps every row and the forget requests themselves, but not what they withhold.
+        from emem.ledger.withhold import withhold_history
+
+        runtime = self._runtime()
+        requests = runtime.forget_requests(namespace)
+        if not requests:
+            return found
+        withheld = {f"{c}/{t}" for c, t in runtime.withheld(namespace, runtime.view(namespace))}
+        return withhold_history(found, requests, withheld)
 
     def consolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
         """System 2: project facts from episodes not yet consolidated, and (when a summariser model

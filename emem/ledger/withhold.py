@@ -519,3 +519,40 @@ def withhold_resolution(
             "status": status,
         }
     )
+
+
+def withheld_marker(request: ForgetRequest) -> str:
+    """What an audit view shows in place of a withheld value: that it existed and why it is not
+    shown, never the value."""
+    return f"[withheld: the user asked to forget this on {request.known_from.date().isoformat()}]"
+
+
+def withhold_history(history: Any, requests: Sequence[ForgetRequest], withheld: Collection[str] = ()) -> Any:
+    """A history whose withheld revisions keep their place, times and relations but not their
+    values (pure): the audit trail shows that something was recorded and then withheld by a
+    request, which stays listed itself, without handing back what the user asked to forget.
+
+    Args:
+        history: an emem.ledger.models.History.
+        requests: from `active_forget_requests`.
+        withheld: refs ("conv/turn") of withheld turns.
+
+    Returns:
+        The history itself when nothing is withheld, else a copy with redacted revisions.
+    """
+    if not requests:
+        return history
+    entries = []
+    changed = False
+    for entry in history.entries:
+        hit = revision_withheld(requests, entry.revision, withheld)
+        if hit is None:
+            entries.append(entry)
+            continue
+        marker = withheld_marker(hit)
+        revision = entry.revision.model_copy(
+            update={"object": marker, "object_text": marker, "surface": marker}
+        )
+        entries.append(entry.model_copy(update={"revision": revision}))
+        changed = True
+    return history.model_copy(update={"entries": entries}) if changed else history

@@ -1,0 +1,65 @@
+"""`history` is an audit view, and still a read: it keeps every row, the forget request included,
+but shows a marker instead of what the request withholds (emem.ledger.withhold.withhold_history)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from emem.memory import Memory
+
+NS = "hist"
+
+
+def conversation(*, forget: bool) -> dict[str, Any]:
+    later = (
+        [{"turn_id": "S2:1", "speaker": "user", "text": "Please forget my phone number."}] if forget else []
+    )
+    return {
+        "conversation_id": "ph",
+        "sessions": [
+            {
+                "session_id": "S1",
+                "time": "2024-03-01T09:00:00+00:00",
+                "turns": [
+                    {"turn_id": "S1:1", "speaker": "user", "text": "My phone number is 0611 223 344."},
+                    {"turn_id": "S1:2", "speaker": "assistant", "text": "Saved."},
+                    {"turn_id": "S1:3", "speaker": "user", "text": "I work at Trentor Logistics."},
+                ],
+            },
+            {
+                "session_id": "S2",
+                "time": "2024-04-01T09:00:00+00:00",
+                "turns": [*later, {"turn_id": "S2:2", "speaker": "assistant", "text": "Noted."}],
+            },
+        ],
+    }
+
+
+def shown(mem: Memory) -> str:
+    h = mem.history("user", namespace=NS)
+    return " ".join(
+        f"{e.revision.predicate}={e.revision.object_text} ({e.revision.surface})" for e in h.entries
+    )
+
+
+def test_history_without_a_request_shows_the_value(tmp_path: Path) -> None:
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conversation(forget=False), namespace=NS)
+        assert "223 344" in shown(mem)
+
+
+def test_history_keeps_the_row_and_the_request_but_not_the_forgotten_value(tmp_path: Path) -> None:
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conversation(forget=True), namespace=NS)
+        text = shown(mem)
+        assert "223 344" not in text
+        assert "phone=[withheld: the user asked to forget this on 2024-04-01]" in text
+        assert "forget_request=phone number" in text  # the request stays auditable
+        assert "works_at=Trentor Logistics" in text  # what was not asked to be forgotten stays
+
+
+def test_forget_requests_catch_the_ledger_up_first(tmp_path: Path) -> None:
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conversation(forget=True), namespace=NS)
+        assert [r.topic for r in mem.forget_requests(NS)] == ["phone number"]
