@@ -105,11 +105,12 @@ def _second_hop(home: Path, weight: float) -> tuple[list[list[str]], list[int]]:
 
 
 def test_the_turn_scorer_reaches_the_session_the_feedback_query_drifts_from(tmp_path: Path) -> None:
-    # At the shipped 0.5 this decoy, which repeats S1's rare words twice, still wins (on LoCoMo
-    # the weights 0.3-0.7 route alike); at 0.75 and above the question's own turns decide.
+    # At 0.5 this decoy, which repeats S1's rare words twice, still wins; at 0.75 and above the
+    # question's own turns decide. 0 (the default) is the feedback ranking alone.
     blended, per_hop = _second_hop(tmp_path / "blend", 0.75)
     assert blended[0] == ["S1"]
     assert blended[1] == ["S3"]
     assert per_hop == [1, 1]  # hops and their sizes recorded in usage, at most `activate` each
+    assert ReadConfig().hop_turn_weight == 0.0
     drifted, _ = _second_hop(tmp_path / "off", 0.0)
     assert drifted[0] == ["S1"] and drifted[1] == ["S2"]
