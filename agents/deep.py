@@ -39,6 +39,7 @@ from emem.retrieval.routing import (
     keyword_pathway,
     ledger_pathway,
 )
+from emem.retrieval.second_hop import blend_hop
 from emem.retrieval.turnscore import FEATURES, TurnSignals, calibrated, feature_matrix, turn_signals
 from emem.retrieval.typed import Tag, typed_signal
 from emem.retrieval.view import NamespaceView
@@ -118,21 +119,46 @@ def route_hop(
     exclude: set[str] | frozenset[str] = frozenset(),
     global_weights: Mapping[str, float] = GLOBAL_WEIGHTS,
     pathway_weights: Mapping[str, float] = PATHWAY_WEIGHTS,
+    turn_best: Mapping[str, float] | None = None,
+    turn_weight: float = 0.0,
 ) -> list[ActivatedSegment]:
     """The three pathways fused, best `top_n` segments not in `exclude` (weights: the read
-    config's, else routing's defaults)."""
+    config's, else routing's defaults). With `turn_best` (segment id -> best calibrated turn
+    score, `segment_best`), the fused ranking is blended with it at `turn_weight`
+    (emem.retrieval.second_hop says why)."""
     pathways: dict[Pathway, Ranked] = {
         "global": global_pathway(view, q_vec, mask, global_weights),
         "keyword": keyword_pathway(view, query, plan, mask),
         "ledger": ledger_pathway(view, facts, mask),
     }
+    blended = turn_best is not None and turn_weight > 0.0
     fused = fuse(
         view,
         {k: v for k, v in pathways.items() if v},
-        top_n=top_n + len(exclude),
+        top_n=len(view.segments) if blended else top_n + len(exclude),
         weights=pathway_weights,
     )
+    if blended:
+        assert turn_best is not None
+        return blend_hop(fused, turn_best, turn_weight, top_n, exclude)
     return [a for a in fused if a.segment_id not in exclude][:top_n]
+
+
+def segment_best(view: NamespaceView, scored: Scored) -> dict[str, float]:
+    """The best calibrated score among each segment's scored turns (segments with none absent).
+
+    Args:
+        view: the namespace view.
+        scored: turns of the view scored by `score_turns`.
+    Returns:
+        Segment id -> best score.
+    """
+    best: dict[str, float] = {}
+    for t, s in zip(scored.turns, scored.score.tolist(), strict=True):
+        sid = view.segment_for(t).segment_id
+        if s > best.get(sid, -1.0):
+            best[sid] = s
+    return best
 
 
 def score_turns(

@@ -74,6 +74,12 @@ class ReadConfig(BaseModel):
         default_factory=lambda: {"best_turn": 0.8, "summary": 0.1, "centroid": 0.1}
     )
     """Within the global pathway (emem.retrieval.routing.GLOBAL_WEIGHTS says how they were chosen)."""
+    hop_turn_weight: float = Field(default=0.0, ge=0.0, le=1.0)
+    """Deep mode's second hop: the share of the question's own calibrated turn scorer (each
+    segment's best turn) in its segment ranking, against the pathways fused on the feedback
+    query (emem.retrieval.second_hop). Off (0) by default: 0.5, chosen on LoCoMo conversations
+    0-4, raised their 2+-session session recall but lowered it on 5-9 (docs/benchmarks.md,
+    "Session 10: multi-session routing")."""
     fill_context: bool = False
     """Deep mode: fill the budget left with the activated segments' unquoted turns. Experimental."""
     currentness: bool = True

@@ -13,7 +13,15 @@ from langgraph.types import Send
 
 from emem.agents.aggregate import fact_items
 from emem.agents.currentness import question_time
-from emem.agents.deep import FEEDBACK_TURNS, feedback_query, feedback_vector, route_hop, segment_scores
+from emem.agents.deep import (
+    FEEDBACK_TURNS,
+    feedback_query,
+    feedback_vector,
+    route_hop,
+    score_turns,
+    segment_best,
+    segment_scores,
+)
 from emem.agents.state import AssistantTask, MasterState
 from emem.index.manager import turn_key
 from emem.read.context import ReadRuntime, timed, visible_mask
@@ -91,8 +99,9 @@ def fan_out(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> list[Send] 
 
 def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `hop` node: route once more from what the assistants found: the best turns' rarest
-    words and the ledger's values become keyword triggers, their vectors pull the dense query.
-    Bounded by `ReadRuntime.max_hops`; a hop that activates no new segment ends the search. Rules,
+    words and the ledger's values become keyword triggers, their vectors pull the dense query,
+    and the fused ranking is blended with the question's own best turn per segment
+    (`ReadConfig.hop_turn_weight`, emem.retrieval.second_hop). Bounded by `ReadRuntime.max_hops`; a hop that activates no new segment ends the search. Rules,
     like the first hop's routing: no LLM call (the assistants' reads of the new segments are
     counted).
 
@@ -124,6 +133,13 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
         rt.question_vector(view, q), view.turn_vectors[[view.row_of[turn_key(t)] for t in seeds]]
     )
     done = {a.segment_id for a in state.get("activated", [])}
+    turn_best = None
+    if rt.read.hop_turn_weight > 0:
+        # The question's own turn scores over every visible turn (the assistants' signals,
+        # cached per question), so the hop also ranks sessions the feedback query drifts from.
+        signals = rt.signals.get(view, q, mask, rt.embed, rt.tag_entities)
+        shown = [t for t, alive in zip(view.turns, mask.tolist(), strict=True) if alive]
+        turn_best = segment_best(view, score_turns(view, shown, q, plan, signals, rt.embed(q), {}))
     new = route_hop(
         view,
         query,
@@ -135,6 +151,8 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
         exclude=done,
         global_weights=rt.read.global_weights,
         pathway_weights=rt.read.pathway_weights,
+        turn_best=turn_best,
+        turn_weight=rt.read.hop_turn_weight,
     )
     return {
         "activated": [*state.get("activated", []), *new],
