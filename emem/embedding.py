@@ -135,7 +135,7 @@ def build_quantised_minilm(directory: Path) -> Path:
     """
     import onnxruntime as ort
 
-    target = directory / f"minilm-l6-v2-qint8pt-{MINILM_MODEL_SHA256[:12]}-ort{ort.__version__}.onnx"
+    target = directory / f"minilm-l6-v2-qint8-pt7-{MINILM_MODEL_SHA256[:12]}-ort{ort.__version__}.onnx"
     if target.is_file():
         return target
     try:

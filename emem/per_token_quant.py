@@ -109,6 +109,10 @@ def per_token_activations(model: Any) -> int:
         raise ValueError("the model has no DynamicQuantizeLinear to rewrite")
     graph.ClearField("node")
     graph.node.extend(nodes)
+    used = {name for n in nodes for name in n.input}
+    kept = [i for i in graph.initializer if i.name in used]  # e.g. the weights' zero points
+    graph.ClearField("initializer")  # ONNX Runtime warns at every load about unused ones
+    graph.initializer.extend(kept)
     for opset in model.opset_import:
         if opset.domain in ("", "ai.onnx"):
             opset.version = max(opset.version, 18)  # ReduceMax/ReduceMin take axes as an input
