@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
+from emem.index.dense import fetch_vectors
 from emem.memory import Memory
 
 LINES = [
@@ -50,16 +53,26 @@ def rankings(m: Memory) -> list[list[tuple[str, float]]]:
     return [[(h.turn_id, h.score) for h in m.search(q, k=5, namespace="ns")] for q in QUERIES]
 
 
+def stored_vectors(m: Memory) -> np.ndarray:
+    """Every turn's vector as the vector index holds it, in key order."""
+    dense = m.indexes.current("ns").dense
+    return fetch_vectors(dense, sorted(dense.keys()))
+
+
 def test_two_homes_built_in_different_chunks_rank_alike(tmp_path: Path) -> None:
     with Memory(tmp_path / "bulk") as bulk:
         bulk.add_turns(turns(), namespace="ns")
         assert bulk.index("ns").new_turns == len(LINES)
         first = rankings(bulk)
+        first_vectors = stored_vectors(bulk)
     with Memory(tmp_path / "steps") as steps:
         for t in turns():
             steps.add_turns([t], namespace="ns")
             steps.index("ns")  # each turn embedded alone, in its own catch-up
         second = rankings(steps)
+        second_vectors = stored_vectors(steps)
+    assert first_vectors.shape == (len(LINES), 384)
+    assert np.array_equal(first_vectors, second_vectors)  # a turn embedded alone = in a batch
     assert first == second
     assert all(len(r) == 5 for r in first)
     assert len({tuple(r) for r in first}) == len(QUERIES)  # the queries really rank differently
