@@ -206,6 +206,7 @@ class MiniLMEmbedder:
         )
         self._tokenizer = Tokenizer.from_file(str(tok))
         self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
+        self._tokenizer.no_padding()  # its file pads every text to 128 tokens; batches need none
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1

@@ -138,6 +138,12 @@ def test_the_rewrite_refuses_a_model_it_cannot_rewrite() -> None:
         per_token_activations(onnx.load(str(shipped_minilm())))
 
 
+def test_texts_are_not_padded(quantised: Path) -> None:
+    """The tokenizer file pads to 128 tokens; equal-length batches must see the real lengths."""
+    e = MiniLMEmbedder(model=quantised)
+    assert len(e._tokenizer.encode("Melanie went camping.").ids) < 16
+
+
 def test_length_batches_cover_every_text_once_in_equal_lengths() -> None:
     lengths = [5, 3, 5, 5, 3, 9]
     batches = length_batches(lengths, 2)
