@@ -23,6 +23,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from emem.errors import ConfigError, LLMError
+from emem.per_token_quant import per_token_activations
 
 MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
@@ -87,10 +88,10 @@ QUANTISED_NAME = "all-MiniLM-L6-v2-qint8"
 sha256, so two differently built copies never share vectors)."""
 
 SOLO_SUFFIX = "-solo"
-"""Ends the quantised copy's name when it embeds each text alone (`batch_size=1`). Its activations
-are quantised per tensor at run time, so a text embedded in a batch gets a vector that depends on
-the other texts and the padding (mean cosine 0.990 to the same text embedded alone, on LoCoMo
-turns): a batched copy and a solo copy must not share a collection."""
+"""Ends the quantised copy's name when it embeds each text alone (`batch_size=1`). A copy
+quantised per tensor (session 9's) gave a text in a batch a vector that depended on the other texts
+and the padding; the per-token copy does not, but the suffix stays so a home built with either
+never shares a collection with the other's batched vectors."""
 
 
 def shipped_minilm() -> Path:
@@ -120,8 +121,10 @@ def build_quantised_minilm(directory: Path) -> Path:
     The shipped "int8" model stores int8 weights but casts them back to fp32 and multiplies in
     fp32. Here ONNX Runtime folds those casts into fp32 weights (basic graph optimisation), then
     `quantize_dynamic` quantises every constant-weight MatMul per output channel (QInt8 weights,
-    activations quantised at run time). Nothing is downloaded: the input is the shipped file.
-    Per-channel kept vectors at cosine 0.99 to the shipped model's; per-tensor only 0.96.
+    activations quantised at run time), and `per_token_activations` gives each token row its own
+    activation scale, so a text's vector does not depend on what it is batched with. Nothing is
+    downloaded: the input is the shipped file. Per-channel weights with per-token activations
+    kept vectors at cosine 0.996 to the shipped model's (per-tensor activations: 0.991).
 
     Args:
         directory: where the copy is kept (created if missing); a present copy is reused.
@@ -132,10 +135,11 @@ def build_quantised_minilm(directory: Path) -> Path:
     """
     import onnxruntime as ort
 
-    target = directory / f"minilm-l6-v2-qint8-{MINILM_MODEL_SHA256[:12]}-ort{ort.__version__}.onnx"
+    target = directory / f"minilm-l6-v2-qint8-pt7-{MINILM_MODEL_SHA256[:12]}-ort{ort.__version__}.onnx"
     if target.is_file():
         return target
     try:
+        import onnx
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError as exc:  # onnxruntime.quantization imports onnx
         raise ConfigError(f"building the quantised embedder needs the onnx package: {exc}") from None
@@ -149,6 +153,9 @@ def build_quantised_minilm(directory: Path) -> Path:
         ort.InferenceSession(str(shipped_minilm()), opts, providers=["CPUExecutionProvider"])
         with _quiet_root_logger():  # it logs a pre-processing hint through the root logger
             quantize_dynamic(str(folded), str(quantised), weight_type=QuantType.QInt8, per_channel=True)
+        rewritten = onnx.load(str(quantised))
+        per_token_activations(rewritten)
+        onnx.save(rewritten, str(quantised))
         os.replace(quantised, target)  # atomic: a concurrent builder's copy is equivalent
     finally:
         for tmp in (folded, quantised):
@@ -176,12 +183,10 @@ class MiniLMEmbedder:
             threads: intra-op threads. One thread without spin-waiting was measured faster than
                 two spinning threads on a shared 2-core machine, for single queries and batches
                 alike (docs/benchmarks.md); spinning threads burn the cores other work needs.
-            batch_size: texts per inference call. With 1 (each text alone) the quantised
-                copy gives a text a vector that depends on the text only, whatever else is
-                embedded with it, and it measured faster than batches of 32 (170 vs 155 texts
-                per CPU second); but it lowered fast mode's packed recall on LoCoMo 0 and 5 by
-                0.008 (docs/benchmarks.md, session 9), so 32 stays the default. The shipped
-                model computes in fp32, where batching changes no vector beyond rounding.
+            batch_size: texts per inference call, each call's texts of one token length (no
+                padding). The quantised copy quantises activations per token row, so a text's
+                vector is the same whatever it is batched with (`per_token_activations`); the
+                shipped model computes in fp32, where batching changes no vector beyond rounding.
             spinning: let idle intra-op threads spin-wait (ONNX Runtime's default).
             arena: ONNX Runtime's CPU memory arena; off it held hundreds of MB less at the same speed.
             model: a quantised copy made by `build_quantised_minilm` (default: the shipped model).
@@ -201,8 +206,7 @@ class MiniLMEmbedder:
         )
         self._tokenizer = Tokenizer.from_file(str(tok))
         self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
-        if batch_size > 1:  # one text per call needs no padding
-            self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self._tokenizer.no_padding()  # its file pads every text to 128 tokens; batches need none
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -210,30 +214,42 @@ class MiniLMEmbedder:
         opts.enable_cpu_mem_arena = arena
         self._session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
         self._batch_size = batch_size
-        self._lock = threading.Lock()  # the tokenizer's padding state is shared
+        self._lock = threading.Lock()  # one tokenizer call at a time (it is shared)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        # Batch texts of similar length together: padding is most of the cost otherwise.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out = []
-        for start in range(0, len(texts), self._batch_size):
-            batch = [texts[i] for i in order[start : start + self._batch_size]]
-            with self._lock:
-                encs = self._tokenizer.encode_batch(batch)
-            ids = np.array([e.ids for e in encs], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        with self._lock:
+            encs = self._tokenizer.encode_batch(texts)  # once per text, no padding
+        vectors = np.empty((len(texts), self.dim), dtype=np.float32)
+        for batch in length_batches([len(e.ids) for e in encs], self._batch_size):
+            ids = np.array([encs[i].ids for i in batch], dtype=np.int64)
+            mask = np.array([encs[i].attention_mask for i in batch], dtype=np.int64)
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             hidden = self._session.run(None, feeds)[0]
             weights = mask[..., None].astype(np.float32)
-            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-            out.append(pooled)
-        vectors = np.empty((len(texts), self.dim), dtype=np.float32)
-        vectors[order] = np.concatenate(out, axis=0)
+            vectors[batch] = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         if len(texts) > self._batch_size:  # several runs' activations were freed: give them back
             release_freed_memory()
         return _normalise(vectors)
+
+
+def length_batches(lengths: list[int], size: int) -> list[list[int]]:
+    """Indexes of texts grouped into batches of equal token length, at most `size` each, in a
+    fixed order (by length, then position). Equal lengths need no padding, which was most of a
+    batch's cost; the quantised copy's vectors do not depend on the batch either way.
+
+    Args:
+        lengths: each text's token count.
+        size: the largest batch.
+    Returns:
+        The batches, every index once.
+    """
+    groups: dict[int, list[int]] = {}
+    for i, n in enumerate(lengths):
+        groups.setdefault(n, []).append(i)
+    step = max(size, 1)
+    return [group[s : s + step] for _, group in sorted(groups.items()) for s in range(0, len(group), step)]
 
 
 class OpenAIEmbedder:

@@ -16,9 +16,12 @@ from emem.embedding import (
     MiniLMEmbedder,
     build_quantised_minilm,
     default_embedder,
+    length_batches,
+    shipped_minilm,
 )
 from emem.errors import ConfigError
 from emem.memory import Memory
+from emem.per_token_quant import per_token_activations
 
 TEXTS = [
     "Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
@@ -84,15 +87,66 @@ def test_chroma_rebuilds_its_embedding_function_without_loading_a_model(
 
 
 def test_a_text_gets_one_vector_whatever_it_is_embedded_with(quantised: Path) -> None:
-    """Activations are quantised per tensor at run time: in a batch a text's vector depends on its
-    companions and the padding. Embedded alone (`batch_size=1`), it depends on the text only, so
-    a turn appended alone and the same turn in a bulk catch-up share one vector."""
-    solo = MiniLMEmbedder(model=quantised, batch_size=1)
-    together = solo.embed(TEXTS)
-    alone = np.stack([solo.embed([t])[0] for t in TEXTS])
-    assert np.array_equal(together, alone)
-    assert np.array_equal(solo.embed(TEXTS[::-1])[::-1], together)
+    """Activations are quantised per token row, so a text's vector depends on the text only: a
+    turn appended alone and the same turn in a bulk catch-up share one vector, bit for bit,
+    whatever the batch size, the order or the other texts' lengths."""
     batched = MiniLMEmbedder(model=quantised)
-    assert batched.name != solo.name  # their vectors differ, so never one collection
+    together = batched.embed(TEXTS)
+    alone = np.stack([batched.embed([t])[0] for t in TEXTS])
+    assert np.array_equal(together, alone)
+    assert np.array_equal(batched.embed(TEXTS[::-1])[::-1], together)
+    mixed = batched.embed([*TEXTS, "ok", TEXTS[0] + " " + TEXTS[3]])
+    assert np.array_equal(mixed[: len(TEXTS)], together)
+    for size in (1, 2, 3):
+        assert np.array_equal(MiniLMEmbedder(model=quantised, batch_size=size).embed(TEXTS), together)
+    solo = MiniLMEmbedder(model=quantised, batch_size=1)
     assert solo.name.endswith(SOLO_SUFFIX) and not batched.name.endswith(SOLO_SUFFIX)
-    assert not np.array_equal(batched.embed(TEXTS), together)
+
+
+def test_the_copy_is_closer_to_the_shipped_model_than_per_tensor_quantisation(
+    quantised: Path, tmp_path: Path
+) -> None:
+    """Per-token scales are finer than one per tensor: the rewrite must not cost accuracy."""
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    folded = tmp_path / "folded.onnx"
+    per_tensor = tmp_path / "per_tensor.onnx"
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    opts.optimized_model_filepath = str(folded)
+    ort.InferenceSession(str(shipped_minilm()), opts, providers=["CPUExecutionProvider"])
+    quantize_dynamic(str(folded), str(per_tensor), weight_type=QuantType.QInt8, per_channel=True)
+    assert any(n.op_type == "DynamicQuantizeLinear" for n in onnx.load(str(per_tensor)).graph.node)
+    graph = onnx.load(str(quantised)).graph
+    assert not any(n.op_type == "DynamicQuantizeLinear" for n in graph.node)
+    used = {name for n in graph.node for name in n.input}
+    assert all(i.name in used for i in graph.initializer)  # ONNX Runtime warns about unused ones
+    ref = default_embedder().embed(TEXTS)
+    ours = (MiniLMEmbedder(model=quantised).embed(TEXTS) * ref).sum(axis=1)
+    theirs = (MiniLMEmbedder(model=per_tensor, batch_size=1).embed(TEXTS) * ref).sum(axis=1)
+    assert ours.mean() > theirs.mean()
+    assert ours.min() > 0.98
+
+
+def test_the_rewrite_refuses_a_model_it_cannot_rewrite() -> None:
+    import onnx
+
+    with pytest.raises(ValueError, match="no DynamicQuantizeLinear"):
+        per_token_activations(onnx.load(str(shipped_minilm())))
+
+
+def test_texts_are_not_padded(quantised: Path) -> None:
+    """The tokenizer file pads to 128 tokens; equal-length batches must see the real lengths."""
+    e = MiniLMEmbedder(model=quantised)
+    assert len(e._tokenizer.encode("Melanie went camping.").ids) < 16
+
+
+def test_length_batches_cover_every_text_once_in_equal_lengths() -> None:
+    lengths = [5, 3, 5, 5, 3, 9]
+    batches = length_batches(lengths, 2)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+    assert all(len({lengths[i] for i in b}) == 1 and len(b) <= 2 for b in batches)
+    assert batches == [[1, 4], [0, 2], [3], [5]]
