@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from dated_conversations import Session, dated_conversation
 
 from emem.ledger.withhold import active_forget_requests
 from emem.memory import Memory
@@ -15,20 +17,8 @@ from emem.memory import Memory
 NS = "agent-forget"
 
 
-def chat(*sessions: tuple[str, list[tuple[str, str]]]) -> dict:
-    return {
-        "conversation_id": "c",
-        "sessions": [
-            {
-                "session_id": f"S{n}",
-                "time": when,
-                "turns": [
-                    {"turn_id": f"S{n}:{i}", "speaker": s, "text": t} for i, (s, t) in enumerate(turns, 1)
-                ],
-            }
-            for n, (when, turns) in enumerate(sessions, 1)
-        ],
-    }
+def chat(*sessions: Session) -> dict[str, Any]:
+    return dated_conversation(list(sessions), cid="c")
 
 
 CONV = chat(

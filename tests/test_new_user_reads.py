@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from dated_conversations import Session, dated_conversation
+
 from emem.agents.reader import stated_label
 from emem.extract.dates import find_date_mentions
 from emem.memory import Memory
@@ -27,20 +29,8 @@ def test_a_date_without_a_year_is_given_without_one() -> None:
     assert "2025" in stated_label(mention("the party is next Friday"))
 
 
-def chat(*sessions: tuple[str, list[tuple[str, str]]]) -> dict[str, Any]:
-    return {
-        "conversation_id": "nu",
-        "sessions": [
-            {
-                "session_id": f"S{n}",
-                "time": when,
-                "turns": [
-                    {"turn_id": f"S{n}:{i}", "speaker": s, "text": t} for i, (s, t) in enumerate(ts, 1)
-                ],
-            }
-            for n, (when, ts) in enumerate(sessions, 1)
-        ],
-    }
+def chat(*sessions: Session) -> dict[str, Any]:
+    return dated_conversation(list(sessions), cid="nu")
 
 
 def test_a_corrected_birthday_comes_back_without_an_invented_year(tmp_path: Path) -> None:
