@@ -63,3 +63,28 @@ def test_forget_requests_catch_the_ledger_up_first(tmp_path: Path) -> None:
     with Memory(tmp_path / "h") as mem:
         mem.add_conversation(conversation(forget=True), namespace=NS)
         assert [r.topic for r in mem.forget_requests(NS)] == ["phone number"]
+
+
+def test_a_request_that_points_back_is_listed_without_quoting_the_statement(tmp_path: Path) -> None:
+    conv = {
+        "conversation_id": "pb",
+        "sessions": [
+            {
+                "session_id": "S1",
+                "time": "2024-05-01T09:00:00+00:00",
+                "turns": [
+                    {"turn_id": "S1:1", "speaker": "user", "text": "My bank PIN is 4821."},
+                    {"turn_id": "S1:2", "speaker": "assistant", "text": "Okay."},
+                    {"turn_id": "S1:3", "speaker": "user", "text": "Actually, please forget that."},
+                ],
+            }
+        ],
+    }
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        requests = mem.forget_requests(NS)
+        assert requests and "4821" in requests[0].topic  # the matcher still holds the statement
+        listed = mem.facts("user", "forget_request", namespace=NS)
+        assert listed and listed[0].values == ["what the user said just before this request"]
+        assert "4821" not in shown(mem)
+        assert "4821" not in mem.resolve("user", "forget_request", namespace=NS).model_dump_json()

@@ -499,8 +499,10 @@ def withhold_resolution(
         The resolution itself when nothing is withheld, else a copy without the withheld
         revisions and values (status "miss" when no value is left).
     """
-    if not requests or resolution.predicate == PREDICATE:
+    if not requests:
         return resolution
+    if resolution.predicate == PREDICATE:
+        return _requests_shown(resolution)
     gone = [r for r in resolution.revisions if revision_withheld(requests, r, withheld) is not None]
     old = [r for r in resolution.history if revision_withheld(requests, r, withheld) is not None]
     if not gone and not old:
@@ -545,6 +547,12 @@ def withhold_history(history: Any, requests: Sequence[ForgetRequest], withheld: 
     entries = []
     changed = False
     for entry in history.entries:
+        if entry.revision.predicate == PREDICATE and entry.revision.object_text.startswith(SAID_PREFIX):
+            shown = shown_topic(entry.revision.object_text)
+            revision = entry.revision.model_copy(update={"object": shown, "object_text": shown})
+            entries.append(entry.model_copy(update={"revision": revision}))
+            changed = True
+            continue
         hit = revision_withheld(requests, entry.revision, withheld)
         if hit is None:
             entries.append(entry)
@@ -556,3 +564,31 @@ def withhold_history(history: Any, requests: Sequence[ForgetRequest], withheld: 
         entries.append(entry.model_copy(update={"revision": revision}))
         changed = True
     return history.model_copy(update={"entries": entries}) if changed else history
+
+
+def shown_topic(topic: str) -> str:
+    """A request's topic as reads show it: a "said: ..." topic is the very statement the user asked
+    to forget, so it is named by where it was, never quoted."""
+    if topic.startswith(SAID_PREFIX):
+        return "what the user said just before this request"
+    return topic
+
+
+def _requests_shown(resolution: Any) -> Any:
+    """A forget_request resolution whose statement topics are not quoted (`shown_topic`)."""
+    if not any(v.startswith(SAID_PREFIX) for v in resolution.values):
+        return resolution
+
+    def shown(r: Any) -> Any:
+        if not r.object_text.startswith(SAID_PREFIX):
+            return r
+        text = shown_topic(r.object_text)
+        return r.model_copy(update={"object": text, "object_text": text})
+
+    return resolution.model_copy(
+        update={
+            "values": [shown_topic(v) for v in resolution.values],
+            "revisions": [shown(r) for r in resolution.revisions],
+            "history": [shown(r) for r in resolution.history],
+        }
+    )
