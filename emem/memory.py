@@ -588,12 +588,19 @@ class Memory:
         and `search` withhold (`emem.ledger.withhold.withhold_resolution`)."""
         from emem.ledger.withhold import withhold_resolution
 
+        requests, withheld = self._withheld_refs(namespace)
+        if not requests:
+            return found
+        return [withhold_resolution(r, requests, withheld) for r in found]
+
+    def _withheld_refs(self, namespace: str) -> tuple[list[Any], set[str]]:
+        """The forget requests in force and the refs ("conv/turn") of the turns they withhold, as
+        the read runtime computes them for `ask` and `search`; ledger reads filter with them."""
         runtime = self._runtime()
         requests = runtime.forget_requests(namespace)
         if not requests:
-            return found
-        withheld = {f"{c}/{t}" for c, t in runtime.withheld(namespace, runtime.view(namespace))}
-        return [withhold_resolution(r, requests, withheld) for r in found]
+            return [], set()
+        return requests, {f"{c}/{t}" for c, t in runtime.withheld(namespace, runtime.view(namespace))}
 
     @namespace_keyword(0)
     def history(self, subject: str, predicate: str | None = None, *, namespace: str) -> History:
@@ -614,12 +621,8 @@ class Memory:
         # Audit keeps every row and the forget requests themselves, but not what they withhold.
         from emem.ledger.withhold import withhold_history
 
-        runtime = self._runtime()
-        requests = runtime.forget_requests(namespace)
-        if not requests:
-            return found
-        withheld = {f"{c}/{t}" for c, t in runtime.withheld(namespace, runtime.view(namespace))}
-        return withhold_history(found, requests, withheld)
+        requests, withheld = self._withheld_refs(namespace)
+        return withhold_history(found, requests, withheld) if requests else found
 
     def consolidate(self, namespace: str, extractor: Any = None) -> ConsolidationReport:
         """System 2: project facts from episodes not yet consolidated, and (when a summariser model

@@ -6,34 +6,29 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from dated_conversations import dated_conversation
+
 from emem.memory import Memory
 
 NS = "hist"
 
 
 def conversation(*, forget: bool) -> dict[str, Any]:
-    later = (
-        [{"turn_id": "S2:1", "speaker": "user", "text": "Please forget my phone number."}] if forget else []
-    )
-    return {
-        "conversation_id": "ph",
-        "sessions": [
-            {
-                "session_id": "S1",
-                "time": "2024-03-01T09:00:00+00:00",
-                "turns": [
-                    {"turn_id": "S1:1", "speaker": "user", "text": "My phone number is 0611 223 344."},
-                    {"turn_id": "S1:2", "speaker": "assistant", "text": "Saved."},
-                    {"turn_id": "S1:3", "speaker": "user", "text": "I work at Trentor Logistics."},
+    later = [("user", "Please forget my phone number.")] if forget else []
+    return dated_conversation(
+        [
+            (
+                "2024-03-01T09:00:00+00:00",
+                [
+                    ("user", "My phone number is 0611 223 344."),
+                    ("assistant", "Saved."),
+                    ("user", "I work at Trentor Logistics."),
                 ],
-            },
-            {
-                "session_id": "S2",
-                "time": "2024-04-01T09:00:00+00:00",
-                "turns": [*later, {"turn_id": "S2:2", "speaker": "assistant", "text": "Noted."}],
-            },
+            ),
+            ("2024-04-01T09:00:00+00:00", [*later, ("assistant", "Noted.")]),
         ],
-    }
+        cid="ph",
+    )
 
 
 def shown(mem: Memory) -> str:
@@ -66,20 +61,19 @@ def test_forget_requests_catch_the_ledger_up_first(tmp_path: Path) -> None:
 
 
 def test_a_request_that_points_back_is_listed_without_quoting_the_statement(tmp_path: Path) -> None:
-    conv = {
-        "conversation_id": "pb",
-        "sessions": [
-            {
-                "session_id": "S1",
-                "time": "2024-05-01T09:00:00+00:00",
-                "turns": [
-                    {"turn_id": "S1:1", "speaker": "user", "text": "My bank PIN is 4821."},
-                    {"turn_id": "S1:2", "speaker": "assistant", "text": "Okay."},
-                    {"turn_id": "S1:3", "speaker": "user", "text": "Actually, please forget that."},
+    conv = dated_conversation(
+        [
+            (
+                "2024-05-01T09:00:00+00:00",
+                [
+                    ("user", "My bank PIN is 4821."),
+                    ("assistant", "Okay."),
+                    ("user", "Actually, please forget that."),
                 ],
-            }
+            )
         ],
-    }
+        cid="pb",
+    )
     with Memory(tmp_path / "h") as mem:
         mem.add_conversation(conv, namespace=NS)
         requests = mem.forget_requests(NS)

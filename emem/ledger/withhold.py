@@ -547,11 +547,12 @@ def withhold_history(history: Any, requests: Sequence[ForgetRequest], withheld: 
     entries = []
     changed = False
     for entry in history.entries:
-        if entry.revision.predicate == PREDICATE and entry.revision.object_text.startswith(SAID_PREFIX):
-            shown = shown_topic(entry.revision.object_text)
-            revision = entry.revision.model_copy(update={"object": shown, "object_text": shown})
-            entries.append(entry.model_copy(update={"revision": revision}))
-            changed = True
+        if entry.revision.predicate == PREDICATE:
+            revision = _request_shown(entry.revision)
+            if revision is not entry.revision:
+                entry = entry.model_copy(update={"revision": revision})
+                changed = True
+            entries.append(entry)
             continue
         hit = revision_withheld(requests, entry.revision, withheld)
         if hit is None:
@@ -574,21 +575,23 @@ def shown_topic(topic: str) -> str:
     return topic
 
 
+def _request_shown(revision: Any) -> Any:
+    """A forget_request revision whose statement topic is not quoted (`shown_topic`); the
+    revision itself when its topic is not a statement."""
+    if not revision.object_text.startswith(SAID_PREFIX):
+        return revision
+    text = shown_topic(revision.object_text)
+    return revision.model_copy(update={"object": text, "object_text": text})
+
+
 def _requests_shown(resolution: Any) -> Any:
     """A forget_request resolution whose statement topics are not quoted (`shown_topic`)."""
     if not any(v.startswith(SAID_PREFIX) for v in resolution.values):
         return resolution
-
-    def shown(r: Any) -> Any:
-        if not r.object_text.startswith(SAID_PREFIX):
-            return r
-        text = shown_topic(r.object_text)
-        return r.model_copy(update={"object": text, "object_text": text})
-
     return resolution.model_copy(
         update={
             "values": [shown_topic(v) for v in resolution.values],
-            "revisions": [shown(r) for r in resolution.revisions],
-            "history": [shown(r) for r in resolution.history],
+            "revisions": [_request_shown(r) for r in resolution.revisions],
+            "history": [_request_shown(r) for r in resolution.history],
         }
     )
