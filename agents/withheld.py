@@ -107,12 +107,9 @@ def apply_forget_requests(
     ranked_evidence = sorted(evidence, key=lambda e: -e.score)
     kept: list[EvidenceItem] = []
     topic = focus_words(question, set())
+    hits: dict[int, ForgetRequest | None] = {}
     for e in ranked_evidence:
-        hit = (
-            withheld.get((e.conversation_id, e.turn_id))
-            if withheld is not None
-            else withholding_said(requests, e.time, text=_turn_text(e))
-        )
+        hit = hits[id(e)] = _hit(e, withheld, requests)
         if hit is None:
             kept.append(e)
         else:
@@ -124,11 +121,7 @@ def apply_forget_requests(
                 (_turn_text(e), e.text, (withheld or {}).get((e.conversation_id, e.turn_id))) for e in scored
             ]
         else:
-            kept_ids = {id(k) for k in kept}
-            decided = [
-                (_turn_text(e), e.text, None if id(e) in kept_ids else _hit(e, withheld, requests))
-                for e in ranked_evidence
-            ]
+            decided = [(_turn_text(e), e.text, hits[id(e)]) for e in ranked_evidence]
         about = about or best_on_topic_withheld(decided, topic)
     asked = withholding(requests, text=question)
     if scored is not None:
