@@ -372,6 +372,16 @@ class TestPatternLanguage:
         with pytest.raises(ValueError):
             compile_template("{nonsense}")
 
+    def test_every_rule_compiles(self) -> None:
+        """Rules compile on first use (not at import), so a malformed template would otherwise
+        surface only when a sentence first reaches it: compile the whole table here."""
+        from emem.extract.rules import RULES
+
+        assert RULES
+        for rule in RULES:
+            assert rule.pattern.pattern, rule.template
+        assert RULES[0].pattern is RULES[0].pattern  # compiled once, then cached
+
 
 # --- held out ------------------------------------------------------------------------------------
 # Written as people phrase things, after the rules and without changing the rules to fit them.

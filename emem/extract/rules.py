@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from emem.extract.dates import DateMention
@@ -61,7 +62,8 @@ Post = Callable[[re.Match[str], Ctx], list[str]]
 @dataclass(frozen=True)
 class Rule:
     predicate: str
-    pattern: re.Pattern[str]
+    template: str
+    """The rule's template (`emem.extract.patterns` macros); compiled on first use, see `pattern`."""
     post: Post
     kind: Literal["assert", "retract"] = "assert"
     dated: bool = False
@@ -83,6 +85,14 @@ class Rule:
     confidence: float = 0.8
     keywords: frozenset[str] | None = None
     """Lowercase words of which one must occur in the sentence for the pattern to match."""
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled template. Compiled on first use, not at import: the table's ~950 regular
+        expressions took 1-2.5 s to compile, paid by every process that imported the read path
+        (the planner borrows one helper from here), and the keyword pre-filter means a
+        conversation's sentences reach only some of the rules."""
+        return compile_template(self.template)
 
 
 # --- object cleaning (pure) ----------------------------------------------------------------------
@@ -1207,7 +1217,7 @@ def R(predicate: str, template: str, post: Post = np(), kw: str = "", **opts: ob
     """A rule from a template; `kw` names words of which one must occur when the template has no verb
     group to take them from (a cheap filter: most sentences are then not searched by the rule)."""
     keywords = template_keywords(template) or (frozenset(kw.split()) if kw else None)
-    return Rule(predicate, compile_template(template), post, keywords=keywords, **opts)  # type: ignore[arg-type]
+    return Rule(predicate, template, post, keywords=keywords, **opts)  # type: ignore[arg-type]
 
 
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
