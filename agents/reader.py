@@ -26,6 +26,7 @@ from emem.agents.frames import (
     which_one,
 )
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
+from emem.agents.replies import reply_to_question
 from emem.agents.revoked import called_off
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
@@ -790,7 +791,27 @@ def offline_read(
 ) -> tuple[str, Status]:
     """Answer with a value and its evidence, or abstain. The ledger answers first; then the
     best-supported turn that still holds, cut to the span the question asks for. `people` are the
-    namespace's known people: a turn telling only of another of them does not answer."""
+    namespace's known people: a turn telling only of another of them does not answer. A reply
+    to the conversation's own asking of this question ("How long have you been cooking?" /
+    "About four years.") answers a duration in place of date arithmetic, and whatever the rules
+    would otherwise abstain on (agents.replies)."""
+    answer, status = _read_rules(question, plan, pack, facts, people)
+    if status != "abstained" and plan.operation != Operation.TEMPORAL_ARITHMETIC:
+        return answer, status
+    every = [e for c in pack.closures for e in c.evidence]
+    turns = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
+    reply = reply_to_question(question, turns, before=said_by(question, plan))
+    return (reply.answer, "answered") if reply is not None else (answer, status)
+
+
+def _read_rules(
+    question: str,
+    plan: Plan,
+    pack: PackResult,
+    facts: list[FactItem],
+    people: frozenset[str],
+) -> tuple[str, Status]:
+    """`offline_read`'s rules, before a reply to the conversation's own question is consulted."""
     every = [e for c in pack.closures for e in c.evidence]
     if unnamed_kin(question, plan):
         # "What does Idris's mum do?": the ledger's facts about Idris are not about his mother.
