@@ -25,11 +25,18 @@ Dimension = Literal[
     "correction",
 ]
 DIMENSIONS: tuple[str, ...] = Dimension.__args__  # type: ignore[attr-defined]
-Split = Literal["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"]
+Split = Literal["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"]
 SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
-HELD_OUT: tuple[str, ...] = ("test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5")
+HELD_OUT: tuple[str, ...] = ("test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
 """Splits nobody tunes on: reports give their figures and failing ids, not the failing answers."""
-FRESH_ORDER: dict[str, int] = {"holdout": 1, "holdout2": 2, "holdout3": 3, "holdout4": 4, "holdout5": 5}
+FRESH_ORDER: dict[str, int] = {
+    "holdout": 1,
+    "holdout2": 2,
+    "holdout3": 3,
+    "holdout4": 4,
+    "holdout5": 5,
+    "holdout6": 6,
+}
 """Splits added after the first two sort after them, oldest first, so adding a split never reorders
 the cases that were there before it (samples over every split stay comparable across sessions)."""
 
@@ -88,7 +95,7 @@ class Suite(BaseModel):
     cases: list[Case]
 
     def select(self, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout5` or `all`),
+        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout6` or `all`),
         optionally only the given ids, in file order."""
         wanted = set(ids) if ids is not None else None
         return [
@@ -110,7 +117,7 @@ def load_suite(root: Path | None = None) -> Suite:
 
     Returns:
         The suite, cases in file order with the later splits last (holdout, holdout2, holdout3,
-        holdout4, then holdout5).
+        holdout4, holdout5, then holdout6).
         Raises ValueError on a duplicate id, an unknown conversation, or a case whose split differs from its
         conversation's (held-out cases never share a conversation with dev).
     """
