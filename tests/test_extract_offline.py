@@ -98,6 +98,19 @@ class TestPositive:
         assert ("Caroline", "works_at", "Acme Corp", "assert") in got
         assert ("Caroline", "job_title", "intern", "assert") in got
 
+    @pytest.mark.parametrize(
+        ("text", "org", "title"),
+        [
+            ("Guess what, I got a job as head baker at Kornblume.", "Kornblume", "head baker"),
+            ("I landed a new role as a data analyst with Brightwave.", "Brightwave", "data analyst"),
+        ],
+    )
+    def test_a_job_got_as_a_title_reads_title_and_employer(self, text: str, org: str, title: str) -> None:
+        """Job titles are often said without an article ("as head baker")."""
+        got = triples(text)
+        assert ("Caroline", "works_at", org, "assert") in got
+        assert ("Caroline", "job_title", title, "assert") in got
+
     def test_every_predicate_is_a_ledger_predicate(self) -> None:
         from emem.extract.rules import ANY_PREDICATE, CORRECT, FAVOURITE, MEDIUM, RULES, SWITCH
 

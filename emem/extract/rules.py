@@ -1394,8 +1394,16 @@ RULES: tuple[Rule, ...] = (
         "works_at",
         r"{S}{vg:get,land,start,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
         r"(?:(?:new|first|dream|full-time|part-time|summer|great|big)\s+)*(?:job|position|role|gig|internship)"
-        r"(?:\s+as\s+(?:a|an)\s+[a-z]+(?:\s+[a-z]+){0,2}?)?\s+(?:at|with)\s+{obj:org}",
+        r"(?:\s+as\s+(?:(?:a|an)\s+)?[a-z]+(?:\s+[a-z]+){0,2}?)?\s+(?:at|with)\s+{obj:org}",
         org,
+        dated=True,
+    ),
+    R(
+        "job_title",
+        r"{S}{vg:get,land,start,take,begin,find,accept:past}\s+(?:a|an|the|my|this)\s+"
+        r"(?:(?:new|first|dream|full-time|part-time|summer|great|big)\s+)*(?:job|position|role|offer)"
+        r"\s+as\s+(?:(?:a|an)\s+)?(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s+(?:at|with|in|for)\b|\s*[.,;!]|$)",
+        job_phrase,
         dated=True,
     ),
     R(
