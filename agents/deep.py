@@ -6,7 +6,8 @@ Why a second hop: a question like "which cities has he visited?" shares no word 
 that names Chicago; the turns the first hop found (a trip, a conference) name places, people and
 activities that do occur near the missing evidence. Their rarest words and the ledger's values
 become keyword triggers, and their vectors pull the dense query towards them (pseudo-relevance
-feedback). A hop that activates no new segment ends the search.
+feedback). A third hop starts from what the second added, not again from the first hop's best
+(`hop_width` says how wide it is). A hop that activates no new segment ends the search.
 """
 
 from __future__ import annotations
