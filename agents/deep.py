@@ -152,12 +152,12 @@ def route_hop(
 def hop_width(plan: Plan, hops_done: int, activate: int, late: int) -> int:
     """How many segments the next hop may activate.
 
-    Why: the first two hops route every question as wide (`activate`). On LoCoMo a third hop
-    as wide adds about 5,100 orchestration tokens a question for most of its session recall;
-    the questions that gain most per token are those that gather members (LIST, COUNT), whose
-    evidence spreads over sessions. So a third or later hop stays as wide for them and is
-    `late` segments wide for the rest (docs/benchmarks.md, "Session 11: multi-session
-    routing").
+    Why: the first two hops route every question as wide (`activate`). On LoCoMo (conversations
+    0-4) a third hop as wide costs about 5,100 orchestration tokens a question, and half of what
+    it adds to the evidence-session recall of multi-session questions comes from the fifth of
+    questions that gather members (LIST, COUNT), whose evidence spreads over sessions. So a third
+    or later hop stays as wide for them and is `late` segments wide for the rest
+    (docs/benchmarks.md, "Session 11: multi-session routing").
 
     Args:
         plan: the question's plan (its operation).
