@@ -6,7 +6,8 @@ Why a second hop: a question like "which cities has he visited?" shares no word 
 that names Chicago; the turns the first hop found (a trip, a conference) name places, people and
 activities that do occur near the missing evidence. Their rarest words and the ledger's values
 become keyword triggers, and their vectors pull the dense query towards them (pseudo-relevance
-feedback). A hop that activates no new segment ends the search.
+feedback). A third hop starts from what the second added, not again from the first hop's best
+(`hop_width` says how wide it is). A hop that activates no new segment ends the search.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from emem.agents.assistant import DATE_WORDS, support_scores
-from emem.answer import ActivatedSegment, FactItem, Plan
+from emem.answer import ActivatedSegment, FactItem, Operation, Plan
 from emem.index.manager import turn_key
 from emem.index.text import tokenize
 from emem.models import StoredTurn
@@ -45,10 +46,14 @@ from emem.retrieval.typed import Tag, typed_signal
 from emem.retrieval.view import NamespaceView
 from emem.tokens import count_tokens
 
-MAX_HOPS = 2
-"""Routing hops per question: the question itself, then once from what it found."""
+MAX_HOPS = 3
+"""Routing hops per question: the question itself, then twice more, each from what the hop
+before it found. The third is narrow except for gathering questions (`hop_width`)."""
+GATHERING = frozenset({Operation.LIST, Operation.COUNT})
+"""Operations whose answer gathers members ("Which cities has he visited?", "How many times...")
+and so is spread over sessions: their later hops are as wide as the first."""
 FEEDBACK_TURNS = 5
-"""How many of the best first-hop turns seed the second hop."""
+"""How many of the best turns of the latest hop's segments seed the next hop."""
 FEEDBACK_TERMS = 8
 """How many of their words become keyword triggers."""
 FEEDBACK_WEIGHT = 0.5
@@ -142,6 +147,30 @@ def route_hop(
         assert turn_best is not None
         return blend_hop(fused, turn_best, turn_weight, top_n, exclude)
     return [a for a in fused if a.segment_id not in exclude][:top_n]
+
+
+def hop_width(plan: Plan, hops_done: int, activate: int, late: int) -> int:
+    """How many segments the next hop may activate.
+
+    Why: the first two hops route every question as wide (`activate`). On LoCoMo (conversations
+    0-4) a third hop as wide costs about 5,100 orchestration tokens a question, and half of what
+    it adds to the evidence-session recall of multi-session questions comes from the fifth of
+    questions that gather members (LIST, COUNT), whose evidence spreads over sessions. So a third
+    or later hop stays as wide for them and is `late` segments wide for the rest
+    (docs/benchmarks.md, "Session 11: multi-session routing").
+
+    Args:
+        plan: the question's plan (its operation).
+        hops_done: routing hops already made (1 after the first).
+        activate: segments per hop (`ReadConfig.activate`).
+        late: segments of a third or later hop for non-gathering questions
+            (`ReadConfig.late_hop_segments`; 0 ends their search after two hops).
+    Returns:
+        The segment count, at most `activate`.
+    """
+    if hops_done < 2 or plan.operation in GATHERING:
+        return activate
+    return min(late, activate)
 
 
 def segment_best(view: NamespaceView, scored: Scored) -> dict[str, float]:

@@ -43,7 +43,7 @@ class MasterState(TypedDict, total=False):
     hops: list[list[str]]
     """Deep mode: the segment ids each routing hop activated, in hop order."""
     hop_terms: list[str]
-    """Deep mode: the trigger words the second hop added to the question."""
+    """Deep mode: the trigger words the later hops added to the question, in hop order."""
     pending: list[Any]
     """Deep mode: the segments (ActivatedSegment) the latest hop added, for the assistants."""
 

@@ -80,6 +80,12 @@ class ReadConfig(BaseModel):
     query (emem.retrieval.second_hop). Off (0) by default: 0.5, chosen on LoCoMo conversations
     0-4, raised their 2+-session session recall but lowered it on 5-9 (docs/benchmarks.md,
     "Session 10: multi-session routing")."""
+    late_hop_segments: int = Field(default=1, ge=0)
+    """Deep mode's third hop (and any later one, `ReadRuntime.max_hops`): how many segments it
+    activates for questions that do not gather members; LIST and COUNT questions keep
+    `activate` (emem.agents.deep.hop_width says why). 0: those questions stop after two hops.
+    1 was chosen on LoCoMo conversations 0-4 as the cheapest setting reaching 0.88
+    evidence-session recall on their 2+-session questions (docs/benchmarks.md, "Session 11")."""
     fill_context: bool = False
     """Deep mode: fill the budget left with the activated segments' unquoted turns. Experimental."""
     currentness: bool = True

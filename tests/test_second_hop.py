@@ -95,6 +95,7 @@ def _second_hop(home: Path, weight: float) -> tuple[list[list[str]], list[int]]:
     config = MemoryConfig(read=ReadConfig(activate=1, hop_turn_weight=weight))
     with Memory(home, config=config) as m:
         m.add_conversation(CONVERSATION, namespace="music")
+        m.read_runtime.max_hops = 2  # these tests are about the second hop
         a = m.ask("What instruments does Dana play?", namespace="music", mode="deep")
     hops: list[list[str]] = []
     at = 0

@@ -91,7 +91,8 @@ class Usage(CallTotals):
     segments_per_hop: list[int] = Field(default_factory=list)
     """Deep mode: segments each routing hop activated (one entry per hop; empty in fast mode)."""
     hop_terms: list[str] = Field(default_factory=list)
-    """Deep mode: the trigger words a second hop took from the first hop's evidence and facts."""
+    """Deep mode: the trigger words each later hop took from the previous hop's evidence and the
+    facts, in hop order."""
 
     @classmethod
     def from_calls(cls, calls: list[LLMCall], context_tokens: int = 0) -> Usage:

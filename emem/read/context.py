@@ -82,7 +82,9 @@ class ReadRuntime:
         self.episode_context = episode_context
         """Deep mode: pack an evidence turn's neighbours (the question it answers, the reply
         completing it) ranked just under it (agents.deep.with_neighbours)."""
-        """Deep mode's routing hops (1: the question only; 2: once more from what it found)."""
+        """Deep mode's routing hops (1: the question only; 2: once more from what it found; 3,
+        the default: once more from what the second hop added, narrow except for LIST and COUNT
+        questions, `ReadConfig.late_hop_segments`)."""
         self.signals = SignalCache()
         self.document_frequency = DocumentFrequency()
         self.roles = roles

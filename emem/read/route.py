@@ -17,6 +17,7 @@ from emem.agents.deep import (
     FEEDBACK_TURNS,
     feedback_query,
     feedback_vector,
+    hop_width,
     route_hop,
     score_turns,
     segment_best,
@@ -98,12 +99,15 @@ def fan_out(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> list[Send] 
 
 
 def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
-    """The `hop` node: route once more from what the assistants found: the best turns' rarest
-    words and the ledger's values become keyword triggers, their vectors pull the dense query,
-    and the fused ranking is blended with the question's own best turn per segment
-    (`ReadConfig.hop_turn_weight`, emem.retrieval.second_hop). Bounded by `ReadRuntime.max_hops`; a hop that activates no new segment ends the search. Rules,
-    like the first hop's routing: no LLM call (the assistants' reads of the new segments are
-    counted).
+    """The `hop` node: route once more from what the latest hop's assistants found: the best
+    turns of the segments it activated (a third hop thus starts from what the second added, not
+    again from the first hop's best) give their rarest words and the ledger's values as keyword
+    triggers, their vectors pull the dense query, and the fused ranking can be blended with the
+    question's own best turn per segment (`ReadConfig.hop_turn_weight`,
+    emem.retrieval.second_hop). Bounded by `ReadRuntime.max_hops`; a third hop is narrow except
+    for LIST and COUNT questions (`agents.deep.hop_width`, `ReadConfig.late_hop_segments`); a
+    hop that activates no new segment ends the search. Rules, like the first hop's routing: no
+    LLM call (the assistants' reads of the new segments are counted).
 
     Args:
         state: the question, plan, facts, activated segments and the assistants' reports.
@@ -118,10 +122,15 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     if rt.router != "emem" or len(hops) >= rt.max_hops:
         return {"pending": []}
     ns, q, plan = state["namespace"], state["question"], state["plan"]
+    width = hop_width(plan, len(hops), rt.activate, rt.read.late_hop_segments)
+    if width == 0:
+        return {"pending": []}
     view = rt.view(ns)
     mask = visible_mask(view, state.get("as_of"), state.get("filter"))
+    latest = set(hops[-1]) if hops else set()
     found = sorted(
-        (e for r in state.get("reports", []) for e in r.evidence), key=lambda e: (-e.score, e.turn_id)
+        (e for r in state.get("reports", []) if r.segment_id in latest for e in r.evidence),
+        key=lambda e: (-e.score, e.turn_id),
     )
     seeds = [t for e in found[:FEEDBACK_TURNS] if (t := view.by_ref.get((e.conversation_id, e.turn_id)))]
     if not seeds:
@@ -147,7 +156,7 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
         plan,
         state.get("facts", []),
         mask,
-        top_n=rt.activate,
+        top_n=width,
         exclude=done,
         global_weights=rt.read.global_weights,
         pathway_weights=rt.read.pathway_weights,
@@ -158,6 +167,6 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
         "activated": [*state.get("activated", []), *new],
         "pending": new,
         "hops": [*hops, [a.segment_id for a in new]],
-        "hop_terms": terms,
+        "hop_terms": [*state.get("hop_terms", []), *terms],
         "timings": timed("hop", start),
     }
