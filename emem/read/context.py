@@ -231,6 +231,31 @@ class ReadRuntime:
                     self._vectors.popitem(last=False)
             return self._vectors[text]
 
+    def embed_question(self, view: NamespaceView, question: str) -> None:
+        """Embed the question and its speaker-free form (`question_vector`, fast mode's dense
+        half) in one embedder call, so that `embed` finds both: every mode uses both, and the
+        default embedder runs two short texts as one padded batch with the same vectors
+        (MiniLMEmbedder's `pad_exact`), one inference call instead of two; any other embedder
+        embeds each alone, as `embed` would.
+
+        Args:
+            view: the namespace's view (its speakers).
+            question: the question as asked.
+        """
+        texts = list(dict.fromkeys([question, topic_query(question, view.indexes.speakers)]))
+        with self._lock:
+            missing = [t for t in texts if t not in self._vectors]
+            if not missing:
+                return
+            embedder = self.memory.indexes.embedder
+            # Another embedder may round a text differently in company: embed each alone there.
+            together = getattr(embedder, "pad_exact", False)
+            vectors = embedder.embed(missing) if together else [embedder.embed([t])[0] for t in missing]
+            for text, vector in zip(missing, vectors, strict=True):
+                self._vectors[text] = vector
+            while len(self._vectors) > 256:
+                self._vectors.popitem(last=False)
+
     def ledger(self) -> Any:
         return self.memory.ledger
 
