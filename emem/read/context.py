@@ -48,6 +48,10 @@ _ASK_VIEWS: ContextVar[dict[str, tuple[int, NamespaceView]] | None] = ContextVar
 )
 """Within one ask (`ReadRuntime.one_view_per_ask`): namespace -> (erasures seen, its view). The
 graph's nodes run in LangGraph's threads or tasks, which copy the context, so they share it."""
+_ASK_LEDGER: ContextVar[dict[str, tuple[int, tuple[int, int]]] | None] = ContextVar(
+    "emem_ask_ledger", default=None
+)
+"""Within one ask: namespace -> (erasures seen, the ledger's version), read once per ask."""
 
 
 @dataclass(init=False, repr=False, eq=False)
@@ -131,11 +135,15 @@ class ReadRuntime:
         """Within this block (one ask), `view` catches the indexes up and carries the view
         forward once per namespace, then hands every node that same view: a node asked it about
         six times per deep ask, each a catch-up under the home's file lock with its queries. One
-        ask thus reads one snapshot; an erasure in the meantime (any process) still drops it."""
+        ask thus reads one snapshot; an erasure in the meantime (any process) still drops it. The
+        ledger's version, which every ledger memo checks (six to ten queries per ask), is read
+        once per ask and namespace too, and read again after an erasure."""
         token = _ASK_VIEWS.set({})
+        ledger_token = _ASK_LEDGER.set({})
         try:
             yield
         finally:
+            _ASK_LEDGER.reset(ledger_token)
             _ASK_VIEWS.reset(token)
 
     def view(self, namespace: str) -> NamespaceView:
@@ -263,7 +271,7 @@ class ReadRuntime:
     def _ledger_memo(self, namespace: str, name: str, compute: Callable[[], T]) -> T:
         """A value derived from the ledger, recomputed only when the ledger changed (one indexed
         query per call instead of loading rows on every question)."""
-        version = self.ledger().version(namespace)
+        version = self._ledger_version(namespace)
         with self._lock:
             hit = self._memo.get((namespace, name))
             if hit is not None and hit[0] == version:
@@ -272,6 +280,18 @@ class ReadRuntime:
         with self._lock:
             self._memo[(namespace, name)] = (version, value)
         return value
+
+    def _ledger_version(self, namespace: str) -> tuple[int, int]:
+        """The ledger's version for `namespace`: once per ask (`one_view_per_ask`, whose views
+        are one snapshot too), or read now outside an ask."""
+        pinned = _ASK_LEDGER.get()
+        if pinned is None:
+            return self.ledger().version(namespace)  # type: ignore[no-any-return]
+        erasures = self._erasures  # before the read: an erasure noticed meanwhile reads again
+        hit = pinned.get(namespace)
+        if hit is None or hit[0] != erasures:
+            hit = pinned[namespace] = (erasures, self.ledger().version(namespace))
+        return hit[1]
 
     def sources(self, namespace: str) -> dict[str, list[Revision]]:
         """Turn ref -> assertions projected from it; reloaded only when the ledger changed."""
