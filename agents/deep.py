@@ -77,6 +77,10 @@ class SignalCache:
         self._hits: OrderedDict[tuple[Any, ...], tuple[NamespaceView, TurnSignals]] = OrderedDict()
         self._lock = threading.Lock()
         self._size = size
+        self._computing: dict[tuple[Any, ...], threading.Lock] = {}
+        """One lock per key being computed: a question's assistants run in parallel and each
+        missed the cache at once (up to five computed the same signals per ask at 3 LoCoMo
+        conversations), so the first computes and the others wait for its result."""
 
     def get(
         self, view: NamespaceView, question: str, mask: np.ndarray, embed: Embed, tag: Tag | None = None
@@ -97,14 +101,24 @@ class SignalCache:
             hit = self._hits.get(key)
             if hit is not None and hit[0] is view:
                 return hit[1]
-        bm = bm25_turn_scores(view, question)
-        topic = view.turn_vectors @ embed(topic_query(question, view.indexes.speakers))
-        asked = view.turn_vectors @ embed(question)
-        signals = turn_signals(bm, topic, asked, mask, typed_signal(view, question, mask, tag))
-        with self._lock:
-            self._hits[key] = (view, signals)
-            if len(self._hits) > self._size:
-                self._hits.popitem(last=False)
+            gate = self._computing.setdefault(key, threading.Lock())
+        with gate:
+            with self._lock:
+                hit = self._hits.get(key)
+                if hit is not None and hit[0] is view:
+                    return hit[1]
+            try:
+                bm = bm25_turn_scores(view, question)
+                topic = view.turn_vectors @ embed(topic_query(question, view.indexes.speakers))
+                asked = view.turn_vectors @ embed(question)
+                signals = turn_signals(bm, topic, asked, mask, typed_signal(view, question, mask, tag))
+                with self._lock:
+                    self._hits[key] = (view, signals)
+                    if len(self._hits) > self._size:
+                        self._hits.popitem(last=False)
+            finally:
+                with self._lock:
+                    self._computing.pop(key, None)
         return signals
 
 
