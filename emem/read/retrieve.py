@@ -105,8 +105,9 @@ def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[
         runtime: LangGraph's runtime; its `context` is the `ReadRuntime`.
 
     Returns:
-        The state update: evidence, the whole scored ranking (`fast_ranking`), facts (when
-        currentness is on), no activated segments, timings.
+        The state update: evidence, facts (when currentness is on), no activated segments,
+        timings, and when the namespace has forget requests the whole scored ranking
+        (`fast_ranking`), which aggregate decides withholding from.
     """
     start = time.perf_counter()
     rt = runtime.context
@@ -114,7 +115,10 @@ def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[
     as_of = state.get("as_of")
     flt = state.get("filter")
     rt.embed_question(view, state["question"])
-    evidence, ranking = fast_ranking(rt, view, state["question"], state["plan"], as_of, flt)
+    if rt.currentness and rt.forget_requests(state["namespace"]):  # aggregate will need the ranking
+        evidence, ranking = fast_ranking(rt, view, state["question"], state["plan"], as_of, flt)
+    else:
+        evidence, ranking = fast_evidence(rt, view, state["question"], state["plan"], as_of, flt), None
     facts = []
     if rt.currentness:
         valid_at, known_at = question_time(state["plan"], as_of)
@@ -123,10 +127,5 @@ def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[
         )
         if flt is not None:
             facts = facts_within(facts, view.by_ref, flt)
-    return {
-        "evidence": evidence,
-        "fast_ranking": ranking,
-        "facts": facts,
-        "activated": [],
-        "timings": timed("retrieve", start),
-    }
+    update = {"evidence": evidence, "facts": facts, "activated": [], "timings": timed("retrieve", start)}
+    return update if ranking is None else {**update, "fast_ranking": ranking}
