@@ -43,7 +43,7 @@ from emem.retrieval.second_hop import blend_hop
 from emem.retrieval.turnscore import FEATURES, TurnSignals, calibrated, feature_matrix, turn_signals
 from emem.retrieval.typed import Tag, typed_signal
 from emem.retrieval.view import NamespaceView
-from emem.tokens import count_tokens
+from emem.tokens import count_line_tokens
 
 MAX_HOPS = 2
 """Routing hops per question: the question itself, then once from what it found."""
@@ -211,7 +211,7 @@ def score_turns(
     # Melanie partake in?") is that person's own turns, which rarely repeat the question's words.
     said = [float(t.speaker.lower() in names) for t in turns]
     x = feature_matrix(signals, rows, overlap, ents, seg, said)
-    tokens = np.array([count_tokens(_line(t)) for t in turns])
+    tokens = np.array([count_line_tokens(_line(t), f" {t.speaker}: {t.render()}") for t in turns])
     return Scored(list(turns), calibrated(x), support, x, tokens)
 
 
