@@ -38,6 +38,7 @@ from emem.ledger.models import Revision
 from emem.read.context import ReadRuntime, timed, visible_mask
 from emem.read.packing import cost, pack
 from emem.read.retrieve import fast_turns
+from emem.tokens import count_line_tokens
 
 
 def segment_turns(rt: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
@@ -134,6 +135,14 @@ def deep_candidates(
     left -= cost(units)
     taken = {(e.conversation_id, e.turn_id) for e in chosen}
     for t, _, lifted in sorted(ranked, key=lambda r: (-r[1], r[0].seq)):
+        if (t.conversation_id, t.turn_id) in taken:
+            continue
+        # Its line alone (turn_closure's tokens, header aside) already over what is left: it
+        # cannot fit, so skip it before building its item and closure, as most are once the
+        # budget is nearly full (a hundred or more candidates per deep ask).
+        said = f" {t.speaker}: {t.render()}"
+        if count_line_tokens(f"[{t.turn_id}]{said}", said) > left:
+            continue
         item = evidence_item(t, view.segment_for(t), round(support[turn_key(t)], 4), t.text)
         unit = turn_closure(item, t.turn_id, item.score)
         needs = cost([unit], headers)
