@@ -13,7 +13,7 @@ from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
 from emem.index.text import tokenize
 from emem.ledger.models import Resolution, Revision
 from emem.read.packing import cost, pack
-from emem.tokens import count_tokens
+from emem.tokens import count_line_tokens, count_tokens
 
 FACT_PRIORITY = 10.0
 
@@ -137,7 +137,10 @@ def turn_closure(e: EvidenceItem, key: str, priority: float, notes: Sequence[str
         group=key,
         priority=priority,
         lines=lines,
-        tokens=count_tokens("\n".join(lines)),
+        # Counted as the deep scorer counts the same line (count_line_tokens): its parts are memoised.
+        tokens=count_line_tokens(lines[0], f" {turn_text(e)}")
+        if not notes
+        else count_tokens("\n".join(lines)),
         evidence=[e],
         header=header,
         header_tokens=count_tokens(header),

@@ -29,7 +29,7 @@ from emem.retrieval.view import NamespaceView
 from emem.segment_state import SegmentStateCache, StateKey, segment_hash
 from emem.segments import Segment
 from emem.timeparse import MONTHS
-from emem.tokens import count_tokens
+from emem.tokens import count_line_tokens, count_tokens
 
 RELEVANCE_FLOOR = 0.42
 """Offline assistant: the segment is relevant when its best turn reaches this blended score."""
@@ -122,6 +122,11 @@ def evidence_item(turn: StoredTurn, segment: Segment, score: float, quote: str |
         score=score,
         segment_id=segment.segment_id,
     )
+
+
+def _said(turn: StoredTurn) -> str:
+    """What every line of a turn ends with, whatever id and date prefix it (count_line_tokens)."""
+    return f" {turn.speaker}: {turn.render()}"
 
 
 def turn_line(turn: StoredTurn) -> str:
@@ -251,7 +256,7 @@ def ranked_assistant(
         if used >= budget:
             break
         evidence.append(evidence_item(turn, segment, round(score, 4), turn.text))
-        used += count_tokens(lines.get(turn) or turn_line(turn))
+        used += count_line_tokens(lines.get(turn) or turn_line(turn), _said(turn))
     relevant = bool(ranked) and max(r[2] for r in ranked) >= RELEVANCE_FLOOR
     note = (
         f"{len(evidence)} turn(s) ranked on {segment.start:%d %B %Y}; best "
@@ -259,7 +264,7 @@ def ranked_assistant(
         if relevant
         else f"nothing clearly relevant; {len(evidence)} turn(s) ranked"
     )
-    read = sum(count_tokens(line) for line in lines.values()) + count_tokens(question)
+    read = sum(count_line_tokens(line, _said(t)) for t, line in lines.items()) + count_tokens(question)
     written = count_tokens(note) + sum(count_tokens(f"{e.turn_id} {e.score}") for e in evidence)
     call = LLMCall(
         role="assistant",

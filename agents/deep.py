@@ -44,7 +44,7 @@ from emem.retrieval.second_hop import blend_hop
 from emem.retrieval.turnscore import FEATURES, TurnSignals, calibrated, feature_matrix, turn_signals
 from emem.retrieval.typed import Tag, typed_signal
 from emem.retrieval.view import NamespaceView
-from emem.tokens import count_tokens
+from emem.tokens import count_line_tokens
 
 MAX_HOPS = 3
 """Routing hops per question: the question itself, then twice more, each from what the hop
@@ -82,6 +82,10 @@ class SignalCache:
         self._hits: OrderedDict[tuple[Any, ...], tuple[NamespaceView, TurnSignals]] = OrderedDict()
         self._lock = threading.Lock()
         self._size = size
+        self._computing: dict[tuple[Any, ...], threading.Lock] = {}
+        """One lock per key being computed: a question's assistants run in parallel and each
+        missed the cache at once (up to five computed the same signals per ask at 3 LoCoMo
+        conversations), so the first computes and the others wait for its result."""
 
     def get(
         self, view: NamespaceView, question: str, mask: np.ndarray, embed: Embed, tag: Tag | None = None
@@ -102,14 +106,24 @@ class SignalCache:
             hit = self._hits.get(key)
             if hit is not None and hit[0] is view:
                 return hit[1]
-        bm = bm25_turn_scores(view, question)
-        topic = view.turn_vectors @ embed(topic_query(question, view.indexes.speakers))
-        asked = view.turn_vectors @ embed(question)
-        signals = turn_signals(bm, topic, asked, mask, typed_signal(view, question, mask, tag))
-        with self._lock:
-            self._hits[key] = (view, signals)
-            if len(self._hits) > self._size:
-                self._hits.popitem(last=False)
+            gate = self._computing.setdefault(key, threading.Lock())
+        with gate:
+            with self._lock:
+                hit = self._hits.get(key)
+                if hit is not None and hit[0] is view:
+                    return hit[1]
+            try:
+                bm = bm25_turn_scores(view, question)
+                topic = view.turn_vectors @ embed(topic_query(question, view.indexes.speakers))
+                asked = view.turn_vectors @ embed(question)
+                signals = turn_signals(bm, topic, asked, mask, typed_signal(view, question, mask, tag))
+                with self._lock:
+                    self._hits[key] = (view, signals)
+                    if len(self._hits) > self._size:
+                        self._hits.popitem(last=False)
+            finally:
+                with self._lock:
+                    self._computing.pop(key, None)
         return signals
 
 
@@ -226,7 +240,7 @@ def score_turns(
     # Melanie partake in?") is that person's own turns, which rarely repeat the question's words.
     said = [float(t.speaker.lower() in names) for t in turns]
     x = feature_matrix(signals, rows, overlap, ents, seg, said)
-    tokens = np.array([count_tokens(_line(t)) for t in turns])
+    tokens = np.array([count_line_tokens(_line(t), f" {t.speaker}: {t.render()}") for t in turns])
     return Scored(list(turns), calibrated(x), support, x, tokens)
 
 

@@ -30,6 +30,9 @@ class MasterState(TypedDict, total=False):
     activated: list[ActivatedSegment]
     reports: Annotated[list[Any], operator.add]
     evidence: list[EvidenceItem]
+    fast_ranking: list[EvidenceItem]
+    """Fast mode: every turn fast retrieved, scored for support with none cut, for `aggregate`'s
+    decision whether the question is about withheld content (emem.read.retrieve.fast_ranking)."""
     facts: list[FactItem]
     pack: PackResult
     answer: Answer

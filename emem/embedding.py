@@ -176,6 +176,7 @@ class MiniLMEmbedder:
         spinning: bool = False,
         arena: bool = False,
         model: Path | None = None,
+        pad_exact: bool = False,
     ) -> None:
         """Open the model.
 
@@ -191,6 +192,11 @@ class MiniLMEmbedder:
             arena: ONNX Runtime's CPU memory arena; off it held hundreds of MB less at the same speed.
             model: a quantised copy made by `build_quantised_minilm` (default: the shipped model).
                 Its vectors differ from the shipped model's, so it has its own `name`.
+            pad_exact: the model gives a text the same vector bit for bit when it is padded
+                (true of `build_quantised_minilm`'s per-token copy, not of the fp32 shipped model,
+                whose padded sums may round differently). Then a few texts of unequal lengths,
+                such as a question and its speaker-free form, run as one padded batch: one
+                inference call instead of one per length, whose fixed cost dominates short texts.
         """
         import onnxruntime as ort
         from tokenizers import Tokenizer
@@ -214,7 +220,14 @@ class MiniLMEmbedder:
         opts.enable_cpu_mem_arena = arena
         self._session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
         self._batch_size = batch_size
+        self._pad_exact = pad_exact
         self._lock = threading.Lock()  # one tokenizer call at a time (it is shared)
+
+    @property
+    def pad_exact(self) -> bool:
+        """True when padding changes no vector (see `__init__`): callers may then embed a few
+        texts together and get the vectors each would get alone."""
+        return self._pad_exact
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
@@ -222,9 +235,18 @@ class MiniLMEmbedder:
         with self._lock:
             encs = self._tokenizer.encode_batch(texts)  # once per text, no padding
         vectors = np.empty((len(texts), self.dim), dtype=np.float32)
-        for batch in length_batches([len(e.ids) for e in encs], self._batch_size):
-            ids = np.array([encs[i].ids for i in batch], dtype=np.int64)
-            mask = np.array([encs[i].attention_mask for i in batch], dtype=np.int64)
+        lengths = [len(e.ids) for e in encs]
+        if self._pad_exact and 1 < len(texts) <= min(PADDED_MAX_TEXTS, self._batch_size):
+            batches = [list(range(len(texts)))]
+        else:
+            batches = length_batches(lengths, self._batch_size)
+        for batch in batches:
+            width = max(lengths[i] for i in batch)
+            ids = np.zeros((len(batch), width), dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, i in enumerate(batch):
+                ids[row, : lengths[i]] = encs[i].ids
+                mask[row, : lengths[i]] = encs[i].attention_mask
             feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             hidden = self._session.run(None, feeds)[0]
             weights = mask[..., None].astype(np.float32)
@@ -232,6 +254,12 @@ class MiniLMEmbedder:
         if len(texts) > self._batch_size:  # several runs' activations were freed: give them back
             release_freed_memory()
         return _normalise(vectors)
+
+
+PADDED_MAX_TEXTS = 4
+"""With `pad_exact`, up to this many texts run as one padded batch (a question and its
+speaker-free form: 4.3 against 5.3 ms of CPU for two short texts, docs/benchmarks.md session 11);
+more go in equal-length batches, where padding would cost more compute than calls save."""
 
 
 def length_batches(lengths: list[int], size: int) -> list[list[int]]:
@@ -307,7 +335,9 @@ def models_dir() -> Path:
 
 @lru_cache(maxsize=8)
 def _quantised(directory: Path) -> MiniLMEmbedder:
-    return MiniLMEmbedder(model=build_quantised_minilm(directory))
+    # The per-token copy's vectors do not depend on padding: a question and its speaker-free
+    # form are embedded in one call.
+    return MiniLMEmbedder(model=build_quantised_minilm(directory), pad_exact=True)
 
 
 def embedder_for_home(home: Path) -> MiniLMEmbedder:

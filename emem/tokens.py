@@ -87,6 +87,28 @@ def count_tokens(text: str, name: str = DEFAULT_ENCODING) -> int:
     return len(encoding(name).encode(text, disallowed_special=()))
 
 
+def count_line_tokens(text: str, tail: str, name: str = DEFAULT_ENCODING) -> int:
+    """`count_tokens(text)` for a line that ends with `tail`, counted as its head plus `tail`
+    where that is exact, so a tail several lines share (a turn's " speaker: text", under the
+    different ids and dates the assistants and the packer prefix it with) is encoded once.
+
+    Exact because cl100k_base's pre-tokeniser, whose pieces BPE never merges across, always
+    splits between a head ending in "]" and a tail starting with a space: no piece pattern
+    continues a "]" with a space, and none looks behind. Any other line is counted whole.
+
+    Args:
+        text: the whole line.
+        tail: its ending.
+        name: the encoding.
+    Returns:
+        The tokens `text` takes.
+    """
+    head = text[: len(text) - len(tail)]
+    if name == DEFAULT_ENCODING and tail.startswith(" ") and head.endswith("]") and text.endswith(tail):
+        return count_tokens(head, name) + count_tokens(tail, name)
+    return count_tokens(text, name)
+
+
 def truncate_tokens(text: str, max_tokens: int, name: str = DEFAULT_ENCODING) -> str:
     enc = encoding(name)
     ids = enc.encode(text, disallowed_special=())

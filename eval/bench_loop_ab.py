@@ -114,6 +114,8 @@ def main() -> None:
         ("  the same, process CPU time", "fast_cpu_ms"),
         ("search k=10", "search_ms"),
         ("  the same, process CPU time", "search_cpu_ms"),
+        ("search k=10, a query never asked", "search_new_ms"),
+        ("  the same, process CPU time", "search_new_cpu_ms"),
         ("first ask in another namespace of the home", "other_ns_first_ask_ms"),
         ("import emem.memory (cold start)", "import_ms"),
         ("Memory(home) (cold start)", "open_ms"),

@@ -8,7 +8,9 @@ same file measures whichever emem the interpreter has installed (this branch, or
 catches the indexes up; `warm` catches them up again with this arm's embedder (a no-op when the
 home was built with it). `measure` opens the home in a fresh process and times: import and open
 (cold start), the first ask, `--appends` times "append one turn, then ask deep" (the first ask
-after a write), then fast, deep and search over LoCoMo questions. It prints one JSON object.
+after a write), then fast, deep and search over LoCoMo questions, then search over as many
+questions never asked in the process (a new query's embedding included). It prints one JSON
+object.
 Only public API is used, with `namespace=` as a keyword (both argument orders take it), plus
 `Memory.episodes.append`, so both arms run it.
 With `--namespaces N`, N namespaces each hold one conversation (cycled), cut to `--turns` turns.
@@ -59,6 +61,17 @@ def load(args: argparse.Namespace) -> tuple[list[tuple[str, list[Any], list[Any]
         questions = [qa["question"] for s in data[: args.conversations] for qa in s["qa"]]
     step = max(1, len(questions) // max(args.questions, 1))
     return out, questions[::step][: args.questions]
+
+
+def unasked(args: argparse.Namespace, asked: list[str]) -> list[str]:
+    """As many LoCoMo questions as `load` picks, none of them asked by `measure` before: search
+    on these embeds a new query, which the searches after an ask of the same question do not."""
+    data = json.loads(Path(args.data).read_text())
+    pool = [qa["question"] for s in data[: max(args.conversations, 1)] for qa in s["qa"]]
+    seen = set(asked)
+    fresh = [q for q in dict.fromkeys(pool[1::2]) if q not in seen]
+    step = max(1, len(fresh) // max(args.questions, 1))
+    return fresh[::step][: args.questions]
 
 
 def options(args: argparse.Namespace) -> dict[str, Any]:
@@ -170,6 +183,11 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             took, cpu, _ = cpu_ms(call)
             out[f"{key}_ms"].append(took)
             out[f"{key}_cpu_ms"].append(cpu)
+    out["search_new_ms"], out["search_new_cpu_ms"] = [], []
+    for q in unasked(args, questions):
+        took, cpu, _ = cpu_ms(lambda q=q: m.search(q, namespace=ns, k=10))
+        out["search_new_ms"].append(took)
+        out["search_new_cpu_ms"].append(cpu)
     out["rss_mb"] = rss_mb()
     m.close()
     return out

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from emem.memory import Memory
-from emem.retrieval.exact import exact_dense
+from emem.retrieval.exact import exact_dense, top_rows
 from emem.retrieval.hybrid import hybrid_turns
 
 WORDS = (
@@ -84,3 +84,17 @@ def test_two_fresh_homes_rank_every_query_identically(tmp_path: Path) -> None:
     assert first[0] == second[0]  # dense keys and scores, bit for bit
     assert first[1] == second[1]  # hybrid search
     assert first[2] == second[2]  # ask fast's evidence
+
+
+def test_top_rows_is_the_full_stable_sort_cut_at_k() -> None:
+    """Partial sorting must keep the full sort's order, ties by row, at every k."""
+    rng = np.random.default_rng(7)
+    for sims in (
+        rng.standard_normal(500).astype(np.float32),
+        np.round(rng.standard_normal(500), 1).astype(np.float32),  # many ties
+        np.zeros(20, dtype=np.float32),
+        np.array([0.5, np.nan, 0.7, np.nan, 0.1], dtype=np.float32),
+    ):
+        for k in (0, 1, 3, 10, len(sims) - 1, len(sims), len(sims) + 5):
+            full = np.lexsort((np.arange(len(sims)), -sims))[:k]
+            assert np.array_equal(top_rows(sims, k), full), (k, sims[:5])

@@ -103,6 +103,18 @@ def test_a_text_gets_one_vector_whatever_it_is_embedded_with(quantised: Path) ->
     assert solo.name.endswith(SOLO_SUFFIX) and not batched.name.endswith(SOLO_SUFFIX)
 
 
+def test_a_few_texts_padded_together_get_the_vectors_each_gets_alone(quantised: Path) -> None:
+    """`pad_exact` runs a question and its speaker-free form (unequal lengths) as one padded
+    batch: the per-token copy must give each the vector it gets alone, bit for bit."""
+    alone = MiniLMEmbedder(model=quantised)
+    padded = MiniLMEmbedder(model=quantised, pad_exact=True)
+    assert padded.pad_exact and not alone.pad_exact
+    texts = [TEXTS[2], "What did paint recently?", TEXTS[0], "ok"]
+    assert len({len(alone._tokenizer.encode(t).ids) for t in texts}) == len(texts)
+    assert np.array_equal(padded.embed(texts[:2]), np.stack([alone.embed([t])[0] for t in texts[:2]]))
+    assert np.array_equal(padded.embed(texts), alone.embed(texts))
+
+
 def test_the_copy_is_closer_to_the_shipped_model_than_per_tensor_quantisation(
     quantised: Path, tmp_path: Path
 ) -> None:

@@ -96,3 +96,51 @@ def test_search_reuses_the_query_vector_an_ask_made(home: Path, monkeypatch: pyt
     with Memory(home) as fresh:
         again = fresh.search("Where is Dana going?", namespace="ns", k=2)
     assert [(h.turn_id, h.score) for h in hits] == [(h.turn_id, h.score) for h in again]
+
+
+def test_withheld_turns_after_a_write_rescan_only_the_sessions_written(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write rescans the sessions its turns joined, and the set is what a full scan gives."""
+    import emem.read.context as context
+    from emem.ledger.withhold import withheld_turns
+
+    def said(session: str, n: int, speaker: str, text: str, time: str) -> dict:
+        ids = {"conversation_id": "c1", "session_id": session, "turn_id": f"{session}:{n}"}
+        return {**ids, "speaker": speaker, "text": text, "time": time}
+
+    s1, s2 = "2024-05-02T08:00:00+00:00", "2024-06-10T08:00:00+00:00"
+    with Memory(home) as m:
+        m.add_turns(
+            [
+                said("S1", 1, "user", "I was diagnosed with asthma as a kid.", s1),
+                said("S1", 2, "assistant", "Noted, I will keep that in mind.", s1),
+                said("S2", 1, "user", "One thing: please delete my medical information.", s2),
+                said("S2", 2, "assistant", "Done.", s2),
+            ],
+            namespace="ns",
+        )
+        m.ask("What was I diagnosed with?", namespace="ns", mode="fast")  # projects the request
+        rt = m.read_runtime
+        first = rt.withheld("ns", rt.view("ns"))
+        assert ("c1", "S1:1") in first
+        scanned: list[int] = []
+        full = context.withheld_turns
+        monkeypatch.setattr(
+            context, "withheld_turns", lambda turns, *a: scanned.append(len(turns)) or full(turns, *a)
+        )
+        m.add_turns(
+            [
+                said("S1", 3, "user", "My asthma inhaler is the blue one.", s1),
+                said("S1", 4, "assistant", "I'll remember the blue one.", s1),
+                said("S3", 1, "user", "I bought bread today.", "2024-07-01T08:00:00+00:00"),
+            ],
+            namespace="ns",
+        )
+        view = rt.view("ns")
+        got = rt.withheld("ns", view)
+        agents = {"assistant"}
+        expected = withheld_turns(view.turns, rt.forget_requests("ns"), agents)
+    assert list(got) == list(expected) and got == expected
+    assert {("c1", "S1:3"), ("c1", "S1:4")} <= set(got)
+    assert scanned == [5]  # S1's four turns and S3's one, not all seven

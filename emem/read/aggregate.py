@@ -38,6 +38,7 @@ from emem.ledger.models import Revision
 from emem.read.context import ReadRuntime, timed, visible_mask
 from emem.read.packing import cost, pack
 from emem.read.retrieve import fast_turns
+from emem.tokens import count_line_tokens
 
 
 def segment_turns(rt: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
@@ -88,6 +89,7 @@ def deep_candidates(
     reports: list[AssistantReport],
     evidence: list[EvidenceItem],
     seen: set[tuple[str, str]],
+    fast: list[Any] | None = None,
 ) -> list[EvidenceItem]:
     """Deep mode's evidence: the assistants' turns and fast's retrieval (deep sees at least what
     fast sees), chosen best-first by the calibrated score until they fill the budget the facts
@@ -96,7 +98,8 @@ def deep_candidates(
     still packed, all as context, which the reader's rules never answer from (so the offline
     reader abstains as it did when nothing was kept) while a model reader still sees what memory
     holds nearest the question. Items carry their support score (assistant.support_scores), the scale
-    the reader and the currentness rules compare; quotes an LLM assistant chose come first."""
+    the reader and the currentness rules compare; quotes an LLM assistant chose come first.
+    `fast`: fast's retrieval (`fast_turns`) when the caller already has it."""
     ns, q, plan = state["namespace"], state["question"], state["plan"]
     view = rt.view(ns)
     as_of, flt = state.get("as_of"), state.get("filter")
@@ -104,7 +107,9 @@ def deep_candidates(
     llm = rt.roles.get("assistant") is not None
     chosen = list(evidence) if llm else []
     turns = [] if llm else [view.by_ref[(e.conversation_id, e.turn_id)] for e in evidence]
-    turns += [t for t in fast_turns(rt, view, q, as_of, flt) if (t.conversation_id, t.turn_id) not in seen]
+    if fast is None:
+        fast = fast_turns(rt, view, q, as_of, flt)
+    turns += [t for t in fast if (t.conversation_id, t.turn_id) not in seen]
     signals = rt.signals.get(view, q, visible_mask(view, as_of, flt), rt.embed, rt.tag_entities)
     q_vec, by_segment = rt.embed(q), segment_scores(state.get("activated", []))
     scored = score_turns(view, turns, q, plan, signals, q_vec, by_segment)
@@ -130,6 +135,14 @@ def deep_candidates(
     left -= cost(units)
     taken = {(e.conversation_id, e.turn_id) for e in chosen}
     for t, _, lifted in sorted(ranked, key=lambda r: (-r[1], r[0].seq)):
+        if (t.conversation_id, t.turn_id) in taken:
+            continue
+        # Its line alone (turn_closure's tokens, header aside) already over what is left: it
+        # cannot fit, so skip it before building its item and closure, as most are once the
+        # budget is nearly full (a hundred or more candidates per deep ask).
+        said = f" {t.speaker}: {t.render()}"
+        if count_line_tokens(f"[{t.turn_id}]{said}", said) > left:
+            continue
         item = evidence_item(t, view.segment_for(t), round(support[turn_key(t)], 4), t.text)
         unit = turn_closure(item, t.turn_id, item.score)
         needs = cost([unit], headers)
@@ -163,6 +176,9 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
     plan, budget = state["plan"], state.get("budget") or rt.read.budget
     facts = state.get("facts", [])
     evidence: list[EvidenceItem]
+    ns, as_of = state["namespace"], state.get("as_of")
+    flt = state.get("filter")
+    fast: list[Any] | None = None  # fast's retrieval, once per ask
     if state.get("mode_used") == "fast":
         evidence = list(state.get("evidence", []))
     else:
@@ -174,10 +190,9 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
                 if (e.conversation_id, e.turn_id) not in seen:
                     seen.add((e.conversation_id, e.turn_id))
                     evidence.append(e)
-        evidence = deep_candidates(rt, state, reports, evidence, seen)
-    ns, as_of = state["namespace"], state.get("as_of")
+        fast = fast_turns(rt, rt.view(ns), state["question"], as_of, flt)
+        evidence = deep_candidates(rt, state, reports, evidence, seen, fast)
     view = rt.view(ns)
-    flt = state.get("filter")
     fact_sources = source_items(view, facts, flt, evidence)
     # The follow-up and count rules start from turns that may answer; context alone starts none.
     answerable = any(e.role != "context" for e in evidence)
@@ -225,9 +240,10 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
     # One ranking of the question, the same in every mode, decides whether it is about withheld
     # content: fast's evidence is cut at a support floor deep's is not, so the modes' own evidence
     # would decide differently.
-    ranked = None
-    if requests:
-        turns = fast_turns(rt, view, state["question"], as_of, flt)
+    # Fast mode scored that ranking already (`fast_ranking`); deep retrieved it for its candidates.
+    ranked = state.get("fast_ranking") if requests else None
+    if requests and ranked is None:
+        turns = fast if fast is not None else fast_turns(rt, view, state["question"], as_of, flt)
         q_vec = rt.embed(state["question"])
         ranked = supported_evidence(view, turns, state["question"], plan, q_vec, keep_all=True)[0]
     withheld = apply_forget_requests(state["question"], evidence, facts, requests, withheld_refs, ranked)

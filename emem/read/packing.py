@@ -17,7 +17,8 @@ def pack(closures: Sequence[Closure], budget: int) -> PackResult:
     groups: dict[str, list[Closure]] = {}
     for c in closures:
         groups.setdefault(c.group, []).append(c)
-    order = sorted(groups, key=lambda g: (-max(c.priority for c in groups[g]), list(groups).index(g)))
+    position = {g: i for i, g in enumerate(groups)}  # first appearance breaks ties
+    order = sorted(groups, key=lambda g: (-max(c.priority for c in groups[g]), position[g]))
     chosen: list[Closure] = []
     headers: set[str] = set()
     used = 0

@@ -11,10 +11,17 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from emem.agents.aggregate import fact_items
-from emem.agents.assistant import supported_evidence
+from emem.agents.assistant import (
+    CANDIDATE_FLOOR,
+    RELEVANCE_FLOOR,
+    evidence_item,
+    support_scores,
+    supported_evidence,
+)
 from emem.agents.currentness import question_time
 from emem.agents.state import MasterState
 from emem.answer import EvidenceItem, Plan
+from emem.index.manager import turn_key
 from emem.read.context import ReadRuntime, timed
 from emem.retrieval.filters import facts_within
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where
@@ -53,6 +60,43 @@ def fast_evidence(
     return evidence
 
 
+def fast_ranking(
+    rt: ReadRuntime,
+    view: NamespaceView,
+    question: str,
+    plan: Plan,
+    as_of: datetime | None,
+    flt: Any = None,
+) -> tuple[list[EvidenceItem], list[EvidenceItem]]:
+    """`fast_evidence`, and every turn of the same retrieval scored for support with none cut
+    (`supported_evidence(keep_all=True)`): the ranking `aggregate` decides from whether a
+    question is about withheld content, which it would otherwise retrieve and score again.
+
+    Args:
+        rt: the read runtime.
+        view: the namespace's view.
+        question: the question as asked.
+        plan: its plan.
+        as_of: the question's time bound, or None.
+        flt: the question's turn filter, or None.
+    Returns:
+        (fast's evidence, the whole ranking), items in retrieval order.
+    """
+    turns = fast_turns(rt, view, question, as_of, flt)
+    if not turns:
+        return [], []
+    vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
+    scores = support_scores(turns, vectors, question, plan, rt.embed(question))
+    relevant = max(scores) >= RELEVANCE_FLOOR
+    ranking, evidence = [], []
+    for t, s in zip(turns, scores, strict=True):
+        item = evidence_item(t, view.segment_for(t), round(s, 4), t.text)
+        ranking.append(item)
+        if relevant and s >= CANDIDATE_FLOOR:  # as supported_evidence cuts
+            evidence.append(item)
+    return evidence, ranking
+
+
 def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `fast_retrieve` node.
 
@@ -61,14 +105,20 @@ def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[
         runtime: LangGraph's runtime; its `context` is the `ReadRuntime`.
 
     Returns:
-        The state update: evidence, facts (when currentness is on), no activated segments, timings.
+        The state update: evidence, facts (when currentness is on), no activated segments,
+        timings, and when the namespace has forget requests the whole scored ranking
+        (`fast_ranking`), which aggregate decides withholding from.
     """
     start = time.perf_counter()
     rt = runtime.context
     view = rt.view(state["namespace"])
     as_of = state.get("as_of")
     flt = state.get("filter")
-    evidence = fast_evidence(rt, view, state["question"], state["plan"], as_of, flt)
+    rt.embed_question(view, state["question"])
+    if rt.currentness and rt.forget_requests(state["namespace"]):  # aggregate will need the ranking
+        evidence, ranking = fast_ranking(rt, view, state["question"], state["plan"], as_of, flt)
+    else:
+        evidence, ranking = fast_evidence(rt, view, state["question"], state["plan"], as_of, flt), None
     facts = []
     if rt.currentness:
         valid_at, known_at = question_time(state["plan"], as_of)
@@ -77,4 +127,5 @@ def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[
         )
         if flt is not None:
             facts = facts_within(facts, view.by_ref, flt)
-    return {"evidence": evidence, "facts": facts, "activated": [], "timings": timed("retrieve", start)}
+    update = {"evidence": evidence, "facts": facts, "activated": [], "timings": timed("retrieve", start)}
+    return update if ranking is None else {**update, "fast_ranking": ranking}

@@ -44,6 +44,7 @@ def route(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any
     rt = runtime.context
     ns, q, plan = state["namespace"], state["question"], state["plan"]
     view = rt.view(ns)
+    rt.embed_question(view, q)
     as_of = state.get("as_of")
     mask = view.visible(as_of)
     valid_at, known_at = question_time(plan, as_of)
