@@ -230,7 +230,9 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         turns = fast_turns(rt, view, state["question"], as_of, flt)
         q_vec = rt.embed(state["question"])
         ranked = supported_evidence(view, turns, state["question"], plan, q_vec, keep_all=True)[0]
-    withheld = apply_forget_requests(state["question"], evidence, facts, requests, withheld_refs, ranked)
+    withheld = apply_forget_requests(
+        state["question"], evidence, facts, requests, withheld_refs, ranked, plan.entities
+    )
     evidence, facts = withheld.evidence, withheld.facts
     fact_sources = {
         ref: e
