@@ -1173,7 +1173,11 @@ def _topic_part(part: str, ctx: Ctx, at: int) -> str | None:
     """One named thing of a request, cleaned; None when nothing nameable is left."""
     part = _TOPIC_FILLER.sub("", part.strip())
     part = _NAME_OF.sub("", part)
-    part = _RELATIVE.sub("", part)
+    head = _RELATIVE.sub("", part)
+    if re.search(
+        r"[a-z]{3,}", re.sub(r"(?i)\b(?:what|which|who|whatever|everything|anything|all)\b", "", head)
+    ):
+        part = head  # not "what I said about ...": that names its topic after "about"
     part = re.sub(r"^(?:my|our|the)\s+", "", part, flags=re.I)
     part = _WH_OPEN.sub("", part)
     if part.lower() in ("him", "her", "them"):

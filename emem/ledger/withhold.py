@@ -104,7 +104,7 @@ class Topic(NamedTuple):
 TOPICS: tuple[Topic, ...] = (
     Topic(r"\bsocial\s+security\b|\bssn\b", (), r"\bsocial\s+security\b|\bssn\b", (SSN,)),
     Topic(
-        r"\b(?:phone|cell|mobile|telephone)\b|^(?:my\s+)?number$",
+        r"\b(?:phone|cell|mobile|telephone)\b|^(?:(?:my|[A-Z][\w-]*['’]s)\s+)?number$",
         ("phone",),
         r"\b(?:phone|cell\s+number|mobile\s+number|telephone)\b|\bmy\s+number\b",
         (PHONE,),
@@ -162,11 +162,12 @@ TOPICS: tuple[Topic, ...] = (
 _STOP = frozenset(
     """my our me i the a an about what that which said told you your all any of on in to for and or
     information info details detail data stuff things thing everything anything something personal
-    private history records record number numbers name names bit bits whole
+    private history records record bit bits whole
     be being been is was were are am got get gets getting had has have having it its""".split()
 )
 _MODIFIERS = frozenset(
-    """old new current previous former latest full home personal exact real actual own""".split()
+    """old new current previous former latest full home personal exact real actual own
+    number numbers name names""".split()
 )
 """Words that say which value of a topic, not what the topic is: "my old address" is the address
 row, not turns that say "old"."""
@@ -209,6 +210,8 @@ def matcher(topic: str) -> _Matcher:
         # dog is not part of it
         words = [t.words for t in rows if t.words] + [s for t in rows for s in t.shapes if s != STREET]
         name = "|".join(re.escape(o.casefold()) for o in owners)
+        if any("phone" in t.predicates for t in rows):
+            words.append(rf"\b(?:(?:{name})['’]s|his|her|their)\s+number\b")  # "Robin's number is ..."
         every = f"(?s:^(?=.*\\b(?:{name})\\b)(?=.*(?:{_join(words)})))" if words else None
         preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
         return _Matcher(preds, every, None, None, tuple(owners))
