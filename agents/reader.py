@@ -53,6 +53,7 @@ from emem.agents.spans import (
     states_something,
     typed_span,
 )
+from emem.agents.yesno import yes_no
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
 from emem.extract.dates import DateMention, find_date_mentions
@@ -822,6 +823,11 @@ def offline_read(
         # "What diet was I on in February?": a turn said after February tells a later state.
         holding = [e for e in holding if e.time < until] or holding
     states = without_retracted([_without_negated(f, every) for f in states], holding, plan)
+    # "Am I still ...?": what was said last about it, not the best quote of the plan
+    told = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
+    verdict = yes_no(question, told)
+    if verdict is not None and verdict.startswith("No"):
+        return verdict, "answered"
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
         if value is not None:
@@ -829,6 +835,8 @@ def offline_read(
             if plan.operation == Operation.FACT:
                 later = _dropped_later(plan, states, holding) or _newer_typed(question, plan, states, holding)
             return (later or value), "answered"
+    if verdict is not None:
+        return verdict, "answered"
     if plan.operation == Operation.FACT:
         replaced = _replacement_of_ended(question, plan, facts, every)
         if replaced is not None:
@@ -1198,8 +1206,16 @@ def unmentioned(
         and n[:1].isupper()
         and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", question)
         and not _as_subject(n, question)
-        and not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", known, re.I)
+        and not re.search(rf"(?<!\w){_singular(n)}(?!\w)", known, re.I)
     ]
+
+
+def _singular(name: str) -> str:
+    """A name as a pattern that also finds its singular ("Saturdays" is mentioned by "every
+    Saturday")."""
+    if len(name) > 4 and name.endswith("s") and not name.endswith("ss"):
+        return f"{re.escape(name[:-1])}s?"
+    return re.escape(name)
 
 
 def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
