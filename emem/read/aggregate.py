@@ -214,7 +214,7 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         def resolve(subject: str, predicate: str) -> Any:
             return ledger.resolve(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
 
-        stale = stale_revisions(evidence, rt.sources(ns), resolve)
+        stale = stale_revisions(evidence, rt.sources(ns), resolve, plan.predicates)
         # Context turns (deep's weakly supported fill) keep their place after the candidates:
         # the latest-statement rule ranks only turns that may answer.
         context = [e for e in evidence if e.role == "context"]
