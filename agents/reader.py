@@ -26,6 +26,7 @@ from emem.agents.frames import (
     which_one,
 )
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
+from emem.agents.rescheduled import rescheduled
 from emem.agents.revoked import called_off
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
@@ -828,6 +829,14 @@ def offline_read(
     verdict = yes_no(question, told)
     if verdict is not None and verdict.startswith("No"):
         return verdict, "answered"
+    then = said_by(question, plan) or (
+        plan.time_to
+        if plan.time_to is not None and not plan.needs_current and _PAST.search(question)
+        else None
+    )
+    moved = rescheduled(question, told, plan.asks_previous, then)
+    if moved is not None:
+        return moved, "answered"  # "When is the wedding?": the time it was last moved to
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
         if value is not None:
@@ -985,6 +994,10 @@ def offline_read(
     if chosen is not None:
         return chosen.text, "answered"
     return abstention(question), "abstained"
+
+
+_PAST = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
+"""A question in the past tense: a period it names is when the answer held."""
 
 
 def _corrected_value(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | None:
