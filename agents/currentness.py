@@ -64,16 +64,17 @@ def stale_revisions(
     """For each evidence turn, the revisions it is the source of that do not hold at the
     question's time, with the resolution that says so (what holds instead).
 
-    `predicates` (the plan's, when it names some) limit which revisions count: "I'm leaving the
-    call centre, and I'm staying in Porth" still says where its speaker lived in spring, although
-    the job it tells of ended; a turn is stale for what the question asks, not for all it says."""
+    `predicates` (the plan's, when it names some): a turn that is the source of a revision of one
+    of them is judged by those revisions only: "I'm leaving the call centre, and I'm staying in
+    Porth" still says where its speaker lived in spring, although the job it tells of ended. A
+    turn that tells nothing of them is judged by all it says."""
     cache: dict[tuple[str, str], Resolution] = {}
     out: dict[str, list[tuple[Revision, Resolution]]] = {}
     for e in evidence:
         ref = f"{e.conversation_id}/{e.turn_id}"
-        for rev in sources.get(ref, []):
-            if predicates and rev.predicate not in predicates:
-                continue
+        told = sources.get(ref, [])
+        asked = [r for r in told if r.predicate in predicates]
+        for rev in asked or told:
             if tells_end(rev):
                 continue  # "Sam quit Deloitte, he joined Fernly": the end it tells still holds
             key = (rev.subject_key, rev.predicate)

@@ -1,6 +1,7 @@
 """A turn is stale for what the question asks, not for everything it says: a turn telling of a job
 that later ended still says where its speaker lived then (`stale_revisions` with the plan's
-predicates). Values here are written for this test."""
+predicates); a turn telling nothing of the asked predicates is judged by all it says. Values here
+are written for this test."""
 
 from __future__ import annotations
 
@@ -39,3 +40,5 @@ def test_only_the_asked_predicates_make_a_turn_stale() -> None:
     assert "c/t1" in stale_revisions([turn], sources, resolve)
     assert stale_revisions([turn], sources, resolve, ["lives_in"]) == {}
     assert "c/t1" in stale_revisions([turn], sources, resolve, ["works_at"])
+    # a turn telling nothing of what is asked is judged by all it says
+    assert "c/t1" in stale_revisions([turn], {"c/t1": [rev("job", "works_at")]}, resolve, ["lives_in"])
