@@ -834,7 +834,7 @@ def offline_read(
         if plan.time_to is not None and not plan.needs_current and _PAST.search(question)
         else None
     )
-    moved = rescheduled(question, told, plan.asks_previous, then)
+    moved = rescheduled(question, told, plan.asks_previous, then, people)
     if moved is not None:
         return moved, "answered"  # "When is the wedding?": the time it was last moved to
     if states and plan.operation in (Operation.FACT, Operation.LIST):

@@ -11,7 +11,7 @@ what the question names, and the time after them. Pure rules.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from emem.agents.spans import about, focus_words, sentences
@@ -46,6 +46,7 @@ def rescheduled(
     evidence: Sequence[EvidenceItem],
     asks_previous: bool = False,
     until: datetime | None = None,
+    people: Collection[str] = (),
 ) -> str | None:
     """The time the asked thing was last moved to, when a sentence about it says so.
 
@@ -54,13 +55,18 @@ def rescheduled(
         evidence: the evidence to read, any order.
         asks_previous: the question asks what came before (then the move does not answer).
         until: for a question about a past period, its end: a move said later did not hold then.
+        people: the namespace's known people: their names do not make a sentence about the thing.
 
     Returns:
         The time ("15 September", "December", "Wednesdays"), or None.
     """
     if asks_previous or not _ASKS_TIME.match(question) or _ASKS_BEFORE.search(question):
         return None
+    # What was moved is the thing the question names, not the person it belongs to: "When is
+    # Maëlys's birthday?" is not answered by "the trip moved to September, Maëlys couldn't ...".
     focus = {w for w in focus_words(question, set()) if w not in _GENERIC}
+    things = {w for w in focus if not any(about(p, {w}) for p in people)}
+    focus = things or focus
     if not focus:
         return None
     moves = []

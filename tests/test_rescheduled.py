@@ -43,6 +43,11 @@ def test_the_latest_move_answers() -> None:
     assert rescheduled("When is the recital?", ev) == "June 7"
 
 
+def test_a_move_of_something_else_the_person_had_does_not_answer() -> None:
+    ev = said("Jonas's birthday is the 3rd of May.", "The ski trip moved to March, Jonas couldn't get leave.")
+    assert rescheduled("When is Jonas's birthday?", ev, people={"Jonas"}) is None
+
+
 def test_a_switch_from_one_day_to_another() -> None:
     ev = said("My choir moved to Mondays.", "Choir switched from Mondays to Fridays this term.")
     assert rescheduled("Which day is my choir?", ev) == "Fridays"
