@@ -9,7 +9,7 @@ turn, a question about the current state prefers the latest of comparably suppor
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import datetime, timedelta
 
 from emem.agents.counts import GAIN, LOSS, member_names, mentions, name_list
@@ -56,15 +56,25 @@ def by_source(revisions: Iterable[Revision]) -> dict[str, list[Revision]]:
 
 
 def stale_revisions(
-    evidence: Sequence[EvidenceItem], sources: dict[str, list[Revision]], resolve: Resolve
+    evidence: Sequence[EvidenceItem],
+    sources: dict[str, list[Revision]],
+    resolve: Resolve,
+    predicates: Collection[str] = (),
 ) -> dict[str, list[tuple[Revision, Resolution]]]:
     """For each evidence turn, the revisions it is the source of that do not hold at the
-    question's time, with the resolution that says so (what holds instead)."""
+    question's time, with the resolution that says so (what holds instead).
+
+    `predicates` (the plan's, when it names some): a turn that is the source of a revision of one
+    of them is judged by those revisions only: "I'm leaving the call centre, and I'm staying in
+    Porth" still says where its speaker lived in spring, although the job it tells of ended. A
+    turn that tells nothing of them is judged by all it says."""
     cache: dict[tuple[str, str], Resolution] = {}
     out: dict[str, list[tuple[Revision, Resolution]]] = {}
     for e in evidence:
         ref = f"{e.conversation_id}/{e.turn_id}"
-        for rev in sources.get(ref, []):
+        told = sources.get(ref, [])
+        asked = [r for r in told if r.predicate in predicates]
+        for rev in asked or told:
             if tells_end(rev):
                 continue  # "Sam quit Deloitte, he joined Fernly": the end it tells still holds
             key = (rev.subject_key, rev.predicate)

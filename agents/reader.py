@@ -27,6 +27,7 @@ from emem.agents.frames import (
 )
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.replies import reply_to_question
+from emem.agents.rescheduled import rescheduled
 from emem.agents.revoked import called_off
 from emem.agents.spans import (
     NEEDS_SPECIFIC,
@@ -54,6 +55,7 @@ from emem.agents.spans import (
     states_something,
     typed_span,
 )
+from emem.agents.yesno import yes_no
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
 from emem.extract.dates import DateMention, find_date_mentions
@@ -843,6 +845,19 @@ def _read_rules(
         # "What diet was I on in February?": a turn said after February tells a later state.
         holding = [e for e in holding if e.time < until] or holding
     states = without_retracted([_without_negated(f, every) for f in states], holding, plan)
+    # "Am I still ...?": what was said last about it, not the best quote of the plan
+    told = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
+    verdict = yes_no(question, told)
+    if verdict is not None and verdict.startswith("No"):
+        return verdict, "answered"
+    then = said_by(question, plan) or (
+        plan.time_to
+        if plan.time_to is not None and not plan.needs_current and _PAST.search(question)
+        else None
+    )
+    moved = rescheduled(question, told, plan.asks_previous, then, people)
+    if moved is not None:
+        return moved, "answered"  # "When is the wedding?": the time it was last moved to
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
         if value is not None:
@@ -850,6 +865,8 @@ def _read_rules(
             if plan.operation == Operation.FACT:
                 later = _dropped_later(plan, states, holding) or _newer_typed(question, plan, states, holding)
             return (later or value), "answered"
+    if verdict is not None:
+        return verdict, "answered"
     if plan.operation == Operation.FACT:
         replaced = _replacement_of_ended(question, plan, facts, every)
         if replaced is not None:
@@ -998,6 +1015,10 @@ def _read_rules(
     if chosen is not None:
         return chosen.text, "answered"
     return abstention(question), "abstained"
+
+
+_PAST = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
+"""A question in the past tense: a period it names is when the answer held."""
 
 
 def _corrected_value(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | None:
@@ -1219,8 +1240,16 @@ def unmentioned(
         and n[:1].isupper()
         and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", question)
         and not _as_subject(n, question)
-        and not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", known, re.I)
+        and not re.search(rf"(?<!\w){_singular(n)}(?!\w)", known, re.I)
     ]
+
+
+def _singular(name: str) -> str:
+    """A name as a pattern that also finds its singular ("Saturdays" is mentioned by "every
+    Saturday")."""
+    if len(name) > 4 and name.endswith("s") and not name.endswith("ss"):
+        return f"{re.escape(name[:-1])}s?"
+    return re.escape(name)
 
 
 def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:

@@ -8,12 +8,13 @@ user asked to forget it, and gives no value. Otherwise covered turns and facts a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from emem.agents.spans import about as about_question
-from emem.agents.spans import focus_words
+from emem.agents.spans import focus_words, sentences
 from emem.answer import EvidenceItem, FactItem
 from emem.ledger.withhold import ForgetRequest, withholding, withholding_said
 
@@ -41,6 +42,7 @@ def apply_forget_requests(
     requests: Sequence[ForgetRequest],
     withheld: Mapping[tuple[str, str], ForgetRequest] | None = None,
     ranked: Sequence[EvidenceItem] | None = None,
+    entities: Sequence[str] = (),
 ) -> Withheld:
     """Drop what the requests cover, and say whether the question is about it.
 
@@ -54,6 +56,8 @@ def apply_forget_requests(
             path's hybrid retrieval, every turn scored for support, no floor): whether the
             question is about withheld content is decided on it, so every mode decides the
             same; None: on the mode's own evidence.
+        entities: the people and things the question names (the plan's entities): a turn is on
+            the question's topic by its other words, not by naming the person asked about.
 
     Returns:
         The evidence and facts that may be used, and the request the question is about.
@@ -106,22 +110,41 @@ def apply_forget_requests(
     answering = [f for f in kept_facts if f.values]
     ranked_evidence = sorted(evidence, key=lambda e: -e.score)
     kept: list[EvidenceItem] = []
-    topic = focus_words(question, set())
+    shown: dict[int, EvidenceItem] = {}
+    """The evidence that may be used, by the id of what was gathered (a partly withheld turn is
+    a copy without the covered sentences)."""
+    # "What does Emrys do for work now?" is not about the request that named Emrys in passing:
+    # a turn is on topic by what it says, unless the question says nothing but a name.
+    topic = focus_words(question, set(entities)) or focus_words(question, set())
     hits: dict[int, ForgetRequest | None] = {}
     for e in ranked_evidence:
         hit = hits[id(e)] = _hit(e, withheld, requests)
         if hit is None:
             kept.append(e)
-        else:
-            dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
+            shown[id(e)] = e
+            continue
+        dropped.append(f"turn:{e.conversation_id}/{e.turn_id}")
+        rest = _rest_of(e, requests)
+        if rest:
+            # "The wedding's been moved to December. <what the user asked to forget>": the
+            # sentences no request covers still answer; the covered ones never reach the reader.
+            kept.append(shown.setdefault(id(e), e.model_copy(update={"text": rest})))
     scored = sorted(ranked, key=lambda e: -e.score) if ranked is not None else None
     if not answering:
-        if scored is not None:
-            decided = [
-                (_turn_text(e), e.text, (withheld or {}).get((e.conversation_id, e.turn_id))) for e in scored
-            ]
-        else:
-            decided = [(_turn_text(e), e.text, hits[id(e)]) for e in ranked_evidence]
+        pool = scored if scored is not None else ranked_evidence
+        # "Why was the wedding moved?": the reason is said beside the event, so a turn whose
+        # other sentences the request covers decides whole.
+        why = bool(_WHY.match(question))
+        decided: list[tuple[str, str, ForgetRequest | None]] = []
+        for e in pool:
+            hit = (withheld or {}).get((e.conversation_id, e.turn_id)) if scored is not None else hits[id(e)]
+            rest = _rest_of(e, requests) if hit is not None and not why else None
+            if rest:
+                withheld_part = " ".join(x for x in sentences(e.text) if x not in rest)
+                decided.append((withheld_part, e.text, hit))
+                decided.append((rest, e.text, None))
+            else:
+                decided.append((_turn_text(e), e.text, hit))
         about = about or best_on_topic_withheld(decided, topic)
     asked = withholding(requests, text=question)
     if scored is not None:
@@ -133,8 +156,45 @@ def apply_forget_requests(
     newer = asked is not None and best_kept is not None and best_kept > asked.known_from
     if asked is not None and not answering and not newer:
         about = about or asked
-    kept_ids = {id(e) for e in kept}
-    return Withheld([e for e in evidence if id(e) in kept_ids], kept_facts, about, dropped)
+    return Withheld([shown[id(e)] for e in evidence if id(e) in shown], kept_facts, about, dropped)
+
+
+_WHY = re.compile(r"^\s*(?:why|how\s+come|what\s+(?:was|is)\s+the\s+reason)\b", re.IGNORECASE)
+
+
+def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -> str | None:
+    """A turn without the sentences forget requests cover, when each covered sentence is covered
+    on its own (pure): a request names a statement, not every word said beside it.
+
+    A turn covered only as a whole (the person in one sentence, "Her number is ..." in the next)
+    is withheld whole: None.
+
+    Args:
+        text: the turn's text.
+        requests: the requests in force.
+        said: when the turn was said (a request covers what was said up to it).
+
+    Returns:
+        The uncovered sentences joined, or None when no sentence is covered alone or none is left.
+    """
+    parts = sentences(text)
+    covered = [p for p in parts if withholding_said(requests, said, text=p) is not None]
+    if not covered or len(covered) == len(parts):
+        return None
+    rest = [p for p in parts if p not in covered]
+    if withholding_said(requests, said, text=" ".join(rest)) is not None:
+        return None
+    return " ".join(rest)
+
+
+def _rest_of(e: EvidenceItem, requests: Sequence[ForgetRequest]) -> str | None:
+    """What of a withheld turn's evidence may still be read (`rest_of_turn`); never an agent's
+    reply withheld for what it answers, nor a turn whose image caption is covered."""
+    if e.image_caption and withholding_said(requests, e.time, text=e.image_caption) is not None:
+        return None
+    if withholding_said(requests, e.time, text=e.text) is None:
+        return None
+    return rest_of_turn(e.text, requests, e.time)
 
 
 def _hit(
@@ -157,14 +217,16 @@ def best_on_topic_withheld(
     question ("Shall I update your address?") states nothing: it does not decide.
 
     Args:
-        ranked: (text with caption, text, the request withholding it or None), best first.
+        ranked: (the text to judge, the turn's text, the request withholding it or None), best
+            first; a turn partly withheld comes as its covered sentences (with the request)
+            and its other sentences (with None).
         topic: the question's focus words.
 
     Returns:
         The request, or None when the best on-topic turn is kept (or there is none).
     """
     for rendered, text, hit in ranked:
-        if about_question(rendered, topic) and not text.rstrip().endswith("?"):
+        if rendered and about_question(rendered, topic) and not text.rstrip().endswith("?"):
             return hit
     return None
 

@@ -1172,9 +1172,22 @@ def _person_before(sentence: str, end: int, antecedent: str | None) -> str | Non
     return names[-1] if names else antecedent
 
 
+_NAME_OF = re.compile(r"^(?:(?:my|our|the)\s+)?names?\s+of\s+", re.IGNORECASE)
+""""the name of the professor": the professor is what is named."""
+_RELATIVE = re.compile(r"(?<=\w)\s+(?:(?:that|who|whom|which)\s+)?(?:I|we)(?:'m|'d|'ve)?\s+[a-z]+\b.*$")
+"""A relative clause after what a request names ("the professor I was moaning about in June",
+"the guy we met at the bar"): the head before it is the topic, the clause only says which."""
+
+
 def _topic_part(part: str, ctx: Ctx, at: int) -> str | None:
     """One named thing of a request, cleaned; None when nothing nameable is left."""
     part = _TOPIC_FILLER.sub("", part.strip())
+    part = _NAME_OF.sub("", part)
+    head = _RELATIVE.sub("", part)
+    if re.search(
+        r"[a-z]{3,}", re.sub(r"(?i)\b(?:what|which|who|whatever|everything|anything|all)\b", "", head)
+    ):
+        part = head  # not "what I said about ...": that names its topic after "about"
     part = re.sub(r"^(?:my|our|the)\s+", "", part, flags=re.I)
     part = _WH_OPEN.sub("", part)
     if part.lower() in ("him", "her", "them"):
@@ -1240,8 +1253,12 @@ _NOT_OTHERS = r"(?<!'s\s)(?<![Hh]is\s)(?<![Hh]er\s)(?<![Tt]heir\s)(?<![Yy]our\s)
 _LEAD_IN = r"(?:(?:[^\W\d_][\w'’]*\s+){0,3}[^\W\d_][\w'’]*[:,]\s+)?"
 """A short lead-in clause before a request, in any words ("One request: please forget ...", "Last
 thing: ...", "Same for my weight, don't keep ..."): up to four words and a colon or comma."""
+_AND_LEAD = r"(?:(?!(?i:i|we|he|she|they|it)\b)(?:[^\W\d_][\w'’]*\s+){1,5}(?i:and)\s+)?"
+"""A favour asked before the request and joined to it by "and" ("Do me a favour and forget ...",
+"Be a star and delete ..."); not a statement's subject ("I went and deleted the app")."""
 _REQUEST_OPEN = (
     _LEAD_IN
+    + _AND_LEAD
     + r"(?i:(?:(?:please|pls|and|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|one\s+more\s+thing|"
     r"on\s+second\s+thought)[,:]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
     r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"

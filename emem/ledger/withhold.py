@@ -27,11 +27,13 @@ import re
 from collections.abc import Collection, Sequence
 from datetime import datetime
 from functools import lru_cache
+from itertools import combinations
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel
 
 from emem.errors import InputError
+from emem.index.porter import stem
 from emem.ledger.predicates import subject_key
 from emem.timeparse import utcnow
 
@@ -68,9 +70,15 @@ STREET = (  # case-sensitive: "5 miles down the road" is not an address
     r"(?:\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|"
     r"Court|Ct|Way|Place|Pl|Terrace|Close|Crescent)\b\.?)"
 )
+AMOUNT = (
+    r"(?i:(?<![\d.])\d[\d,.]*\s*(?:k\s+)?(?:lei|euros?|eur|pounds?|dollars?|usd|gbp|chf|francs?|kr|sek|nok|dkk|zloty|"
+    r"yen|rupees?)\b|[€$£]\s?\d[\d,.]*(?:\s*k\b)?)"
+)
+"""A sum of money (digits with a currency): "9,800 lei a month" is a salary without the word."""
 MEDICAL_WORDS = (
     r"\b(?:medical|health|doctors?|hospital|clinic|diagnos\w*|prescri\w*|medications?|meds|medicines?|"
-    r"therap(?:y|ies|ist)|surgery|symptoms?|illness|disease|allerg\w*|asthma|diabet\w*|cancer|depression|"
+    r"therap(?:y|ies|ist)|physio\w*|gp|surgery|symptoms?|illness|disease|injur(?:y|ies|ed)|tendin\w*|sprain\w*|"
+    r"fractur\w*|allerg\w*|asthma|diabet\w*|cancer|depression|"
     r"anxiety|adhd|migraines?|blood\s+pressure|hypertension|arthritis|insulin|chemo\w*|pregnan\w*|"
     r"infection|covid|psychiatr\w*|pills?|tablets?|doses?|dosage|antidepressants?|antibiotics?|inhalers?|"
     r"\d+\s?(?:mg|mcg|ml)|sertraline|fluoxetine|citalopram|escitalopram|metformin|lisinopril|levothyroxine|"
@@ -96,7 +104,7 @@ class Topic(NamedTuple):
 TOPICS: tuple[Topic, ...] = (
     Topic(r"\bsocial\s+security\b|\bssn\b", (), r"\bsocial\s+security\b|\bssn\b", (SSN,)),
     Topic(
-        r"\b(?:phone|cell|mobile|telephone)\b|^(?:my\s+)?number$",
+        r"\b(?:phone|cell|mobile|telephone)\b|^(?:(?:my|[A-Z][\w-]*['’]s)\s+)?number$",
         ("phone",),
         r"\b(?:phone|cell\s+number|mobile\s+number|telephone)\b|\bmy\s+number\b",
         (PHONE,),
@@ -127,9 +135,16 @@ TOPICS: tuple[Topic, ...] = (
         r"\b(?:diet|vegetarian|vegan|keto|pescatarian|paleo|gluten[- ]free)\b",
     ),
     Topic(
-        r"\b(?:job|work|employer|career|salary)\b|\bwhere\s+I\s+work\b",
+        r"\b(?:job|work|employer|career)\b|\bwhere\s+I\s+work\b",
         ("works_at", "job_title"),
-        r"\b(?:job|employer|salary|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b",
+        r"\b(?:job|employer|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b",
+    ),
+    # What someone earns is not where they work: "forget my salary" leaves the employer answerable.
+    Topic(
+        r"\b(?:salary|salaries|wages?|pay|income|earnings|how\s+much\s+I\s+(?:earn|make))\b",
+        (),
+        r"\b(?:salary|salaries|wages?|pay\s*(?:rise|raise|cut|check|cheque|slip)s?|payslips?|(?:a|my|the)\s+raise|"
+        r"earn\w*|income)\b|" + AMOUNT + r"\s+(?:a|an|per)\s+(?:hour|week|month|year)\b",
     ),
     Topic(
         r"\b(?:school|schools|nursery|college|university|uni|classes|teachers?)\b",
@@ -147,8 +162,15 @@ TOPICS: tuple[Topic, ...] = (
 _STOP = frozenset(
     """my our me i the a an about what that which said told you your all any of on in to for and or
     information info details detail data stuff things thing everything anything something personal
-    private history records record""".split()
+    private history records record bit bits whole
+    be being been is was were are am got get gets getting had has have having it its""".split()
 )
+_MODIFIERS = frozenset(
+    """old new current previous former latest full home personal exact real actual own
+    number numbers name names""".split()
+)
+"""Words that say which value of a topic, not what the topic is: "my old address" is the address
+row, not turns that say "old"."""
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
 """Capitalised words in a topic name one thing ("Alder Road"), which narrows what the topic covers."""
 _NAME = re.compile(r"^[A-Z][a-z]+(?:[\s-][A-Z][a-z]+)?$")
@@ -177,14 +199,19 @@ def matcher(topic: str) -> _Matcher:
         return _Matcher((), rf"\b{said}\b" if words else None, None, None)
     rows = [t for t in TOPICS if re.search(t.cue, topic, re.IGNORECASE)]
     proper = [
-        n for n in _PROPER.findall(topic) if not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
+        n
+        for n in _PROPER.findall(topic)
+        if n != "I" and not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
     ]
     owners = [n[:-2] for n in proper if n.endswith("'s") and _NAME.match(n[:-2])]
     if rows and owners:
         # "Theo's new job": the topic's facts about Theo, and turns naming Theo with the topic's
-        # words; Theo's dog is not part of it
-        words = [t.words for t in rows if t.words]
+        # words or a value of its shape ("Ms Tachibana ... Her number is 078-391-5527"); Theo's
+        # dog is not part of it
+        words = [t.words for t in rows if t.words] + [s for t in rows for s in t.shapes if s != STREET]
         name = "|".join(re.escape(o.casefold()) for o in owners)
+        if any("phone" in t.predicates for t in rows):
+            words.append(rf"\b(?:(?:{name})['’]s|his|her|their)\s+number\b")  # "Robin's number is ..."
         every = f"(?s:^(?=.*\\b(?:{name})\\b)(?=.*(?:{_join(words)})))" if words else None
         preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
         return _Matcher(preds, every, None, None, tuple(owners))
@@ -193,26 +220,74 @@ def matcher(topic: str) -> _Matcher:
         names = "|".join(rf"\b{re.escape(n)}\b" for n in proper)
         return _Matcher((), None, None, names)
     if rows:
-        preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
         words = [t.words for t in rows if t.words]
+        narrower = qualifiers(topic, rows)
+        if narrower and words:
+            # "my knee diagnosis": turns with a medical word that also say "knee", not every
+            # medical word (the hospital the user works at); facts go with the turns they were
+            # read from
+            every = "".join(rf"(?=.*\b{_word_stem(w)})" for w in narrower)
+            return _Matcher((), f"(?s:^{every}(?=.*(?:{_join(words)})))", None, None)
+        preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
         shapes = list(dict.fromkeys(s for t in rows for s in t.shapes))
         return _Matcher(preds, _join(words), _join(shapes), None)
     bare = re.sub(r"^(?:about\s+)?(?:my|our)\s+", "", topic).strip(" .!?,")
     if _NAME.match(bare) and bare.casefold() not in _STOP:
         return _Matcher((), None, None, rf"\b{re.escape(bare)}(?:'s)?\b")
-    content = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z0-9']+", topic.casefold()) if w not in _STOP]
-    content = [w for w in content if w and w not in _STOP]
+    content = _content_words(topic)
     if not content:
         return _Matcher((), None, None, None)
+    named = {n.casefold() for n in _PROPER.findall(topic) for n in n.split()} - {"i"}
+    anchors = [w for w in content if w in named]
+    rest = [w for w in content if w not in named]
+    if anchors and len(rest) > 1:
+        # "owing Teodoro money", "Chiamaka's fiancé being posted abroad": the person named, and
+        # most of the other words (a request paraphrases what was said: "I owe my brother
+        # Teodoro three thousand euros" has no "money")
+        need = (len(rest) + 1) // 2
+        fixed = "".join(rf"(?=.*\b{_word_stem(w)})" for w in anchors)
+        options = "|".join(
+            "".join(rf"(?=.*\b{_word_stem(w)})" for w in group) for group in combinations(rest, need)
+        )
+        return _Matcher((), f"(?s:^{fixed}(?:{options}))", None, None)
     every = "".join(rf"(?=.*\b{_word_stem(w)})" for w in content)
     return _Matcher((), f"(?s:^{every})", None, None)
 
 
+def _content_words(topic: str) -> list[str]:
+    """A topic's words that say what it is about, lowercased, any alphabet ("fiancé")."""
+    words = [re.sub(r"'s$", "", w) for w in re.findall(r"[\w']+", topic.casefold())]
+    return list(dict.fromkeys(w.strip("'") for w in words if w.strip("'") and w not in _STOP))
+
+
+def qualifiers(topic: str, rows: Sequence[Topic]) -> list[str]:
+    """The words of a topic beyond what its table rows recognise ("knee" in "my knee
+    diagnosis"): they narrow the topic to what mentions them. Words that only pick a value
+    ("old", "new") and the rows' own words do not.
+
+    Args:
+        topic: the request's topic.
+        rows: the table rows its cue matched.
+
+    Returns:
+        The narrowing words, lowercased.
+    """
+    rest = topic
+    for t in rows:
+        rest = re.sub(t.cue, " ", rest, flags=re.IGNORECASE)
+        rest = re.sub(t.words, " ", rest.lower()) if t.words else rest
+    return [w for w in _content_words(rest) if w not in _MODIFIERS and len(w) >= 3 and w.isalpha()]
+
+
 def _word_stem(word: str) -> str:
     """A word of a topic as a pattern for its family ("counselling" covers "counsellor",
-    "diabetes" covers "diabetic", "layoffs" covers "layoff"): a long word keeps its first letters
-    (all but three, at least five) and any ending; a short one must be whole."""
+    "diabetes" covers "diabetic", "layoffs" covers "layoff", "owing" covers "owe"): a long word
+    keeps its first letters (all but three, at least five) and any ending; a short one must be
+    whole or share its stem."""
     if len(word) < 6 or not word.isalpha():
+        root = stem(word) if word.isalpha() else word
+        if len(root) >= 3 and root != word:
+            return rf"(?:{re.escape(word)}\b|{re.escape(root)}\w*)"
         return rf"{re.escape(word)}\b"
     return rf"{re.escape(word[: max(5, len(word) - 3)])}\w*"
 

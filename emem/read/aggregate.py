@@ -229,7 +229,7 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         def resolve(subject: str, predicate: str) -> Any:
             return ledger.resolve(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
 
-        stale = stale_revisions(evidence, rt.sources(ns), resolve)
+        stale = stale_revisions(evidence, rt.sources(ns), resolve, plan.predicates)
         # Context turns (deep's weakly supported fill) keep their place after the candidates:
         # the latest-statement rule ranks only turns that may answer.
         context = [e for e in evidence if e.role == "context"]
@@ -246,7 +246,9 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         turns = fast if fast is not None else fast_turns(rt, view, state["question"], as_of, flt)
         q_vec = rt.embed(state["question"])
         ranked = supported_evidence(view, turns, state["question"], plan, q_vec, keep_all=True)[0]
-    withheld = apply_forget_requests(state["question"], evidence, facts, requests, withheld_refs, ranked)
+    withheld = apply_forget_requests(
+        state["question"], evidence, facts, requests, withheld_refs, ranked, plan.entities
+    )
     evidence, facts = withheld.evidence, withheld.facts
     fact_sources = {
         ref: e

@@ -1,0 +1,113 @@
+"""Yes/no questions about a plan or a state ("Am I still ...?", "Did I end up ...?", "Is X still
+...?"): answered "No: <what called it off or replaced it>" when the latest statement on what the
+question asks about says it ended, and "Yes: <the statement>" to a still-question when nothing said
+later ends it.
+
+Why: the best-supported turn of such a question is the plan itself (it repeats the question's
+words), so a quote of it reads as a yes although a later turn called it off. What ends a plan or a
+state is said with few, topic-free cues (cancelled, is off, fell through, instead, stopping, not
+... in the end, moved to another time), but often without the question's words ("The motorbike's
+off" for "Am I buying the Royal Enfield?"): the words of the statement that best matches the
+question stand in for it, so a later sentence naming the same thing in other words is found.
+Pure rules; the reader calls `yes_no` before reading a span.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from emem.agents.revoked import CALLED_OFF
+from emem.agents.spans import about, focus_words, sentences
+from emem.answer import EvidenceItem
+
+ENDED = re.compile(
+    CALLED_OFF.pattern
+    + r"|\binstead\b|\bin\s+the\s+end\b|\bno\s+longer\b|\b(?:not|never)\s+(?:\w+\s+){0,2}anymore\b"
+    r"|\b(?:stopp(?:ed|ing)|quit(?:ting)?|gave\s+up|giving\s+up|dropped|ditched|abandoned)\b"
+    r"|\b(?:is|are|was|it['’]s|'s)\s+dead\b|\bisn['’]t\s+(?:up\s+to|going|happening)\b"
+    r"|(?:^|[.,;:]\s*)not\s+[A-Z]\w+|\b(?:I['’]m|we['’]re|I\s+am|we\s+are)\s+not\s+\w+ing\b"
+    r"|\bno\s+(?!worries|problem|idea|rush|way\b)[a-z]+\b",
+    re.IGNORECASE,
+)
+"""Cues that a plan or state ended or was replaced, in any topic."""
+_MOVED = re.compile(r"\b(?:moved|pushed|postponed|rescheduled|shifted)\s+(?:back\s+)?to\b", re.IGNORECASE)
+"""A plan put to another time: an end of the plan for the time the question asks about."""
+_EITHER = re.compile(r"\b\w+\s+or\s+\w+", re.IGNORECASE)
+_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*(?:after|since|following|by)\b[^,]{1,60},\s*", re.IGNORECASE)
+"""A clause before the question proper ("After Emrys's message in May, were ..."): the time it
+names is when to look from, not what the question asks."""
+_ASKS = re.compile(r"^\s*(?:is|are|am|do|does|did|has|have|was|were|will)\b", re.IGNORECASE)
+_GENERIC = frozenset("still end ended ending lined planned planning plan going anymore".split())
+"""Words of the question that say it asks whether, not what."""
+
+
+def _weights(words: set[str], corpus: Sequence[str]) -> dict[str, float]:
+    """How telling each word is: rarer across the evidence weighs more (an inverse document
+    frequency), so "flat" outweighs "moved" when both are said of several things."""
+    n = len(corpus) or 1
+    plain = [_POSSESSIVE.sub(r"\1", t) for t in corpus]
+    return {w: math.log(1 + n / (1 + sum(about(t, {w}) for t in plain))) for w in words}
+
+
+def _score(sentence: str, weights: dict[str, float]) -> float:
+    plain = _POSSESSIVE.sub(r"\1", sentence)  # "the wedding's been moved" is about the wedding
+    return sum(w for word, w in weights.items() if about(plain, {word}))
+
+
+_POSSESSIVE = re.compile(r"(\w)['’]s\b")
+
+
+def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
+    """Answer a yes/no question about a plan or state from what was said last about it.
+
+    Args:
+        question: the question (a yes/no question; others return None).
+        evidence: the evidence to read (the holding turns and the turns the ledger set aside as
+            superseded: the plan itself may be one), any order.
+
+    Returns:
+        "No: <sentence>" when the latest sentence on the asked thing says it ended, "Yes:
+        <sentence>" for a still-question whose thing nothing ended, else None.
+    """
+    asked = _LEAD.sub("", question)
+    if not _ASKS.match(asked) or _EITHER.search(asked):
+        return None  # "Is she vegan or vegetarian?" asks which, not whether
+    # Names are part of what is asked ("the Rallarvegen with Sverre"); one said of everything
+    # (the person asked about) weighs little by its frequency.
+    focus = {w for w in focus_words(asked, set()) if w not in _GENERIC}
+    if not focus:
+        return None
+    said = [(e, s) for e in evidence for s in sentences(e.text) if not s.rstrip().endswith("?")]
+    if not said:
+        return None
+    corpus = [e.text for e in evidence]
+    weights = _weights(focus, corpus)
+    scored = [(e, s, _score(s, weights)) for e, s in said]
+    best = max((x for x in scored if x[2] > 0), key=lambda x: (x[2], -x[0].time.timestamp()), default=None)
+    if best is None:
+        return None
+    plan_turn, plan_sentence, _ = best
+    if ENDED.search(plan_sentence):
+        return f"No: {plan_sentence}"  # "the dog idea is dead btw": the best match ends it itself
+    # The plan's own words stand in for the question's ("a motorbike, a Royal Enfield").
+    extra = focus_words(plan_sentence, set()) - focus - _GENERIC
+    extra_weights = {w: v / 2 for w, v in _weights(extra, corpus).items()}
+    timed = bool(re.search(r"\b(?:in|on|by|for)\s+(?:[A-Z][a-z]+|the\s+\w+)\b", asked))
+    ends = []
+    for e, s, score in scored:
+        if e.time < plan_turn.time or (e is plan_turn and s == plan_sentence):
+            continue
+        if not (ENDED.search(s) or (timed and _MOVED.search(s))):
+            continue
+        total = score + _score(s, extra_weights)
+        if total > 0:
+            ends.append((total, e.time, s))
+    if ends:
+        _, _, sentence = max(ends, key=lambda x: (x[0], x[1]))
+        return f"No: {sentence}"
+    if _STILL.search(asked):
+        return f"Yes: {plan_sentence}"
+    return None

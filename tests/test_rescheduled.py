@@ -1,0 +1,89 @@
+"""Things moved to another time: a when / which-day question is answered by the time the thing
+was last moved to ("moved the deadline to 15 September", "switched from Mondays to Fridays"),
+not by the first date said, except for a past period before the move, or a question asking what
+came first. Sentences are written for these tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from test_forget_phrasings import chat
+
+from emem.agents.rescheduled import rescheduled
+from emem.answer import EvidenceItem
+from emem.memory import Memory
+
+T = datetime(2024, 3, 1, tzinfo=UTC)
+
+
+def said(*texts: str) -> list[EvidenceItem]:
+    return [
+        EvidenceItem(
+            conversation_id="c",
+            turn_id=f"t{i}",
+            session_id="s",
+            speaker="user",
+            time=T + timedelta(days=30 * i),
+            text=text,
+            score=0.5,
+            role="evidence",
+        )
+        for i, text in enumerate(texts)
+    ]
+
+
+def test_the_latest_move_answers() -> None:
+    ev = said(
+        "The recital is on the 12th of April.",
+        "The recital got postponed to the 3rd of May, the hall flooded.",
+        "Ugh, they pushed the recital back to June 7.",
+    )
+    assert rescheduled("When is the recital?", ev) == "June 7"
+
+
+def test_a_move_of_something_else_the_person_had_does_not_answer() -> None:
+    ev = said("Jonas's birthday is the 3rd of May.", "The ski trip moved to March, Jonas couldn't get leave.")
+    assert rescheduled("When is Jonas's birthday?", ev, people={"Jonas"}) is None
+
+
+def test_a_switch_from_one_day_to_another() -> None:
+    ev = said("My choir moved to Mondays.", "Choir switched from Mondays to Fridays this term.")
+    assert rescheduled("Which day is my choir?", ev) == "Fridays"
+
+
+def test_a_past_period_and_what_came_first_are_not_moved() -> None:
+    ev = said("Pilates is on Tuesdays.", "Pilates moved to Thursdays.")
+    assert rescheduled("Which day was pilates in March 2024?", ev, until=T + timedelta(days=10)) is None
+    assert rescheduled("When was pilates originally?", ev) is None
+    assert rescheduled("Where is pilates?", ev) is None
+
+
+CONV = chat(
+    (
+        "2024-02-03T09:00:00+00:00",
+        [
+            ("user", "The grant report for Halvorsen is due on the 30th of April."),
+            ("assistant", "Noted."),
+        ],
+    ),
+    (
+        "2024-04-10T18:30:00+00:00",
+        [("user", "Good news, Halvorsen moved the grant report deadline to 20 May.")],
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    mem = Memory(Path(tmp_path_factory.mktemp("moved")) / "home")
+    mem.add_conversation(CONV, namespace="mv")
+    yield mem
+    mem.close()
+
+
+@pytest.mark.parametrize("mode", ("auto", "deep", "fast"))
+def test_every_mode_answers_the_new_time(memory: Memory, mode: str) -> None:
+    a = memory.ask("When is the grant report due?", namespace="mv", mode=mode)
+    assert "20 May" in a.answer and "30th" not in a.answer, a.answer

@@ -1,0 +1,98 @@
+"""Yes/no questions about plans and states: "No: <what ended it>" when a later statement on the
+asked thing calls it off, replaces it or moves it to another time, even in other words than the
+question's (the plan's own words stand in for them); "Yes: ..." to a still-question nothing
+ended; nothing for a question that is not yes/no. Conversations are written for these tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from test_forget_phrasings import chat
+
+from emem.agents.yesno import yes_no
+from emem.answer import EvidenceItem
+from emem.memory import Memory
+
+T = datetime(2024, 3, 1, tzinfo=UTC)
+
+
+def said(*texts: str) -> list[EvidenceItem]:
+    return [
+        EvidenceItem(
+            conversation_id="c",
+            turn_id=f"t{i}",
+            session_id="s",
+            speaker="user",
+            time=T + timedelta(days=30 * i),
+            text=text,
+            score=0.5,
+            role="evidence",
+        )
+        for i, text in enumerate(texts)
+    ]
+
+
+def test_a_plan_called_off_in_other_words_is_a_no() -> None:
+    ev = said(
+        "I'm saving for a kayak, a Perception Pescador, I'll buy it in May.",
+        "Work is busy this month.",
+        "The kayak's off, the garage roof needs fixing first.",
+    )
+    assert yes_no("Am I buying the Perception Pescador in May?", ev) == (
+        "No: The kayak's off, the garage roof needs fixing first."
+    )
+
+
+def test_a_plan_moved_to_another_time_is_a_no_for_the_old_time() -> None:
+    ev = said("We're off to Lisbon in April for the reunion.", "The reunion has been moved to October.")
+    assert yes_no("Are we going to Lisbon for the reunion in April?", ev) == (
+        "No: The reunion has been moved to October."
+    )
+
+
+def test_a_still_question_nothing_ended_is_a_yes() -> None:
+    ev = said("I've started pottery classes on Wednesdays.", "The weather has been awful.")
+    assert (
+        yes_no("Do I still have pottery classes?", ev) == "Yes: I've started pottery classes on Wednesdays."
+    )
+
+
+def test_not_a_yes_no_question() -> None:
+    ev = said("I'm vegan now.")
+    assert yes_no("What do I eat?", ev) is None
+    assert yes_no("Is she vegan or vegetarian?", ev) is None
+
+
+CONV = chat(
+    (
+        "2024-02-03T09:00:00+00:00",
+        [
+            ("user", "I'm planning to sail the Hebrides with my cousin Ottilie in August."),
+            ("assistant", "Sounds wonderful."),
+            ("user", "And I'm learning the cello on Tuesdays."),
+        ],
+    ),
+    (
+        "2024-05-10T18:30:00+00:00",
+        [
+            ("user", "The Hebrides trip fell through, Ottilie's boat needs a new mast."),
+            ("assistant", "What a shame."),
+        ],
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    mem = Memory(Path(tmp_path_factory.mktemp("yesno")) / "home")
+    mem.add_conversation(CONV, namespace="yn")
+    yield mem
+    mem.close()
+
+
+@pytest.mark.parametrize("mode", ("auto", "deep", "fast"))
+def test_every_mode_answers_no_to_a_plan_called_off(memory: Memory, mode: str) -> None:
+    a = memory.ask("Am I still sailing the Hebrides with Ottilie?", namespace="yn", mode=mode)
+    assert a.answer.startswith("No:") and "fell through" in a.answer, a.answer
