@@ -55,7 +55,9 @@ class EvidenceItem(BaseModel):
     speaker: str
     time: datetime
     text: str
-    """Verbatim: exactly the stored turn text (an image shows as its caption)."""
+    """Verbatim: exactly the stored turn text (an image shows as its caption). One exception:
+    when a forget request covers some of a turn's sentences on their own, `ask` shows only the
+    sentences it does not cover (emem.agents.withheld.rest_of_turn), never the covered ones."""
     image_caption: str | None = None
     quote: str | None = None
     """The span an assistant quoted; always a substring of `text`."""
