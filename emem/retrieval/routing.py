@@ -36,7 +36,37 @@ recall@5, `python -m emem.eval.bench_routing`). Chosen on that benchmark, so in-
 written by qwen2.5-1.5b routed better than extractive ones on two conversations but still far
 below the best turn (README, routing study), so the weights do not depend on who wrote them."""
 
-Ranked = list[tuple[int, float, str]]
+
+class Reason:
+    """A pathway's reason for one segment, formatted only when shown (`str()`/f-strings).
+
+    Why: a pathway ranks every segment of the namespace (about 300 at ten LoCoMo conversations)
+    but an answer shows the reasons of the few segments activated; formatting all of them was
+    the largest Python cost of a routing hop, paid three times per deep ask."""
+
+    __slots__ = ("_args", "_template")
+
+    def __init__(self, template: str, *args: object) -> None:
+        self._template = template
+        self._args = args
+
+    def __str__(self) -> str:
+        return self._template.format(*self._args)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+
+Ranked = list[tuple[int, float, "str | Reason"]]
 """(segment index, score, reason), best first."""
 
 
@@ -111,10 +141,16 @@ def global_pathway(
     # Reasons formatted from Python floats: numpy scalars' __format__ cost ~40 ms per question
     # over ~300 segments (the same text: `.2f` of the same double).
     sums, cents, bests, scores = summary.tolist(), centroid.tolist(), best.tolist(), score.tolist()
-    out = []
+    out: Ranked = []
     for i in np.argsort(-score, kind="stable").tolist():
         if alive[i]:
-            reason = f"summary sim {sums[i]:.2f}, centroid sim {cents[i]:.2f}, best turn {view.turns[arg[i]].turn_id} sim {bests[i]:.2f}"
+            reason = Reason(
+                "summary sim {:.2f}, centroid sim {:.2f}, best turn {} sim {:.2f}",
+                sums[i],
+                cents[i],
+                view.turns[arg[i]].turn_id,
+                bests[i],
+            )
             out.append((i, scores[i], reason))
     return out
 
@@ -149,7 +185,8 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
     # Symbolic triggers: names the question mentions that are not the speakers, and dates.
     speakers = view.speaker_names_lower()
     names = [e for e in plan.entities if e.lower() not in speakers]
-    for i, seg in enumerate(view.segments):
+    dated = plan.time_from is not None and plan.time_to is not None
+    for i, seg in enumerate(view.segments if names or dated else ()):
         text = view.segment_text_lower(i)
         hits = [e for e in names if e.lower() in text]
         if hits:
@@ -206,15 +243,20 @@ def fuse(
         for key, v in norm.items():
             total[int(key)] = total.get(int(key), 0.0) + weights[p] * v
     fused = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:top_n]
+    # Each pathway's first entry per segment: its rank and reason (a pathway lists a segment once).
+    index: dict[str, dict[int, tuple[int, str | Reason]]] = {}
+    for p in names:
+        index[p] = {}
+        for r, (j, _, why) in enumerate(pathways[p]):
+            index[p].setdefault(j, (r, why))
     out = []
     for i, score in fused:
         seg = view.segments[i]
-        ranks = {p: next((r for r, (j, _, _) in enumerate(pathways[p]) if j == i), None) for p in names}
-        ranked = {p: r for p, r in ranks.items() if r is not None}
+        ranked = {p: index[p][i][0] for p in names if i in index[p]}
         by = [p for p in names if p in ranked and ranked[p] < 2 * top_n]
         if not by:
             by = [min((p for p in names if p in ranked), key=lambda p: ranked[p])]
-        reasons = [f"{p}: {r}" for p in names for j, _, r in pathways[p] if j == i][:3]
+        reasons = [f"{p}: {index[p][i][1]}" for p in names if i in index[p]][:3]
         out.append(
             ActivatedSegment(
                 segment_id=seg.segment_id,
