@@ -90,8 +90,8 @@ class Rule:
     def pattern(self) -> re.Pattern[str]:
         """The compiled template. Compiled on first use, not at import: the table's ~950 regular
         expressions took 1-2.5 s to compile, paid by every process that imported the read path
-        (the planner borrows one helper from here), and the keyword pre-filter means a
-        conversation's sentences reach only some of the rules."""
+        (the planner borrows one helper from here) even when it never consolidates. The offline
+        extractor compiles the whole table when it is made (emem.extract.offline)."""
         return compile_template(self.template)
 
 
