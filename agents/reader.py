@@ -849,6 +849,11 @@ def _read_rules(
     told = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
     verdict = yes_no(question, told)
     if verdict is not None and verdict.startswith("No"):
+        # The ledger decides what is current: when it holds the asked thing as replaced, its
+        # answer names the value now held; the sentences only propose which one ended it.
+        ledger = _fact_answer(question, plan, states) if states else None
+        if ledger is not None and ledger.startswith("No:") and answer_type(question) is AnswerType.YESNO:
+            return ledger, "answered"
         return verdict, "answered"
     then = said_by(question, plan) or (
         plan.time_to

@@ -96,3 +96,37 @@ def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
 def test_every_mode_answers_no_to_a_plan_called_off(memory: Memory, mode: str) -> None:
     a = memory.ask("Am I still sailing the Hebrides with Ottilie?", namespace="yn", mode=mode)
     assert a.answer.startswith("No:") and "fell through" in a.answer, a.answer
+
+
+JOB_CHANGE = chat(
+    (
+        "2024-01-08T09:00:00+00:00",
+        [
+            ("user", "I live in Tartu and I work as a baker at Leivakoda."),
+            ("assistant", "Early mornings, then!"),
+        ],
+    ),
+    (
+        "2024-04-02T18:00:00+00:00",
+        [
+            ("user", "I got a job as pastry chef at Hotel Tamme, I start next month."),
+            ("assistant", "Congratulations!"),
+        ],
+    ),
+    (
+        "2024-07-15T20:00:00+00:00",
+        [("user", "I was going to run the Tartu marathon in August but I cancelled, my ankle hurts.")],
+    ),
+)
+
+
+@pytest.mark.parametrize("mode", ("auto", "deep", "fast"))
+def test_a_value_the_ledger_holds_as_replaced_is_a_no_naming_the_current_one(
+    tmp_path: Path, mode: str
+) -> None:
+    """The ledger decides what is current: "Do I still work at Leivakoda?" is answered with the
+    employer it holds now, not with a later, unrelated plan called off in the same city."""
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(JOB_CHANGE, namespace="yn")
+        a = mem.ask("Do I still work at Leivakoda?", namespace="yn", mode=mode)
+        assert a.answer == "No: Hotel Tamme", a.answer
