@@ -5,33 +5,14 @@ ended; nothing for a question that is not yes/no. Conversations are written for 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from said_evidence import said
 from test_forget_phrasings import chat
 
 from emem.agents.yesno import yes_no
-from emem.answer import EvidenceItem
 from emem.memory import Memory
-
-T = datetime(2024, 3, 1, tzinfo=UTC)
-
-
-def said(*texts: str) -> list[EvidenceItem]:
-    return [
-        EvidenceItem(
-            conversation_id="c",
-            turn_id=f"t{i}",
-            session_id="s",
-            speaker="user",
-            time=T + timedelta(days=30 * i),
-            text=text,
-            score=0.5,
-            role="evidence",
-        )
-        for i, text in enumerate(texts)
-    ]
 
 
 def test_a_plan_called_off_in_other_words_is_a_no() -> None:
