@@ -98,3 +98,35 @@ def test_memory_answers_from_the_reply_in_every_mode(tmp_path: Path, mode: str) 
         answer = mem.ask("How long have I been skating?", namespace=NS, mode=mode)
         assert answer.status == "answered"
         assert "nine years" in answer.answer.lower()
+
+
+@pytest.mark.parametrize("mode", ["fast", "deep", "auto"])
+def test_a_reply_sharing_no_word_with_the_question_is_read_in_every_mode(tmp_path: Path, mode: str) -> None:
+    """ "Swimming, mostly." shares no word with "What do I do to unwind?": fast's one retrieval
+    finds the agent's question, and the reply comes along with it as context."""
+    conv = dated_conversation(
+        [
+            (
+                "2024-09-02T08:15:00+00:00",
+                [
+                    ("user", "Hi, I'm Ama. I teach chemistry at a school in Kumasi."),
+                    ("assistant", "Lovely to meet you, Ama. What do you do to unwind?"),
+                    ("user", "Swimming, mostly. Three times a week."),
+                    ("user", "My sister Efua lives in Accra."),
+                ],
+            ),
+            (
+                "2024-10-02T08:15:00+00:00",
+                [("user", "Marking exams all weekend."), ("assistant", "Hang in there.")],
+            ),
+        ],
+        cid="ama",
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        answer = mem.ask("What do I do to unwind?", namespace=NS, mode=mode)
+        assert answer.status == "answered" and answer.answer == "Swimming, mostly", answer.answer
+        before = mem.ask(
+            "What do I do to unwind?", namespace=NS, mode=mode, as_of="2024-09-01T00:00:00+00:00"
+        )
+        assert before.status == "abstained", before.answer  # nothing was said by then

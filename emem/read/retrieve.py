@@ -19,6 +19,7 @@ from emem.agents.assistant import (
     supported_evidence,
 )
 from emem.agents.currentness import question_time
+from emem.agents.deep import NEIGHBOUR_WEIGHT
 from emem.agents.state import MasterState
 from emem.answer import EvidenceItem, Plan
 from emem.index.manager import turn_key
@@ -26,6 +27,7 @@ from emem.read.context import ReadRuntime, timed
 from emem.retrieval.filters import facts_within
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where
 from emem.retrieval.view import NamespaceView
+from emem.subjects import speaker_roles
 
 
 def fast_turns(
@@ -97,6 +99,53 @@ def fast_ranking(
     return evidence, ranking
 
 
+def replies_to_agent_questions(
+    rt: ReadRuntime,
+    view: NamespaceView,
+    evidence: list[EvidenceItem],
+    as_of: datetime | None,
+    flt: Any = None,
+) -> list[EvidenceItem]:
+    """The user's reply to each retrieved question the agent asked, as context.
+
+    Why: asked in the agent's own words ("What do I do to unwind?" after "What do you do to
+    unwind?"), one retrieval ranks the agent's question high and the reply that answers it
+    ("Swimming, mostly.") not at all: it shares none of the words. Deep's assistants read whole
+    segments and see it; fast packs it beside the question it answers, as context, which the
+    reader's rules answer from only as that question's reply (emem.agents.replies).
+
+    Args:
+        rt: the read runtime.
+        view: the namespace's view.
+        evidence: fast's evidence.
+        as_of: the question's time bound, or None.
+        flt: the question's turn filter, or None.
+    Returns:
+        The replies not already in `evidence`, each ranked just under the question it answers.
+    """
+    roles = speaker_roles(rt.speakers(view))
+    agents = {s for s, r in roles.items() if r == "agent"}
+    if not agents and (inferred := rt.inferred_user(view)) is not None:
+        agents.add(inferred[1])
+    have = {(e.conversation_id, e.turn_id) for e in evidence}
+    out: list[EvidenceItem] = []
+    for e in evidence if agents else ():
+        asked = view.by_ref.get((e.conversation_id, e.turn_id))
+        if asked is None or e.speaker not in agents or not e.text.rstrip().endswith("?"):
+            continue
+        turns = view.segment_for(asked).turns
+        i = next(j for j, u in enumerate(turns) if u.turn_id == asked.turn_id)
+        reply = turns[i + 1] if i + 1 < len(turns) else None
+        if reply is None or reply.speaker in agents or (reply.conversation_id, reply.turn_id) in have:
+            continue
+        if (as_of is not None and reply.time > as_of) or (flt is not None and not flt.matches(reply)):
+            continue
+        item = evidence_item(reply, view.segment_for(reply), round(NEIGHBOUR_WEIGHT * e.score, 4), reply.text)
+        out.append(item.model_copy(update={"role": "context"}))
+        have.add((reply.conversation_id, reply.turn_id))
+    return out
+
+
 def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     """The `fast_retrieve` node.
 
@@ -119,6 +168,7 @@ def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[
         evidence, ranking = fast_ranking(rt, view, state["question"], state["plan"], as_of, flt)
     else:
         evidence, ranking = fast_evidence(rt, view, state["question"], state["plan"], as_of, flt), None
+    evidence = evidence + replies_to_agent_questions(rt, view, evidence, as_of, flt)
     facts = []
     if rt.currentness:
         valid_at, known_at = question_time(state["plan"], as_of)
