@@ -111,6 +111,18 @@ class TestPositive:
         assert ("Caroline", "works_at", org, "assert") in got
         assert ("Caroline", "job_title", title, "assert") in got
 
+    @pytest.mark.parametrize(
+        ("text", "org"),
+        [
+            ("I've accepted a head of department post at Kestrel College.", "Kestrel College"),
+            ("Last week I took a part-time teaching placement at Linden Primary.", "Linden Primary"),
+        ],
+    )
+    def test_a_post_accepted_or_taken_names_the_employer(self, text: str, org: str) -> None:
+        """What kind of post it is may take several words before the noun ("a head of department
+        post"), and a post is accepted as often as it is got."""
+        assert ("Caroline", "works_at", org, "assert") in triples(text)
+
     def test_every_predicate_is_a_ledger_predicate(self) -> None:
         from emem.extract.rules import ANY_PREDICATE, CORRECT, FAVOURITE, MEDIUM, RULES, SWITCH
 

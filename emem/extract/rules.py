@@ -1409,8 +1409,8 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "works_at",
-        r"{S}{vg:get,land,start,take,begin,find:past}\s+(?:a|an|the|my|this)\s+"
-        r"(?:(?:new|first|dream|full-time|part-time|summer|great|big)\s+)*(?:job|position|role|gig|internship)"
+        r"{S}{vg:get,land,start,take,begin,find,accept:past}\s+(?:a|an|the|my|this)\s+"
+        r"(?:[a-z][\w-]*\s+){0,4}?(?:job|position|role|gig|internship|post|placement)"
         r"(?:\s+as\s+(?:(?:a|an)\s+)?[a-z]+(?:\s+[a-z]+){0,2}?)?\s+(?:at|with)\s+{obj:org}",
         org,
         dated=True,
