@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from emem.agents.spans import sentences
 from emem.answer import EvidenceItem
 from emem.index.text import tokenize
 from emem.subjects import speaker_roles
@@ -25,7 +26,6 @@ _WH = re.compile(
 )
 _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|the\s+user)\b", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
-_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _TRAILING_ID = re.compile(r"^(.*?)(\d+)$")
 _NOT_AN_ANSWER = re.compile(
     r"^\s*(?:why|what\s+do\s+you\s+mean|not\s+sure|i\s+(?:don't|do\s+not)\s+know|no\s+idea|"
@@ -54,7 +54,7 @@ def _wh(text: str) -> str | None:
 def _last_question(text: str) -> str | None:
     """The last sentence of a turn that ends with a question mark (an agent's turn often
     acknowledges first and asks last)."""
-    asked = [s.strip() for s in _SENTENCE.findall(text) if s.strip().endswith("?")]
+    asked = [s for s in sentences(text) if s.endswith("?")]
     return asked[-1] if asked else None
 
 
@@ -115,7 +115,7 @@ def reply_to_question(
             continue
         if not _about_replier(question, reply.speaker, roles):
             continue
-        first = next((s.strip() for s in _SENTENCE.findall(reply.text) if s.strip()), "")
+        first = next(iter(sentences(reply.text)), "")
         if not first or first.endswith("?") or _NOT_AN_ANSWER.match(first):
             continue
         found.append(Reply(first.rstrip(".!").strip(), asked, reply))
