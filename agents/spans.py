@@ -727,7 +727,7 @@ and people may be answered by the sentence when no span is found ("hiking in the
 REVISION = re.compile(
     r"\binstead\b|\b(?:is|are|was|were|got|been|it's)\s+(?:off|cancell?ed|called off)\b|\bcancell?ed\b"
     r"|\bcalled (?:it )?off\b|\bfell through\b|\bgone off\b|\bno longer\b|\bnot \w+ anymore\b"
-    r"|\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+\S"
+    r"|\b(?:(?:switch|chang|mov|bump)\w*|went|go(?:es|ing|ne)?)\s+(?:\w+\s+)?from\s+\S"
     r"|\b(?:it|the\s+\w+|was|been|got)\s+(?:moved|pushed|postponed|rescheduled|shifted|bumped)\s+(?:back\s+|forward\s+)?to\b"
     r"|\b(?:moved|pushed|postponed|rescheduled|shifted|bumped|changed|switched)\s+(?:it|them)\s+to\b"
     r"|\b(?:switched|changed)\s+to\b"
@@ -743,7 +743,8 @@ REVISION = re.compile(
 """Words with which a speaker drops a value they stated before and (usually) names its
 replacement: "Iceland is off, we're doing Porto instead", "switched from violin to cello"."""
 _FROM_TO = re.compile(
-    r"\b(?:switch|chang|mov|bump|went|go)\w*\s+(?:\w+\s+)?from\s+[^,.;!?]+?\s+to\s+([^,.;!?]+)", re.I
+    r"\b(?:(?:switch|chang|mov|bump)\w*|went|go(?:es|ing|ne)?)\s+(?:\w+\s+)?from\s+[^,.;!?]+?\s+to\s+([^,.;!?]+)",
+    re.I,
 )
 _MOVED_TO = re.compile(
     r"(?:\b(?:it|the\s+\w+|was|been|got)\s+(?:moved|pushed|postponed|rescheduled|shifted|bumped)\s+(?:back\s+|forward\s+)?"

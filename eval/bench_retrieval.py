@@ -224,6 +224,9 @@ def main() -> None:
         f"{len(chosen)} conversations, budget {args.budget} tokens, offline models, deep scorer weights "
         f"{'fitted on 0-4' if args.weights == 'shipped' else 'fitted on 5-9'}; {elapsed:.0f} s"
     )
+    if not rows:
+        print("no questions scored (--limit 0 builds the home only)")
+        return
     cols = [
         ("BM25 turn recall@10 (baseline)", "bm25_recall@10"),
         ("BM25 session recall@5 (baseline)", "bm25_session_recall@5"),

@@ -10,7 +10,7 @@ from packing import pack_items as _pack
 from emem.agents.currentness import later_revisions
 from emem.agents.planner import offline_plan
 from emem.agents.reader import offline_read
-from emem.agents.spans import revised_value, revises, salient_terms
+from emem.agents.spans import has_revision_cue, revised_value, revises, salient_terms
 from emem.answer import EvidenceItem
 from emem.models import StoredTurn
 
@@ -45,6 +45,13 @@ def test_revised_value_is_the_replacement_not_the_dropped_value() -> None:
     )
     assert revised_value("I live in Seattle now and I love it.") is None
     assert revised_value("The trip got cancelled.") is None  # dropped, nothing named instead
+
+
+def test_coming_back_from_somewhere_revises_nothing() -> None:
+    # "got back from my run" is a return, not "went from X to Y"; going from one thing to another is
+    assert not has_revision_cue("I just got back from my run. Mornings like that set me up for the day.")
+    assert has_revision_cue("We went from two cars to one.")
+    assert revised_value("She's going from part-time to full-time in May.") == "full-time in May"
 
 
 def test_salient_terms_are_the_values_said_of_the_asked_person() -> None:
