@@ -97,12 +97,30 @@ def likely_user(turns: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
         self_ = sum(len(_SELF.findall(t)) for t in said) / max(len(said), 1)
         other = sum(len(_TO_OTHER.findall(t)) for t in said) / max(len(said), 1)
         rate[s] = (self_, other)
+    acks = {s: sum(bool(_ACKNOWLEDGES.search(t)) for sp, t in turns if sp == s) for s in speakers}
+    count = {s: sum(sp == s for sp, _ in turns) for s in speakers}
     a, b = speakers
     for user, agent in ((a, b), (b, a)):
         (u_self, u_other), (g_self, g_other) = rate[user], rate[agent]
         if u_self >= 0.5 and u_self >= 3 * g_self and g_other >= g_self and u_self > u_other:
             return user, agent
+        # An agent that keeps a memory says so ("Noted.", "Saved 06 4127 8830.", "I'll remember"),
+        # and may speak of itself as much as to the user; friends seldom acknowledge each other so.
+        g_ack, u_ack = acks[agent] / count[agent], acks[user] / count[user]
+        if g_ack >= 0.3 and u_ack <= g_ack / 4 and u_self >= 0.5 and u_self > g_self:
+            return user, agent
     return None
+
+
+_ACKNOWLEDGES = re.compile(
+    r"^\W*(?:got it|noted|saved|understood)\b|\b(?:noted|saved|updated)[,.!]"
+    r"|\b(?:noted|saved|updated|added)\s+(?:that|it|this|for|to|your|the)\b"
+    r"|\bI['’]?ll\s+(?:remember|note|keep|add|update|save|remind)\b"
+    r"|\bI['’]?ve\s+(?:noted|saved|updated|added|forgotten|deleted|removed|changed)\b"
+    r"|\bI\s+won['’]?t\s+(?:mix|forget|mention|bring)\b|\byour\s+assistant\b",
+    re.IGNORECASE,
+)
+"""What an agent that keeps a memory says when told something."""
 
 
 _USER_WORDS = re.compile(r"\b(?:the\s+user(?:'s)?|I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)

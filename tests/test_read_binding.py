@@ -34,6 +34,29 @@ def test_likely_user_is_the_speaker_who_talks_about_themself() -> None:
     ) == ["Joaquin"]
 
 
+def test_likely_user_is_the_speaker_an_agent_acknowledges() -> None:
+    # The agent talks about itself as much as to the user ("I'll keep", "I've saved"), so only
+    # its acknowledgements tell it apart; two friends who say "got it" once do not look like one.
+    turns = [
+        ("Marisol", "Tovi, can you keep my allotment notes? Plot 9, next to the shed."),
+        ("Tovi", "Noted: plot 9 by the shed."),
+        ("Marisol", "I planted garlic in October and my neighbour Ekow gave me rhubarb crowns."),
+        ("Tovi", "I'll remember the garlic and the rhubarb."),
+        ("Marisol", "my water butt leaks, I need a new one before spring"),
+        ("Tovi", "Saved. I can remind you in February."),
+        ("Marisol", "and my new number is 0161 555 0182"),
+        ("Tovi", "I've updated your number."),
+    ]
+    assert likely_user(turns) == ("Marisol", "Tovi")
+    friends = [
+        ("Ekow", "I moved to Leeds, my flat is tiny."),
+        ("Marisol", "Got it. I'm still in Salford, my plot is doing well."),
+        ("Ekow", "My sister visits next week."),
+        ("Marisol", "I have three tomato plants."),
+    ]
+    assert likely_user(friends) is None
+
+
 def test_likely_user_keeps_none_for_two_friends_or_labelled_speakers() -> None:
     friends = [
         ("Bea", "I ran Rotterdam, my best time."),
