@@ -266,6 +266,18 @@ class TestRetractions:
             ("works_at", "Google", "retract", ["D1:3"]),
         ]
 
+    def test_forget_that_points_at_what_the_same_turn_said(self) -> None:
+        # The passport number is no fact the rules read; "that" is it, not the job said before.
+        facts = extract(
+            ("user", "I work at Halden Logistics now."),
+            ("assistant", "Noted."),
+            ("user", "oops I pasted my passport number, 553 019 224. please forget that"),
+        )
+        assert ("works_at", "Halden Logistics", "retract") not in {
+            (f.predicate, f.object, f.kind) for f in facts
+        }
+        assert any(f.predicate == "works_at" and f.kind == "assert" for f in facts)
+
     def test_never_worked_there_names_the_earlier_employer(self) -> None:
         facts = extract(
             ("Caroline", "I work at Acme."),

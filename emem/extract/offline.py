@@ -1137,7 +1137,10 @@ class OfflineExtractor:
             for o in objects
         ]
         if rule.kind == "retract":
-            return self._resolve_retractions(facts, turn, index, state, earlier)
+            # the reading may differ from the turn ("i" restored, lead-in dropped): find the cue
+            at = turn.text.casefold().find(m.group(0).casefold())
+            before = turn.text[:at] if at >= 0 else sentence[: m.start()]
+            return self._resolve_retractions(facts, turn, index, state, earlier, _states_something(before))
         if _is_correction(predicate, sentence):
             # "sorry, my number is actually ...": the earlier value was wrong, not merely replaced
             withdraw = FactCandidate(
@@ -1313,7 +1316,13 @@ class OfflineExtractor:
     # --- retractions -----------------------------------------------------------------------------
 
     def _resolve_retractions(
-        self, facts: list[FactCandidate], turn: Turn, index: int, state: _State, earlier: list[FactCandidate]
+        self,
+        facts: list[FactCandidate],
+        turn: Turn,
+        index: int,
+        state: _State,
+        earlier: list[FactCandidate],
+        said_here: bool = False,
     ) -> list[FactCandidate]:
         out: list[FactCandidate] = []
         # "Please forget that" both withdraws and asks to forget: the request it records is not
@@ -1321,7 +1330,7 @@ class OfflineExtractor:
         earlier = [f for f in earlier if f.predicate != "forget_request"]
         for fact in facts:
             if fact.predicate == ANY_PREDICATE and fact.object == PREVIOUS:
-                targets = self._previous_statement(fact.subject, turn, index, state, earlier)
+                targets = self._previous_statement(fact.subject, turn, index, state, earlier, said_here)
             elif fact.predicate == ANY_PREDICATE:
                 targets = [
                     t for t in self._history(fact.subject, state, earlier)[::-1] if _mentions(t, fact.object)
@@ -1508,13 +1517,23 @@ class OfflineExtractor:
         return people
 
     def _previous_statement(
-        self, subject: str, turn: Turn, index: int, state: _State, earlier: list[FactCandidate]
+        self,
+        subject: str,
+        turn: Turn,
+        index: int,
+        state: _State,
+        earlier: list[FactCandidate],
+        said_here: bool = False,
     ) -> list[FactCandidate]:
         """What "scratch that" withdraws: the speaker's earlier facts in this turn, else their
-        facts from their latest fact-bearing turn, if recent and in the same session."""
+        facts from their latest fact-bearing turn, if recent and in the same session. When the
+        turn itself said something before the cue that no rule read ("my SIN is 046 454 286,
+        please forget that"), "that" is that, not an older fact: nothing is withdrawn."""
         same_turn = [f for f in earlier if f.kind == "assert"]
         if same_turn:
             return same_turn
+        if said_here:
+            return []
         mine = [
             s
             for s in state.said
@@ -1527,6 +1546,24 @@ class OfflineExtractor:
             return []
         last = mine[-1].index
         return [s.fact for s in mine if s.index == last]
+
+
+_FILLER = frozenset(
+    "oh ah ugh um uh hmm ok okay actually sorry wait hey hi yeah yes no so and but well also "
+    "please just then anyway btw lol haha".split()
+)
+
+
+def _states_something(text: str) -> bool:
+    """Whether words said before a retraction cue state something of their own (a number, a
+    name, or several words beyond fillers and function words), so that "that" can point at them;
+    "Oh wait, I was wrong about that, scratch that" states nothing of its own."""
+    if re.search(r"\d", text):
+        return True
+    if any(w.lower() not in NOT_NAMES for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text)):
+        return True  # a name mid-sentence ("my ex Joost keeps calling, forget that")
+    words = [w for w in re.findall(r"[^\W_]+", text.lower()) if w not in _FILLER and w not in _FUNCTION_WORDS]
+    return len(words) >= 6
 
 
 def _in_relative_clause(sentence: str, start: int, dates: Sequence[DateMention]) -> bool:
