@@ -30,14 +30,50 @@ def _has_number(clause: str) -> bool:
     )
 
 
-def states_amount(text: str, focus: set[str]) -> bool:
+_MONEY_QUESTION = re.compile(
+    r"\b(?:cost|costs|price|prices|priced|pay|paying|paid|rent|fee|fees|charge|charges|charging|spend"
+    r"|spent|earn|earns|earning|salary|wage|worth|budget|owe|owes|afford)\b",
+    re.I,
+)
+_COUNTED_UNIT = re.compile(
+    r"\b(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|few|several)"
+    r"\s+(?:days?|weeks?|months?|years?|hours?|minutes?|times?|km|miles?|kg|kilos?"
+    r"|people|kids|children|staff|clients|pages|books|sessions|classes|runs|races|nights)\b",
+    re.I,
+)
+_CURRENCY = re.compile(
+    r"[£$€¥₹]|\b(?:\d[\d.,]*\s*(?:k|grand)|pounds?|dollars?|euros?|quid|bucks|pence|cents?|kr|krone[rn]?"
+    r"|yen|rupees?|francs?|CAD|USD|EUR|GBP|AUD|NZD|CHF)\b",
+    re.I,
+)
+
+
+def asks_money(question: str) -> bool:
+    """True for an amount question about money ("How much does a sandwich cost?", "How much is the
+    rent?"): "5 days a week" does not answer it, whatever clause it sits in."""
+    return asks_amount(question) and _MONEY_QUESTION.search(question) is not None
+
+
+def _states_money(clause: str) -> bool:
+    """A clause with a currency, or with a number and nothing counted ("rent is 820 a month")."""
+    if _CURRENCY.search(clause):
+        return True
+    # "5 days a week, not 4": a clause counting days counts them in its other numbers too
+    return _COUNTED_UNIT.search(clause) is None and re.search(r"\d", clause) is not None
+
+
+def states_amount(text: str, focus: set[str], *, money: bool = False) -> bool:
     """True when a clause of `text` states a number and names one of the question's focus words.
 
     Args:
         text: a candidate turn or span.
         focus: the question's focus words.
+        money: the question asks a price or sum (`asks_money`): the number must be money, not a
+            count of days or people.
 
     Returns:
         Whether the text states an amount of what is asked.
     """
-    return any(_has_number(c) and about(c, focus) for c in _CLAUSE.split(text))
+    return any(
+        _has_number(c) and about(c, focus) and (not money or _states_money(c)) for c in _CLAUSE.split(text)
+    )

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Literal
 
-from emem.agents.amounts import asks_amount, states_amount
+from emem.agents.amounts import asks_amount, asks_money, states_amount
 from emem.agents.assistant import cue_kin
 from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.counts import count_over_time, counted_words
@@ -964,6 +964,7 @@ def _read_rules(
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     amount = plan.operation == Operation.FACT and asks_amount(question)
     amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"} if amount else set()
+    money = amount and asks_money(question)
     chosen: Span | None = None
     chosen_turn = ""
     chosen_speaker = ""
@@ -979,7 +980,10 @@ def _read_rules(
         )
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
-        if amount and not (states_amount(span.text, amount_focus) or states_amount(e.text, amount_focus)):
+        if amount and not (
+            states_amount(span.text, amount_focus, money=money)
+            or states_amount(e.text, amount_focus, money=money)
+        ):
             continue  # "How much is the rent now?" is not answered by "with the rent going up"
         if kind is AnswerType.PERSON and not span.specific and not names_people(span.text, exclude):
             continue  # "Who wrote it?" is not answered by a sentence that names nobody

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from test_forget_phrasings import chat
 
-from emem.agents.amounts import asks_amount, states_amount
+from emem.agents.amounts import asks_amount, asks_money, states_amount
 from emem.memory import Memory
 
 
@@ -32,3 +32,14 @@ def test_the_latest_turn_with_the_amount_answers_a_current_amount(tmp_path: Path
         assert "21" in now.answer
         trap = m.ask("How much is my bike insurance?", namespace="n", mode="auto")
         assert trap.status == "abstained"
+
+
+def test_a_price_question_is_not_answered_by_a_count_of_days() -> None:
+    # "How much does a coffee cost at the stall?" after "the stall is open 6 days a week now"
+    assert asks_money("How much does a coffee cost at my stall?")
+    assert not asks_money("How much do I weigh now?")
+    assert not states_amount("Update: the stall is open 6 days a week now.", {"stall"}, money=True)
+    assert not states_amount("Correction: the stall is 6 days a week, not 5.", {"stall"}, money=True)
+    assert states_amount("A flat white at the stall is 3.20 now.", {"stall"}, money=True)
+    assert states_amount("Rent for the flat is 820 a month from March.", {"rent", "flat"}, money=True)
+    assert states_amount("The stall takes about 400 euros on a Saturday.", {"stall"}, money=True)
