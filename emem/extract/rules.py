@@ -1913,8 +1913,16 @@ RULES: tuple[Rule, ...] = (
         FAVOURITE,
         r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>(?:[a-z]+|TV)"
         r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink|flavou?r|"
-        r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)\s+(?:is|are|has\s+to\s+be|"
+        r"place|spot|restaurant|genre|sport|season|city|country|animal|colou?r))?)"
+        r"(?:\s+(?:these\s+days|right\s+now|at\s+the\s+moment|lately|now|currently))?\s+(?:is|are|has\s+to\s+be|"
         r"would\s+(?:have\s+to\s+)?be)\s+(?:(?:now|currently|still|definitely|probably|actually)\s+)?{obj:np}",
+        favourite,
+    ),
+    R(  # "My favourite band, Khruangbin, is playing in Lisbon": the name set off by commas
+        FAVOURITE,
+        r"\b(?:[Mm]y)\s+(?:absolute\s+|all-time\s+|new\s+|current\s+)?favou?rite\s+(?P<cat>(?:[a-z]+|TV)"
+        r"(?:\s+(?:show|series|team|game|book|movie|film|band|song|artist|author|player|dish|food|drink))?),\s+"
+        r"(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z\d][\w'&.-]*){0,4}),",
         favourite,
     ),
     R(
