@@ -671,6 +671,17 @@ def answer_span(
         span = typed_span(kind, sentence, caption, exclude, head)
         if span:
             return Span(span, True)
+    if kind is AnswerType.NAME and head is not None and about(text, {head}):
+        named = [
+            (s, m.group(1))
+            for s in sentences(text)
+            for m in _NAMED.finditer(s)
+            if m.group(1).lower() not in exclude
+        ]
+        if len(named) == 1 and not about(named[0][0], {head}):
+            # "We got a puppy! A border collie called Pluis": the one name the turn gives, in a
+            # sentence that calls the thing by another word, is the name of what it is about.
+            return Span(named[0][1], True)
     if kind is AnswerType.OBJECT and caption:
         return Span(_caption_object(caption), True)
     fixed = _STRONG_CORRECTION.search(text)

@@ -10,7 +10,15 @@ from packing import pack_items as _pack
 from emem.agents.currentness import later_revisions
 from emem.agents.planner import offline_plan
 from emem.agents.reader import offline_read
-from emem.agents.spans import has_revision_cue, revised_value, revises, salient_terms
+from emem.agents.spans import (
+    Span,
+    answer_span,
+    answer_type,
+    has_revision_cue,
+    revised_value,
+    revises,
+    salient_terms,
+)
 from emem.answer import EvidenceItem
 from emem.models import StoredTurn
 
@@ -393,3 +401,14 @@ def test_titles_keep_their_article_and_agent_questions_read_the_agent() -> None:
     user = _item("S1:1", 2, 0.78, "I need book recommendations. I'm reading Piranesi right now.")
     agent = _item("S1:2", 2, 0.31, said, "assistant")
     assert offline_read(q, plan, _pack(user, agent), []) == ("The Night Circus", "answered")
+
+
+def test_a_name_given_in_the_next_sentence_names_what_the_turn_is_about() -> None:
+    q = "What's the name of Ines's kitten?"
+    span = answer_span(
+        q, answer_type(q), "Big news. We got a kitten! A tabby called Figo", None, {"ines"}, []
+    )
+    assert span == Span("Figo", True)
+    # two names in the turn: which one is the kitten's is not said, so no name is taken for it
+    two = "We got a kitten! A tabby called Figo, and the neighbours have a spaniel named Bruno"
+    assert answer_span(q, answer_type(q), two, None, {"ines"}, []).specific is False
