@@ -242,12 +242,12 @@ _KIN_WORDS = {
 }
 _MY_KIN = re.compile(
     r"\b(?:my|the\s+user's)\s+(?:(?:older|younger|little|big|baby|twin|oldest|youngest|eldest)\s+)?"
-    r"(?P<kin>[a-z]+)\b",
+    r"(?P<kin>[^\W\d_]+)",
     re.IGNORECASE,
 )
 _NAMED_KIN = re.compile(
     r"\b(?P<owner>[A-Z][a-z]+)'s\s+(?:(?:older|younger|little|big|baby|twin|oldest|youngest|eldest)\s+)?"
-    r"(?P<kin>[a-z]+)\b"
+    r"(?P<kin>[^\W\d_A-Z]+)"
 )
 """A named person's relative or pet ("Lena's sister", "Theo's dog")."""
 _ASKS_WHO = re.compile(r"\b(?:called|named?|names|who)\b", re.IGNORECASE)

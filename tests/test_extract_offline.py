@@ -600,3 +600,20 @@ class TestHeldOut:
             if not wanted:
                 got = triples(text, speaker)
                 assert not {t for t in got if t[3] == "assert"}, (text, got)
+
+
+def test_the_one_who_proposed_is_the_speakers_fiance() -> None:
+    said = {
+        (f.predicate, f.object) for f in extract(("Maren", "Omg!! Jonas proposed!! We're thinking of June."))
+    }
+    assert {("relationship_status", "engaged"), ("has_partner", "a fiancé named Jonas")} <= said
+    assert extract(("Maren", "Jonas proposed that we split the bill.")) == []
+
+
+def test_a_favourite_said_with_a_time_word_or_set_off_by_commas() -> None:
+    assert ("favourite_band", "Wet Leg") in {
+        (f.predicate, f.object) for f in extract(("Maren", "My favourite band these days is Wet Leg."))
+    }
+    assert ("favourite_band", "Wet Leg") in {
+        (f.predicate, f.object) for f in extract(("Maren", "My favourite band, Wet Leg, is touring in May."))
+    }

@@ -1078,6 +1078,14 @@ def kin_named(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [f"{_article(kin)} {kin} named {name}"]
 
 
+def fiance_named(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "Femi proposed!" -> "a fiancé named Femi"."""
+    name = m.group("name2") or ""
+    if not name or name.lower() in NOT_PLACES or name.lower() in PRONOUN_START or name.lower() in NOT_NAMES:
+        return []
+    return [f"a fiancé named {name}"]
+
+
 def const_partner(m: re.Match[str], ctx: Ctx) -> list[str]:
     name = m.group("name2") or ""
     return [] if name.lower() in NOT_PLACES else [f"a spouse named {name}"]
@@ -1498,6 +1506,13 @@ RULES: tuple[Rule, ...] = (
     R("relationship_status", r"{S}{vg:get:past}\s+engaged\b", const("engaged"), dated=True),
     R("relationship_status", r"{S}{BEN}{ADV}\s+engaged\b", const("engaged")),
     R("relationship_status", r"\b(?:[Mm]y)\s+(?:fianc[ée]e?|fiancee?)\b", const("engaged"), confidence=0.6),
+    R(
+        "relationship_status",
+        r"(?:^|[.!?]\s+|\b(?:and|so)\s+)[A-Z][a-z]+\s+(?:just\s+|finally\s+|actually\s+)?proposed\b"
+        r"(?!\s+to\s+(?!me\b))(?!\s+(?:that|we|a|an|the)\b)",
+        const("engaged"),
+        dated=True,
+    ),
     R(
         "relationship_status",
         r"\b(?:[Hh]e|[Ss]he|[Tt]hey)\s+proposed\s+to\s+me\b",
@@ -2064,6 +2079,13 @@ RULES: tuple[Rule, ...] = (
         rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend|fianc[ée]e?)"
         rf"(?:,\s*|\s+)(?:named\s+)?{_PETNAME}",
         kin_named,
+    ),
+    R(  # "Femi proposed!!": the one who proposed to the speaker is now their fiancé
+        "has_partner",
+        rf"(?:^|[.!?]\s+|\b(?:and|so|guess\s+what,?)\s+){_PETNAME}\s+(?:just\s+|finally\s+|actually\s+)?"
+        rf"proposed(?P<kin>)\b(?!\s+to\s+(?!me\b))(?!\s+(?:that|we|a|an|the)\b)",
+        fiance_named,
+        dated=True,
     ),
     R(
         "has_partner",
