@@ -219,14 +219,20 @@ def test_the_second_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
 
 @pytest.mark.parametrize(
     ("split", "prefix", "per_dimension"),
-    [("holdout3", "m", 14), ("holdout4", "n", 15), ("holdout5", "p", 15), ("holdout6", "q", 17)],
+    [
+        ("holdout3", "m", 14),
+        ("holdout4", "n", 15),
+        ("holdout5", "p", 15),
+        ("holdout6", "q", 17),
+        ("holdout7", "r", 18),
+    ],
 )
 def test_a_later_holdout_split_is_a_full_suite_of_its_own(
     suite, split: str, prefix: str, per_dimension: int
 ) -> None:
-    """holdout3...holdout6, each written blind to the code (sessions 8 to 11) while others tuned on
+    """holdout3...holdout7, each written blind to the code (sessions 8 to 12) while others tuned on
     every older split, and committed before emem ran on it: its own conversations
-    (m01..., n01..., p01..., q01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
+    (m01..., n01..., p01..., q01..., r01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
     a full set of cases in every dimension, and some asked through the as_of parameter."""
     convs = {k: v for k, v in suite.conversations.items() if v.split == split}
     assert len(convs) >= 12 and all(re.fullmatch(rf"{prefix}\d\d", k) for k in convs)
@@ -284,8 +290,20 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("n-1", "holdout4", False, "Where does Gus live?", "Olhao, says the holdout4 answer"),
         _result("p-1", "holdout5", False, "Where does Hal live?", "Sagres, says the holdout5 answer"),
         _result("q-1", "holdout6", False, "Where does Ida live?", "Lagos, says the holdout6 answer"),
+        _result("r-1", "holdout7", False, "Where does Jo live?", "Silves, says the holdout7 answer"),
     ]
-    splits = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "all"]
+    splits = [
+        "dev",
+        "test",
+        "holdout",
+        "holdout2",
+        "holdout3",
+        "holdout4",
+        "holdout5",
+        "holdout6",
+        "holdout7",
+        "all",
+    ]
     report = markdown_report(results, splits, ["fast"], "header")
     assert "| dimension (holdout) | fast |" in report and "| dimension (test) | fast |" in report
     assert "| dimension (holdout2) | fast |" in report and "- k-1 [stale_value]: fast" in report
@@ -293,6 +311,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "| dimension (holdout4) | fast |" in report and "- n-1 [stale_value]: fast" in report
     assert "| dimension (holdout5) | fast |" in report and "- p-1 [stale_value]: fast" in report
     assert "| dimension (holdout6) | fast |" in report and "- q-1 [stale_value]: fast" in report
+    assert "| dimension (holdout7) | fast |" in report and "- r-1 [stale_value]: fast" in report
     assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
     hidden_texts = ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?")
     later = ("Where does Ed live?", "Evora", "Where does Flo live?", "Tavira", "Where does Gus live?")
@@ -304,6 +323,8 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         "Sagres",
         "Where does Ida live?",
         "Lagos",
+        "Where does Jo live?",
+        "Silves",
     ):
         assert hidden not in report
     assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
@@ -312,11 +333,13 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "Where does Cy live?" in full and "Braga, says the holdout answer" in full
     assert "Evora, says the holdout2 answer" in full and "Tavira, says the holdout3 answer" in full
     assert "Olhao, says the holdout4 answer" in full and "Sagres, says the holdout5 answer" in full
-    assert "Lagos, says the holdout6 answer" in full
+    assert "Lagos, says the holdout6 answer" in full and "Silves, says the holdout7 answer" in full
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
-@pytest.mark.parametrize("split", ["holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"])
+@pytest.mark.parametrize(
+    "split", ["holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7"]
+)
 def test_the_command_runs_a_held_out_split_without_showing_its_answers(
     suite, split: str, tmp_path: Path, capsys
 ) -> None:
@@ -357,4 +380,28 @@ def test_holdout6_mixes_speakers_yes_no_questions_and_as_of(suite) -> None:
     assert (
         sum(c.status == "abstained" for c in forgets) >= 16
         and sum(c.status == "answered" for c in forgets) >= 8
+    )
+
+
+def test_holdout7_mixes_speakers_yes_no_questions_and_as_of(suite) -> None:
+    """holdout7 (session 12): 6 `user`/`assistant` conversations, 3 where the user and the agent
+    have names, 4 between friends; 20+ yes/no questions, 25+ asked through as_of, 18 forget
+    requests with controls that must still be answered, and 18+ cases in every dimension."""
+    convs = [v for v in suite.conversations.values() if v.split == "holdout7"]
+    speakers = [{t["speaker"] for s in v.conversation["sessions"] for t in s["turns"]} for v in convs]
+    plain = sum(
+        v.style == "agent" and sp == {"user", "assistant"} for v, sp in zip(convs, speakers, strict=True)
+    )
+    named = sum(
+        v.style == "agent" and not sp & {"user", "assistant"} for v, sp in zip(convs, speakers, strict=True)
+    )
+    assert plain >= 6 and named >= 3 and sum(v.style == "friends" for v in convs) >= 4
+    cases = suite.select("holdout7")
+    assert len(cases) >= 200
+    assert sum(c.expect in (["yes"], ["no"]) for c in cases) >= 20
+    assert sum(c.as_of is not None for c in cases) >= 25
+    forgets = [c for c in cases if c.dimension == "forget_request"]
+    assert (
+        sum(c.status == "abstained" for c in forgets) >= 18
+        and sum(c.status == "answered" for c in forgets) >= 12
     )

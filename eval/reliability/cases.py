@@ -25,9 +25,20 @@ Dimension = Literal[
     "correction",
 ]
 DIMENSIONS: tuple[str, ...] = Dimension.__args__  # type: ignore[attr-defined]
-Split = Literal["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"]
+Split = Literal[
+    "dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7"
+]
 SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
-HELD_OUT: tuple[str, ...] = ("test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
+HELD_OUT: tuple[str, ...] = (
+    "test",
+    "holdout",
+    "holdout2",
+    "holdout3",
+    "holdout4",
+    "holdout5",
+    "holdout6",
+    "holdout7",
+)
 """Splits nobody tunes on: reports give their figures and failing ids, not the failing answers."""
 FRESH_ORDER: dict[str, int] = {
     "holdout": 1,
@@ -36,6 +47,7 @@ FRESH_ORDER: dict[str, int] = {
     "holdout4": 4,
     "holdout5": 5,
     "holdout6": 6,
+    "holdout7": 7,
 }
 """Splits added after the first two sort after them, oldest first, so adding a split never reorders
 the cases that were there before it (samples over every split stay comparable across sessions)."""
@@ -95,7 +107,7 @@ class Suite(BaseModel):
     cases: list[Case]
 
     def select(self, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout6` or `all`),
+        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout7` or `all`),
         optionally only the given ids, in file order."""
         wanted = set(ids) if ids is not None else None
         return [
@@ -117,7 +129,7 @@ def load_suite(root: Path | None = None) -> Suite:
 
     Returns:
         The suite, cases in file order with the later splits last (holdout, holdout2, holdout3,
-        holdout4, holdout5, then holdout6).
+        holdout4, holdout5, holdout6, then holdout7).
         Raises ValueError on a duplicate id, an unknown conversation, or a case whose split differs from its
         conversation's (held-out cases never share a conversation with dev).
     """
