@@ -33,9 +33,18 @@ TOKEN_CACHE = 32_768
 (5,874) with room for questions, summaries and segment texts."""
 
 
+_CLITIC = re.compile(r"'(?:s|re|ve|ll|d|m)$")
+"""A possessive or contracted verb: "Priya's" is a form of "Priya", "what's" of "what"."""
+
+
+def _bare(word: str) -> str:
+    return _CLITIC.sub("", word) if word not in STOP_WORDS else word
+
+
 @lru_cache(maxsize=TOKEN_CACHE)
 def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(_stem(w) for w in _WORD.findall(text.lower().replace("’", "'")) if w not in STOP_WORDS)
+    words = (_bare(w) for w in _WORD.findall(text.lower().replace("’", "'")))
+    return tuple(_stem(w) for w in words if w and w not in STOP_WORDS)
 
 
 def tokenize(text: str) -> list[str]:
