@@ -66,6 +66,7 @@ from emem.ledger.predicates import named_value
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
 from emem.prompting import load_prompt, memory_block
+from emem.subjects import AGENT_NAMES
 from emem.tokens import count_tokens
 
 
@@ -868,7 +869,7 @@ def _read_rules(
         if value is not None:
             later = None
             if plan.operation == Operation.FACT:
-                later = _dropped_later(plan, states, holding) or _newer_typed(question, plan, states, holding)
+                later = _dropped_later(plan, states, holding) or newer_typed(question, plan, states, holding)
             return (later or value), "answered"
     if verdict is not None:
         return verdict, "answered"
@@ -961,6 +962,10 @@ def _read_rules(
         ]
         if found:
             return max(found, key=lambda x: (x[0][1], x[1]))[0][0], "answered"
+    if not states and plan.operation == Operation.FACT:
+        newer = newer_typed(question, plan, [], holding)
+        if newer is not None:
+            return newer, "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
     amount = plan.operation == Operation.FACT and asks_amount(question)
     amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"} if amount else set()
@@ -1355,22 +1360,26 @@ _NEW_VALUE = re.compile(r"\b(?:new|now|changed|updated|switched|moved)\b", re.I)
 _TYPED_ALONE = frozenset({AnswerType.EMAIL, AnswerType.PHONE, AnswerType.ADDRESS})
 
 
-def _newer_typed(
-    question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]
-) -> str | None:
+def newer_typed(question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
     """An email, phone number or address the person themself said is new, later than the
     ledger's value ("New email, kim@x.com, the old one is closing"): a value of that shape can only
-    be that kind of value. None when no later turn says one."""
+    be that kind of value. With no ledger value (no rule read either statement), the latest such
+    turn among the packed evidence, whatever its support. None when no later turn says one."""
     kind = answer_type(question)
-    if kind not in _TYPED_ALONE or plan.asks_previous or not plan.prefers_latest or not plan.entities:
+    if kind not in _TYPED_ALONE or plan.asks_previous or not plan.prefers_latest:
+        return None
+    if not plan.entities and states:
         return None
     told = _latest_source_time(states[:1])
-    current = {v.lower() for v in states[0].values}
+    current = {v.lower() for v in states[0].values} if states else set()
     for e in sorted(holding, key=lambda e: e.time, reverse=True):
         if told is not None and e.time <= told:
             break
-        if e.speaker.lower() != plan.entities[0].lower() or not _NEW_VALUE.search(e.text):
+        said_by = e.speaker.lower()
+        if plan.entities and said_by != plan.entities[0].lower():
             continue
+        if said_by in AGENT_NAMES or not _NEW_VALUE.search(e.text):
+            continue  # an agent repeating a value back does not make it one
         span = typed_span(kind, e.text, None, set())
         if span and span.lower() not in current:
             return span

@@ -14,6 +14,7 @@ from emem.agents.corrected import without_retracted
 from emem.agents.corrections import correction_in, retracts
 from emem.agents.currentness import said_by
 from emem.agents.planner import offline_plan
+from emem.agents.reader import newer_typed
 from emem.answer import FactItem
 from emem.memory import Memory
 
@@ -135,3 +136,19 @@ def test_a_past_state_is_read_from_what_was_said_by_then(tmp_path: Path) -> None
         m.add_conversation(conv, namespace="n")
         a = m.ask("How much was my rent in February 2024?", namespace="n", mode="auto")
         assert "900" in a.answer and "980" not in a.answer
+
+
+def test_the_latest_new_email_answers_a_question_that_names_nobody() -> None:
+    # "Which email should society mail go to?" names no one, so no ledger value is looked up:
+    # the latest turn the user calls new decides; an agent's echo is not the user's word.
+    question = "Which email should society mail go to?"
+    plan = offline_plan(question, ["user", "assistant"])
+    holding = [
+        evidence_turn(1, "my email for society mail is plotholder.jo@mailbox.org"),
+        evidence_turn(1, "Society mail goes to plotholder.jo@mailbox.org.", speaker="assistant"),
+        evidence_turn(
+            90, "and I'm using a new email, jo.plots@fastmail.com, the mailbox one is full of spam"
+        ),
+        evidence_turn(91, "New one noted: old.echo@example.com", speaker="assistant"),
+    ]
+    assert newer_typed(question, plan, [], holding) == "jo.plots@fastmail.com"
