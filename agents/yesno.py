@@ -26,6 +26,7 @@ ENDED = re.compile(
     CALLED_OFF.pattern
     + r"|\binstead\b|\bin\s+the\s+end\b|\bno\s+longer\b|\b(?:not|never)\s+(?:\w+\s+){0,2}anymore\b"
     r"|\b(?:stopp(?:ed|ing)|quit(?:ting)?|gave\s+up|giving\s+up|dropped|ditched|abandoned)\b"
+    r"|\b(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:from\s+[^,.;!?]+?\s+)?to\b|\bswapped\b"
     r"|\b(?:is|are|was|it['’]s|'s)\s+dead\b|\bisn['’]t\s+(?:up\s+to|going|happening)\b"
     r"|(?:^|[.,;:]\s*)not\s+[A-Z]\w+|\b(?:I['’]m|we['’]re|I\s+am|we\s+are)\s+not\s+\w+ing\b"
     r"|\bno\s+(?!worries|problem|idea|rush|way\b)[a-z]+\b",

@@ -33,6 +33,17 @@ def test_a_plan_moved_to_another_time_is_a_no_for_the_old_time() -> None:
     )
 
 
+def test_switching_to_something_else_ends_a_state() -> None:
+    ev = said(
+        "I use Todoist for my lists, it's fine.",
+        "The cat knocked my tea over.",
+        "I finally switched to Things, Todoist kept logging me out.",
+    )
+    assert yes_no("Am I still using Todoist?", ev) == (
+        "No: I finally switched to Things, Todoist kept logging me out."
+    )
+
+
 def test_a_still_question_nothing_ended_is_a_yes() -> None:
     ev = said("I've started pottery classes on Wednesdays.", "The weather has been awful.")
     assert (
