@@ -617,3 +617,11 @@ def test_a_favourite_said_with_a_time_word_or_set_off_by_commas() -> None:
     assert ("favourite_band", "Wet Leg") in {
         (f.predicate, f.object) for f in extract(("Maren", "My favourite band, Wet Leg, is touring in May."))
     }
+
+
+def test_a_job_title_at_an_employer_from_a_start_is_a_new_job() -> None:
+    facts = extract(("user", "I got the job!! Staff nurse at Ninewells Hospital, starting 3 June."))
+    assert [(f.predicate, f.object) for f in facts if f.predicate == "works_at"] == [
+        ("works_at", "Ninewells Hospital")
+    ]
+    assert extract(("user", "Dinner at Nandos, starting at 7.")) == []

@@ -3071,6 +3071,14 @@ RULES: tuple[Rule, ...] = (
         negated=True,
         kw="staying",
     ),
+    # a new job announced without a verb ("I got the job! Hospital pharmacist at University
+    # Hospital Limerick, starting 4 August"): a job title at an employer, from a start
+    R(
+        "works_at",
+        r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{job:job}\s+at\s+{obj:org},?\s+(?:starting|from|start(?:ing|s)?\s+(?:on|in))\b",
+        org,
+        starts=True,
+    ),
     # a job offer taken, or a job said ahead ("I'm going to be a PM at Globex", "I'll be joining Globex")
     R(
         "works_at",
