@@ -13,6 +13,7 @@ from typing import Literal
 from emem.agents.amounts import asks_amount, asks_money, states_amount
 from emem.agents.assistant import cue_kin
 from emem.agents.corrected import latest_correction, without_retracted
+from emem.agents.corrections import correction_in
 from emem.agents.counts import count_over_time, counted_words
 from emem.agents.currentness import said_by
 from emem.agents.frames import (
@@ -30,6 +31,7 @@ from emem.agents.replies import reply_to_question
 from emem.agents.rescheduled import rescheduled
 from emem.agents.revoked import called_off
 from emem.agents.spans import (
+    GENERIC_KINDS,
     NEEDS_SPECIFIC,
     AnswerType,
     Span,
@@ -864,6 +866,18 @@ def _read_rules(
     moved = rescheduled(question, told, plan.asks_previous, then, people)
     if moved is not None:
         return moved, "answered"  # "When is the wedding?": the time it was last moved to
+    copular = copular_question(question)
+    if copular is not None and plan.operation == Operation.FACT and not plan.asks_previous:
+        # "What breed is Biscuit?" after "I told you Biscuit is a greyhound, he's actually a
+        # lurcher": the ledger filed the first statement with the pet's name, and keeps it
+        # (the name stands); the kind said in the correction replaces the kind.
+        told_at = _latest_source_time(states) if states else None
+        for e in sorted(told, key=lambda e: e.time, reverse=True):
+            if told_at is not None and e.time < told_at:
+                break
+            kind = corrected_kind(e.text, copular)
+            if kind is not None:
+                return kind, "answered"
     if states and plan.operation in (Operation.FACT, Operation.LIST):
         value = _fact_answer(question, plan, states)
         if value is not None:
@@ -1414,12 +1428,6 @@ _KIND_OF = re.compile(
     re.I,
 )
 """'What kind of dog is Rufus?': the kind of Rufus, as 'What breed is Rufus?' asks."""
-GENERIC_KINDS = frozenset(
-    "dog dogs puppy puppies cat cats kitten kittens pet pets animal animals bird birds fish horse rabbit "
-    "hen hens chicken chickens baby boy girl kid child person guy friend one thing".split()
-)
-"""Words that name a class, not a kind within it: "a puppy named Bolt" says nothing of Bolt's
-breed."""
 
 _PARTICLES = frozenset("on in at from for with about to into of by like".split())
 _NOT_KIND_LEADS = frozenset(
@@ -1432,11 +1440,31 @@ _QUESTION_HEADS = frozenset(
 )
 
 
+def corrected_kind(text: str, thing: str) -> str | None:
+    """What a self-correction says `thing` is instead ("I told you Biscuit is a greyhound, he's
+    actually a lurcher" -> "lurcher"), or None when the text corrects nothing said of it."""
+    fixed = correction_in(text)
+    if fixed is None or not any(re.search(rf"\b{re.escape(thing)}\b", r, re.I) for r in fixed.retracted):
+        return None
+    said = re.match(
+        rf"^(?:(?:he|she|it|they|{re.escape(thing)})(?:['’]s|['’]re|\s+is|\s+are)\s+)?(?:actually\s+|really\s+)?"
+        rf"(?:an?\s+|the\s+)?([\w -]+?)(?=\s*(?:[,.;!?]|\band\b|\bbut\b|$))",
+        fixed.replacement,
+        re.I,
+    )
+    if said is None or said.group(1).split()[0].lower() in _NOT_KIND_LEADS:
+        return None
+    return said.group(1).strip()
+
+
 def copular_value(text: str, thing: str) -> str | None:
     """What the text says `thing` is ("Rufus is a beagle and Miso is a tabby" -> "beagle" for
     Rufus; "Kiwi, a border collie"; "Meet Waffles: beagle, nine weeks old"; "My dog Scout is a
     corgi" for "my dog"), or None. A state ("Kiwi is very curious about them") is not a kind."""
     end = r"(?=\s*(?:[,.;!?]|\band\b|\bbut\b|\bin case\b|\bwho\b|\bthat\b|$))"
+    corrected = corrected_kind(text, thing)
+    if corrected is not None:
+        return corrected
     thing_re = rf"\b{re.escape(thing)}(?:\s+[A-Z][\w'’-]+)?"  # "my dog Scout is a corgi"
     m = None
     for pattern in (

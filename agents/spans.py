@@ -629,6 +629,14 @@ _PRONOUN_LEAD = re.compile(
 )
 
 
+GENERIC_KINDS = frozenset(
+    "dog dogs puppy puppies cat cats kitten kittens pet pets animal animals bird birds fish horse rabbit "
+    "hen hens chicken chickens baby boy girl kid child person guy friend one thing".split()
+)
+"""Words that name a class, not a kind within it: "a puppy named Bolt" says nothing of Bolt's
+breed."""
+
+
 def answer_span(
     question: str,
     kind: AnswerType,

@@ -152,3 +152,25 @@ def test_the_latest_new_email_answers_a_question_that_names_nobody() -> None:
         evidence_turn(91, "New one noted: old.echo@example.com", speaker="assistant"),
     ]
     assert newer_typed(question, plan, [], holding) == "jo.plots@fastmail.com"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_corrected_breed_replaces_the_first(tmp_path: Path, mode: str) -> None:
+    conv = dated_conversation(
+        [
+            ("2025-01-05T10:00:00Z", [("user", "we adopted a whippet called Sorrel last weekend")]),
+            (
+                "2025-03-09T10:00:00Z",
+                [
+                    (
+                        "user",
+                        "oh, I told you Sorrel is a whippet, she's actually a saluki cross. The vet says so",
+                    )
+                ],
+            ),
+        ],
+    )
+    with Memory(tmp_path / "h") as m:
+        m.add_conversation(conv, namespace="n")
+        breed = m.ask("What breed is Sorrel?", namespace="n", mode=mode)
+        assert "saluki" in breed.answer and "whippet" not in breed.answer
