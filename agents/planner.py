@@ -213,6 +213,14 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(cue)}(?:s|es|ed|ing|d)?\b")
 
 
+_OCCUPATION = re.compile(
+    r"^\s*what\s+(?:does|do)\s+[\w'’ -]+?\s+do"
+    r"(?:\s+(?:now|nowadays|these\s+days))?\s*\?*\s*$",
+    re.IGNORECASE,
+)
+"""A bare "What does Ruth do?": what someone does, with no object, is their occupation."""
+
+
 def predicate_cues(question: str) -> list[str]:
     """Predicates the question's words point at, the most-cued first (ties in table order), so a
     reader answering one value takes the predicate the question names most specifically."""
@@ -228,6 +236,8 @@ def predicate_cues(question: str) -> list[str]:
         for p, cues in PREDICATE_CUES.items()
     }
     found = sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
+    if _OCCUPATION.match(question):
+        found = list(dict.fromkeys(["job_title", "works_at", *found]))
     fav = _FAVOURITE.search(q)
     category = favourite_of(fav) if fav else None
     return list(dict.fromkeys([category, *found, "likes"])) if category else found

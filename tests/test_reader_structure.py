@@ -176,3 +176,9 @@ def test_an_abstention_names_what_memory_does_not_say() -> None:
         abstention("What brand is the guitar?")
         == 'I don\'t know: nothing in memory answers "What brand is the guitar?"'
     )
+
+
+def test_a_bare_what_does_someone_do_asks_their_occupation() -> None:
+    assert predicate_cues("What does Ruth do?")[:2] == ["job_title", "works_at"]
+    assert predicate_cues("What does Ruth do these days?")[:2] == ["job_title", "works_at"]
+    assert "job_title" not in predicate_cues("What does Ruth do on Sundays?")

@@ -3079,6 +3079,13 @@ RULES: tuple[Rule, ...] = (
         org,
         starts=True,
     ),
+    R(
+        "job_title",
+        r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{obj:job}\s+at\s+[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3},?\s+"
+        r"(?:starting|from|start(?:ing|s)?\s+(?:on|in))\b",
+        job,
+        starts=True,
+    ),
     # a job offer taken, or a job said ahead ("I'm going to be a PM at Globex", "I'll be joining Globex")
     R(
         "works_at",
