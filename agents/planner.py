@@ -215,7 +215,7 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
 
 _OCCUPATION = re.compile(
     r"^\s*what\s+(?:does|do)\s+[\w'’ -]+?\s+do"
-    r"(?:\s+(?:now|nowadays|these\s+days))?\s*\?*\s*$",
+    r"(?:\s+(?:now|nowadays|these\s+days|for\s+work|for\s+a\s+living))?\s*\?*\s*$",
     re.IGNORECASE,
 )
 """A bare "What does Ruth do?": what someone does, with no object, is their occupation."""
