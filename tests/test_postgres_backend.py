@@ -464,3 +464,26 @@ def test_forget_through_memory_leaves_no_trace_in_rows_statistics_or_relation_fi
             SECRET_CITY not in m.ask("Where did Dana move to?", namespace="ns", mode="deep").model_dump_json()
         )
         assert any(OTHER_CITY in t.text for t in m.episodes.turns("other"))
+
+
+def test_a_server_starts_from_binaries_inside_a_private_folder(tmp_path: Path) -> None:
+    """A checkout in a private folder (mode 700, as `mktemp -d` makes) hides its virtualenv's
+    PostgreSQL from `nobody`, the user the server runs as under root: the binaries are then run
+    from a copy every user can read, and the server starts and serves pgvector."""
+    import os
+
+    from emem.storage.postgres.server import LocalPostgres, binaries, reachable_by_others, readable_copy
+
+    private = tmp_path / "private" / "bin"
+    private.mkdir(parents=True)
+    (tmp_path / "private").chmod(0o700)
+    assert not reachable_by_others(private)
+    copied = readable_copy(binaries())
+    assert reachable_by_others(copied) and (copied / "initdb").exists()
+    if os.geteuid() != 0:
+        return  # not root: the server runs as this user, who can read the virtualenv anyway
+    server = LocalPostgres(fsync=False)
+    server.bin = copied
+    with server, psycopg.connect(server.dsn, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        assert conn.execute("SELECT '[1,2]'::vector").fetchone() == ("[1,2]",)

