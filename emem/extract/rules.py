@@ -1451,6 +1451,10 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+(?:at|for)\s+{obj:org}", org),
+    # "I'm sous chef at Casa Brasa", "she's head nurse at St Luke's": a post held, said without an
+    # article, is still a job at the place named
+    R("works_at", r"{S}{BEN}\s+(?:[a-z]+\s+)?{job:job}\s+(?:at|for)\s+{obj:org}", org, confidence=0.7),
+    R("job_title", r"{S}{BEN}\s+(?:[a-z]+\s+)?{obj:job}\s+(?=(?:at|for)\s+[A-Z])", job, confidence=0.7),
     # Work said by what one does there ("I teach chemistry at Lycée Ampère", "I nurse at St
     # Luke's"): the place is the employer.
     R(
