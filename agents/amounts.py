@@ -13,7 +13,11 @@ import re
 
 from emem.agents.spans import about, number_value
 
-_ASKS_AMOUNT = re.compile(r"^\s*how\s+much\b|\bwhat\s+(?:is|was|'s)\s+the\s+(?:price|cost|fee|rent)\b", re.I)
+_ASKS_AMOUNT = re.compile(
+    r"^\s*how\s+much\b|\bwhat\s+(?:is|was|'s)\s+the\s+(?:price|cost|fee|rent)\b"
+    r"|^\s*what\s+(?:salary|wage|pay\s+rise|price|fee|rent|budget|rate)\b",
+    re.I,
+)
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?=(?:so|and|but|which)\b)")
 
 

@@ -43,3 +43,8 @@ def test_a_price_question_is_not_answered_by_a_count_of_days() -> None:
     assert states_amount("A flat white at the stall is 3.20 now.", {"stall"}, money=True)
     assert states_amount("Rent for the flat is 820 a month from March.", {"rent", "flat"}, money=True)
     assert states_amount("The stall takes about 400 euros on a Saturday.", {"stall"}, money=True)
+
+
+def test_a_salary_question_asks_an_amount_of_money() -> None:
+    assert asks_money("What salary did Brightwell offer me?")
+    assert not states_amount("Brightwell made me lead designer, 2 weeks ago.", {"brightwell"}, money=True)
