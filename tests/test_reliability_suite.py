@@ -13,7 +13,7 @@ import pytest
 
 from emem.embedding import default_embedder
 from emem.eval.reliability.__main__ import _parser, main
-from emem.eval.reliability.cases import DIMENSIONS, FRESH_ORDER, load_suite, sample_cases
+from emem.eval.reliability.cases import DIMENSIONS, FRESH_ORDER, SPLITS, load_suite, sample_cases
 from emem.eval.reliability.report import markdown_report
 from emem.eval.reliability.runner import CaseResult, run_mode
 from emem.eval.reliability.scorer import occurs
@@ -292,18 +292,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("q-1", "holdout6", False, "Where does Ida live?", "Lagos, says the holdout6 answer"),
         _result("r-1", "holdout7", False, "Where does Jo live?", "Silves, says the holdout7 answer"),
     ]
-    splits = [
-        "dev",
-        "test",
-        "holdout",
-        "holdout2",
-        "holdout3",
-        "holdout4",
-        "holdout5",
-        "holdout6",
-        "holdout7",
-        "all",
-    ]
+    splits = [*SPLITS, "all"]
     report = markdown_report(results, splits, ["fast"], "header")
     assert "| dimension (holdout) | fast |" in report and "| dimension (test) | fast |" in report
     assert "| dimension (holdout2) | fast |" in report and "- k-1 [stale_value]: fast" in report
@@ -359,11 +348,23 @@ def test_the_command_runs_a_held_out_split_without_showing_its_answers(
     assert _parser().parse_args(["--split", split]).split == split
 
 
-def test_holdout6_mixes_speakers_yes_no_questions_and_as_of(suite) -> None:
-    """holdout6 (session 11): 6 `user`/`assistant` conversations, 3 where the user and the agent
-    have names, 4 between friends; 15+ yes/no questions, 12+ asked through as_of, 16+ forget
+@pytest.mark.parametrize(
+    ("split", "least"),
+    [
+        # session 11: 170+ cases, 15+ yes/no, 12+ through as_of, 16+ requests, 8+ controls
+        ("holdout6", (170, 15, 12, 16, 8)),
+        # session 12: 200+ cases, 20+ yes/no, 25+ through as_of, 18+ requests, 12+ controls
+        ("holdout7", (200, 20, 25, 18, 12)),
+    ],
+)
+def test_recent_holdouts_mix_speakers_yes_no_questions_and_as_of(
+    suite, split: str, least: tuple[int, int, int, int, int]
+) -> None:
+    """The latest blind splits: 6 `user`/`assistant` conversations, 3 where the user and the agent
+    have names, 4 between friends; yes/no questions, questions asked through as_of, and forget
     requests with controls that must still be answered."""
-    convs = [v for v in suite.conversations.values() if v.split == "holdout6"]
+    cases_at_least, yes_no, as_of, requests, controls = least
+    convs = [v for v in suite.conversations.values() if v.split == split]
     speakers = [{t["speaker"] for s in v.conversation["sessions"] for t in s["turns"]} for v in convs]
     plain = sum(
         v.style == "agent" and sp == {"user", "assistant"} for v, sp in zip(convs, speakers, strict=True)
@@ -372,36 +373,10 @@ def test_holdout6_mixes_speakers_yes_no_questions_and_as_of(suite) -> None:
         v.style == "agent" and not sp & {"user", "assistant"} for v, sp in zip(convs, speakers, strict=True)
     )
     assert plain >= 6 and named >= 3 and sum(v.style == "friends" for v in convs) >= 4
-    cases = suite.select("holdout6")
-    assert len(cases) >= 170
-    assert sum(c.expect in (["yes"], ["no"]) for c in cases) >= 15
-    assert sum(c.as_of is not None for c in cases) >= 12
+    cases = suite.select(split)
+    assert len(cases) >= cases_at_least
+    assert sum(c.expect in (["yes"], ["no"]) for c in cases) >= yes_no
+    assert sum(c.as_of is not None for c in cases) >= as_of
     forgets = [c for c in cases if c.dimension == "forget_request"]
-    assert (
-        sum(c.status == "abstained" for c in forgets) >= 16
-        and sum(c.status == "answered" for c in forgets) >= 8
-    )
-
-
-def test_holdout7_mixes_speakers_yes_no_questions_and_as_of(suite) -> None:
-    """holdout7 (session 12): 6 `user`/`assistant` conversations, 3 where the user and the agent
-    have names, 4 between friends; 20+ yes/no questions, 25+ asked through as_of, 18 forget
-    requests with controls that must still be answered, and 18+ cases in every dimension."""
-    convs = [v for v in suite.conversations.values() if v.split == "holdout7"]
-    speakers = [{t["speaker"] for s in v.conversation["sessions"] for t in s["turns"]} for v in convs]
-    plain = sum(
-        v.style == "agent" and sp == {"user", "assistant"} for v, sp in zip(convs, speakers, strict=True)
-    )
-    named = sum(
-        v.style == "agent" and not sp & {"user", "assistant"} for v, sp in zip(convs, speakers, strict=True)
-    )
-    assert plain >= 6 and named >= 3 and sum(v.style == "friends" for v in convs) >= 4
-    cases = suite.select("holdout7")
-    assert len(cases) >= 200
-    assert sum(c.expect in (["yes"], ["no"]) for c in cases) >= 20
-    assert sum(c.as_of is not None for c in cases) >= 25
-    forgets = [c for c in cases if c.dimension == "forget_request"]
-    assert (
-        sum(c.status == "abstained" for c in forgets) >= 18
-        and sum(c.status == "answered" for c in forgets) >= 12
-    )
+    assert sum(c.status == "abstained" for c in forgets) >= requests
+    assert sum(c.status == "answered" for c in forgets) >= controls
