@@ -217,15 +217,55 @@ def supported_evidence(
     reader abstains), and turns under CANDIDATE_FLOOR are dropped."""
     if not turns:
         return [], False
-    vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
-    scores = support_scores(turns, vectors, question, plan, q_vec)
-    relevant = max(scores) >= RELEVANCE_FLOOR
+    scores, relevant = _support(view, turns, question, plan, q_vec)
     evidence = [
         evidence_item(t, view.segment_for(t), round(s, 4), t.text)
         for t, s in zip(turns, scores, strict=True)
-        if keep_all or (relevant and s >= CANDIDATE_FLOOR)
+        if keep_all or _kept(s, relevant)
     ]
     return evidence, relevant
+
+
+def supported_and_ranked(
+    view: NamespaceView,
+    turns: Sequence[StoredTurn],
+    question: str,
+    plan: Plan,
+    q_vec: np.ndarray,
+) -> tuple[list[EvidenceItem], list[EvidenceItem]]:
+    """`supported_evidence` and `supported_evidence(keep_all=True)` from one scoring: the cut
+    evidence and the whole ranking (the same items), for a caller that needs both.
+
+    Args:
+        view: the namespace's view.
+        turns: retrieved turns, best first.
+        question: the question as asked.
+        plan: its plan.
+        q_vec: the question's vector.
+    Returns:
+        (the evidence kept, every turn as evidence), in retrieval order.
+    """
+    if not turns:
+        return [], []
+    scores, relevant = _support(view, turns, question, plan, q_vec)
+    ranking = [
+        evidence_item(t, view.segment_for(t), round(s, 4), t.text) for t, s in zip(turns, scores, strict=True)
+    ]
+    return [e for e, s in zip(ranking, scores, strict=True) if _kept(s, relevant)], ranking
+
+
+def _support(
+    view: NamespaceView, turns: Sequence[StoredTurn], question: str, plan: Plan, q_vec: np.ndarray
+) -> tuple[list[float], bool]:
+    """Each turn's support score, and whether any reaches RELEVANCE_FLOOR."""
+    vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
+    scores = support_scores(turns, vectors, question, plan, q_vec)
+    return scores, max(scores) >= RELEVANCE_FLOOR
+
+
+def _kept(score: float, relevant: bool) -> bool:
+    """The cut: nothing when no turn is relevant, else every turn from CANDIDATE_FLOOR up."""
+    return relevant and score >= CANDIDATE_FLOOR
 
 
 def ranked_assistant(

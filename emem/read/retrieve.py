@@ -11,18 +11,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from emem.agents.aggregate import fact_items
-from emem.agents.assistant import (
-    CANDIDATE_FLOOR,
-    RELEVANCE_FLOOR,
-    evidence_item,
-    support_scores,
-    supported_evidence,
-)
+from emem.agents.assistant import evidence_item, supported_and_ranked, supported_evidence
 from emem.agents.currentness import question_time
 from emem.agents.deep import NEIGHBOUR_WEIGHT
 from emem.agents.state import MasterState
 from emem.answer import EvidenceItem, Plan
-from emem.index.manager import turn_key
 from emem.read.context import ReadRuntime, timed
 from emem.retrieval.filters import facts_within
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where
@@ -71,7 +64,7 @@ def fast_ranking(
     flt: Any = None,
 ) -> tuple[list[EvidenceItem], list[EvidenceItem]]:
     """`fast_evidence`, and every turn of the same retrieval scored for support with none cut
-    (`supported_evidence(keep_all=True)`): the ranking `aggregate` decides from whether a
+    (`agents.assistant.supported_and_ranked`): the ranking `aggregate` decides from whether a
     question is about withheld content, which it would otherwise retrieve and score again.
 
     Args:
@@ -85,18 +78,7 @@ def fast_ranking(
         (fast's evidence, the whole ranking), items in retrieval order.
     """
     turns = fast_turns(rt, view, question, as_of, flt)
-    if not turns:
-        return [], []
-    vectors = view.turn_vectors[[view.row_of[turn_key(t)] for t in turns]]
-    scores = support_scores(turns, vectors, question, plan, rt.embed(question))
-    relevant = max(scores) >= RELEVANCE_FLOOR
-    ranking, evidence = [], []
-    for t, s in zip(turns, scores, strict=True):
-        item = evidence_item(t, view.segment_for(t), round(s, 4), t.text)
-        ranking.append(item)
-        if relevant and s >= CANDIDATE_FLOOR:  # as supported_evidence cuts
-            evidence.append(item)
-    return evidence, ranking
+    return supported_and_ranked(view, turns, question, plan, rt.embed(question))
 
 
 def replies_to_agent_questions(
