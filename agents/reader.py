@@ -803,10 +803,19 @@ def offline_read(
     answer, status = _read_rules(question, plan, pack, facts, people)
     if status != "abstained" and plan.operation != Operation.TEMPORAL_ARITHMETIC:
         return answer, status
-    every = [e for c in pack.closures for e in c.evidence]
-    turns = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
-    reply = reply_to_question(question, turns, before=said_by(question, plan))
+    reply = reply_to_question(question, _told(pack), before=said_by(question, plan))
     return (reply.answer, "answered") if reply is not None else (answer, status)
+
+
+def _told(pack: PackResult) -> list[EvidenceItem]:
+    """Every packed turn a rule may read, context included: not a value the ledger holds in
+    conflict, and not an instruction (orders are data, never answers)."""
+    return [
+        e
+        for c in pack.closures
+        for e in c.evidence
+        if e.role != "conflicting-value" and not looks_like_instruction(e.text)
+    ]
 
 
 def _read_rules(
@@ -849,7 +858,7 @@ def _read_rules(
         holding = [e for e in holding if e.time < until] or holding
     states = without_retracted([_without_negated(f, every) for f in states], holding, plan)
     # "Am I still ...?": what was said last about it, not the best quote of the plan
-    told = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
+    told = _told(pack)
     verdict = yes_no(question, told)
     if verdict is not None and verdict.startswith("No"):
         # The ledger decides what is current: when it holds the asked thing as replaced, its
@@ -894,8 +903,7 @@ def _read_rules(
     if plan.operation == Operation.COUNT and (states or holding):
         # The replay reads context turns too: it judges each sentence by its own rules (what is
         # counted, the members named), and a loss is often said in a turn no assistant quoted.
-        replay = [e for e in every if e.role != "conflicting-value" and not looks_like_instruction(e.text)]
-        n = _count(question, plan, states, holding, replay)
+        n = _count(question, plan, states, holding, told)
         return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
         return abstention(question), "abstained"
@@ -1382,8 +1390,8 @@ def newer_typed(question: str, plan: Plan, states: list[FactItem], holding: list
     kind = answer_type(question)
     if kind not in _TYPED_ALONE or plan.asks_previous or not plan.prefers_latest:
         return None
-    if not plan.entities and states:
-        return None
+    if states and not plan.entities:
+        return None  # a ledger value is someone's: with nobody asked about, none is compared
     told = _latest_source_time(states[:1])
     current = {v.lower() for v in states[0].values} if states else set()
     for e in sorted(holding, key=lambda e: e.time, reverse=True):
