@@ -743,10 +743,12 @@ NEEDS_SPECIFIC = frozenset(
 and people may be answered by the sentence when no span is found ("hiking in the mountains")."""
 
 
+_FROM_VERB = r"(?:(?:switch|chang|mov|bump)\w*|went|go(?:es|ing|ne)?)"
+"""Verbs that go from one value to another ("switched from", "went from"); not "got back from"."""
 REVISION = re.compile(
     r"\binstead\b|\b(?:is|are|was|were|got|been|it's)\s+(?:off|cancell?ed|called off)\b|\bcancell?ed\b"
     r"|\bcalled (?:it )?off\b|\bfell through\b|\bgone off\b|\bno longer\b|\bnot \w+ anymore\b"
-    r"|\b(?:(?:switch|chang|mov|bump)\w*|went|go(?:es|ing|ne)?)\s+(?:\w+\s+)?from\s+\S"
+    rf"|\b{_FROM_VERB}\s+(?:\w+\s+)?from\s+\S"
     r"|\b(?:it|the\s+\w+|was|been|got)\s+(?:moved|pushed|postponed|rescheduled|shifted|bumped)\s+(?:back\s+|forward\s+)?to\b"
     r"|\b(?:moved|pushed|postponed|rescheduled|shifted|bumped|changed|switched)\s+(?:it|them)\s+to\b"
     r"|\b(?:switched|changed)\s+to\b"
@@ -762,7 +764,7 @@ REVISION = re.compile(
 """Words with which a speaker drops a value they stated before and (usually) names its
 replacement: "Iceland is off, we're doing Porto instead", "switched from violin to cello"."""
 _FROM_TO = re.compile(
-    r"\b(?:(?:switch|chang|mov|bump)\w*|went|go(?:es|ing|ne)?)\s+(?:\w+\s+)?from\s+[^,.;!?]+?\s+to\s+([^,.;!?]+)",
+    rf"\b{_FROM_VERB}\s+(?:\w+\s+)?from\s+[^,.;!?]+?\s+to\s+([^,.;!?]+)",
     re.I,
 )
 _MOVED_TO = re.compile(
