@@ -91,22 +91,21 @@ def likely_user(turns: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
     roles = speaker_roles(speakers)
     if len(speakers) != 2 or any(r != "person" for r in roles.values()):
         return None
-    rate: dict[str, tuple[float, float]] = {}
+    rate: dict[str, tuple[float, float, float]] = {}
     for s in speakers:
         said = [t for sp, t in turns if sp == s]
-        self_ = sum(len(_SELF.findall(t)) for t in said) / max(len(said), 1)
-        other = sum(len(_TO_OTHER.findall(t)) for t in said) / max(len(said), 1)
-        rate[s] = (self_, other)
-    acks = {s: sum(bool(_ACKNOWLEDGES.search(t)) for sp, t in turns if sp == s) for s in speakers}
-    count = {s: sum(sp == s for sp, _ in turns) for s in speakers}
+        n = max(len(said), 1)
+        self_ = sum(len(_SELF.findall(t)) for t in said) / n
+        other = sum(len(_TO_OTHER.findall(t)) for t in said) / n
+        acks = sum(bool(_ACKNOWLEDGES.search(t)) for t in said) / n
+        rate[s] = (self_, other, acks)
     a, b = speakers
     for user, agent in ((a, b), (b, a)):
-        (u_self, u_other), (g_self, g_other) = rate[user], rate[agent]
+        (u_self, u_other, u_ack), (g_self, g_other, g_ack) = rate[user], rate[agent]
         if u_self >= 0.5 and u_self >= 3 * g_self and g_other >= g_self and u_self > u_other:
             return user, agent
         # An agent that keeps a memory says so ("Noted.", "Saved 06 4127 8830.", "I'll remember"),
         # and may speak of itself as much as to the user; friends seldom acknowledge each other so.
-        g_ack, u_ack = acks[agent] / count[agent], acks[user] / count[user]
         if g_ack >= 0.3 and u_ack <= g_ack / 4 and u_self >= 0.5 and u_self > g_self:
             return user, agent
     return None
