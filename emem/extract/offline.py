@@ -1548,10 +1548,9 @@ class OfflineExtractor:
         return [s.fact for s in mine if s.index == last]
 
 
-_FILLER = frozenset(
-    "oh ah ugh um uh hmm ok okay actually sorry wait hey hi yeah yes no so and but well also "
-    "please just then anyway btw lol haha".split()
-)
+_FILLER = _FUNCTION_WORDS | frozenset("ah ugh uh please".split())
+"""Words that say nothing of their own before a retraction cue: the function words and a few
+interjections."""
 
 
 def _states_something(text: str) -> bool:
@@ -1562,7 +1561,7 @@ def _states_something(text: str) -> bool:
         return True
     if any(w.lower() not in NOT_NAMES for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text)):
         return True  # a name mid-sentence ("my ex Joost keeps calling, forget that")
-    words = [w for w in re.findall(r"[^\W_]+", text.lower()) if w not in _FILLER and w not in _FUNCTION_WORDS]
+    words = [w for w in re.findall(r"[^\W_]+", text.lower()) if w not in _FILLER]
     return len(words) >= 6
 
 
