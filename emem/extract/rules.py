@@ -1071,19 +1071,21 @@ def learned(m: re.Match[str], ctx: Ctx) -> list[str]:
 def kin_named(m: re.Match[str], ctx: Ctx) -> list[str]:
     """ "my sister Ana" -> "a sister named Ana"; "my mom, Linda" -> "a mother named Linda"."""
     kin = re.sub(r"\s+", " ", (m.group("kin") or "").lower())
-    kin = _KIN.get(kin, kin)
-    name = m.group("name2") or ""
-    if not name or name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
-        return []
-    return [f"{_article(kin)} {kin} named {name}"]
+    return _kin_value(_KIN.get(kin, kin), m.group("name2") or "")
 
 
 def fiance_named(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """ "Femi proposed!" -> "a fiancé named Femi"."""
+    """ "Femi proposed!" -> "a fiancé named Femi" ("Wow proposed" names nobody)."""
     name = m.group("name2") or ""
-    if not name or name.lower() in NOT_PLACES or name.lower() in PRONOUN_START or name.lower() in NOT_NAMES:
+    return [] if name.lower() in NOT_NAMES else _kin_value("fiancé", name)
+
+
+def _kin_value(kin: str, name: str) -> list[str]:
+    """ "a sister named Ana": a relative of that kind with that name, or nothing when the name
+    is a place or a pronoun."""
+    if not name or name.lower() in NOT_PLACES or name.lower() in PRONOUN_START:
         return []
-    return [f"a fiancé named {name}"]
+    return [f"{_article(kin)} {kin} named {name}"]
 
 
 def const_partner(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1245,6 +1247,13 @@ _PETS = "|".join(sorted(PETS, key=len, reverse=True))
 _PET_TAIL = r"(?!\s*(?:tank|food|bowl|toy|toys|bed|cage|treats?|sitter|walker|park|shelter|show|bite|hair|-))"
 _SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|foster|old|baby|black|white|grey|gray|orange|first|second|third|other)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
 _PETNAME = r"(?P<name2>[A-Z][a-z]+)\b"
+_PROPOSED = (
+    r"\s+(?:just\s+|finally\s+|actually\s+)?proposed\b(?!\s+to\s+(?!me\b))(?!\s+(?:that|we|a|an|the)\b)"
+)
+"""A name's proposal to the speaker ("Femi proposed!!", "Dana proposed to me"), not to another or
+of a plan ("proposed that we split the bill")."""
+_FROM_A_START = r",?\s+(?:starting|from|start(?:ing|s)?\s+(?:on|in))\b"
+"""What dates a verbless new job ("Data analyst at Fenwick Insurance, starting in March")."""
 _COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
 _CHILD = r"(?P<kin>son|daughter|kid|child|stepson|stepdaughter|baby\s+(?:boy|girl))"
 _LIVE_NOUN = r"(?:place|apartment|flat|house|home|condo|neighbou?rhood|town|city)"
@@ -1512,8 +1521,7 @@ RULES: tuple[Rule, ...] = (
     R("relationship_status", r"\b(?:[Mm]y)\s+(?:fianc[ée]e?|fiancee?)\b", const("engaged"), confidence=0.6),
     R(
         "relationship_status",
-        r"(?:^|[.!?]\s+|\b(?:and|so)\s+)[A-Z][a-z]+\s+(?:just\s+|finally\s+|actually\s+)?proposed\b"
-        r"(?!\s+to\s+(?!me\b))(?!\s+(?:that|we|a|an|the)\b)",
+        r"(?:^|[.!?]\s+|\b(?:and|so)\s+)[A-Z][a-z]+" + _PROPOSED,
         const("engaged"),
         dated=True,
     ),
@@ -2086,8 +2094,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(  # "Femi proposed!!": the one who proposed to the speaker is now their fiancé
         "has_partner",
-        rf"(?:^|[.!?]\s+|\b(?:and|so|guess\s+what,?)\s+){_PETNAME}\s+(?:just\s+|finally\s+|actually\s+)?"
-        rf"proposed(?P<kin>)\b(?!\s+to\s+(?!me\b))(?!\s+(?:that|we|a|an|the)\b)",
+        rf"(?:^|[.!?]\s+|\b(?:and|so|guess\s+what,?)\s+){_PETNAME}(?P<kin>)" + _PROPOSED,
         fiance_named,
         dated=True,
     ),
@@ -3079,14 +3086,14 @@ RULES: tuple[Rule, ...] = (
     # Hospital Limerick, starting 4 August"): a job title at an employer, from a start
     R(
         "works_at",
-        r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{job:job}\s+at\s+{obj:org},?\s+(?:starting|from|start(?:ing|s)?\s+(?:on|in))\b",
+        r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{job:job}\s+at\s+{obj:org}" + _FROM_A_START,
         org,
         starts=True,
     ),
     R(
         "job_title",
-        r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{obj:job}\s+at\s+[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3},?\s+"
-        r"(?:starting|from|start(?:ing|s)?\s+(?:on|in))\b",
+        r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{obj:job}\s+at\s+[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}"
+        + _FROM_A_START,
         job,
         starts=True,
     ),
