@@ -129,6 +129,13 @@ def _said(turn: StoredTurn) -> str:
     return f" {turn.speaker}: {turn.render()}"
 
 
+def packed_line_tokens(turn: StoredTurn) -> int:
+    """The tokens of a turn's line as the packed context renders it ("[id] speaker: text"),
+    its session header aside: what the turn costs the budget (emem.read.aggregate.turn_line)."""
+    said = _said(turn)
+    return count_line_tokens(f"[{turn.turn_id}]{said}", said)
+
+
 def turn_line(turn: StoredTurn) -> str:
     return f"[{turn.turn_id} | {turn.time:%Y-%m-%d}] {turn.speaker}: {turn.render()}"
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from emem.agents.assistant import DATE_WORDS, support_scores
+from emem.agents.assistant import DATE_WORDS, packed_line_tokens, support_scores
 from emem.answer import ActivatedSegment, FactItem, Operation, Plan
 from emem.index.manager import turn_key
 from emem.index.text import tokenize
@@ -44,7 +44,6 @@ from emem.retrieval.second_hop import blend_hop
 from emem.retrieval.turnscore import FEATURES, TurnSignals, calibrated, feature_matrix, turn_signals
 from emem.retrieval.typed import Tag, typed_signal
 from emem.retrieval.view import NamespaceView
-from emem.tokens import count_line_tokens
 
 MAX_HOPS = 3
 """Routing hops per question: the question itself, then twice more, each from what the hop
@@ -240,15 +239,8 @@ def score_turns(
     # Melanie partake in?") is that person's own turns, which rarely repeat the question's words.
     said = [float(t.speaker.lower() in names) for t in turns]
     x = feature_matrix(signals, rows, overlap, ents, seg, said)
-    tokens = np.array([count_line_tokens(_line(t), f" {t.speaker}: {t.render()}") for t in turns])
+    tokens = np.array([packed_line_tokens(t) for t in turns])
     return Scored(list(turns), calibrated(x), support, x, tokens)
-
-
-def _line(t: StoredTurn) -> str:
-    # As aggregate.turn_line renders it: what the turn costs in the packed context (its session
-    # header, said once for the session's turns, aside).
-    caption = f" [shares {t.image_caption}]" if t.image_caption else ""
-    return f"[{t.turn_id}] {t.speaker}: {t.text}{caption}"
 
 
 def segment_scores(activated: Sequence[ActivatedSegment]) -> dict[str, float]:

@@ -17,6 +17,7 @@ from emem.agents.assistant import (
     RELEVANCE_FLOOR,
     AssistantReport,
     evidence_item,
+    packed_line_tokens,
     supported_evidence,
 )
 from emem.agents.counts import counted_words
@@ -38,7 +39,6 @@ from emem.ledger.models import Revision
 from emem.read.context import ReadRuntime, timed, visible_mask
 from emem.read.packing import cost, pack
 from emem.read.retrieve import fast_turns
-from emem.tokens import count_line_tokens
 
 
 def segment_turns(rt: ReadRuntime, state: MasterState) -> list[EvidenceItem]:
@@ -140,8 +140,7 @@ def deep_candidates(
         # Its line alone (turn_closure's tokens, header aside) already over what is left: it
         # cannot fit, so skip it before building its item and closure, as most are once the
         # budget is nearly full (a hundred or more candidates per deep ask).
-        said = f" {t.speaker}: {t.render()}"
-        if count_line_tokens(f"[{t.turn_id}]{said}", said) > left:
+        if packed_line_tokens(t) > left:
             continue
         item = evidence_item(t, view.segment_for(t), round(support[turn_key(t)], 4), t.text)
         unit = turn_closure(item, t.turn_id, item.score)
