@@ -321,6 +321,15 @@ class ReadRuntime:
             self._inferred[view.namespace] = (view, value)
         return value
 
+    def agents(self, view: NamespaceView) -> set[str]:
+        """The speakers who are the agent: by their labels, or the one `inferred_user` found in a
+        conversation whose labels name neither."""
+        roles = speaker_roles(self.speakers(view))
+        agents = {s for s, r in roles.items() if r == "agent"}
+        if not agents and (inferred := self.inferred_user(view)) is not None:
+            agents.add(inferred[1])  # only labels that name nobody leave the agent to infer
+        return agents
+
     def revision_turns(self, view: NamespaceView) -> list[StoredTurn]:
         """The view's turns that carry a revision cue (`has_revision_cue`), in view order: the only
         ones the follow-up hop (`later_revisions`) can accept (47 of LoCoMo's 5,882 turns), so
@@ -405,11 +414,7 @@ class ReadRuntime:
             hit = self._withheld.get(namespace)
             if hit is not None and hit[0] is view and hit[1] is requests:
                 return hit[3]
-        roles = speaker_roles(self.speakers(view))
-        agents = {s for s, r in roles.items() if r == "agent"}
-        inferred = self.inferred_user(view)
-        if inferred:
-            agents.add(inferred[1])
+        agents = self.agents(view)
         if hit is not None and hit[1] == requests and hit[2] == agents and _extends(view.turns, hit[0].turns):
             value = _withheld_extended(view, hit[0], hit[1], hit[3], requests, agents)
         else:

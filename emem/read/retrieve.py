@@ -20,7 +20,6 @@ from emem.read.context import ReadRuntime, timed
 from emem.retrieval.filters import facts_within
 from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where
 from emem.retrieval.view import NamespaceView
-from emem.subjects import speaker_roles
 
 
 def fast_turns(
@@ -105,10 +104,7 @@ def replies_to_agent_questions(
     Returns:
         The replies not already in `evidence`, each ranked just under the question it answers.
     """
-    roles = speaker_roles(rt.speakers(view))
-    agents = {s for s, r in roles.items() if r == "agent"}
-    if not agents and (inferred := rt.inferred_user(view)) is not None:
-        agents.add(inferred[1])
+    agents = rt.agents(view)
     have = {(e.conversation_id, e.turn_id) for e in evidence}
     out: list[EvidenceItem] = []
     for e in evidence if agents else ():
