@@ -1397,10 +1397,10 @@ def newer_typed(question: str, plan: Plan, states: list[FactItem], holding: list
     for e in sorted(holding, key=lambda e: e.time, reverse=True):
         if told is not None and e.time <= told:
             break
-        said_by = e.speaker.lower()
-        if plan.entities and said_by != plan.entities[0].lower():
+        speaker = e.speaker.lower()
+        if plan.entities and speaker != plan.entities[0].lower():
             continue
-        if said_by in AGENT_NAMES or not _NEW_VALUE.search(e.text):
+        if speaker in AGENT_NAMES or not _NEW_VALUE.search(e.text):
             continue  # an agent repeating a value back does not make it one
         span = typed_span(kind, e.text, None, set())
         if span and span.lower() not in current:
