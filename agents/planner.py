@@ -56,8 +56,10 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _PREVIOUS = re.compile(
-    r"\b(?:before|previous(?:ly)?|used to|formerly|former|prior|originally|at first|old)\b", re.IGNORECASE
+    r"\b(?:before|previous(?:ly)?|used to|formerly|former|prior|originally|at first|(?<!how )old)\b",
+    re.IGNORECASE,
 )
+"""Words asking what came before ("my old job"); "how old" asks an age, not a former value."""
 _MULTI_HOP = re.compile(r"\b(?:both|in common|also|each|and|after|before|while|same)\b", re.IGNORECASE)
 
 # Question words that point at a ledger predicate.

@@ -125,6 +125,9 @@ def test_planner_reads_present_tense_as_current_and_dates_as_past() -> None:
     assert offline_plan("Where does Dana live?", ["Dana"]).needs_current
     assert not offline_plan("Where did Dana live in 2023?", ["Dana"]).needs_current
     assert offline_plan("Where did Dana live before Portland?", ["Dana"]).asks_previous
+    assert offline_plan("What was Dana's old job?", ["Dana"]).asks_previous
+    # "How old" asks an age, not what came before: Dana turned 9 after being 8.
+    assert not offline_plan("How old is Dana?", ["Dana"]).asks_previous
     plan = offline_plan("What is Dana's job title?", ["Dana"])
     assert plan.predicates[0] == "job_title"
 
