@@ -119,3 +119,12 @@ def test_what_was_forgotten_is_withheld_and_the_rest_answers(memory: Memory, mod
     assert "Saturday" in party.answer and "navy" not in party.answer, party.answer
     for e in party.evidence:
         assert "navy" not in e.text
+
+
+def test_bank_details_cover_accounts_in_other_words() -> None:
+    r = request("bank details")
+    assert r.covers(text="payouts go to my business account, sort code 20-45-77, account 41558806")
+    assert r.covers(text="Card is 4929 1234 5678 9012, expires in May.")
+    assert r.covers(text="My IBAN is DE89 3704 0044 0532 0130 00.")
+    assert not r.covers(text="I sold six chopping boards at the craft fair on Saturday.")
+    assert not r.covers(text="We met on 12-03-24 at the riverbank.")

@@ -70,6 +70,9 @@ STREET = (  # case-sensitive: "5 miles down the road" is not an address
     r"(?:\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|"
     r"Court|Ct|Way|Place|Pl|Terrace|Close|Crescent)\b\.?)"
 )
+IBAN = r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?\b"
+CARD = r"(?<![\d-])(?:\d{4}[\s-]?){3}\d{4}(?![\d-])"
+"""Bank shapes: an IBAN, a 16-digit card number (a sort code looks like a date: its words find it)."""
 AMOUNT = (
     r"(?i:(?<![\d.])\d[\d,.]*\s*(?:k\s+)?(?:lei|euros?|eur|pounds?|dollars?|usd|gbp|chf|francs?|kr|sek|nok|dkk|zloty|"
     r"yen|rupees?)\b|[€$£]\s?\d[\d,.]*(?:\s*k\b)?)"
@@ -138,6 +141,16 @@ TOPICS: tuple[Topic, ...] = (
         r"\b(?:job|work|employer|career)\b|\bwhere\s+I\s+work\b",
         ("works_at", "job_title"),
         r"\b(?:job|employer|boss|coworkers?|colleagues?|(?:work|working|worked)\s+(?:at|for|as))\b",
+    ),
+    # Bank and card details: "forget my bank details" covers the account number said as
+    # "payouts go to account 41558806, sort code 20-45-77", in whatever words.
+    Topic(
+        r"\b(?:bank(?:ing)?|account\s+(?:numbers?|details|no)|sort\s+codes?|iban|routing\s+numbers?|"
+        r"(?:credit|debit|bank)\s+cards?|card\s+(?:numbers?|details))\b",
+        (),
+        r"\b(?:bank(?:ing)?|accounts?\s+(?:numbers?|no\b)|sort\s+codes?|iban|routing\s+numbers?|swift|"
+        r"(?:credit|debit|bank)\s+cards?|card\s+numbers?|cvv|(?:business|current|savings|checking)\s+account)\b",
+        (IBAN, CARD),
     ),
     # What someone earns is not where they work: "forget my salary" leaves the employer answerable.
     Topic(
