@@ -105,12 +105,14 @@ _CHANGE_VERB = re.compile(
 )
 """A second value said with a verb of change ("... but recently went vegan") replaced the first."""
 _ASKS_MEMORY = re.compile(
-    r"^\W*(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
+    r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,2},\s+)?"
+    r"(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
     r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|purge|keep|store|remember|save|record|"
     r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s+to|hold\s+on\s+to)\b",
     re.IGNORECASE,
 )
-"""A question that asks the memory to forget (or not keep) something: a request, not a question."""
+"""A question that asks the memory to forget (or not keep) something: a request, not a question,
+also when it opens by naming whom it asks ("Solène, would you forget ...?")."""
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 

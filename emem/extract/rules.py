@@ -1310,10 +1310,12 @@ what is named ("anything about my dentist", "the therapy info", "Harriet")."""
 
 ANAPHORIC_FORGET = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+"
-    r"(?i:(?:that|this)|I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)\s+(?:that|this|it))"
+    r"(?i:(?:that|this)|I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)\s+(?:that|this|it|"
+    r"the\s+(?:number|amount|figure|sum|price|name|date|address|bit|part)))"
     r"(?:\s*,\s*(?i:about|re|regarding|i\.e\.)\s+(?P<obj>[^.!?;]{2,80}))?\s*(?=[.!?,;]|$)"
 )
-"""A request that points back ("Please forget that", "forget I said that, about the burnout"):
+"""A request that points back ("Please forget that", "forget I said that, about the burnout",
+"forget I said the number"):
 what it names is the statement said just before. "Forget what I said about why Anatole left"
 names its topic itself: the rules below read it; a bare "Forget what I said." only retracts."""
 
