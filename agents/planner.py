@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from emem.agents.spans import measure_family
 from emem.answer import Operation, Plan
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
@@ -192,6 +193,8 @@ class PlanReply(BaseModel):
 
 
 def classify_operation(question: str) -> Operation:
+    if measure_family(question) is not None:
+        return Operation.FACT  # "How long is the commute?", "How many kilos is Elsie?": one quantity
     if _ARITHMETIC.search(question):
         return Operation.TEMPORAL_ARITHMETIC
     if _LOOKUP.search(question):

@@ -46,6 +46,7 @@ from emem.agents.spans import (
     focus_words,
     has_revision_cue,
     head_noun,
+    measure_family,
     number_value,
     only_when,
     revised_value,
@@ -435,6 +436,12 @@ def _as_is(kind: AnswerType, predicate: str, value: str, head: str | None = None
     return None
 
 
+_MEASURE_WORDS = frozenset(
+    "weigh weighs weighed weight heavy kilos kilograms kg pounds lbs stone grams dose doses dosage mg "
+    "milligrams ml tall height far distance long take takes taking".split()
+)
+"""Words that ask for a quantity rather than say what it is of: "she weighs 4.1 kg" is not about
+Otis because both say "weigh"."""
 READ_DEPTH = 3
 """The offline reader looks at the three best-supported holding turns for one about the question."""
 LATEST_MARGIN = 0.15
@@ -459,6 +466,27 @@ def _candidates(
     if kind is AnswerType.AGE and plan.entities:
         # The typed span said of the person is what makes a turn about "how old is Pepper?".
         about_it = [e for e in holding[:READ_DEPTH] if _involves(e, plan.entities)]
+    elif kind is AnswerType.MEASURE and plan.entities:
+        # "How much does Elsie weigh?": a quantity in the asked units said of Elsie ("Elsie's
+        # 8.4 kg now") is about it without the question's words; it changes over time, so for a
+        # question not about the past the latest one said answers.
+        # A unit is specific enough to read a little deeper than other spans: the quantity is
+        # often a reply ("is the commute better?" - "25 minutes.") ranked below the question.
+        family = measure_family(question)
+        measured = [e for e in holding[:FRAME_DEPTH] if typed_span(kind, e.text, None, set(), family)]
+        focus = focus_words(question, set(plan.entities)) - TYPE_WORDS - _MEASURE_WORDS
+        about_it = [e for e in measured if _involves(e, plan.entities)] or [
+            # "he takes donepezil 5mg" for "How much donepezil does Dad take?": about the
+            # question's other words, naming nobody else.
+            e
+            for e in measured
+            if about(e.text, focus)
+            # "Elsie is 5.6 kg" is not what Otis weighs: a turn naming someone else is about them
+            and not any(re.search(rf"\b{re.escape(p)}\b", e.text, re.I) for p in people - {e.speaker})
+        ]
+        if plan.prefers_latest and not plan.asks_previous:
+            about_it.sort(key=lambda e: e.time, reverse=True)
+        return about_it
     else:
         focus = (focus_words(question, set(plan.entities)) - TYPE_WORDS) | {n.lower() for n in names}
         focus |= {w for others in cue_kin(question, plan, focus).values() for w in others}
@@ -989,7 +1017,9 @@ def _read_rules(
         if newer is not None:
             return newer, "answered"
     names = frozenset(n for f in states for v in f.values if (n := named_value(v)))
-    amount = plan.operation == Operation.FACT and asks_amount(question)
+    # A measured quantity's unit says what it measures ("Elsie is 5.6 kg" answers "How much does
+    # she weigh?" without the word): the typed span decides, not an amount naming the question's words.
+    amount = plan.operation == Operation.FACT and asks_amount(question) and kind is not AnswerType.MEASURE
     amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"} if amount else set()
     money = amount and asks_money(question)
     chosen: Span | None = None

@@ -39,6 +39,9 @@ class AnswerType(StrEnum):
     a number of hours and minutes, never by a sentence about the race."""
     TOPIC = "topic"
     """What a thesis, book or talk is about: only a turn saying "<it> is about/on ..." answers."""
+    MEASURE = "measure"
+    """A quantity in units of the asked kind (a weight, a dose, a height or distance, a journey's
+    length in time): only a number with such a unit answers ("5.6 kg", "10mg", "70 minutes")."""
     OTHER = "other"
 
 
@@ -57,6 +60,7 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
     (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
     (AnswerType.ADDRESS, re.compile(r"\baddress\b", re.I)),
+    (AnswerType.MEASURE, re.compile(r".", re.S)),  # decided by `measure_family`, see answer_type
     (
         AnswerType.RESULT_TIME,
         re.compile(
@@ -145,6 +149,61 @@ _GENERIC = frozenset(
 _EITHER = re.compile(r"\b\w+\s+or\s+\w+", re.I)
 
 
+_MEASURE_QUESTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "weight",
+        re.compile(
+            r"\bweigh(?:s|ed|t)?\b|\bhow\s+heavy\b|\bhow\s+many\s+(?:kilos|kilograms|kg|pounds|lbs|stone|grams)\b",
+            re.I,
+        ),
+    ),
+    (
+        "dose",
+        re.compile(
+            r"\bdos(?:e|es|age)\b|\bhow\s+many\s+(?:mg|milligrams|micrograms|ml)\b"
+            r"|^\s*how\s+much\s+(?!time\b|money\b)[a-z]+\s+(?:does|do|did|is|was)\s+.+\b(?:take|taking|on)\s*\??\s*$",
+            re.I,
+        ),
+    ),
+    ("length", re.compile(r"\bhow\s+(?:tall|far)\b|\b(?:height|distance)\b", re.I)),
+    (
+        "duration",
+        re.compile(
+            r"^\s*how\s+long\b.*\b(?:commute|journey|drive|flight|walk|ride|train|bus|trip\s+to\s+work)\b",
+            re.I,
+        ),
+    ),
+)
+"""Questions asking a measured quantity, by the family of units that answers them."""
+_NUMBER = r"(?<![\w.,])\d+(?:[.,]\d+)?"
+MEASURE_UNITS: dict[str, re.Pattern[str]] = {
+    "weight": re.compile(
+        rf"{_NUMBER}\s*(?:kg|kgs|kilos?|kilograms?|g|grams?|lbs?|pounds?|st|stone|oz|ounces?)\b(?:\s*\d+\s*(?:oz|lbs?)\b)?",
+        re.I,
+    ),
+    "dose": re.compile(
+        rf"{_NUMBER}\s*(?:mg|mcg|µg|ml|milligrams?|micrograms?|millilitres?|milliliters?|iu)\b", re.I
+    ),
+    "length": re.compile(
+        rf"{_NUMBER}\s*(?:cm|mm|m|km|metres?|meters?|kilometres?|kilometers?|miles?|ft|feet|foot|inches?|in)\b"
+        r"|\b\d['’]\s?\d{1,2}(?:\"|''|”)?",
+        re.I,
+    ),
+    "duration": re.compile(
+        rf"{_NUMBER}\s*(?:hours?|hrs?|h)(?:\s*(?:and\s*)?\d+\s*(?:minutes?|mins?))?\b|{_NUMBER}\s*(?:minutes?|mins?)\b"
+        r"|\b(?:an?|one|half\s+an)\s+hour(?:\s+and\s+(?:a\s+half|\d+\s*(?:minutes?|mins?)))?\b",
+        re.I,
+    ),
+}
+"""A number with a unit of each family ("5.6 kg", "10mg", "1.8 m", "70 minutes")."""
+
+
+def measure_family(question: str) -> str | None:
+    """The family of units a question asks a quantity in ("How much does Elsie weigh?" -> weight),
+    or None when it asks no measured quantity."""
+    return next((family for family, pattern in _MEASURE_QUESTIONS if pattern.search(question)), None)
+
+
 def answer_type(question: str) -> AnswerType:
     """The kind of value the question asks for (first matching rule wins). The rules read the
     question with its asked noun phrase cut to its head ("Which music school" reads as "Which
@@ -159,6 +218,10 @@ def answer_type(question: str) -> AnswerType:
             rest = m.group(1)[m.group(1).lower().index(head) :]
             form = f"{question[: m.start(1)]}{rest}"
     for kind, pattern in _TYPES:
+        if kind is AnswerType.MEASURE:
+            if measure_family(question) is not None:
+                return kind
+            continue
         if pattern.search(form):
             if kind is AnswerType.YESNO and _EITHER.search(question):
                 return AnswerType.OTHER  # "Is she vegan or vegetarian?" asks which, not whether
@@ -471,6 +534,9 @@ def typed_span(
     if kind is AnswerType.RESULT_TIME:
         m = _RESULT_TIME.search(text)
         return m.group(0).strip() if m else None
+    if kind is AnswerType.MEASURE:
+        m = MEASURE_UNITS[head].search(text) if head in MEASURE_UNITS else None
+        return m.group(0).strip() if m else None
     if kind is AnswerType.AGE:
         m = _AGE.search(text)
         age = next((g for g in m.groups() if g), None) if m else None
@@ -665,7 +731,12 @@ def answer_span(
         ):
             return Span(lead.group(0), True)  # "started The Bear": a title, article and all
         text = revised or text
-    heads = {AnswerType.NAME: head_noun, AnswerType.TOPIC: topic_noun, AnswerType.PROPER: proper_head}
+    heads = {
+        AnswerType.NAME: head_noun,
+        AnswerType.TOPIC: topic_noun,
+        AnswerType.PROPER: proper_head,
+        AnswerType.MEASURE: measure_family,
+    }
     head = heads[kind](question) if kind in heads else None
     corrected = after_correction(text)
     if corrected:  # "14 Oak Lane. Sorry, 41 Oak Lane": the corrected value wins
@@ -737,6 +808,7 @@ NEEDS_SPECIFIC = frozenset(
         AnswerType.ADDRESS,
         AnswerType.TOPIC,
         AnswerType.RESULT_TIME,
+        AnswerType.MEASURE,
     }
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places
