@@ -81,3 +81,32 @@ def states_amount(text: str, focus: set[str], *, money: bool = False) -> bool:
     return any(
         _has_number(c) and about(c, focus) and (not money or _states_money(c)) for c in _CLAUSE.split(text)
     )
+
+
+_MONEY_SPAN = re.compile(
+    r"(?:[£$€¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|million|grand)\b)?"
+    r"|\b\d[\d,]*(?:\.\d+)?\s?(?:k\b|grand\b|pounds?\b|dollars?\b|euros?\b|quid\b|bucks\b|kr\b|kroner\b|francs?\b|"
+    r"(?:CAD|USD|EUR|GBP|AUD|NZD|CHF)\b))"
+    r"(?:\s+(?:a|an|per)\s+(?:month|week|year|hour|night|day|session|lesson|jar|kilo|head))?",
+    re.I,
+)
+"""A sum as said, with its rate when it has one ("£1,200", "£850 a month", "68k")."""
+
+
+def money_span(text: str, focus: set[str]) -> str | None:
+    """The sum a clause about the question's words states ("Cormac's deposit is £1,200" for "How
+    much deposit did Cormac pay?"), or None.
+
+    Args:
+        text: a candidate turn.
+        focus: the question's focus words.
+
+    Returns:
+        The first sum said in a clause about the focus, as written.
+    """
+    for clause in _CLAUSE.split(text):
+        if about(clause, focus):
+            m = _MONEY_SPAN.search(clause)
+            if m:
+                return m.group(0).strip()
+    return None

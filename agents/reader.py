@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Literal
 
-from emem.agents.amounts import asks_amount, asks_money, states_amount
+from emem.agents.amounts import asks_amount, asks_money, money_span, states_amount
 from emem.agents.assistant import cue_kin
 from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.corrections import correction_in
@@ -27,6 +27,7 @@ from emem.agents.frames import (
     which_one,
 )
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
+from emem.agents.repairs import repaired
 from emem.agents.replies import reply_to_question
 from emem.agents.rescheduled import rescheduled
 from emem.agents.revoked import called_off
@@ -835,6 +836,12 @@ def offline_read(
     return (reply.answer, "answered") if reply is not None else (answer, status)
 
 
+def _as_meant(e: EvidenceItem) -> EvidenceItem:
+    """The evidence with its in-turn self-repairs applied (`agents.repairs`)."""
+    text = repaired(e.text)
+    return e if text == e.text else e.model_copy(update={"text": text})
+
+
 def _told(pack: PackResult) -> list[EvidenceItem]:
     """Every packed turn a rule may read, context included: not a value the ledger holds in
     conflict, and not an instruction (orders are data, never answers)."""
@@ -880,13 +887,17 @@ def _read_rules(
         key=lambda e: -e.score,
     )
     evidence = [e for e in evidence if not looks_like_instruction(e.text)]  # orders are data, never answers
+    if not plan.asks_previous:
+        # "starts 2 October. sorry, 3 October": read each turn as the speaker meant it (the
+        # evidence the answer cites stays as said).
+        evidence = [_as_meant(e) for e in evidence]
     holding = [e for e in evidence if e.role != "superseded-value"]
     if (until := said_by(question, plan)) is not None:
         # "What diet was I on in February?": a turn said after February tells a later state.
         holding = [e for e in holding if e.time < until] or holding
     states = without_retracted([_without_negated(f, every) for f in states], holding, plan)
     # "Am I still ...?": what was said last about it, not the best quote of the plan
-    told = _told(pack)
+    told = _told(pack) if plan.asks_previous else [_as_meant(e) for e in _told(pack)]
     verdict = yes_no(question, told)
     if verdict is not None and verdict.startswith("No"):
         # The ledger decides what is current: when it holds the asked thing as replaced, its
@@ -1042,6 +1053,10 @@ def _read_rules(
             or states_amount(e.text, amount_focus, money=money)
         ):
             continue  # "How much is the rent now?" is not answered by "with the rent going up"
+        if money and kind is AnswerType.OTHER and (sum_ := money_span(e.text, amount_focus)):
+            # "How much deposit did Cormac pay?": the sum, not the sentence that says it
+            chosen, chosen_turn, chosen_speaker = Span(sum_, True), e.text, e.speaker
+            break
         if kind is AnswerType.PERSON and not span.specific and not names_people(span.text, exclude):
             continue  # "Who wrote it?" is not answered by a sentence that names nobody
         if not span.specific and not states_something(span.text, [*plan.entities, e.speaker]):

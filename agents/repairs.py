@@ -1,0 +1,203 @@
+"""Self-repairs inside one turn, read as their result (pure rules).
+
+People put a value right in the next breath: "starts 2 October. sorry, 3 October", "it's 07700
+900417. wait, no, 900471", "Isla's allergic to penicillin. no sorry, that's Angus". Read as
+written, the first value is the one a rule finds first. A repair has three parts whatever the
+topic: what was said (the reparandum), a cue ("sorry", "wait, no", "I mean"), and the value that
+replaces it. The value after the cue replaces the last value of the same shape before it (a
+date a date, a weekday a weekday, a sum a sum, a number group a number group, a name a name), or
+the one it names with "not X". Nothing here knows a predicate or a topic.
+
+The reader reads the repaired text; the evidence an answer cites stays verbatim.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_CUE = re.compile(
+    r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,]))\s*"
+    r"(?:(?:oh|ah|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
+    r"(?:sorry|no\s+wait|wait,?\s+no|no,?\s+sorry|I\s+mean|I\s+meant|make\s+that|correction|scratch\s+that|"
+    r"what\s+am\s+I\s+saying|or\s+rather)\b[,:!.-]*\s*"
+    r"(?:(?:no|what\s+am\s+I\s+saying|I\s+(?:checked|looked|mean)|I\s+got\s+that\s+wrong|my\s+bad)[,:!.]?\s+)*",
+    re.IGNORECASE,
+)
+"""A repair cue at the start of a sentence or clause, with the fillers that may follow it
+("Sorry, what am I saying, 10 August", "wait, no, I checked, it's £1,200"); not "sorry to hear"
+inside a clause."""
+
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "date",
+        re.compile(
+            rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\b|\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("money", re.compile(r"[£$€]\s?\d[\d,.]*(?:\s?k\b)?|\b\d[\d,.]*\s?(?:euros?|pounds|dollars)\b", re.I)),
+    ("weekday", re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)),
+    ("ordinal", re.compile(r"\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)),
+    ("time", re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)),
+    ("number", re.compile(r"(?<![\w.,£$€:])\d+(?:[.,]\d+)?(?![\w:])")),
+    ("name", re.compile(r"\b[A-Z][a-z]+(?:['’]s)?\b")),
+)
+"""Value shapes, most specific first: a span is read as the first shape it matches."""
+
+_NOT_NAMES = frozenset(
+    "I Sorry Wait No Oh Ah Hang Hold Make Correction Scratch What Well So And But The A An It It's "
+    "That That's This Yes Okay Ok Thanks Also Then My Our His Her Their He She They We You".split()
+)
+_BARE_NAME = re.compile(
+    r"^(?:(?:it's|that's|it\s+was|that\s+was|I\s+mean)\s+)?[A-Z][a-z]+(?:['’]s)?\s*(?:[,.;!?]|$)"
+)
+"""A name put right stands alone in its clause ("no sorry, that's Angus, ...")."""
+_NOT = re.compile(r",?\s*not\s+(?P<old>[^,.;!?]+?)\s*(?=[,.;!?]|$)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8192)
+def repaired(text: str) -> str:
+    """The turn with each value put right in the same breath replaced by its repair, and the cues
+    dropped; the text unchanged when it repairs nothing.
+
+    Args:
+        text: a turn's text.
+
+    Returns:
+        The text as the speaker meant it.
+    """
+    out = text
+    for _ in range(3):  # a turn rarely repairs more than twice
+        step = _repair_once(out)
+        if step is None:
+            break
+        out = step
+    return out
+
+
+def _values(text: str) -> list[tuple[str, int, int]]:
+    """(shape, start, end) of each value in the text, left to right, not overlapping."""
+    taken: list[tuple[str, int, int]] = []
+    for shape, pattern in _SHAPES:
+        for m in pattern.finditer(text):
+            if shape == "name" and m.group(0).rstrip("'’s") in _NOT_NAMES:
+                continue
+            if any(m.start() < e and s < m.end() for _, s, e in taken):
+                continue
+            taken.append((shape, m.start(), m.end()))
+    return sorted(taken, key=lambda v: v[1])
+
+
+def _repair_once(text: str) -> str | None:
+    for cue in _CUE.finditer(text):
+        if cue.start() == 0 and cue.end() == 0:
+            continue
+        before, after = text[: cue.start()], text[cue.end() :]
+        if not before.strip():
+            continue  # "Sorry, I forgot: ...": nothing said before it to put right
+        sentence_end = re.search(r"[.!?;](?:\s|$)", after)
+        region = after[: sentence_end.start()] if sentence_end else after
+        repairs = _values(region)
+        if not repairs or len(region[: repairs[0][1]].split()) > 4:
+            continue  # the cue is followed by no value close to it: not a repair of a value
+        said = _values(before)
+        # "Thursday, not Friday": the repair names what it replaces.
+        named = _NOT.search(region, repairs[0][2])
+        rewritten = before
+        replaced = False
+        clause_end = re.search(r"[,;]", region[repairs[0][2] :])
+        first_clause = repairs[0][2] + clause_end.start() if clause_end else len(region)
+        used: list[str] = []
+        for shape, s, e in repairs[:1] if named else _first_of_each_shape(repairs):
+            if s >= first_clause or any(_compatible(u, shape) for u in used):
+                continue  # "15 December, the 12th is the oral practice": only the first clause repairs
+            used.append(shape)
+            value = region[s:e]
+            if re.search(rf"\b{re.escape(value)}\b", before[_previous_sentence_start(before) :]):
+                continue  # "Sorry, 19 Harbour Street": the street is said again, not put right
+            if shape == "name" and not _BARE_NAME.match(region):
+                continue  # "Sorry, Paul wants to know ...": a new clause, not a name put right
+            target = _target(said, shape, rewritten, named.group("old") if named else None)
+            if target is None:
+                continue
+            ts, te = target
+            old = rewritten[ts:te]
+            new = _fit(old, value, shape)
+            if new is None or new == old:
+                continue
+            rewritten = rewritten[:ts] + new + rewritten[te:]
+            replaced = True
+            said = _values(rewritten)
+        if not replaced:
+            continue
+        rest = region[named.end() :] if named else region
+        if named:
+            rest = region[: named.start()] + rest
+        # what is left of the repair once its value is in place ("900471, the last two are the
+        # other way round" -> "the last two are the other way round")
+        lead = re.match(r"^(?:(?:it's|that's|it\s+is|it\s+was)\s+)?", rest)
+        if lead is not None and rest[lead.end() :].startswith(region[repairs[0][1] : repairs[0][2]]):
+            rest = rest[lead.end() + repairs[0][2] - repairs[0][1] :].lstrip(" ,;.")
+        tail = after[len(region) :]
+        if rest.strip():
+            return f"{rewritten.rstrip()} {rest.strip()}{tail}".strip()
+        if re.search(r"[.!?;]\s*$", rewritten):
+            tail = re.sub(r"^[.!?;]", "", tail)  # the cue's sentence is gone: one full stop, not two
+        return f"{rewritten.rstrip()}{tail}".strip()
+    return None
+
+
+def _first_of_each_shape(values: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    seen: set[str] = set()
+    out = []
+    for v in values:
+        if v[0] not in seen:
+            seen.add(v[0])
+            out.append(v)
+    return out
+
+
+def _target(
+    said: list[tuple[str, int, int]], shape: str, before: str, old: str | None
+) -> tuple[int, int] | None:
+    """Where the value being replaced is: the one "not X" names, else the last of its shape said
+    in the sentence before the cue (or in the same sentence)."""
+    if old is not None:
+        m = list(re.finditer(rf"\b{re.escape(old.strip())}\b", before, re.IGNORECASE))
+        return (m[-1].start(), m[-1].end()) if m else None
+    start = _previous_sentence_start(before)
+    same = [(s, e) for sh, s, e in said if _compatible(sh, shape) and s >= start]
+    return same[-1] if same else None
+
+
+def _compatible(said: str, repair: str) -> bool:
+    return said == repair or {said, repair} <= {"date", "ordinal"}
+
+
+def _previous_sentence_start(before: str) -> int:
+    """Where the sentence before the cue starts (a repair corrects what was just said)."""
+    ends = [m.end() for m in re.finditer(r"[.!?;](?:\s+)", before.rstrip())]
+    return ends[-1] if ends else 0
+
+
+def _fit(old: str, new: str, shape: str) -> str | None:
+    """The repaired value: the new one, or for a number group that replaces only the end of a
+    longer number ("07700 900417" ... "900471") the old one with its last group swapped."""
+    if shape == "number":
+        groups = old.split()
+        if len(groups) > 1 and len(groups[-1]) == len(new):
+            return " ".join([*groups[:-1], new])
+    if shape == "ordinal" and re.search(r"\d", old) and not re.fullmatch(r"(?:the\s+)?\d+\w*", old):
+        # "the 17th of June. Sorry, the 24th": the day changes, the month stays.
+        return re.sub(r"\d{1,2}(?:st|nd|rd|th)?", re.sub(r"^the\s+", "", new), old, count=1)
+    if shape == "name":
+        # "Isla's allergic": keep the possessive or contraction the old name carried.
+        suffix = re.search(r"['’]s$", old)
+        bare = re.sub(r"['’]s$", "", new)
+        return bare + (suffix.group(0) if suffix else "")
+    return new

@@ -1,0 +1,102 @@
+"""Values put right in the same breath ("starts 2 October. sorry, 3 October") are read as meant,
+by shape and whatever the topic; a cue that repairs no value changes nothing; and the reader
+answers from the repair while the evidence stays as said. Conversations are written for these
+tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from dated_conversations import dated_conversation
+
+from emem.agents.amounts import money_span
+from emem.agents.repairs import repaired
+from emem.memory import Memory
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("The recital is on 4 March. sorry, 5 March, the 4th is the dress rehearsal", "on 5 March."),
+        ("Sofia's rent is £640 a month. wait, no, I checked, it's £690", "rent is £690 a month"),
+        ("Swimming is on Mondays and chess on Fridays. sorry, chess is Thursdays", "chess on Thursdays"),
+        ("my new number is 07123 456789. wait, no, 456798, I always swap them", "07123 456798"),
+        ("Noa's the one who's vegetarian. no sorry, that's Lior, Noa eats anything", "Lior's the one"),
+        ("the party is on the 12th of May. Sorry, the 19th.", "on the 19th of May"),
+        ("I work Monday, Tuesday and Friday. sorry, Thursday, not Friday.", "Tuesday and Thursday"),
+    ],
+)
+def test_a_value_put_right_replaces_the_one_of_its_shape(said: str, meant: str) -> None:
+    assert meant in repaired(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Sorry to hear that. I moved to Leeds on 3 May.",
+        "Sorry, I forgot to say: Mia starts school on 3 September.",
+        "We went to Rome in June. Sorry, Paul wants to know if you're coming.",
+        "We paid £300 for the tickets. I mean, it was worth it, the band played 3 encores.",
+    ],
+)
+def test_a_cue_that_puts_no_value_right_changes_nothing(said: str) -> None:
+    assert repaired(said) == said
+
+
+def test_the_house_number_put_right_keeps_its_street() -> None:
+    assert repaired("The flat is 91 Harbour Street. Sorry, 19 Harbour Street.").startswith(
+        "The flat is 19 Harbour Street."
+    )
+
+
+def test_a_sum_is_read_from_the_clause_about_the_question() -> None:
+    assert money_span("Sofia's rent is £690 a month, the deposit was £1,200", {"rent"}) == "£690 a month"
+    assert money_span("We walked 5 km to the market.", {"market"}) is None
+
+
+CONV = dated_conversation(
+    [
+        (
+            "2025-02-01T09:00:00+00:00",
+            [
+                (
+                    "user",
+                    "The kids' swimming gala is on 14 March. sorry, 15 March, the 14th is a school trip.",
+                ),
+                ("assistant", "Gala noted."),
+                ("user", "Tom's allergic to peanuts. no sorry, that's Ellie, Tom eats anything."),
+                ("assistant", "Thanks."),
+                ("user", "my locker at the pool is 1142. wait, no, 1124."),
+                ("user", "the gala entry fee is £18 each. sorry, £12, I was thinking of last year"),
+            ],
+        ),
+    ],
+    cid="r",
+)
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    mem = Memory(Path(tmp_path_factory.mktemp("repairs")) / "home")
+    mem.add_conversation(CONV, namespace="repairs")
+    yield mem
+    mem.close()
+
+
+@pytest.mark.parametrize("mode", ["fast", "deep"])
+@pytest.mark.parametrize(
+    ("question", "right", "wrong"),
+    [
+        ("Which of my kids is allergic to peanuts?", "Ellie", "Tom"),
+        ("When is the kids' swimming gala?", "15 March", "14 March"),
+        ("How much is the gala entry fee?", "£12", "£18"),
+    ],
+)
+def test_answers_come_from_the_repair(
+    memory: Memory, mode: str, question: str, right: str, wrong: str
+) -> None:
+    answer = memory.ask(question, namespace="repairs", mode=mode)
+    assert right in answer.answer and wrong not in answer.answer, answer.answer
+    # the evidence stays as said
+    assert any("no sorry" in e.text or "wait, no" in e.text or "sorry," in e.text for e in answer.evidence)
