@@ -26,7 +26,16 @@ Dimension = Literal[
 ]
 DIMENSIONS: tuple[str, ...] = Dimension.__args__  # type: ignore[attr-defined]
 Split = Literal[
-    "dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7"
+    "dev",
+    "test",
+    "holdout",
+    "holdout2",
+    "holdout3",
+    "holdout4",
+    "holdout5",
+    "holdout6",
+    "holdout7",
+    "holdout8",
 ]
 SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
 HELD_OUT: tuple[str, ...] = (
@@ -38,6 +47,7 @@ HELD_OUT: tuple[str, ...] = (
     "holdout5",
     "holdout6",
     "holdout7",
+    "holdout8",
 )
 """Splits nobody tunes on: reports give their figures and failing ids, not the failing answers."""
 FRESH_ORDER: dict[str, int] = {
@@ -48,6 +58,7 @@ FRESH_ORDER: dict[str, int] = {
     "holdout5": 5,
     "holdout6": 6,
     "holdout7": 7,
+    "holdout8": 8,
 }
 """Splits added after the first two sort after them, oldest first, so adding a split never reorders
 the cases that were there before it (samples over every split stay comparable across sessions)."""
@@ -107,7 +118,7 @@ class Suite(BaseModel):
     cases: list[Case]
 
     def select(self, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout7` or `all`),
+        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout8` or `all`),
         optionally only the given ids, in file order."""
         wanted = set(ids) if ids is not None else None
         return [
@@ -129,7 +140,7 @@ def load_suite(root: Path | None = None) -> Suite:
 
     Returns:
         The suite, cases in file order with the later splits last (holdout, holdout2, holdout3,
-        holdout4, holdout5, holdout6, then holdout7).
+        holdout4, holdout5, holdout6, holdout7, then holdout8).
         Raises ValueError on a duplicate id, an unknown conversation, or a case whose split differs from its
         conversation's (held-out cases never share a conversation with dev).
     """
