@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -822,23 +823,49 @@ def offline_read(
     pack: PackResult,
     facts: list[FactItem],
     people: frozenset[str] = frozenset(),
+    addressed: Addressed | None = None,
 ) -> tuple[str, Status]:
     """Answer with a value and its evidence, or abstain. The ledger answers first; then the
     best-supported turn that still holds, cut to the span the question asks for. `people` are the
     namespace's known people: a turn telling only of another of them does not answer. A reply
     to the conversation's own asking of this question ("How long have you been cooking?" /
     "About four years.") answers a duration in place of date arithmetic, and whatever the rules
-    would otherwise abstain on (agents.replies)."""
-    answer, status = _read_rules(question, plan, pack, facts, people)
+    would otherwise abstain on (agents.replies). `addressed` is the conversation's user and its
+    agents when they are known: the agent's "you" is the user."""
+    answer, status = _read_rules(question, plan, pack, facts, people, addressed)
     if status != "abstained" and plan.operation != Operation.TEMPORAL_ARITHMETIC:
         return answer, status
     reply = reply_to_question(question, _told(pack), before=said_by(question, plan))
     return (reply.answer, "answered") if reply is not None else (answer, status)
 
 
-def _as_meant(e: EvidenceItem) -> EvidenceItem:
-    """The evidence with its in-turn self-repairs applied (`agents.repairs`)."""
-    text = repaired(e.text)
+@dataclass(frozen=True)
+class Addressed:
+    """Who an agent's "you" is: the conversation's one user, and the speakers who are its agent."""
+
+    user: str
+    """The user's speaker label ("user", or the name they go by)."""
+    agents: frozenset[str]
+    """The agent's speaker labels."""
+
+
+_YOU = re.compile(r"\b(?:(?P<poss>your)|(?P<are>you['’]re)|(?P<have>you['’]ve))\b", re.IGNORECASE)
+"""The agent's words for what is the user's ("your workshop", "you're in Tartu now"); a bare
+"you" is left alone ("Nice to meet you" says nothing of the user)."""
+
+
+def _as_meant(e: EvidenceItem, addressed: Addressed | None = None, *, repair: bool = True) -> EvidenceItem:
+    """The evidence as its speaker meant it: in-turn self-repairs applied (`agents.repairs`), and
+    in an agent's turn, "you" read as the user it speaks to ("your workshop is in Earlsdon now"
+    is said of the user, though it names nobody). Without `repair` (a question about what came
+    before), the turn's values stay as first said."""
+    text = repaired(e.text) if repair else e.text
+    if addressed is not None and e.speaker in addressed.agents:
+        user = addressed.user
+        text = _YOU.sub(
+            lambda m: f"{user}'s" if m.group("poss") else f"{user} is" if m.group("are") else f"{user} has",
+            text,
+        )
     return e if text == e.text else e.model_copy(update={"text": text})
 
 
@@ -859,6 +886,7 @@ def _read_rules(
     pack: PackResult,
     facts: list[FactItem],
     people: frozenset[str],
+    addressed: Addressed | None = None,
 ) -> tuple[str, Status]:
     """`offline_read`'s rules, before a reply to the conversation's own question is consulted."""
     every = [e for c in pack.closures for e in c.evidence]
@@ -887,17 +915,16 @@ def _read_rules(
         key=lambda e: -e.score,
     )
     evidence = [e for e in evidence if not looks_like_instruction(e.text)]  # orders are data, never answers
-    if not plan.asks_previous:
-        # "starts 2 October. sorry, 3 October": read each turn as the speaker meant it (the
-        # evidence the answer cites stays as said).
-        evidence = [_as_meant(e) for e in evidence]
+    # "starts 2 October. sorry, 3 October": read each turn as the speaker meant it (the evidence
+    # the answer cites stays as said).
+    evidence = [_as_meant(e, addressed, repair=not plan.asks_previous) for e in evidence]
     holding = [e for e in evidence if e.role != "superseded-value"]
     if (until := said_by(question, plan)) is not None:
         # "What diet was I on in February?": a turn said after February tells a later state.
         holding = [e for e in holding if e.time < until] or holding
     states = without_retracted([_without_negated(f, every) for f in states], holding, plan)
     # "Am I still ...?": what was said last about it, not the best quote of the plan
-    told = _told(pack) if plan.asks_previous else [_as_meant(e) for e in _told(pack)]
+    told = [_as_meant(e, addressed, repair=not plan.asks_previous) for e in _told(pack)]
     verdict = yes_no(question, told)
     if verdict is not None and verdict.startswith("No"):
         # The ledger decides what is current: when it holds the asked thing as replaced, its

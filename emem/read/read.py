@@ -9,7 +9,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from emem.agents.reader import llm_read, offline_read, offline_reader_call
+from emem.agents.reader import Addressed, llm_read, offline_read, offline_reader_call
 from emem.agents.state import MasterState
 from emem.agents.withheld import withheld_answer
 from emem.answer import Answer, Plan
@@ -17,6 +17,7 @@ from emem.config import DEFAULT
 from emem.llm.usage import LLMCall, Usage
 from emem.prompting import prompt_set_hash
 from emem.read.context import ReadRuntime, timed
+from emem.retrieval.view import NamespaceView
 
 DEFAULT_BUDGET = DEFAULT.read.budget
 
@@ -50,8 +51,9 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
         chat = runtime.context.roles.get("reader")
         if chat is None:
             rt = runtime.context
-            people = rt.people(state["namespace"], rt.view(state["namespace"]))
-            answer, status = offline_read(q, plan, packed, facts, people)
+            view = rt.view(state["namespace"])
+            people = rt.people(state["namespace"], view)
+            answer, status = offline_read(q, plan, packed, facts, people, addressed(rt, view))
             calls.append(offline_reader_call(q, packed.context(), answer))
         else:
             answer, status, call = llm_read(q, plan, packed, facts, chat)
@@ -63,6 +65,22 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
         "calls": calls,
         "timings": timed("read", start),
     }
+
+
+def addressed(rt: ReadRuntime, view: NamespaceView) -> Addressed | None:
+    """The namespace's one user and its agent, when its speakers are exactly those (an agent and
+    one user): whom the agent's "you" means. None for other conversations (two friends, a group).
+
+    Args:
+        rt: the read runtime (who the agents are, once per view).
+        view: the namespace's view.
+
+    Returns:
+        The user and the agents, or None.
+    """
+    agents = rt.agents(view)
+    users = [s for s in rt.speakers(view) if s not in agents]
+    return Addressed(users[0], frozenset(agents)) if agents and len(users) == 1 else None
 
 
 def build_answer(
