@@ -91,3 +91,37 @@ def test_a_question_to_a_friend_is_not_a_request() -> None:
         time=FRIENDS["sessions"][0]["time"],
     )
     assert [f for f in OfflineExtractor()([turn]) if f.predicate == "forget_request"] == []
+
+
+WORK = dated_conversation(
+    [
+        (
+            "2025-02-01T09:00:00+00:00",
+            [
+                ("user", "I'm a line cook at Ortolan in Bristol."),
+                ("assistant", "Noted: line cook at Ortolan."),
+                ("user", "my door code at work is 4471, I always forget it"),
+                ("assistant", "Saved."),
+            ],
+        ),
+        (
+            "2025-04-01T09:00:00+00:00",
+            [("user", "please forget my door code, they changed the locks"), ("assistant", "Done.")],
+        ),
+    ],
+    cid="w",
+)
+
+
+@pytest.mark.parametrize("mode", ["fast", "deep"])
+def test_a_question_naming_what_was_forgotten_is_not_answered_by_another_fact(
+    tmp_path: Path, mode: str
+) -> None:
+    mem = Memory(tmp_path / "home", forget_policy="withhold")
+    try:
+        mem.add_conversation(WORK, namespace="w")
+        answer = mem.ask("What's my door code at work?", namespace="w", mode=mode)
+        assert "forget" in answer.answer and "4471" not in answer.answer, answer.answer
+        assert "Ortolan" not in answer.answer
+    finally:
+        mem.close()
