@@ -44,6 +44,18 @@ def test_switching_to_something_else_ends_a_state() -> None:
     )
 
 
+def test_not_any_more_and_a_loss_end_a_state() -> None:
+    ev = said(
+        "Jonah is vegetarian, remember that for the barbecue.",
+        "Funny thing, Jonah isn't vegetarian any more, he eats chicken.",
+    )
+    assert yes_no("Is Jonah vegetarian?", ev) == (
+        "No: Funny thing, Jonah isn't vegetarian any more, he eats chicken."
+    )
+    ev = said("We've got two goats now, Pickle and Bean.", "We lost a goat to the cold in January.")
+    assert yes_no("Do we still have two goats?", ev) == "No: We lost a goat to the cold in January."
+
+
 def test_a_still_question_nothing_ended_is_a_yes() -> None:
     ev = said("I've started pottery classes on Wednesdays.", "The weather has been awful.")
     assert (
