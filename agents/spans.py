@@ -822,7 +822,8 @@ REVISION = re.compile(
     r"|\bcalled (?:it )?off\b|\bfell through\b|\bgone off\b|\bno longer\b|\bnot \w+ anymore\b"
     rf"|\b{_FROM_VERB}\s+(?:\w+\s+)?from\s+\S"
     r"|\b(?:it|the\s+\w+|was|been|got)\s+(?:moved|pushed|postponed|rescheduled|shifted|bumped)\s+(?:back\s+|forward\s+)?to\b"
-    r"|\b(?:moved|pushed|postponed|rescheduled|shifted|bumped|changed|switched)\s+(?:it|them)\s+to\b"
+    r"|\b(?:moved|pushed|postponed|rescheduled|shifted|bumped|changed|switched)\s+"
+    r"(?:it|them|(?:the|my|our|his|her|their)\s+[a-z]+(?:\s+[a-z]+)?)\s+to\b"
     r"|\b(?:switched|changed)\s+to\b"
     r"|,\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+"
     r"|\bchanged\s+the\s+(?:venue|date|location|place|plan|plans|time|day)\b|\bchange\s+of\s+plans?\b"
@@ -841,7 +842,8 @@ _FROM_TO = re.compile(
 )
 _MOVED_TO = re.compile(
     r"(?:\b(?:it|the\s+\w+|was|been|got)\s+(?:moved|pushed|postponed|rescheduled|shifted|bumped)\s+(?:back\s+|forward\s+)?"
-    r"|\b(?:moved|pushed|postponed|rescheduled|shifted|bumped|changed|switched)\s+(?:it|them)\s+"
+    r"|\b(?:moved|pushed|postponed|rescheduled|shifted|bumped|changed|switched)\s+"
+    r"(?:it|them|(?:the|my|our|his|her|their)\s+[a-z]+(?:\s+[a-z]+)?)\s+"
     r"|\b(?:switched|changed)\s+)to\s+([^,.;!?]+)",
     re.I,
 )

@@ -412,3 +412,11 @@ def test_a_name_given_in_the_next_sentence_names_what_the_turn_is_about() -> Non
     # two names in the turn: which one is the kitten's is not said, so no name is taken for it
     two = "We got a kitten! A tabby called Figo, and the neighbours have a spaniel named Bruno"
     assert answer_span(q, answer_type(q), two, None, {"ines"}, []).specific is False
+
+
+def test_a_thing_switched_to_another_value_names_the_new_one() -> None:
+    from emem.agents.spans import revised_value
+
+    assert revised_value("flour's gone up so I've switched the loaves to spelt") == "spelt"
+    assert revised_value("we moved the quiz night to Thursday") == "Thursday"
+    assert revised_value("I switched the lights off and went to bed") is None
