@@ -128,3 +128,10 @@ def test_bank_details_cover_accounts_in_other_words() -> None:
     assert r.covers(text="My IBAN is DE89 3704 0044 0532 0130 00.")
     assert not r.covers(text="I sold six chopping boards at the craft fair on Saturday.")
     assert not r.covers(text="We met on 12-03-24 at the riverbank.")
+
+
+def test_debts_cover_owing_in_other_words() -> None:
+    r = request("Tomasz's debts")
+    assert r.covers(text="between us, Tomasz owes about £9,000 on credit cards")
+    assert not r.covers(text="Tomasz is coming for Sunday lunch.")
+    assert not r.covers(text="I owe Priya a coffee.")

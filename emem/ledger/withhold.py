@@ -152,6 +152,14 @@ TOPICS: tuple[Topic, ...] = (
         r"(?:credit|debit|bank)\s+cards?|card\s+numbers?|cvv|(?:business|current|savings|checking)\s+account)\b",
         (IBAN, CARD),
     ),
+    # Debts: "forget what I told you about Gareth's debts" covers "he owes about £18,000 on
+    # credit cards", said without the word.
+    Topic(
+        r"\b(?:debts?|loans?|overdraft|arrears|bankrupt\w*|money\s+(?:problems|troubles|worries))\b",
+        (),
+        r"\b(?:debts?|owe[sd]?|owing|loans?|overdrafts?|arrears|bankrupt\w*|borrow(?:ed|ing)?|in\s+the\s+red|"
+        r"credit\s+cards?|payday|repayments?|bailiffs?|ccj|county\s+court\s+judg(?:e)?ments?)\b",
+    ),
     # What someone earns is not where they work: "forget my salary" leaves the employer answerable.
     Topic(
         r"\b(?:salary|salaries|wages?|pay|income|earnings|how\s+much\s+I\s+(?:earn|make))\b",
