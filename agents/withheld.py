@@ -178,13 +178,35 @@ def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -
         The uncovered sentences joined, or None when no sentence is covered alone or none is left.
     """
     parts = sentences(text)
-    covered = [p for p in parts if withholding_said(requests, said, text=p) is not None]
-    if not covered or len(covered) == len(parts):
+    hit = [withholding_said(requests, said, text=p) is not None for p in parts]
+    if not any(hit):
         return None
-    rest = [p for p in parts if p not in covered]
+    # A sentence that only continues a covered one goes with it: "can you keep my passport
+    # number? 533918420, expires 2029" says the number in a sentence without the topic's words.
+    covered_at = [i for i, h in enumerate(hit) if h]
+    for i in covered_at:
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(parts) and not hit[j] and _continues(parts[j]):
+                hit[j] = True
+    if all(hit):
+        return None
+    rest = [p for p, h in zip(parts, hit, strict=True) if not h]
     if withholding_said(requests, said, text=" ".join(rest)) is not None:
         return None
     return " ".join(rest)
+
+
+_CONTINUES = re.compile(
+    r"\d[\d\s.-]{2,}\d|\d{3,}|^\W*(?:it|it's|its|that|that's|this|these|those|they|they're|their|he|he's|she|"
+    r"she's|his|her|which|expires?|pin|code|number)\b",
+    re.IGNORECASE,
+)
+"""A sentence that carries on the one before: a value of three or more digits, or one that opens
+by pointing back ("It's 4471", "Her number is ...")."""
+
+
+def _continues(sentence: str) -> bool:
+    return bool(_CONTINUES.search(sentence)) or len(sentence.split()) <= 3
 
 
 def _rest_of(e: EvidenceItem, requests: Sequence[ForgetRequest]) -> str | None:

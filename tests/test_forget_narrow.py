@@ -135,3 +135,16 @@ def test_debts_cover_owing_in_other_words() -> None:
     assert r.covers(text="between us, Tomasz owes about £9,000 on credit cards")
     assert not r.covers(text="Tomasz is coming for Sunday lunch.")
     assert not r.covers(text="I owe Priya a coffee.")
+
+
+def test_phone_numbers_in_national_and_international_form() -> None:
+    r = request("phone number")
+    assert r.covers(text="For reminders use my mobile, 06 4821 7730.")
+    assert r.covers(text="you can text me on +44 7700 900412")
+    assert not r.covers(text="Invoice ref 2023 0612 11 is paid.")
+
+
+def test_money_details_cover_sums_saved() -> None:
+    r = request("money details")
+    assert r.covers(text="We've got £25,000 put away and the target for the deposit is £40,000.")
+    assert not r.covers(text="We're looking at houses near the river.")

@@ -64,7 +64,12 @@ def policy_withholds(policy: ForgetPolicy) -> bool:
 # --- value shapes and word lists ----------------------------------------------------------------
 
 SSN = r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)"
-PHONE = r"(?<![\d-])(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}(?![\d-])"
+PHONE = (
+    r"(?<![\d-])(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}(?![\d-])"
+    r"|(?<![\w+-])(?=\+?(?:\d[\s.-]?){9,})(?:\+\d{1,3}[\s.-]?|0)\d{1,4}(?:[\s.-]?\d{2,4}){1,4}(?![\w-])"
+)
+"""A phone number: North American groups, or an international or national one (+44 7700 900412,
+07700 900412, 06 4821 7730): a leading + or 0 and nine or more digits in groups."""
 EMAIL = r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"
 STREET = (  # case-sensitive: "5 miles down the road" is not an address
     r"(?:\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|"
@@ -109,7 +114,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         r"\b(?:phone|cell|mobile|telephone)\b|^(?:(?:my|[A-Z][\w-]*['’]s)\s+)?number$",
         ("phone",),
-        r"\b(?:phone|cell\s+number|mobile\s+number|telephone)\b|\bmy\s+number\b",
+        r"\b(?:phone|cell\s+number|mobile\s+number|telephone)\b|\bmy\s+(?:number|mobile|cell)\b",
         (PHONE,),
     ),
     Topic(r"\be-?mails?\b", ("email",), r"\be-?mail\b", (EMAIL,)),
@@ -152,13 +157,15 @@ TOPICS: tuple[Topic, ...] = (
         r"(?:credit|debit|bank)\s+cards?|card\s+numbers?|cvv|(?:business|current|savings|checking)\s+account)\b",
         (IBAN, CARD),
     ),
-    # Debts: "forget what I told you about Gareth's debts" covers "he owes about £18,000 on
-    # credit cards", said without the word.
+    # Debts and savings: "forget what I told you about Gareth's debts" covers "he owes about
+    # £18,000 on credit cards", said without the word; "the money details" covers sums.
     Topic(
-        r"\b(?:debts?|loans?|overdraft|arrears|bankrupt\w*|money\s+(?:problems|troubles|worries))\b",
+        r"\b(?:debts?|loans?|overdraft|arrears|bankrupt\w*|money\s+(?:problems|troubles|worries|details)|"
+        r"finances?|financial|savings)\b",
         (),
         r"\b(?:debts?|owe[sd]?|owing|loans?|overdrafts?|arrears|bankrupt\w*|borrow(?:ed|ing)?|in\s+the\s+red|"
-        r"credit\s+cards?|payday|repayments?|bailiffs?|ccj|county\s+court\s+judg(?:e)?ments?)\b",
+        r"credit\s+cards?|payday|repayments?|bailiffs?|ccj|county\s+court\s+judg(?:e)?ments?|sav(?:ed|ings?)|"
+        r"deposit|mortgage)\b|" + AMOUNT,
     ),
     # What someone earns is not where they work: "forget my salary" leaves the employer answerable.
     Topic(

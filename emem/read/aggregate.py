@@ -254,8 +254,13 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         for ref, e in fact_sources.items()
         if withholding_ok(ref, withheld.dropped) and (e.conversation_id, e.turn_id) not in withheld_refs
     }
+    if withheld.about is not None:
+        # The answer says the user asked to forget it: it cites nothing on the question's topic,
+        # so a turn the request's words missed ("My mobile is 07700 900412" for "forget my mobile
+        # number") cannot reach the caller as evidence of a refusal.
+        evidence, facts, fact_sources = [], [], {}
     closures = build_closures(plan, evidence, facts, stale, budget, fact_sources, state["question"])
-    if rt.fill_context and state.get("mode_used") != "fast":
+    if rt.fill_context and state.get("mode_used") != "fast" and withheld.about is None:
         taken = {(e.conversation_id, e.turn_id) for c in closures for e in c.evidence}
         closures += context_closures(segment_turns(rt, state), taken)
     packed = pack(closures, budget)
