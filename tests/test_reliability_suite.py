@@ -388,3 +388,42 @@ def test_recent_holdouts_mix_speakers_yes_no_questions_and_as_of(
     forgets = [c for c in cases if c.dimension == "forget_request"]
     assert sum(c.status == "abstained" for c in forgets) >= requests
     assert sum(c.status == "answered" for c in forgets) >= controls
+
+
+def test_a_forgotten_value_in_the_evidence_is_reported(suite, tmp_path: Path) -> None:
+    """The score reads the answer's text; the leak count reads what it cites."""
+    from emem.eval.reliability.report import leak_table
+    from emem.eval.reliability.runner import ask_case
+
+    case = next(c for c in suite.cases if c.dimension == "forget_request" and c.forbid and not c.expect)
+    secret = case.forbid[0]
+
+    class Cited:
+        def ask(self, question: str, **_: object) -> object:
+            from emem.answer import Answer
+
+            return Answer.model_validate(
+                {
+                    "question": question,
+                    "namespace": "n",
+                    "answer": "I can't answer that: the user asked me to forget it.",
+                    "status": "abstained",
+                    "operation": "FACT",
+                    "mode_used": "fast",
+                    "mode_requested": "fast",
+                    "evidence": [
+                        {
+                            "conversation_id": "c",
+                            "session_id": "s",
+                            "turn_id": "t",
+                            "speaker": "user",
+                            "text": f"it is {secret}",
+                            "time": "2025-01-01T00:00:00+00:00",
+                        }
+                    ],
+                }
+            )
+
+    result = ask_case(Cited(), case, "fast")
+    assert result.passed and result.evidence_leaks == [secret]
+    assert "| all | 1 of 1 |" in leak_table([result], ["all"], ["fast"])

@@ -60,6 +60,26 @@ def _failure_ids(failures: Sequence[CaseResult]) -> str:
     return "".join(f"- {case_id} [{dim}]: {', '.join(ms)}\n" for (case_id, dim), ms in modes.items())
 
 
+def leak_table(results: Sequence[CaseResult], splits: Sequence[str], modes: Sequence[str]) -> str:
+    """Forget-request cases whose evidence or packed context holds a forbidden value, per split
+    and mode (the score reads the answer text only; this reads what it cites)."""
+    rows = [
+        "## Forgotten values in evidence\n",
+        f"| split | {' | '.join(modes)} |",
+        "|---|" + "---|" * len(modes),
+    ]
+    for split in splits:
+        mine = [
+            r for r in results if r.dimension == "forget_request" and (split == "all" or r.split == split)
+        ]
+        cells = []
+        for mode in modes:
+            asked = [r for r in mine if r.mode == mode and r.forbid]
+            cells.append(f"{sum(bool(r.evidence_leaks) for r in asked)} of {len(asked)}")
+        rows.append(f"| {split} | {' | '.join(cells)} |")
+    return "\n".join(rows) + "\n"
+
+
 def markdown_report(
     results: Sequence[CaseResult],
     splits: Sequence[str],
@@ -86,6 +106,7 @@ def markdown_report(
     parts = [f"# Reliability suite\n\n{header}\n"]
     for split in splits:
         parts.append(rate_table(results, split, modes) + "\n")
+    parts.append(leak_table(results, splits, modes) + "\n")
     failures = [r for r in results if not r.passed]
     parts.append(f"## Failures ({len(failures)} of {len(results)})\n")
     present = list(dict.fromkeys(r.split for r in results))

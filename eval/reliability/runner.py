@@ -43,6 +43,10 @@ class CaseResult(BaseModel):
     failures: list[str] = Field(default_factory=list)
     latency_ms: float = 0.0
     error: str | None = None
+    evidence_leaks: list[str] = Field(default_factory=list)
+    """Forbidden values found in the answer's evidence (the turns it cites and its packed
+    context), which the score, reading the answer text alone, does not see: a forgotten secret
+    there reaches the caller as surely as in the answer."""
 
 
 def namespace_for(conversation_id: str) -> str:
@@ -99,12 +103,16 @@ def ask_case(memory: Any, case: Case, mode: str) -> CaseResult:
     error = None
     mode_used = None
     offline = None
+    leaks: list[str] = []
     try:
         answer = memory.ask(
             case.question, namespace=namespace_for(case.conversation), mode=mode, as_of=case.as_of
         )
         text, status, mode_used, offline = answer.answer, answer.status, answer.mode_used, answer.offline
         error = answer.error
+        if case.dimension == "forget_request":
+            cited = " ".join([*(e.text for e in answer.evidence), answer.context]).casefold()
+            leaks = [f for f in case.forbid if f.casefold() in cited]
     except Exception as exc:  # a crash is a result to report, not a reason to stop the run
         text, status, error = "", "error", f"{type(exc).__name__}: {exc}"
     verdict = score(case.expectation(), text, status)
@@ -130,4 +138,5 @@ def ask_case(memory: Any, case: Case, mode: str) -> CaseResult:
         failures=failures,
         latency_ms=round((time.perf_counter() - started) * 1000, 1),
         error=error,
+        evidence_leaks=leaks,
     )
