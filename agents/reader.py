@@ -468,13 +468,14 @@ def _candidates(
     if kind is AnswerType.AGE and plan.entities:
         # The typed span said of the person is what makes a turn about "how old is Pepper?".
         about_it = [e for e in holding[:READ_DEPTH] if _involves(e, plan.entities)]
-    elif kind is AnswerType.MEASURE and plan.entities:
+    elif kind in (AnswerType.MEASURE, AnswerType.ADDRESS) and plan.entities:
         # "How much does Elsie weigh?": a quantity in the asked units said of Elsie ("Elsie's
-        # 8.4 kg now") is about it without the question's words; it changes over time, so for a
-        # question not about the past the latest one said answers.
-        # A unit is specific enough to read a little deeper than other spans: the quantity is
-        # often a reply ("is the commute better?" - "25 minutes.") ranked below the question.
-        family = measure_family(question)
+        # 8.4 kg now") is about it without the question's words; so is an address ("we're on
+        # Sint-Pietersplein 4 since August" for "What's my address?"). Both change over time, so
+        # for a question not about the past the latest one said answers.
+        # A unit or an address is specific enough to read a little deeper than other spans: it
+        # is often a reply ("is the commute better?" - "25 minutes.") ranked below the question.
+        family = measure_family(question) if kind is AnswerType.MEASURE else None
         measured = [e for e in holding[:FRAME_DEPTH] if typed_span(kind, e.text, None, set(), family)]
         focus = focus_words(question, set(plan.entities)) - TYPE_WORDS - _MEASURE_WORDS
         about_it = [e for e in measured if _involves(e, plan.entities)] or [

@@ -127,6 +127,15 @@ _NAMED = re.compile(
 _STREET = re.compile(
     r"\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|"
     r"Way|Place|Pl|Terrace|Close|Crescent)\b\.?"
+    # The name first and the number after, as most of Europe writes it ("Sint-Pietersplein 4",
+    # "Rue des Capucins 14", "Kouter 12" after "on"/"at")
+    r"|\b(?:[A-Z][\w'’-]*\s+){0,2}[A-Z]?[\w'’-]*(?:straat|laan|weg|plein|gracht|dreef|kade|strasse|straße|gasse|"
+    r"platz|allee|gatan|vägen|gade|vej|veien)\s+\d{1,4}[a-z]?\b"
+    r"|\b(?:Rue|Via|Calle|Avenida|Plaza|Praça|Rua|Avenue|Piazza|Corso)\s+(?:(?:de|des|du|de\s+la|del|della|da|do|dos)\s+)?"
+    r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2},?\s+\d{1,4}[a-z]?\b"
+    r"|(?<=\b(?:on|at|is|to)\s)(?!(?:Gate|Route|Room|Platform|Terminal|Level|Floor|Page|Chapter|Table|Stand|Bus|Line|"
+    r"Exit|Junction|Week|Day|Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)"
+    r"[A-Z][a-z'’-]+(?:[\s-][A-Z][a-z'’-]+)?\s+\d{1,4}[a-z]?\b(?!\s*(?:am|pm|%|kg|km|mg|euros?|pounds?|:\d))"
 )
 _NOT_NAMES = frozenset(
     "I I'm I've I'll I'd Im Ive OK Ok Okay Yes No Hi Hey Hello Thanks Thank Wow Oh Well So And But Also "
