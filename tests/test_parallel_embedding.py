@@ -1,0 +1,133 @@
+"""Bulk embeds run their batches on several threads (index catch-up, a view's summaries): every
+vector must be the one a single thread gives, bit for bit, in any worker count and batch size,
+and a single query must stay on the caller's thread."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+
+from emem.embedding import (
+    EMBED_WORKERS_ENV,
+    MiniLMEmbedder,
+    build_quantised_minilm,
+    bulk_workers,
+    default_embedder,
+    length_batches,
+    models_dir,
+)
+from emem.errors import ConfigError
+
+WORDS = (
+    "Caroline Melanie went camping at the lake with kids last weekend adoption agency support group "
+    "painted a sunrise yesterday pottery class running charity race new job Lisbon robotics startup"
+).split()
+
+
+def texts(n: int, seed: int = 7) -> list[str]:
+    """`n` texts of many lengths (1 to 60 words), some repeated, as a catch-up sees them."""
+    rng = random.Random(seed)
+    out = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 60))) for _ in range(n)]
+    return out + out[:5]
+
+
+def sequential(e: MiniLMEmbedder, items: list[str], size: int) -> np.ndarray:
+    """The single-threaded path as it was before bulk embeds ran on threads: equal-length batches
+    in order, mean pooling, then normalisation."""
+    encs = e._tokenizer.encode_batch(items)
+    lengths = [len(x.ids) for x in encs]
+    vectors = np.empty((len(items), e.dim), dtype=np.float32)
+    for batch in length_batches(lengths, size):
+        ids = np.array([encs[i].ids for i in batch], dtype=np.int64)
+        mask = np.array([encs[i].attention_mask for i in batch], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = e._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        vectors[batch] = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def quantised() -> MiniLMEmbedder:
+    return MiniLMEmbedder(model=build_quantised_minilm(models_dir()), workers=1)
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32))
+
+
+def test_bulk_vectors_equal_one_threads_in_any_worker_count_and_batch_size(quantised: MiniLMEmbedder) -> None:
+    items = texts(100)
+    path = build_quantised_minilm(models_dir())
+    reference = sequential(quantised, items, 32)
+    alone = np.stack([quantised.embed([t])[0] for t in items[:20]])
+    assert same_bits(alone, reference[:20])  # the per-token copy: a text's vector in any batch
+    for workers in (1, 2, 3, 4):
+        for size in (1, 8, 32):
+            e = MiniLMEmbedder(model=path, batch_size=size, workers=workers)
+            assert e.workers == workers
+            assert same_bits(e.embed(items), reference), (workers, size)
+            assert same_bits(e.embed(items[::-1]), reference[::-1]), (workers, size)
+
+
+def test_the_shipped_model_gives_the_same_vectors_on_threads() -> None:
+    shipped = default_embedder()
+    items = texts(80, seed=3)
+    threaded = MiniLMEmbedder(workers=3)
+    assert same_bits(threaded.embed(items), sequential(shipped, items, 32))
+
+
+class RecordingSession:
+    """Wraps an ONNX session, recording which thread ran each batch."""
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+        self.threads: list[int] = []
+        self._lock = threading.Lock()
+
+    def run(self, *args: Any) -> Any:
+        with self._lock:
+            self.threads.append(threading.get_ident())
+        return self._session.run(*args)
+
+
+def test_a_query_stays_on_the_callers_thread_and_a_bulk_embed_does_not() -> None:
+    e = MiniLMEmbedder(model=build_quantised_minilm(models_dir()), pad_exact=True, workers=2)
+    spy = RecordingSession(e._session)
+    e._session = spy
+    e.embed(["What did Melanie paint?"])
+    e.embed(["What did Melanie paint?", "What did she paint?"])  # one padded batch
+    assert set(spy.threads) == {threading.get_ident()}
+    spy.threads.clear()
+    e.embed(texts(60))
+    assert threading.get_ident() not in spy.threads and len(spy.threads) > 1
+
+
+def test_a_failing_batch_raises_in_the_caller() -> None:
+    e = MiniLMEmbedder(model=build_quantised_minilm(models_dir()), workers=2)
+
+    class Broken:
+        def run(self, *args: Any) -> Any:
+            raise RuntimeError("inference failed")
+
+    e._session = Broken()
+    with pytest.raises(RuntimeError, match="inference failed"):
+        e.embed(texts(40))
+
+
+def test_workers_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(EMBED_WORKERS_ENV, raising=False)
+    assert 1 <= bulk_workers() <= 2
+    monkeypatch.setenv(EMBED_WORKERS_ENV, "1")
+    assert bulk_workers() == 1
+    assert MiniLMEmbedder(workers=None).workers == 1
+    monkeypatch.setenv(EMBED_WORKERS_ENV, "3")
+    assert bulk_workers() == 3
+    monkeypatch.setenv(EMBED_WORKERS_ENV, "many")
+    with pytest.raises(ConfigError):
+        bulk_workers()
