@@ -194,3 +194,26 @@ def test_search_under_a_forget_request_keeps_its_allowed_turns_per_view(
         assert fresh.search("asthma diagnosis", namespace="ns") == later
         assert fresh.search("where does my sister live", namespace="ns") == grown
     assert again != grown
+
+
+def test_date_mentions_are_memoised_per_text_wall_time_and_zone() -> None:
+    """A new list each call, equal to an uncached computation, and two equal instants in other
+    zones (a different local day) never share an entry."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from emem.extract import dates
+
+    text = "We went hiking yesterday and again last Friday."
+    utc = datetime(2023, 5, 8, 23, 30, tzinfo=UTC)
+    east = utc.astimezone(timezone(timedelta(hours=3)))  # the same instant, already May 9
+    dates.forget_date_mentions()
+    first = dates.find_date_mentions(text, utc)
+    first.append(first[0])
+    again = dates.find_date_mentions(text, utc)
+    assert len(again) == len(first) - 1
+    dates.forget_date_mentions()
+    assert dates.find_date_mentions(text, utc) == again
+    assert dates.find_date_mentions(text, east) == list(
+        dates._date_mentions.__wrapped__(text, east, "past", (east.isoformat(), repr(east.tzinfo)))
+    )
+    assert [m.start for m in dates.find_date_mentions(text, east)] != [m.start for m in again]
