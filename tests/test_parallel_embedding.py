@@ -131,3 +131,81 @@ def test_workers_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv(EMBED_WORKERS_ENV, "many")
     with pytest.raises(ConfigError):
         bulk_workers()
+
+
+def _turns(n: int) -> list[Any]:
+    from datetime import UTC, datetime
+
+    from emem.models import StoredTurn
+
+    when = datetime(2024, 1, 1, tzinfo=UTC)
+    return [
+        StoredTurn(
+            namespace="ns",
+            seq=i + 1,
+            conversation_id="c",
+            session_id="S",
+            turn_id=f"S:{i}",
+            speaker="Dana",
+            text=f"turn number {i}",
+            time=when,
+            recorded_at=when,
+            hash=f"h{i}",
+        )
+        for i in range(n)
+    ]
+
+
+def test_catch_up_embeds_the_next_chunk_while_writing_this_one() -> None:
+    """Chunks come back in order with the vectors one embed call per chunk gives; a writer that
+    fails stops the embedding of what follows."""
+    from emem.index.manager import embedded_ahead, index_text
+
+    calls: list[list[str]] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        calls.append(texts)
+        return np.array([[len(t), ord(t[-1])] for t in texts], dtype=np.float32)
+
+    turns = _turns(10)
+    chunks = [turns[i : i + 3] for i in range(0, 10, 3)]
+    got = list(embedded_ahead(chunks, embed))
+    assert [c for c, _ in got] == chunks
+    for chunk, vectors in got:
+        assert np.array_equal(vectors, embed([index_text(t) for t in chunk]))
+    calls.clear()
+    stream = embedded_ahead(chunks, embed)
+    next(stream)
+    stream.close()  # the writer failed on the first chunk
+    assert len(calls) <= 2  # the first, and at most the one embedded ahead
+
+
+def test_a_catch_up_of_several_chunks_stores_the_vectors_of_one_pass(tmp_path: Any) -> None:
+    """Index catch-up over more turns than one chunk stores what embedding them all at once gives."""
+    from emem.index.manager import CHUNK, index_text
+    from emem.memory import Memory
+
+    e = MiniLMEmbedder(model=build_quantised_minilm(models_dir()), workers=2)
+    items = texts(CHUNK + 40, seed=11)
+    turns = [
+        {
+            "conversation_id": "c",
+            "session_id": "S",
+            "turn_id": f"S:{i}",
+            "speaker": "Dana",
+            "text": t,
+            "time": "2024-01-01T10:00:00+00:00",
+        }
+        for i, t in enumerate(items)
+    ]
+    with Memory(tmp_path / "home", embedder=e) as m:
+        m.add_turns(turns, namespace="ns")
+        m.index("ns")
+        ns = m.indexes.namespace_indexes("ns")
+        stored = ns.dense.vectors.get("ns", "turns", e.name, list(ns.turns))
+        ordered = [ns.turns[k] for k in ns.turns]
+    expected = MiniLMEmbedder(model=build_quantised_minilm(models_dir()), workers=1).embed(
+        [index_text(t) for t in ordered]
+    )
+    for row, t in enumerate(ordered):
+        assert np.allclose(stored[str(t.seq)], expected[row], atol=1e-6)
