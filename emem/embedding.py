@@ -239,6 +239,7 @@ class MiniLMEmbedder:
         self._lock = threading.Lock()  # one tokenizer call at a time (it is shared)
         self._workers = max(1, bulk_workers() if workers is None else workers)
         self._pool: ThreadPoolExecutor | None = None  # made on the first bulk embed
+        self._pool_pid = 0  # the process that made it: a forked child has none of its threads
 
     @property
     def pad_exact(self) -> bool:
@@ -278,8 +279,7 @@ class MiniLMEmbedder:
         if self._workers > 1 and len(batches) > 1:
             # Longest batches first, so the threads finish together; each writes its own rows.
             batches.sort(key=lambda b: -len(b) * lengths[b[0]])
-            for done in self._bulk_pool().map(run, batches):
-                del done  # re-raises a batch's error here
+            list(self._bulk_pool().map(run, batches))  # re-raises a batch's error here
         else:
             for batch in batches:
                 run(batch)
@@ -288,9 +288,12 @@ class MiniLMEmbedder:
         return _normalise(vectors)
 
     def _bulk_pool(self) -> ThreadPoolExecutor:
+        """The bulk-embed threads, made anew in a forked child: the parent's pool object
+        survives a fork but its threads do not, and work handed to it would never run."""
         with self._lock:
-            if self._pool is None:
+            if self._pool is None or self._pool_pid != os.getpid():
                 self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="emem-embed")
+                self._pool_pid = os.getpid()
             return self._pool
 
 

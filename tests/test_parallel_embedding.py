@@ -209,3 +209,37 @@ def test_a_catch_up_of_several_chunks_stores_the_vectors_of_one_pass(tmp_path: A
     )
     for row, t in enumerate(ordered):
         assert np.allclose(stored[str(t.seq)], expected[row], atol=1e-6)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_forked_child_embeds_in_bulk_with_threads_of_its_own() -> None:
+    """A pool made before a fork has no threads in the child: the child makes its own rather
+    than hand batches to threads that do not exist (which would wait forever)."""
+    import os
+    import select
+
+    e = MiniLMEmbedder(model=build_quantised_minilm(models_dir()), workers=2)
+    items = texts(30)
+    expected = e.embed(items)  # the parent's pool now exists
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: embed in bulk, send the bytes, leave without cleanup
+        try:
+            os.write(write, e.embed(items).tobytes())
+        finally:
+            os._exit(0)
+    os.close(write)
+    chunks = []
+    try:
+        while True:
+            ready, _, _ = select.select([read], [], [], 120)
+            assert ready, "the child's bulk embed did not finish"
+            chunk = os.read(read, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
+    got = np.frombuffer(b"".join(chunks), dtype=np.float32).reshape(expected.shape)
+    assert same_bits(got, expected)
