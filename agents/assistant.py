@@ -18,7 +18,7 @@ from emem.agents.planner import PREDICATE_CUES, STATE_WORDS
 from emem.answer import EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
-from emem.index.text import tokenize
+from emem.index.text import token_set, tokenize
 from emem.llm.base import ChatModel
 from emem.llm.jsonparse import parse_into
 from emem.llm.llama_state import LlamaStateChat, SegmentPrefix
@@ -173,7 +173,7 @@ def support_scores(
     dense = turn_vectors @ q_vec
     out = []
     for i, turn in enumerate(turns):
-        words = set(tokenize(turn.render()))
+        words = token_set(turn.render())
         # A question word naming a ledger predicate ("diet") is matched by the predicate's other
         # words ("pescatarian"): the vocabulary says what a value of it looks like.
         matched = (q_terms & words) | {w for w, others in kin.items() if others & words}

@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -86,6 +87,11 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 QUANTISED_NAME = "all-MiniLM-L6-v2-qint8"
 """The dynamically quantised copy's embedder name (plus the first 12 hex digits of its file's
 sha256, so two differently built copies never share vectors)."""
+
+QUANTISED_BATCH = 8
+"""The quantised copy's texts per inference call. Its vectors do not depend on the batch, so the
+size is chosen by speed alone: on LoCoMo turns, one thread, batches of 4-8 ran 220-255 turns per
+CPU second against 180-185 at 32 (docs/benchmarks.md, session 13)."""
 
 SOLO_SUFFIX = "-solo"
 """Ends the quantised copy's name when it embeds each text alone (`batch_size=1`). A copy
@@ -172,11 +178,12 @@ class MiniLMEmbedder:
     def __init__(
         self,
         threads: int = 1,
-        batch_size: int = 32,
+        batch_size: int | None = None,
         spinning: bool = False,
         arena: bool = False,
         model: Path | None = None,
         pad_exact: bool = False,
+        workers: int | None = None,
     ) -> None:
         """Open the model.
 
@@ -188,6 +195,7 @@ class MiniLMEmbedder:
                 padding). The quantised copy quantises activations per token row, so a text's
                 vector is the same whatever it is batched with (`per_token_activations`); the
                 shipped model computes in fp32, where batching changes no vector beyond rounding.
+                Default: `QUANTISED_BATCH` for a quantised copy, 32 for the shipped model.
             spinning: let idle intra-op threads spin-wait (ONNX Runtime's default).
             arena: ONNX Runtime's CPU memory arena; off it held hundreds of MB less at the same speed.
             model: a quantised copy made by `build_quantised_minilm` (default: the shipped model).
@@ -197,10 +205,17 @@ class MiniLMEmbedder:
                 whose padded sums may round differently). Then a few texts of unequal lengths,
                 such as a question and its speaker-free form, run as one padded batch: one
                 inference call instead of one per length, whose fixed cost dominates short texts.
+            workers: threads that run a bulk embed's batches at once (default: `bulk_workers()`),
+                each batch on one intra-op thread. ONNX Runtime releases the GIL in `run` and a
+                session may be run from several threads, and every batch is the same batch it
+                would be run alone, so the vectors are those of one thread, bit for bit. A call
+                of a single batch (a query) stays on the caller's thread.
         """
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
+        if batch_size is None:
+            batch_size = 32 if model is None else QUANTISED_BATCH
         if model is None:
             model = shipped_minilm()
         else:
@@ -222,12 +237,20 @@ class MiniLMEmbedder:
         self._batch_size = batch_size
         self._pad_exact = pad_exact
         self._lock = threading.Lock()  # one tokenizer call at a time (it is shared)
+        self._workers = max(1, bulk_workers() if workers is None else workers)
+        self._pool: ThreadPoolExecutor | None = None  # made on the first bulk embed
+        self._pool_pid = 0  # the process that made it: a forked child has none of its threads
 
     @property
     def pad_exact(self) -> bool:
         """True when padding changes no vector (see `__init__`): callers may then embed a few
         texts together and get the vectors each would get alone."""
         return self._pad_exact
+
+    @property
+    def workers(self) -> int:
+        """Threads a bulk embed runs its batches on (see `__init__`)."""
+        return self._workers
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
@@ -240,7 +263,8 @@ class MiniLMEmbedder:
             batches = [list(range(len(texts)))]
         else:
             batches = length_batches(lengths, self._batch_size)
-        for batch in batches:
+
+        def run(batch: list[int]) -> None:
             width = max(lengths[i] for i in batch)
             ids = np.zeros((len(batch), width), dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
@@ -251,10 +275,51 @@ class MiniLMEmbedder:
             hidden = self._session.run(None, feeds)[0]
             weights = mask[..., None].astype(np.float32)
             vectors[batch] = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        if len(texts) > self._batch_size:  # several runs' activations were freed: give them back
+
+        if self._workers > 1 and len(batches) > 1:
+            # Longest batches first, so the threads finish together; each writes its own rows.
+            batches.sort(key=lambda b: -len(b) * lengths[b[0]])
+            list(self._bulk_pool().map(run, batches))  # re-raises a batch's error here
+        else:
+            for batch in batches:
+                run(batch)
+        if len(texts) > TRIM_AFTER:  # several runs' activations were freed: give them back
             release_freed_memory()
         return _normalise(vectors)
 
+    def _bulk_pool(self) -> ThreadPoolExecutor:
+        """The bulk-embed threads, made anew in a forked child: the parent's pool object
+        survives a fork but its threads do not, and work handed to it would never run."""
+        with self._lock:
+            if self._pool is None or self._pool_pid != os.getpid():
+                self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="emem-embed")
+                self._pool_pid = os.getpid()
+            return self._pool
+
+
+def bulk_workers() -> int:
+    """Threads for bulk embeds: `EMEM_EMBED_WORKERS`, else the cores this process may use, at
+    most 2 (each batch runs on one core; measured on a 2-core machine, docs/benchmarks.md)."""
+    chosen = os.environ.get(EMBED_WORKERS_ENV, "").strip()
+    if chosen:
+        try:
+            return max(1, int(chosen))
+        except ValueError:
+            raise ConfigError(f"{EMBED_WORKERS_ENV}={chosen!r}: expected a whole number") from None
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(2, cores))
+
+
+EMBED_WORKERS_ENV = "EMEM_EMBED_WORKERS"
+"""Threads a bulk embed (index catch-up, a view's summaries) runs on; 1 keeps it on the caller's."""
+
+
+TRIM_AFTER = 32
+"""An embed of more texts than this gives freed memory back (`release_freed_memory`): the size of
+a bulk embed, whatever the batch size (a trim costs time, not worth it after a few texts)."""
 
 PADDED_MAX_TEXTS = 4
 """With `pad_exact`, up to this many texts run as one padded batch (a question and its

@@ -6,6 +6,7 @@ mom!") is not flagged."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 _PATTERNS = [
@@ -23,6 +24,10 @@ _PATTERNS = [
 _INSTRUCTION = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def looks_like_instruction(text: str) -> bool:
-    """True when `text` addresses a language model with orders or forges prompt structure."""
+    """True when `text` addresses a language model with orders or forges prompt structure.
+
+    Memoised (a pure function of the text): the offline reader screens every evidence turn of
+    every ask twice, the same turns ask after ask, and the search was ~4% of a deep ask."""
     return bool(_INSTRUCTION.search(text))

@@ -15,12 +15,12 @@ from emem.config import MemoryConfig, recipe
 from emem.deprecation import namespace_keyword
 from emem.embedding import Embedder, embedder_for_home
 from emem.errors import InputError
-from emem.index.manager import CatchUpReport, IndexManager, Progress
+from emem.index.manager import CatchUpReport, IndexManager, NamespaceIndexes, Progress
 from emem.ingest.batch import Batch
 from emem.ingest.loader import Format, parse_object, read_path
 from emem.models import Conversation, Hit, IngestReport, Stats, Turn, check_namespace
 from emem.retrieval.filters import TurnFilter, as_filter
-from emem.retrieval.hybrid import hybrid_turns, hybrid_turns_where, to_hit
+from emem.retrieval.hybrid import allowed_keys, hybrid_turns, hybrid_turns_where, to_hit
 from emem.segment_state import STATE_DIR, SegmentStateCache
 from emem.storage.contract import StorageBackend
 from emem.storage.select import open_backend
@@ -132,6 +132,8 @@ class Memory:
         self._segment_states: SegmentStateCache | None = None
         self._read_runtime = None
         self._graph = None
+        self._search_memo: dict[str, tuple[Any, tuple[int, int], Any, set[str]]] = {}
+        """Per namespace: (indexes, their coverage, withheld turns, keys a search may return)."""
         self.last_summary_report = None
         self._finish_erasures()
 
@@ -388,7 +390,29 @@ class Memory:
         candidates = self.config.read.candidates
         if flt is None and not requests:
             return [to_hit(t, s) for t, s in hybrid_turns(ns, query, k, candidates, embed=embed)]
-        return [to_hit(t, s) for t, s in hybrid_turns_where(ns, query, k, keep, candidates, embed=embed)]
+        allowed = self._unwithheld_keys(ns, withheld, keep) if flt is None else None
+        hits = hybrid_turns_where(ns, query, k, keep, candidates, embed=embed, allowed=allowed)
+        return [to_hit(t, s) for t, s in hits]
+
+    def _unwithheld_keys(
+        self, ns: NamespaceIndexes, withheld: dict[Any, Any], keep: Callable[[Any], bool]
+    ) -> set[str]:
+        """The namespace's turn keys a search without a filter may return: those `withheld` does
+        not hold. Kept while the same indexes cover the same turns and `withheld` is the same
+        object (`ReadRuntime.withheld` returns one per view and requests): rescanning every turn
+        was a third of a new query's search at 10 LoCoMo conversations. The indexes only grow
+        with their coverage, and an erasure replaces them."""
+        memo = self._search_memo.get(ns.namespace)
+        if (
+            memo is not None
+            and memo[0] is ns
+            and memo[1] == (ns.covered_seq, len(ns.turns))
+            and memo[2] is withheld
+        ):
+            return memo[3]
+        allowed = allowed_keys(ns, keep)
+        self._search_memo[ns.namespace] = (ns, (ns.covered_seq, len(ns.turns)), withheld, allowed)
+        return allowed
 
     def forget_requests(self, namespace: str) -> list[Any]:
         """Forget requests said in conversation that reads honour now.
@@ -773,6 +797,7 @@ class Memory:
             namespace: the tenant.
         """
         self.indexes.drop(namespace)
+        self._search_memo.pop(namespace, None)
         if self._read_runtime is not None:
             self._read_runtime.forget(namespace)
 

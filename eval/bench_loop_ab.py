@@ -7,8 +7,10 @@ one home built by the baseline's code.
 
 Each arm runs eval/loop_worker.py (by path, so each interpreter measures its own emem): the
 baseline `build`s the home once, then each arm `measure`s per round on a fresh copy of it, arms
-alternating which goes first (index catch-up speed: bench_embedder). Figures are medians over
-all of an arm's samples; ratios are baseline / this branch. `--namespaces 50 --turns 120` puts 50 namespaces in one home instead.
+alternating which goes first. Each round also times index catch-up (`catchup`: the conversations
+appended to a new home, then indexed) in each arm, turns per second of wall clock and of process
+CPU (`--catch-up 0` skips it). Figures are medians over all of an arm's samples; ratios are
+baseline / this branch, except for catch-up rates (higher is better), where they are branch / baseline. `--namespaces 50 --turns 120` puts 50 namespaces in one home instead.
 """
 
 from __future__ import annotations
@@ -60,6 +62,12 @@ def main() -> None:
     ap.add_argument("--check-fresh", action="store_true", help="this branch: answers equal a new Memory's")
     ap.add_argument("--work", type=Path, default=None)
     ap.add_argument("--base-home", type=Path, default=None, help="copy this home instead of building one")
+    ap.add_argument(
+        "--catch-up",
+        type=int,
+        default=-1,
+        help="conversations each arm indexes from scratch per round (default: --conversations; 0: none)",
+    )
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="emem-loop-ab-"))
     arms = {
@@ -77,6 +85,8 @@ def main() -> None:
     else:
         build = run(args.baseline_python, "build", work / "base", args, [])
     samples: dict[str, list[dict[str, Any]]] = {name: [] for name in arms}
+    catch_up = args.conversations if args.catch_up < 0 else args.catch_up
+    catch_args = argparse.Namespace(**{**vars(args), "conversations": catch_up, "namespaces": 0})
     for r in range(args.rounds):
         for name in list(arms) if r % 2 == 0 else list(arms)[::-1]:
             python, extra = arms[name]
@@ -90,6 +100,12 @@ def main() -> None:
                     "turns/s (BM25 always; vectors too when the home's are another model's; untimed)"
                 )
             samples[name].append(run(python, "measure", home, args, extra))
+            if catch_up:
+                fresh = work / f"catchup-{name}"
+                shutil.rmtree(fresh, ignore_errors=True)
+                caught = run(python, "catchup", fresh, catch_args, [])
+                shutil.rmtree(fresh, ignore_errors=True)
+                samples[name][-1].update({f"catchup_{k}": v for k, v in caught.items()})
 
     def pooled(name: str, key: str) -> list[float]:
         out: list[float] = []
@@ -131,6 +147,17 @@ def main() -> None:
             f"{label:<46} branch p50 {med(a):8.1f} (n={len(a)})   baseline p50 {med(b):8.1f} (n={len(b)})   "
             f"ratio {med(b) / max(med(a), 1e-9):.2f}x"
         )
+    for label, key in (
+        ("index catch-up, turns/s (wall)", "catchup_turns_per_s"),
+        ("  the same, turns per CPU second", "catchup_turns_per_cpu_s"),
+    ):
+        a, b = pooled("branch", key), pooled("baseline", key)
+        if a and b:
+            print(
+                f"{label:<46} branch p50 {med(a):8.1f} (n={len(a)})   baseline p50 {med(b):8.1f} (n={len(b)})   "
+                f"ratio {med(a) / max(med(b), 1e-9):.2f}x ({catch_up} conversation(s), "
+                f"{int(med(pooled('branch', 'catchup_turns')))} turns)"
+            )
     if args.check_fresh:
         same = sum(s["same_answer"] for s in samples["branch"])
         print(f"branch answers equal to a fresh Memory's: {same}/{len(pooled('branch', 'after_write_ms'))}")

@@ -144,3 +144,76 @@ def test_withheld_turns_after_a_write_rescan_only_the_sessions_written(
     assert list(got) == list(expected) and got == expected
     assert {("c1", "S1:3"), ("c1", "S1:4")} <= set(got)
     assert scanned == [5]  # S1's four turns and S3's one, not all seven
+
+
+def test_search_under_a_forget_request_keeps_its_allowed_turns_per_view(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search without a filter reuses the set of turns it may return while the indexes and the
+    withheld turns are the same; a write or an erasure makes it anew, and every search returns
+    what a new Memory's does."""
+    import emem.memory as memory
+
+    def said(n: int, speaker: str, text: str, time: str) -> dict:
+        return {
+            "conversation_id": "c1",
+            "session_id": "S1",
+            "turn_id": f"S1:{n}",
+            "speaker": speaker,
+            "text": text,
+            "time": time,
+        }
+
+    t = "2024-05-02T08:00:00+00:00"
+    scans: list[int] = []
+    real = memory.allowed_keys
+    monkeypatch.setattr(
+        memory, "allowed_keys", lambda ns, keep: scans.append(len(ns.turns)) or real(ns, keep)
+    )
+    with Memory(home) as m:
+        m.add_turns(
+            [
+                said(1, "user", "I was diagnosed with asthma as a kid.", t),
+                said(2, "assistant", "Noted, I will keep that in mind.", t),
+                said(3, "user", "Please delete my medical information.", t),
+                said(4, "user", "My sister lives in Porto.", t),
+            ],
+            namespace="ns",
+        )
+        m.ask("Where does my sister live?", namespace="ns", mode="fast")  # projects the request
+        first = m.search("asthma diagnosis", namespace="ns")
+        again = m.search("where does my sister live", namespace="ns")
+        assert scans == [4]
+        assert ("S1:1") not in {h.turn_id for h in first}
+        m.add_turns([said(5, "user", "My sister moved to Lisbon.", t)], namespace="ns")
+        grown = m.search("where does my sister live", namespace="ns")
+        assert scans == [4, 5] and "S1:5" in {h.turn_id for h in grown}
+        later = m.search("asthma diagnosis", namespace="ns")
+        assert scans == [4, 5]
+    with Memory(home) as fresh:
+        assert fresh.search("asthma diagnosis", namespace="ns") == later
+        assert fresh.search("where does my sister live", namespace="ns") == grown
+    assert again != grown
+
+
+def test_date_mentions_are_memoised_per_text_wall_time_and_zone() -> None:
+    """A new list each call, equal to an uncached computation, and two equal instants in other
+    zones (a different local day) never share an entry."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from emem.extract import dates
+
+    text = "We went hiking yesterday and again last Friday."
+    utc = datetime(2023, 5, 8, 23, 30, tzinfo=UTC)
+    east = utc.astimezone(timezone(timedelta(hours=3)))  # the same instant, already May 9
+    dates.forget_date_mentions()
+    first = dates.find_date_mentions(text, utc)
+    first.append(first[0])
+    again = dates.find_date_mentions(text, utc)
+    assert len(again) == len(first) - 1
+    dates.forget_date_mentions()
+    assert dates.find_date_mentions(text, utc) == again
+    assert dates.find_date_mentions(text, east) == list(
+        dates._date_mentions.__wrapped__(text, east, "past", (east.isoformat(), repr(east.tzinfo)))
+    )
+    assert [m.start for m in dates.find_date_mentions(text, east)] != [m.start for m in again]

@@ -110,3 +110,33 @@ def test_a_lazy_reason_reads_as_the_formatted_text() -> None:
     assert str(why) == "summary sim 0.12, best turn D1:3 sim 0.50"
     assert f"global: {why}" == "global: summary sim 0.12, best turn D1:3 sim 0.50"
     assert why == "summary sim 0.12, best turn D1:3 sim 0.50" and hash(why) == hash(str(why))
+
+
+def test_segment_max_equals_the_sort_it_replaced(view) -> None:
+    """The per-view grouped reduction picks what sorting every visible turn picked (session 13),
+    for float32 cosines with ties, negative scores, and masks that hide whole segments."""
+    from emem.retrieval.routing import _segment_ranked
+
+    def by_sort(scores, mask):
+        rows, starts = _segment_ranked(view, scores, mask)
+        has = starts >= 0
+        best = np.full(len(view.segments), -np.inf)
+        arg = np.full(len(view.segments), -1, dtype=np.int64)
+        arg[has] = rows[starts[has]]
+        best[has] = scores[arg[has]]
+        return best, arg.tolist()
+
+    rng = np.random.default_rng(5)
+    n = len(view.turns)
+    for trial in range(60):
+        scores = (
+            (rng.integers(-3, 3, n) / 4).astype(np.float32)
+            if trial % 3
+            else rng.normal(size=n).astype(np.float32)
+        )
+        mask = rng.random(n) < (0.05, 0.5, 1.0)[trial % 3]
+        best, arg = _segment_max(view, scores, mask)
+        ref_best, ref_arg = by_sort(scores, mask)
+        assert arg == ref_arg and np.array_equal(best, ref_best) and best.dtype == ref_best.dtype
+    nothing = np.zeros(n, dtype=bool)
+    assert _segment_max(view, np.ones(n, np.float32), nothing)[1] == [-1] * len(view.segments)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -499,9 +500,29 @@ def _unambiguous_months(text: str) -> str:
 def find_date_mentions(text: str, anchor: datetime, prefer: Prefer = "past") -> list[DateMention]:
     """Every date expression in `text`, resolved against `anchor`, left to right, non-overlapping.
 
-    Where two expressions overlap, the one starting first wins, then the longer one."""
+    Where two expressions overlap, the one starting first wins, then the longer one. Memoised
+    (`DATE_MENTION_CACHE` texts; a new list each call): the offline reader dates the same
+    evidence turns ask after ask, ~3% of a deep ask at ten LoCoMo conversations."""
     if anchor.tzinfo is None:
         raise ValueError("anchor must be timezone-aware")
+    # Equal datetimes in other zones resolve differently ("yesterday" is a local day): the wall
+    # time and zone are part of the key, not only the instant `datetime.__eq__` compares.
+    return list(_date_mentions(text, anchor, prefer, (anchor.isoformat(), repr(anchor.tzinfo))))
+
+
+DATE_MENTION_CACHE = 16_384
+"""(text, anchor, direction) triples whose date mentions `find_date_mentions` remembers."""
+
+
+def forget_date_mentions() -> None:
+    """Drop the memoised date mentions (they hold the text of turns that may be erased)."""
+    _date_mentions.cache_clear()
+
+
+@lru_cache(maxsize=DATE_MENTION_CACHE)
+def _date_mentions(
+    text: str, anchor: datetime, prefer: Prefer, zone: tuple[str, str]
+) -> tuple[DateMention, ...]:
     text = _unambiguous_months(text)
     found: list[tuple[int, int, Span]] = []
     for pattern, resolve in _COMPILED:
@@ -526,7 +547,7 @@ def find_date_mentions(text: str, anchor: datetime, prefer: Prefer = "past") -> 
             )
         )
         taken_to = end
-    return out
+    return tuple(out)
 
 
 def resolve_relative_date(text: str, anchor: datetime, prefer: Prefer = "past") -> DateMention | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,9 @@ a quarter of the first ask after it. Held vectors are searched exactly beside th
 by `Memory.index`, by `coverage` and on `Memory.close`. Coverage counts only written vectors, so a
 crash loses nothing but the work (the next catch-up embeds them again)."""
 
+CHUNK = 256
+"""Turns a catch-up embeds and writes at a time; coverage advances after each chunk is written."""
+
 Progress = Callable[[int, int], None]
 """progress(done, total) callback for long catch-ups."""
 
@@ -58,6 +62,37 @@ def turn_key(turn: StoredTurn) -> str:
 
 def index_text(turn: StoredTurn) -> str:
     return f"{turn.speaker}: {turn.render()}"
+
+
+def embedded_ahead(
+    chunks: list[list[StoredTurn]], embed: Callable[[list[str]], np.ndarray]
+) -> Iterator[tuple[list[StoredTurn], np.ndarray]]:
+    """Each chunk with its turns' vectors, in order, the next chunk embedded while the caller
+    writes this one: writing (Chroma, the read-back, coverage) ran on one core while the other
+    waited, ~10% of a 10-conversation catch-up. Every chunk is embedded by the same `embed`
+    call as one after another would make, so the vectors are the same; a chunk is yielded only
+    once embedded, and nothing is written here.
+
+    Args:
+        chunks: turns to embed, in write order.
+        embed: texts -> vectors (the namespace's embedder).
+    Yields:
+        (chunk, its vectors), in order.
+    """
+    if len(chunks) < 2:
+        for chunk in chunks:
+            yield chunk, embed([index_text(t) for t in chunk])
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="emem-embed-ahead") as ahead:
+        pending = ahead.submit(embed, [index_text(t) for t in chunks[0]])
+        try:
+            for i, chunk in enumerate(chunks):
+                vectors = pending.result()
+                if i + 1 < len(chunks):
+                    pending = ahead.submit(embed, [index_text(t) for t in chunks[i + 1]])
+                yield chunk, vectors
+        finally:
+            pending.cancel()  # the caller stopped (an error writing): embed nothing more
 
 
 @dataclass
@@ -283,12 +318,13 @@ class IndexManager:
                     dense_covered = self._dense_covered(namespace, ns.dense)
                     key = dense_coverage_key(ns.dense.embedder.name)
                     todo = [t for t in self._store.turns(namespace, after_seq=dense_covered)]
-                    for i in range(0, len(todo), 256):
-                        chunk = todo[i : i + 256]
-                        ns.dense.upsert([turn_key(t) for t in chunk], [index_text(t) for t in chunk])
+                    chunks = [todo[i : i + CHUNK] for i in range(0, len(todo), CHUNK)]
+                    embed = ns.dense.embedder.embed
+                    for i, (chunk, vectors) in enumerate(embedded_ahead(chunks, embed)):
+                        ns.dense.store([turn_key(t) for t in chunk], vectors)
                         self._store.set_coverage(namespace, key, chunk[-1].seq)
                         if progress:
-                            progress(min(i + 256, len(todo)), len(todo))
+                            progress(min((i + 1) * CHUNK, len(todo)), len(todo))
                     self._vectors.flush()  # durable, and no stray process memory left in files
             if new:
                 for t in new:

@@ -60,6 +60,22 @@ def tokenize(text: str) -> list[str]:
     return list(_tokens(text))
 
 
+@lru_cache(maxsize=TOKEN_CACHE)
+def token_set(text: str) -> frozenset[str]:
+    """The set of `tokenize(text)`, memoised by text: deep's turn features and support scores
+    each built it afresh for every candidate turn of every ask (~3% of a deep ask at ten LoCoMo
+    conversations), over turns that repeat from ask to ask.
+
+    Args:
+        text: any text.
+
+    Returns:
+        The stemmed content words (shared between callers: immutable).
+    """
+    return frozenset(_tokens(text))
+
+
 def forget_tokens() -> None:
     """Drop the memoised tokens (they may hold the words of erased turns)."""
     _tokens.cache_clear()
+    token_set.cache_clear()

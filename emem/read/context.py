@@ -22,8 +22,10 @@ from emem.agents.deep import MAX_HOPS, DocumentFrequency, SignalCache
 from emem.agents.roles import RoleModels
 from emem.agents.spans import has_revision_cue
 from emem.config import ReadConfig
+from emem.extract.dates import forget_date_mentions
 from emem.index.text import forget_tokens
 from emem.index.vector_cache import VectorCache, text_hash
+from emem.instructions import looks_like_instruction
 from emem.ledger.models import Revision
 from emem.ledger.withhold import ForgetRequest, withheld_turns
 from emem.models import StoredTurn
@@ -210,6 +212,8 @@ class ReadRuntime:
             self._vectors.clear()
             count_tokens.cache_clear()  # memoised by text: may hold erased turns
             forget_tokens()
+            looks_like_instruction.cache_clear()
+            forget_date_mentions()
 
     def tag_entities(self, view: NamespaceView, texts: Sequence[str]) -> list[frozenset[str]]:
         """Entity labels of a view's turn texts (emem.retrieval.typed), read from the home's

@@ -61,11 +61,15 @@ def hybrid_turns_where(
     *,
     embed: QueryEmbed | None = None,
     exact: bool = True,
+    allowed: set[str] | None = None,
 ) -> list[tuple[StoredTurn, float]]:
     """`hybrid_turns` over only the turns `keep` accepts: each ranking is masked before fusion and
     widened until it holds `candidates` kept turns (or every turn), so turns outside the filter
-    never appear and never push kept turns out. `embed` and `exact` as for `hybrid_turns`."""
-    allowed = {key for key, t in ns.turns.items() if keep(t)}
+    never appear and never push kept turns out. `embed` and `exact` as for `hybrid_turns`;
+    `allowed`: the keys `allowed_keys(ns, keep)` gives, when the caller keeps them between calls
+    (scanning every turn was a third of a search at 10 LoCoMo conversations)."""
+    if allowed is None:
+        allowed = allowed_keys(ns, keep)
     if not allowed:
         return []
     want = min(candidates, len(allowed))
@@ -81,6 +85,18 @@ def hybrid_turns_where(
         n = min(total, n * 4)
     fused = rrf([lexical, dense])[:k]
     return [(ns.turns[key], score) for key, score in fused if key in allowed]
+
+
+def allowed_keys(ns: NamespaceIndexes, keep: Callable[[StoredTurn], bool]) -> set[str]:
+    """The keys of the namespace's turns that `keep` accepts (what `hybrid_turns_where` masks by).
+
+    Args:
+        ns: the namespace's caught-up indexes.
+        keep: the turn predicate.
+    Returns:
+        The accepted turn keys.
+    """
+    return {key for key, t in ns.turns.items() if keep(t)}
 
 
 def to_hit(turn: StoredTurn, score: float) -> Hit:

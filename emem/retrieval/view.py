@@ -72,6 +72,20 @@ class NamespaceView:
             )
         return self._turn_segment
 
+    @property
+    def segment_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Turn rows grouped by segment, ascending within each, built once per view: (the rows,
+        the index of each segment that has rows, where its group starts). A per-segment maximum
+        is then a `reduceat` over the groups instead of a sort of every turn per question."""
+        if self._segment_rows is None:
+            seg = self.turn_segment
+            rows = np.argsort(seg, kind="stable")
+            counts = np.bincount(seg, minlength=len(self.segments))
+            held = np.flatnonzero(counts)
+            starts = (np.cumsum(counts) - counts)[held]
+            self._segment_rows = (rows, held.astype(np.int64), starts.astype(np.int64))
+        return self._segment_rows
+
     def rows_of_keys(self, keys: list[str]) -> np.ndarray:
         """View row of each key (-1 for keys the view does not hold), memoised for the turn BM25's
         key list, which only grows by appending."""
@@ -104,6 +118,7 @@ class NamespaceView:
 
     _lower: list[str] | None = field(default=None, repr=False)
     _turn_segment: np.ndarray | None = field(default=None, repr=False)
+    _segment_rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _key_rows: tuple[int, str | None, np.ndarray] | None = field(default=None, repr=False)
     _speakers_lower: set[str] | None = field(default=None, repr=False)
     _word_counts: dict[str, int] | None = field(default=None, repr=False)
