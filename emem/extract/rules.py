@@ -320,6 +320,30 @@ def org_cap(m: re.Match[str], ctx: Ctx) -> list[str]:
     return [o for o in org(m, ctx) if o[:1].isupper()]
 
 
+_NAME_GLUE = frozenset("of and & de la le du des the for on upon van von der den".split())
+
+
+def org_name(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """An employer's capitalised name, cut at the first lower-case word that does not join a name
+    ("Crumbworks three nights a week" -> "Crumbworks"; "Crumb & Co", "Bank of Ireland" stay)."""
+    out = []
+    for o in org(m, ctx):
+        o = re.sub(r"^the\s+(?=[A-Z])", "", o)  # "the Ropewalk Playhouse"
+        if not o[:1].isupper():
+            continue
+        words = o.split()
+        keep = [words[0]]
+        for w in words[1:]:
+            if w[:1].islower() and w.lower() not in _NAME_GLUE:
+                break
+            keep.append(w)
+        while keep and keep[-1].lower() in _NAME_GLUE:
+            keep.pop()
+        if keep:
+            out.append(" ".join(keep))
+    return out
+
+
 def job(m: re.Match[str], ctx: Ctx) -> list[str]:
     text, start = _group(m)
     obj = _ARTICLE.sub("", _trim(text)).strip()
@@ -1474,6 +1498,39 @@ RULES: tuple[Rule, ...] = (
         r"\s+(?:at|for)\s+{obj:org}",
         org,
         dated=True,
+        confidence=0.8,
+    ),
+    # "I fix bikes at Spokesmith", "I bake sourdough for Crumb & Co": a trade plied at a named
+    # place (its capitalised name only: "I cook at home" names no employer).
+    R(
+        "works_at",
+        r"{S}{vg:fix,repair,service,bake,cook,serve:now}(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for)\s+{obj:org}",
+        org_name,
+        dated=True,
+        confidence=0.8,
+    ),
+    # "I'm running the workshop at Velo Noord now", "she manages the kitchen at Ortolan": a place of
+    # work run or managed there.
+    R(
+        "works_at",
+        r"{S}(?:{BE}\s+)?{vg:run,manage,head,lead:now}\s+(?:the|a)\s+(?:[a-z]+\s+)?(?:workshop|shop|kitchen|bar|team|"
+        r"office|lab|store|clinic|ward|studio|warehouse|department|desk|site|branch|unit|practice)\s+(?:at|for)\s+{obj:org}",
+        org_name,
+        dated=True,
+        confidence=0.8,
+    ),
+    # "I'm a line cook at Ortolan": "cook" is left out of the job heads ("a good cook"), but a cook
+    # at a named place is a job there.
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:a|an)\s+(?:[a-z]+\s+)?cook\s+(?:at|for)\s+{obj:org}",
+        org_name,
+        confidence=0.8,
+    ),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:a|an)\s+(?P<obj>(?:[a-z]+\s+)?cook)(?=\s+(?:at|for)\s+[A-Z])",
+        job_phrase,
         confidence=0.8,
     ),
     R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),

@@ -1,0 +1,44 @@
+"""Where someone works, said by what they do there ("I fix bikes at Spokesmith", "I'm running the
+workshop at Velo Noord now") or with a job head the rules otherwise leave out as ambiguous ("a line
+cook at Ortolan"); not a hobby done somewhere ("I cook at home", "I run at Bushy Park")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from emem.extract.offline import OfflineExtractor
+from emem.models import Turn
+
+T = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def facts(text: str) -> set[tuple[str, str]]:
+    turn = Turn(conversation_id="c", session_id="s", turn_id="t", speaker="user", text=text, time=T)
+    return {(f.predicate, f.object) for f in OfflineExtractor()([turn]) if f.kind == "assert"}
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I fix bikes at Spokesmith in Ghent and I'm hopeless at remembering things", "Spokesmith"),
+        ("big change: I'm running the workshop at Velo Noord now", "Velo Noord"),
+        ("I'm a line cook at Ortolan in Bristol.", "Ortolan"),
+        ("I bake sourdough for Crumbworth Bakery three nights a week", "Crumbworth Bakery"),
+    ],
+)
+def test_work_said_by_what_one_does_there(text: str, employer: str) -> None:
+    assert ("works_at", employer) in facts(text)
+
+
+def test_a_cook_at_a_named_place_has_that_job() -> None:
+    assert ("job_title", "line cook") in facts("I'm a line cook at Ortolan in Bristol.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm a good cook.", "I cook at home most nights.", "I run at Bushy Park every Saturday."],
+)
+def test_a_hobby_done_somewhere_is_not_a_job(text: str) -> None:
+    assert not {p for p, _ in facts(text)} & {"works_at", "job_title"}
