@@ -154,9 +154,19 @@ def apply_forget_requests(
     else:
         best_kept = max(kept, key=lambda e: e.score).time if kept else None
     newer = asked is not None and best_kept is not None and best_kept > asked.known_from
-    if asked is not None and not answering and not newer:
+    names_it = asked is not None and not _WHY.match(question) and _names_topic(asked, question)
+    if asked is not None and not newer and (not answering or names_it):
+        # "What's my door code at work?" after "forget my door code": the question asks for what
+        # was forgotten by name, so a ledger value its other words cue (the employer) does not
+        # answer it. "Why did I drop the coworking plan?" asks a reason, not the value.
         about = about or asked
     return Withheld([shown[id(e)] for e in evidence if id(e) in shown], kept_facts, about, dropped)
+
+
+def _names_topic(request: ForgetRequest, question: str) -> bool:
+    """Whether the question says every content word of what the request names."""
+    words = focus_words(request.topic, set())
+    return bool(words) and all(about_question(question, {w}) for w in words)
 
 
 _WHY = re.compile(r"^\s*(?:why|how\s+come|what\s+(?:was|is)\s+the\s+reason)\b", re.IGNORECASE)
