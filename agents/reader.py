@@ -72,6 +72,7 @@ from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
 from emem.prompting import load_prompt, memory_block
 from emem.subjects import AGENT_NAMES
+from emem.timeparse import WEEKDAY
 from emem.tokens import count_tokens
 
 
@@ -186,7 +187,6 @@ DAY_PARTS = frozenset(
 )
 """Asked heads that ask for a weekday: "What evening ...?", "Which mornings ...?"."""
 _BARE_DAY = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
-_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
 _ASKS_WEEKDAY = re.compile(r"\b(?:what|which) days?\b(?! of)", re.IGNORECASE)
 _NOT_YET = re.compile(r"^\s*when\s+(?:is|are|will|'s)\b|^\s*when's\b", re.IGNORECASE)
 
@@ -206,7 +206,7 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
         for e in candidates:
             # "switched from Wednesdays to Thursdays": the day that replaced the old one.
             part = revised_value(e.text) or after_correction(e.text) or e.text
-            m = _WEEKDAY.search(part) or _WEEKDAY.search(e.text)
+            m = WEEKDAY.search(part) or WEEKDAY.search(e.text)
             if m:
                 return m.group(0)
     if _NOT_YET.search(question):
@@ -1020,7 +1020,7 @@ def _read_rules(
         for e in pool[:READ_DEPTH]:
             now = plan.prefers_latest and not plan.asks_previous and plan.time_to is None
             part = (revised_value(e.text) or after_correction(e.text) or e.text) if now else e.text
-            m = _WEEKDAY.search(part) or _WEEKDAY.search(e.text)
+            m = WEEKDAY.search(part) or WEEKDAY.search(e.text)
             if m:
                 return m.group(0), "answered"
     copular = copular_question(question)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import re
 
+from emem.timeparse import MONTHS, WEEKDAY
+
 _CUE = re.compile(
     r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,]))\s*"
     r"(?:(?:oh|ah|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
@@ -28,10 +30,7 @@ _CUE = re.compile(
 ("Sorry, what am I saying, 10 August", "wait, no, I checked, it's £1,200"); not "sorry to hear"
 inside a clause."""
 
-_MONTHS = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
+_MONTHS = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "date",
@@ -41,7 +40,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("money", re.compile(r"[£$€]\s?\d[\d,.]*(?:\s?k\b)?|\b\d[\d,.]*\s?(?:euros?|pounds|dollars)\b", re.I)),
-    ("weekday", re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)),
+    ("weekday", WEEKDAY),
     ("ordinal", re.compile(r"\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)),
     ("time", re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)),
     ("number", re.compile(r"(?<![\w.,£$€:])\d+(?:[.,]\d+)?(?![\w:])")),
@@ -95,8 +94,6 @@ def _values(text: str) -> list[tuple[str, int, int]]:
 
 def _repair_once(text: str) -> str | None:
     for cue in _CUE.finditer(text):
-        if cue.start() == 0 and cue.end() == 0:
-            continue
         before, after = text[: cue.start()], text[cue.end() :]
         if not before.strip():
             continue  # "Sorry, I forgot: ...": nothing said before it to put right
@@ -128,7 +125,7 @@ def _repair_once(text: str) -> str | None:
             ts, te = target
             old = rewritten[ts:te]
             new = _fit(old, value, shape)
-            if new is None or new == old:
+            if new == old:
                 continue
             rewritten = rewritten[:ts] + new + rewritten[te:]
             replaced = True
@@ -185,13 +182,9 @@ def _previous_sentence_start(before: str) -> int:
     return ends[-1] if ends else 0
 
 
-def _fit(old: str, new: str, shape: str) -> str | None:
-    """The repaired value: the new one, or for a number group that replaces only the end of a
-    longer number ("07700 900417" ... "900471") the old one with its last group swapped."""
-    if shape == "number":
-        groups = old.split()
-        if len(groups) > 1 and len(groups[-1]) == len(new):
-            return " ".join([*groups[:-1], new])
+def _fit(old: str, new: str, shape: str) -> str:
+    """The repaired value: the new one, fitted to what it replaces. A number group is a value of
+    its own ("07700 900417" ... "900471" swaps the last group only)."""
     if shape == "ordinal" and re.search(r"\d", old) and not re.fullmatch(r"(?:the\s+)?\d+\w*", old):
         # "the 17th of June. Sorry, the 24th": the day changes, the month stays.
         return re.sub(r"\d{1,2}(?:st|nd|rd|th)?", re.sub(r"^the\s+", "", new), old, count=1)

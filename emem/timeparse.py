@@ -7,6 +7,9 @@ from datetime import UTC, datetime
 
 from emem.errors import InputError
 
+WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+"""A weekday named in full, singular or plural ("Tuesday", "on Saturdays")."""
+
 _LOCOMO = re.compile(
     r"^\s*(?P<h>\d{1,2}):(?P<m>\d{2})\s*(?P<ampm>am|pm)\s+on\s+(?P<d>\d{1,2})\s+(?P<mon>[A-Za-z]+),?\s+(?P<y>\d{4})\s*$",
     re.IGNORECASE,

@@ -39,6 +39,7 @@ from emem.extract.self_correction import corrected_in_next_breath
 from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
 from emem.subjects import speaker_roles
+from emem.timeparse import WEEKDAY
 
 _ABBREVIATIONS = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt|vs|etc|e\.g|i\.e|approx|No)\.)$")
 _SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"')\]]*|\n|$)")
@@ -530,7 +531,6 @@ _NOT_CORRECTED = frozenset(
     {"has_child", "has_sibling", "has_parent", "has_partner", "friend_of", "has_pet", "forget_request"}
 )
 """Relations name people a corrected clause is about ("my sister was in Marseille"), not its value."""
-_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:s)?\b", re.IGNORECASE)
 _NUMBER = re.compile(
     r"\b(?:\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty)\b",
@@ -554,7 +554,7 @@ def typed_replacement(old: str, text: str, exclude: set[str]) -> str | None:
     Returns:
         The new value as written, or None when the text holds no value of that kind.
     """
-    for kind in (_WEEKDAY, _NUMBER):
+    for kind in (WEEKDAY, _NUMBER):
         if kind.search(old):
             found = [m.group(0) for m in kind.finditer(text) if m.group(0).lower() != old.lower()]
             return found[0] if found else None
