@@ -226,14 +226,15 @@ def test_the_second_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
         ("holdout6", "q", 17),
         ("holdout7", "r", 18),
         ("holdout8", "u", 19),
+        ("holdout9", "v", 27),
     ],
 )
 def test_a_later_holdout_split_is_a_full_suite_of_its_own(
     suite, split: str, prefix: str, per_dimension: int
 ) -> None:
-    """holdout3...holdout8, each written blind to the code (sessions 8 to 13) while others tuned on
+    """holdout3...holdout9, each written blind to the code (sessions 8 to 14) while others tuned on
     every older split, and committed before emem ran on it: its own conversations
-    (m01..., n01..., p01..., q01..., r01..., u01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
+    (m01..., n01..., p01..., q01..., r01..., u01..., v01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
     a full set of cases in every dimension, and some asked through the as_of parameter."""
     convs = {k: v for k, v in suite.conversations.items() if v.split == split}
     assert len(convs) >= 12 and all(re.fullmatch(rf"{prefix}\d\d", k) for k in convs)
@@ -293,6 +294,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("q-1", "holdout6", False, "Where does Ida live?", "Lagos, says the holdout6 answer"),
         _result("r-1", "holdout7", False, "Where does Jo live?", "Silves, says the holdout7 answer"),
         _result("u-1", "holdout8", False, "Where does Kay live?", "Loule, says the holdout8 answer"),
+        _result("v-1", "holdout9", False, "Where does Lu live?", "Albufeira, says the holdout9 answer"),
     ]
     splits = [*SPLITS, "all"]
     report = markdown_report(results, splits, ["fast"], "header")
@@ -304,6 +306,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "| dimension (holdout6) | fast |" in report and "- q-1 [stale_value]: fast" in report
     assert "| dimension (holdout7) | fast |" in report and "- r-1 [stale_value]: fast" in report
     assert "| dimension (holdout8) | fast |" in report and "- u-1 [stale_value]: fast" in report
+    assert "| dimension (holdout9) | fast |" in report and "- v-1 [stale_value]: fast" in report
     assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
     hidden_texts = ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?")
     later = ("Where does Ed live?", "Evora", "Where does Flo live?", "Tavira", "Where does Gus live?")
@@ -319,6 +322,8 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         "Silves",
         "Where does Kay live?",
         "Loule",
+        "Where does Lu live?",
+        "Albufeira",
     ):
         assert hidden not in report
     assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
@@ -328,12 +333,23 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "Evora, says the holdout2 answer" in full and "Tavira, says the holdout3 answer" in full
     assert "Olhao, says the holdout4 answer" in full and "Sagres, says the holdout5 answer" in full
     assert "Lagos, says the holdout6 answer" in full and "Silves, says the holdout7 answer" in full
-    assert "Loule, says the holdout8 answer" in full
+    assert "Loule, says the holdout8 answer" in full and "Albufeira, says the holdout9 answer" in full
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
 @pytest.mark.parametrize(
-    "split", ["holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8"]
+    "split",
+    [
+        "holdout",
+        "holdout2",
+        "holdout3",
+        "holdout4",
+        "holdout5",
+        "holdout6",
+        "holdout7",
+        "holdout8",
+        "holdout9",
+    ],
 )
 def test_the_command_runs_a_held_out_split_without_showing_its_answers(
     suite, split: str, tmp_path: Path, capsys
@@ -363,6 +379,8 @@ def test_the_command_runs_a_held_out_split_without_showing_its_answers(
         ("holdout7", (200, 20, 25, 18, 12)),
         # session 13: 250+ cases, 25+ yes/no, 30+ through as_of, 18+ requests, 14+ controls
         ("holdout8", (250, 25, 30, 18, 14)),
+        # session 14: 250+ cases, 27+ yes/no, 35+ through as_of, 18+ requests, 14+ controls
+        ("holdout9", (250, 27, 35, 18, 14)),
     ],
 )
 def test_recent_holdouts_mix_speakers_yes_no_questions_and_as_of(
