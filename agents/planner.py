@@ -230,10 +230,11 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
 
 _OCCUPATION = re.compile(
     r"^\s*what\s+(?:does|do)\s+[\w'’ -]+?\s+do"
-    r"(?:\s+(?:now|nowadays|these\s+days|for\s+work|for\s+a\s+living))?\s*\?*\s*$",
+    r"(?:\s+(?:now|nowadays|these\s+days|for\s+work|for\s+a\s+living)){0,2}\s*\?*\s*$",
     re.IGNORECASE,
 )
-"""A bare "What does Ruth do?": what someone does, with no object, is their occupation."""
+"""A bare "What does Ruth do?" ("... do for work now?"): what someone does, with no object, is
+their occupation."""
 
 
 def predicate_cues(question: str) -> list[str]:

@@ -1398,18 +1398,26 @@ def _replacement_of_ended(
     if plan.asks_previous or not plan.prefers_latest:
         return None
     by_ref = {f"{e.conversation_id}/{e.turn_id}": e for e in every}
+    ended_by: list[tuple[str, EvidenceItem]] = []  # (ended value, the turn that ended it)
     for f in facts:
         if f.status != "miss" or not f.history:
             continue
         last = f.history[-1]
         ended = str(last.get("object_text") or last.get("object") or "")
         turns = [by_ref[r] for r in last.get("sources", []) if r in by_ref]
-        if not ended or len(turns) < 2:
-            continue  # the value's own statement only: nothing said it ended
-        closing = max(turns, key=lambda e: e.time)
-        # The clauses that do not name the ended value ("Sam got laid off from Delta, he's
-        # starting at United" -> "he's starting at United").
-        marks = [w for w in re.findall(r"[A-Z][\w'’-]+", ended) if w not in ("The", "A", "An")] or [ended]
+        if ended and len(turns) >= 2:  # else the value's own statement only: nothing said it ended
+            ended_by.append((ended, max(turns, key=lambda e: e.time)))
+    for _, closing in ended_by:
+        # The clauses that name none of the values this turn ended ("Sam got laid off from Delta,
+        # he's starting at United" -> "he's starting at United"; a title held at Delta ends too).
+        marks = [
+            m
+            for value, turn in ended_by
+            if turn is closing
+            for m in (
+                [w for w in re.findall(r"[A-Z][\w'’-]+", value) if w not in ("The", "A", "An")] or [value]
+            )
+        ]
         rest = [
             c.strip()
             for s in sentences(closing.text)

@@ -396,6 +396,58 @@ def _end(
         )
         report.revisions_written += int(result.created)
         report.ended += 1
+        for held in HELD_WITH.get(predicate, ()):
+            _end_held_there(namespace, target, held, end_at, known, cand.surface, sources, ledger, by, report)
+
+
+HELD_WITH: dict[str, tuple[str, ...]] = {"works_at": ("job_title",)}
+"""Facts held at a value of another: a title said with its employer ("I'm sous chef at Casa
+Brasa") is held there, so it ends when that job does ("I quit Casa Brasa")."""
+
+
+def _end_held_there(
+    namespace: str,
+    ended: Revision,
+    predicate: str,
+    end_at: datetime,
+    known: datetime,
+    surface: str,
+    sources: list[str],
+    ledger: Ledger,
+    by: str,
+    report: ConsolidationReport,
+) -> None:
+    """End, with `ended`, the running `predicate` revisions of its subject said in a sentence that
+    named `ended`'s value (the title said with the employer), as `_end` does: revoked, then
+    re-asserted up to the end."""
+    name = ended.object_text.casefold()
+    rows = [e.revision for e in ledger.history(namespace, ended.subject, predicate).entries]
+    for target in visible(rows, known):
+        if not (
+            target.valid_from < end_at
+            and (target.valid_to is None or target.valid_to > end_at)
+            and name in target.surface.casefold()
+        ):
+            continue
+        ledger.revoke(
+            namespace, target.id, known_at=known, reason=f"ended: {surface}", sources=sources, asserted_by=by
+        )
+        report.revocations += 1
+        result = ledger.write_assertion(
+            namespace,
+            target.subject,
+            predicate,
+            target.object_text,
+            target.valid_from,
+            end_at,
+            known,
+            [*target.sources, *sources],
+            surface=f"{target.surface} [ended: {surface}]",
+            confidence=target.confidence,
+            asserted_by=by,
+        )
+        report.revisions_written += int(result.created)
+        report.ended += 1
 
 
 def erase_forgotten(memory: Any, namespace: str, report: ConsolidationReport | None = None) -> list[str]:

@@ -42,3 +42,38 @@ def test_a_cook_at_a_named_place_has_that_job() -> None:
 )
 def test_a_hobby_done_somewhere_is_not_a_job(text: str) -> None:
     assert not {p for p, _ in facts(text)} & {"works_at", "job_title"}
+
+
+def facts_of(*texts: str, speaker: str = "user") -> set[tuple[str, str, str]]:
+    """(subject, predicate, object) asserted from one turn per text, in order."""
+    turns = [
+        Turn(conversation_id="c", session_id="s", turn_id=f"t{i}", speaker=speaker, text=t, time=T)
+        for i, t in enumerate(texts)
+    ]
+    return {(f.subject, f.predicate, f.object) for f in OfflineExtractor()(turns) if f.kind == "assert"}
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("I'm a dental hygienist, four days a week.", "dental hygienist"),
+        ("I'm at St Luke's now, as a radiographer.", "radiographer"),
+        ("Twelve years a postwoman and my knees know it.", "postwoman"),
+        ("I'm teaching piano full time now, nine pupils.", "piano teacher"),
+    ],
+)
+def test_a_job_said_in_other_ways(text: str, title: str) -> None:
+    assert ("user", "job_title", title) in facts_of(text)
+
+
+def test_a_job_said_by_its_verb_of_the_person_named_before() -> None:
+    # "the Crown Theatre" names a place, so "He" is the one person of the sentence before
+    found = facts_of("Tobias has left the Crown Theatre. He's freelancing now, mostly weddings.")
+    assert ("Tobias", "job_title", "freelance") in found
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm teaching my nephew chess this summer.", "Ten years a fan of the band."]
+)
+def test_teaching_someone_or_a_fandom_is_not_a_job(text: str) -> None:
+    assert not {p for p, _ in facts(text)} & {"job_title"}

@@ -167,7 +167,10 @@ class TestAgentConversation:
 
     def test_an_accepted_offer_starts_on_its_date(self, priya: Memory) -> None:
         assert at(priya, "works_at", "2024-07-15") == ("state", ["Globex"])
-        assert at(priya, "job_title", "2024-06-15") == ("state", ["software engineer"])
+        assert at(priya, "job_title", "2024-05-15") == ("state", ["software engineer"])
+        # The title was said with its employer ("I work at Acme Corp as a software engineer"), so
+        # it ended when she quit Acme: between the two jobs she holds neither.
+        assert at(priya, "job_title", "2024-06-15") == ("miss", [])
         assert at(priya, "job_title", "2024-07-15") == ("state", ["product manager"])
 
     def test_a_planned_move_is_dated(self, priya: Memory) -> None:

@@ -303,6 +303,7 @@ _COMPANION = re.compile(
 
 
 _RELATIVE_NAMED = re.compile(NAMED_PERSON)
+_THE_NAMED = re.compile(r"\b[Tt]he\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
 
 
 def _one_person(sentence: str, speaker: str) -> str | None:
@@ -311,10 +312,15 @@ def _one_person(sentence: str, speaker: str) -> str | None:
     related = {m.group("name") for m in _RELATIVE_NAMED.finditer(sentence) if m.group("rel")}
     if len(related) == 1:
         return related.pop()
+    # "the Music Hall", "the Northern General": capitals after "the" name a thing, not a person
+    things = {w for m in _THE_NAMED.finditer(sentence) for w in _CAP_WORD.findall(m.group(0))}
     names = {
         w
         for w in _CAP_WORD.findall(sentence)
-        if w.lower() not in NOT_NAMES and w.lower() not in _SENTENCE_ADVERBS and w not in ("I", speaker)
+        if w.lower() not in NOT_NAMES
+        and w.lower() not in _SENTENCE_ADVERBS
+        and w not in ("I", speaker)
+        and w not in things
     }
     names -= {w for w in names if sentence.startswith(w) and w.lower() in _FUNCTION_WORDS}
     return names.pop() if len(names) == 1 else None

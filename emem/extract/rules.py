@@ -1546,6 +1546,27 @@ RULES: tuple[Rule, ...] = (
         r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
         np(4, strip_article=True, split_lists=False),
     ),
+    # a place of work then the role ("I'm at the Northern General now, as a sonographer")
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+(?:at|with)\s+[^,.;!?]{1,40}?(?:\s+now)?,?\s+as\s+(?:a|an|the)\s+{obj:job}",
+        job,
+    ),
+    # years in a trade, said by the one who plies it ("Sixteen years a postman and I still ...")
+    R(
+        "job_title",
+        r"^(?P<lead>)(?:[A-Z][a-z]+|\d+)\s+years?\s+(?:as\s+)?(?:a|an)\s+{obj:job}\b",
+        job,
+        kw="years year",
+    ),
+    # work said by the verb ("He's freelancing now", "I'm teaching bass full time now")
+    R("job_title", r"{S}{BEN}{ADV}\s+(?:now\s+)?freelancing\b", const("freelance"), kw="freelancing"),
+    R(
+        "job_title",
+        r"{S}{BEN}{ADV}\s+teaching\s+(?P<obj>[a-z]+)\s+(?=full[- ]time|for\s+a\s+living)",
+        lambda m, ctx: [f"{m.group('obj').lower()} teacher"],
+        kw="teaching",
+    ),
     R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{BE}{ADV}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{vg:become,qualify:past}\s+(?:as\s+)?(?:a|an)\s+{obj:job}", job, dated=True),
