@@ -10,8 +10,10 @@ from typing import Any
 
 from emem.agents.currentness import END_TOLD_WITHIN
 from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
+from emem.errors import InputError
 from emem.index.text import tokenize
 from emem.ledger.models import Resolution, Revision
+from emem.ledger.predicates import builtin_cardinality
 from emem.read.packing import cost, pack
 from emem.tokens import count_line_tokens, count_tokens
 
@@ -23,28 +25,32 @@ def fact_items(
 ) -> list[FactItem]:
     """Resolve every (entity, predicate) the plan names that the ledger knows about, at the given
     valid and known time (see `currentness.question_time`)."""
-    if ledger is None or not plan.entities or not plan.predicates:
+    if ledger is None or not plan.predicates:
         return []
     subjects = {s.lower(): s for s in ledger.subjects(namespace)}
+    pairs = [(s, p) for e in plan.entities if (s := subjects.get(e.lower())) for p in plan.predicates]
+    if not plan.entities:
+        # "Who was head chef in March?": a role (an open predicate) asked of nobody named is
+        # whoever holds it in this namespace.
+        pairs = [(s, p) for p in plan.predicates if builtin_cardinality(p) is None for s in subjects.values()]
     out = []
-    for entity in plan.entities:
-        subject = subjects.get(entity.lower())
-        if subject is None:
-            continue
-        for predicate in plan.predicates:
+    for subject, predicate in pairs:
+        try:
             res = ledger.resolve(namespace, subject, predicate, valid_at=valid_at, known_at=known_at)
-            if res.status == "miss" and not res.history:
-                continue
-            out.append(
-                FactItem(
-                    subject=res.subject,
-                    predicate=res.predicate,
-                    status=res.status,
-                    values=list(res.values),
-                    revisions=[r.model_dump(mode="json") for r in res.revisions],
-                    history=[r.model_dump(mode="json") for r in res.history],
-                )
+        except InputError:
+            continue  # an open predicate this namespace never declared: nothing is known of it
+        if res.status == "miss" and not res.history:
+            continue
+        out.append(
+            FactItem(
+                subject=res.subject,
+                predicate=res.predicate,
+                status=res.status,
+                values=list(res.values),
+                revisions=[r.model_dump(mode="json") for r in res.revisions],
+                history=[r.model_dump(mode="json") for r in res.history],
             )
+        )
     return out
 
 

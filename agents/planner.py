@@ -16,6 +16,7 @@ from emem.agents.spans import measure_family
 from emem.answer import Operation, Plan
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
+from emem.extract.roles import asked_roles
 from emem.extract.rules import favourite_of
 from emem.index.text import STOP_WORDS, tokenize
 from emem.ledger.predicates import PREDICATES
@@ -334,7 +335,7 @@ def offline_plan(
     return Plan(
         operation=operation,
         entities=entities,
-        predicates=predicate_cues(question),
+        predicates=list(dict.fromkeys([*asked_roles(question), *predicate_cues(question)])),
         time_from=time_from,
         time_to=time_to,
         needs_current=needs_current,

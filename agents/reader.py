@@ -65,6 +65,7 @@ from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Sta
 from emem.errors import LLMError
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES
+from emem.extract.roles import asked_roles
 from emem.index.text import STOP_WORDS, tokenize
 from emem.instructions import looks_like_instruction
 from emem.ledger.predicates import named_value
@@ -327,6 +328,8 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     if kind is AnswerType.AGE:
         ages = [m.group(0) for v in values if (m := re.search(r"\d+", v))]
         return ", ".join(ages) if ages else None
+    if kind is AnswerType.PERSON and fact.predicate in asked_roles(question):
+        return ", ".join(bare_value(v) for v in values)  # "Who is my supervisor?": the holder
     if kind in PREDICATES_FOR and fact.predicate not in PREDICATES_FOR[kind]:
         # "Where does my sister live?" is not answered by has_sibling = "a sister named Hannah":
         # the name a value gives is who it is, not a place or a number about them.

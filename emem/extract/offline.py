@@ -19,6 +19,7 @@ from emem.extract.entities import NOT_NAMES, AliasResolver
 from emem.extract.introductions import introductions
 from emem.extract.moves import moves
 from emem.extract.patterns import NAMED_PERSON
+from emem.extract.roles import roles as role_holders
 from emem.extract.rules import (
     AHEAD,
     ANY_PREDICATE,
@@ -843,6 +844,7 @@ class OfflineExtractor:
                 for f in moves(turn, resolver.canonical)
                 if (f.subject, f.predicate, f.object.lower()) not in said
             )
+            out.extend(role_holders(turn, resolver.canonical))
         named = {f.subject for f in out if f.predicate == "name" and f.kind == "assert"}
         canonical = {t.speaker: resolver.canonical(t.speaker) for t in turns}
         out.extend(f for f in introductions(turns, roles, canonical) if f.subject not in named)
