@@ -192,6 +192,44 @@ _ASKS_WEEKDAY = re.compile(r"\b(?:what|which) days?\b(?! of)", re.IGNORECASE)
 _NOT_YET = re.compile(r"^\s*when\s+(?:is|are|will|'s)\b|^\s*when's\b", re.IGNORECASE)
 
 
+_PLURAL_DAYS = re.compile(r"\b(?:days|nights|evenings|mornings|afternoons)\b", re.IGNORECASE)
+_DAY_RUN = re.compile(
+    rf"{WEEKDAY.pattern}(?:(?:,\s*|\s+and\s+|\s*&\s*)(?:{WEEKDAY.pattern}))*", re.IGNORECASE
+)
+LATEST_OF = 3
+"""A question about now reads the latest of this many best-ranked turns that name a weekday: a
+day put right later ("It's Wednesdays actually") ranks with the day it replaces."""
+
+
+def weekday_answer(question: str, candidates: Sequence[EvidenceItem], *, now: bool) -> str | None:
+    """The weekday (or, for "which days", the weekdays said together) a "what day" question asks.
+
+    Args:
+        question: the question.
+        candidates: turns about what it asks, best first.
+        now: the question is about now: a turn's changed or corrected day ("switched from
+            Wednesdays to Thursdays") and the latest of the best turns answer.
+    Returns:
+        The day(s) as said, or None when no candidate names a weekday.
+    """
+    found: list[tuple[EvidenceItem, re.Match[str]]] = []
+    for e in candidates:
+        part = e.text
+        if now:
+            # "I told you Thursdays. It's Wednesdays actually": the replacing clause's day
+            fix = correction_in(e.text)
+            fixed = fix.replacement if fix is not None and _DAY_RUN.search(fix.replacement) else None
+            part = fixed or revised_value(e.text) or after_correction(e.text) or e.text
+        m = _DAY_RUN.search(part) or _DAY_RUN.search(e.text)
+        if m:
+            found.append((e, m))
+    if not found:
+        return None
+    e, m = max(found[:LATEST_OF], key=lambda x: x[0].time) if now else found[0]
+    run = m.group(0)
+    return run if _PLURAL_DAYS.search(question) else WEEKDAY.search(run).group(0)  # type: ignore[union-attr]
+
+
 def dated(e: EvidenceItem) -> bool:
     """True when the turn itself states a date (not only when it was said)."""
     return bool(find_date_mentions(date_text(e.text), e.time))
@@ -204,12 +242,9 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
     not its date ("I need to book a dentist appointment" dates nothing); else the event's date.
     None when no candidate answers."""
     if _ASKS_WEEKDAY.search(question):
-        for e in candidates:
-            # "switched from Wednesdays to Thursdays": the day that replaced the old one.
-            part = revised_value(e.text) or after_correction(e.text) or e.text
-            m = WEEKDAY.search(part) or WEEKDAY.search(e.text)
-            if m:
-                return m.group(0)
+        day = weekday_answer(question, candidates, now=True)
+        if day is not None:
+            return day
     if _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
         # A date still to come (or a recurring one: "When is my birthday?") keeps the words' parts.
@@ -1020,12 +1055,10 @@ def _read_rules(
         pool = _candidates(question, plan, holding, people=people) or holding[:READ_DEPTH]
         if plan.time_to is not None:
             pool = [e for e in pool if e.time <= plan.time_to] or pool
-        for e in pool[:READ_DEPTH]:
-            now = plan.prefers_latest and not plan.asks_previous and plan.time_to is None
-            part = (revised_value(e.text) or after_correction(e.text) or e.text) if now else e.text
-            m = WEEKDAY.search(part) or WEEKDAY.search(e.text)
-            if m:
-                return m.group(0), "answered"
+        now = plan.prefers_latest and not plan.asks_previous and plan.time_to is None
+        day = weekday_answer(question, pool[:READ_DEPTH], now=now)
+        if day is not None:
+            return day, "answered"
     copular = copular_question(question)
     if (
         copular is not None

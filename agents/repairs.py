@@ -22,13 +22,14 @@ _CUE = re.compile(
     r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,]))\s*"
     r"(?:(?:oh|ah|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
     r"(?:sorry|no\s+wait|wait,?\s+no|no,?\s+sorry|I\s+mean|I\s+meant|make\s+that|correction|scratch\s+that|"
-    r"what\s+am\s+I\s+saying|or\s+rather)\b[,:!.-]*\s*"
+    r"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait))\b[,:!.-]*\s*"
     r"(?:(?:no|what\s+am\s+I\s+saying|I\s+(?:checked|looked|mean)|I\s+got\s+that\s+wrong|my\s+bad)[,:!.]?\s+)*",
     re.IGNORECASE,
 )
 """A repair cue at the start of a sentence or clause, with the fillers that may follow it
 ("Sorry, what am I saying, 10 August", "wait, no, I checked, it's £1,200"); not "sorry to hear"
-inside a clause."""
+inside a clause. A bare "wait" repairs only a value that stands alone ("Tuesdays. Wait,
+Wednesdays."), not a clause it opens ("Wait, Paul said ...")."""
 
 _MONTHS = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -102,6 +103,11 @@ def _repair_once(text: str) -> str | None:
         repairs = _values(region)
         if not repairs or len(region[: repairs[0][1]].split()) > 4:
             continue  # the cue is followed by no value close to it: not a repair of a value
+        if cue.group("bare") and not _LIST_ONLY.fullmatch(region, repairs[0][1]):
+            continue  # "Wait, Paul said ...": a new clause, not a value put right
+        listed = _list_repair(before, region, repairs)
+        if listed is not None:
+            return listed + after[len(region) :]
         said = _values(before)
         # "Thursday, not Friday": the repair names what it replaces.
         named = _NOT.search(region, repairs[0][2])
@@ -147,6 +153,39 @@ def _repair_once(text: str) -> str | None:
             tail = re.sub(r"^[.!?;]", "", tail)  # the cue's sentence is gone: one full stop, not two
         return f"{rewritten.rstrip()}{tail}".strip()
     return None
+
+
+_LIST_ONLY = re.compile(
+    r"(?:\w+|[£$€]?\d[\d,.:]*)(?:(?:,\s*|\s+and\s+|\s+or\s+)(?:\w+|[£$€]?\d[\d,.:]*))*\s*"
+)
+"""A repair that is nothing but its value (or a list of values): "Wednesdays", "Tuesday and Friday"."""
+_JOIN = re.compile(r"^(?:,\s*|\s+and\s+|\s+or\s+|,\s+and\s+)$")
+
+
+def _list_repair(before: str, region: str, repairs: list[tuple[str, int, int]]) -> str | None:
+    """A list put right by a list ("Tuesday and Thursday, sorry, Tuesday and Friday"): the new list
+    replaces the whole old one, which is the values of the same shape said last, joined the same
+    way and as many; None when the repair is not such a list."""
+    run = [repairs[0]]
+    for v in repairs[1:]:
+        if v[0] != run[0][0] or not _JOIN.match(region[run[-1][2] : v[1]]):
+            break
+        run.append(v)
+    if len(run) < 2:
+        return None
+    start = _previous_sentence_start(before)
+    said = [v for v in _values(before) if v[0] == run[0][0] and v[1] >= start]
+    old = said[-len(run) :]
+    if len(old) != len(run) or any(
+        not _JOIN.match(before[a[2] : b[1]]) for a, b in zip(old, old[1:], strict=False)
+    ):
+        return None
+    tail = before[old[-1][2] :]
+    if tail.strip(" ,;.!?"):
+        return None  # something was said between the old list and the cue
+    new = region[run[0][1] : run[-1][2]]
+    rest = region[run[-1][2] :].strip(" ,;")
+    return f"{before[: old[0][1]]}{new}{tail.rstrip(' ,;')}{(' ' + rest) if rest else ''}"
 
 
 def _first_of_each_shape(values: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:

@@ -100,3 +100,50 @@ def test_answers_come_from_the_repair(
     assert right in answer.answer and wrong not in answer.answer, answer.answer
     # the evidence stays as said
     assert any("no sorry" in e.text or "wait, no" in e.text or "sorry," in e.text for e in answer.evidence)
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        (
+            "Bins go out Monday and Thursday, sorry, Monday and Friday. Recycling is fortnightly.",
+            "Bins go out Monday and Friday. Recycling is fortnightly.",
+        ),
+        (
+            "Choir moved to Mondays. Wait, Tuesdays. Mondays the hall is booked.",
+            "Choir moved to Tuesdays. Mondays the hall is booked.",
+        ),
+    ],
+)
+def test_a_list_or_a_bare_value_put_right(text: str, meant: str) -> None:
+    assert repaired(text) == meant
+
+
+@pytest.mark.parametrize(
+    "text", ["Choir is on Mondays. Wait, Paul said Tuesday.", "Wait, Tuesday works too."]
+)
+def test_a_bare_wait_that_opens_a_clause_repairs_nothing(text: str) -> None:
+    assert repaired(text) == text
+
+
+def test_the_corrected_weekday_of_the_latest_turn_answers_now() -> None:
+    from datetime import UTC, datetime
+
+    from emem.agents.reader import weekday_answer
+    from emem.answer import EvidenceItem
+
+    def turn(tid: str, month: int, text: str) -> EvidenceItem:
+        t = datetime(2025, month, 1, tzinfo=UTC)
+        return EvidenceItem(
+            conversation_id="c", session_id=tid[:2], turn_id=tid, speaker="user", text=text, time=t, score=1.0
+        )
+
+    said = [
+        turn("S1:1", 3, "My dentist check-ups are Thursdays, after work."),
+        turn("S2:1", 9, "I told you check-ups were on Thursdays. It's Tuesdays actually."),
+    ]
+    assert weekday_answer("Which day are my check-ups?", said, now=True) == "Tuesdays"
+    assert weekday_answer("Which day were my check-ups?", said, now=False) == "Thursdays"
+    both = [turn("S1:1", 3, "Lessons are Monday and Wednesday evenings.")]
+    assert weekday_answer("Which evenings are my lessons?", both, now=True) == "Monday and Wednesday"
+    assert weekday_answer("Which evening is my lesson?", both, now=True) == "Monday"
