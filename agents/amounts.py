@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from emem.agents.spans import about, number_value
+from emem.timeparse import MONTHS
 
 _ASKS_AMOUNT = re.compile(
     r"^\s*how\s+much\b|\bwhat\s+(?:is|was|'s)\s+the\s+(?:price|cost|fee|rent)\b"
@@ -62,8 +63,20 @@ def _states_money(clause: str) -> bool:
     """A clause with a currency, or with a number and nothing counted ("rent is 820 a month")."""
     if _CURRENCY.search(clause):
         return True
-    # "5 days a week, not 4": a clause counting days counts them in its other numbers too
-    return _COUNTED_UNIT.search(clause) is None and re.search(r"\d", clause) is not None
+    # "5 days a week, not 4": a clause counting days counts them in its other numbers too; a
+    # date, a year or a clock time ("pushed to the 31st", "a 1912 upright") is no sum either
+    return _COUNTED_UNIT.search(clause) is None and re.search(r"\d", _NOT_SUMS.sub(" ", clause)) is not None
+
+
+_MONTH = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
+_NOT_SUMS = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|\b{_MONTH}\s+\d{{1,2}}\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:1[89]|20)\d\d\b|\b\d{1,2}:\d{2}\b"
+    r"|\b\d[\d,.]*\s+(?!(?:pounds|dollars|euros|cents|quid|bucks|rupees|francs|kroner|kronor)\b)[a-z]{2,}s\b",
+    re.I,
+)
+"""Numbers that are dates, years, clock times or counts of something ("90,000 words"), not
+amounts of money."""
 
 
 def states_amount(text: str, focus: set[str], *, money: bool = False) -> bool:

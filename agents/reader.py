@@ -1140,6 +1140,8 @@ def _read_rules(
         # No typed span: what a turn says of the asked person with the asked verb is the value
         # ("he's doing judo now" for "What sport does Teo do?"), in whatever other words.
         value = framed_value(frame, kind, plan, holding, exclude)
+        if value is not None and money and not states_amount(value, amount_focus, money=True):
+            value = None  # "How much did Tidewrack pay me?" is not answered by what they hired me for
         if value is not None:
             return value, "answered"
         if (

@@ -48,3 +48,36 @@ def test_a_price_question_is_not_answered_by_a_count_of_days() -> None:
 def test_a_salary_question_asks_an_amount_of_money() -> None:
     assert asks_money("What salary did Brightwell offer me?")
     assert not states_amount("Brightwell made me lead designer, 2 weeks ago.", {"brightwell"}, money=True)
+
+
+def test_a_date_a_year_or_a_count_is_no_sum() -> None:
+    # "How much did the publisher pay me?" after a deadline, a piano's year and a word count
+    focus = {"publisher", "pay", "novel", "piano"}
+    assert not states_amount("The publisher moved the novel deadline to the 14th of May.", focus, money=True)
+    assert not states_amount("The novel is for the publisher, 80,000 words, due 2 March.", focus, money=True)
+    assert not states_amount("I'm restoring an 1898 piano for the publisher's office.", focus, money=True)
+    assert states_amount("The publisher is paying me 4,500 for the novel.", focus, money=True)
+    assert states_amount("The publisher paid £3,000 for 90,000 words of the novel.", focus, money=True)
+
+
+def test_a_fee_nobody_named_is_not_answered_by_the_job(tmp_path: Path) -> None:
+    conv = chat(
+        (
+            "2025-02-01T09:00:00+00:00",
+            [
+                (
+                    "user",
+                    "Big job this spring: an 1898 piano for Harrow Music, about 40 hours, due on the 14th of May.",
+                )
+            ],
+        ),
+        (
+            "2025-04-01T09:00:00+00:00",
+            [("user", "Harrow Music moved the piano deadline to the 30th of May.")],
+        ),
+    )
+    with Memory(tmp_path / "h") as m:
+        m.add_conversation(conv, namespace="n")
+        for mode in ("auto", "fast", "deep"):
+            trap = m.ask("How much did Harrow Music pay me for the piano?", namespace="n", mode=mode)
+            assert trap.status == "abstained", (mode, trap.answer)
