@@ -16,7 +16,9 @@ from emem.timeparse import MONTHS
 
 _ASKS_AMOUNT = re.compile(
     r"^\s*how\s+much\b|\bwhat\s+(?:is|was|'s)\s+the\s+(?:price|cost|fee|rent)\b"
-    r"|^\s*what\s+(?:salary|wage|pay\s+rise|price|fee|rent|budget|rate)\b",
+    r"|^\s*what\s+(?:salary|wage|pay\s+rise|price|fee|rent|budget|rate)\b"
+    r"|^\s*what\s+(?:do|does|did)\s+[\w' ]{1,30}?\s+(?:charge|earn|pay|cost)\b"
+    r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:\w+['’]s\s+|(?:my|our|your|the|his|her|their)\s+)(?:\w+\s+)?(?:rate|rent|price|fee|salary|budget|cost)\b",
     re.I,
 )
 _CLAUSE = re.compile(r"[.;!?]\s+|,\s+(?=(?:so|and|but|which)\b)")

@@ -81,3 +81,9 @@ def test_a_fee_nobody_named_is_not_answered_by_the_job(tmp_path: Path) -> None:
         for mode in ("auto", "fast", "deep"):
             trap = m.ask("How much did Harrow Music pay me for the piano?", namespace="n", mode=mode)
             assert trap.status == "abstained", (mode, trap.answer)
+
+
+def test_what_someone_charges_asks_a_sum() -> None:
+    assert asks_money("What do I charge per tuning?")
+    assert asks_money("What did the flat cost?")
+    assert asks_amount("What's my day rate?") and not asks_money("What does Ana do?")
