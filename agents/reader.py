@@ -196,6 +196,7 @@ _PLURAL_DAYS = re.compile(r"\b(?:days|nights|evenings|mornings|afternoons)\b", r
 _DAY_RUN = re.compile(
     rf"{WEEKDAY.pattern}(?:(?:,\s*|\s+and\s+|\s*&\s*)(?:{WEEKDAY.pattern}))*", re.IGNORECASE
 )
+_DAY_MOVE = re.compile(rf"\bfrom\s+{WEEKDAY.pattern}\s+to\s+(?P<to>{WEEKDAY.pattern})", re.IGNORECASE)
 LATEST_OF = 3
 """A question about now reads the latest of this many best-ranked turns that name a weekday: a
 day put right later ("It's Wednesdays actually") ranks with the day it replaces."""
@@ -219,7 +220,9 @@ def weekday_answer(question: str, candidates: Sequence[EvidenceItem], *, now: bo
             # "I told you Thursdays. It's Wednesdays actually": the replacing clause's day
             fix = correction_in(e.text)
             fixed = fix.replacement if fix is not None and _DAY_RUN.search(fix.replacement) else None
-            part = fixed or revised_value(e.text) or after_correction(e.text) or e.text
+            moved = _DAY_MOVE.search(e.text)  # "changed our day, from Wednesday to Thursday"
+            part = fixed or (moved.group("to") if moved else None) or revised_value(e.text)
+            part = part or after_correction(e.text) or e.text
         m = _DAY_RUN.search(part) or _DAY_RUN.search(e.text)
         if m:
             found.append((e, m))

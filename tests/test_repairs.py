@@ -144,6 +144,11 @@ def test_the_corrected_weekday_of_the_latest_turn_answers_now() -> None:
     ]
     assert weekday_answer("Which day are my check-ups?", said, now=True) == "Tuesdays"
     assert weekday_answer("Which day were my check-ups?", said, now=False) == "Thursdays"
+    moved = [
+        turn("S1:1", 3, "Piano is on Mondays."),
+        turn("S2:1", 5, "Ana's changed our day, from Monday to Thursday."),
+    ]
+    assert weekday_answer("What day is piano?", moved, now=True) == "Thursday"
     both = [turn("S1:1", 3, "Lessons are Monday and Wednesday evenings.")]
     assert weekday_answer("Which evenings are my lessons?", both, now=True) == "Monday and Wednesday"
     assert weekday_answer("Which evening is my lesson?", both, now=True) == "Monday"
