@@ -435,7 +435,9 @@ VALUE_HEADS: dict[str, frozenset[str]] = {
         "employer company firm workplace hospital school university college startup agency bank business "
         "organisation organization studio restaurant store shop clinic office".split()
     ),
-    "lives_in": frozenset("city town country place state village neighbourhood neighborhood".split()),
+    "lives_in": frozenset(
+        "city town country place state village neighbourhood neighborhood area part district suburb barrio quarter".split()
+    ),
     "hometown": frozenset("city town country place village".split()),
     "studies": frozenset("subject degree major course university college school".split()),
     "reading": frozenset("book novel".split()),

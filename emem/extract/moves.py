@@ -27,14 +27,16 @@ _MOVE = re.compile(
     r"(?P<verb>moving|moved|relocating|relocated|move|relocate)\b(?P<rest>[^.!?;]*)"
 )
 """A first-person or named subject, then a verb of moving, then the rest of its clause."""
-_ORIGIN = re.compile(rf"\b(?:out\s+of|away\s+from|from)\s+(?P<place>{_PLACE})")
+_ORIGIN = re.compile(rf"\b(?:[Oo]ut\s+of|[Aa]way\s+from|[Ff]rom)\s+(?P<place>{_PLACE})")
 _DESTINATION = re.compile(
-    rf"\b(?:to|into)\s+(?:(?:a|an|the|our|my|his|her|their)\s+(?:new\s+|little\s+|tiny\s+|bigger\s+|small\s+)?"
+    rf"\b(?:[Tt]o|[Ii]nto)\s+(?:(?:a|an|the|our|my|his|her|their)\s+(?:new\s+|little\s+|tiny\s+|bigger\s+|small\s+)?"
     rf"(?:place|flat|apartment|house|home|room|studio|cottage|condo)\s+(?:in|near)\s+)?(?P<place>{_PLACE})"
 )
 _NOT_A_HOME = re.compile(
     r"^(?:the\s+)?(?:night|day|early|late)\s+shift\b|^(?:a|the)\s+new\s+(?:job|role|team)\b", re.I
 )
+_CONTINUED = re.compile(r"[.!]+\s+(?P<rest>(?:[Oo]ut\s+of|[Ii]nto|[Aa]way\s+from)\b[^.!?;]*)")
+"""A verbless sentence right after a move saying where from or where to."""
 _NEGATED = re.compile(r"\b(?:not|never|no\s+longer)\b|n't\b", re.I)
 _QUESTION = re.compile(r"^(?:are|is|did|do|does|will|have|has|were|was)\b|[^.!]*\?\s*$", re.I)
 _CONDITIONAL = re.compile(
@@ -91,11 +93,19 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
             if not prior or prior[-1].lower() in NOT_NAMES:
                 continue
             subj = prior[-1]
-        elif subj not in ("I", "We") and subj.lower() in NOT_NAMES:
+        elif subj not in ("I", "we", "We") and subj.lower() in NOT_NAMES:
             continue
         who = subject_of(turn.speaker) if subj in ("I", "we", "We") else subject_of(subj)
         origin = _place(_ORIGIN.search(rest))
         destination = _place(_DESTINATION.search(rest))
+        if destination is None and origin is None:
+            # "we moved at the weekend! Out of Rosemount and into a flat in Ferryhill": the
+            # places come in the next sentence, without a verb of their own
+            more = _CONTINUED.match(text, m.end())
+            if more is not None:
+                rest = f"{rest} {more.group('rest')}"
+                origin = _place(_ORIGIN.search(rest))
+                destination = _place(_DESTINATION.search(rest))
         if destination is None and origin is None:
             continue
         ahead = (
@@ -119,7 +129,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
                     confidence=0.7,
                 )
             )
-        if origin is not None and re.search(r"\bout\s+of\b|\baway\s+from\b", rest):
+        if origin is not None and re.search(r"\bout\s+of\b|\baway\s+from\b", rest, re.I):
             out.append(
                 FactCandidate(
                     subject=who,
