@@ -372,30 +372,8 @@ def _end(
         report.ended += 1
         return
     for target in running:
-        ledger.revoke(
-            namespace,
-            target.id,
-            known_at=known,
-            reason=f"ended: {cand.surface}",
-            sources=sources,
-            asserted_by=by,
-        )
-        report.revocations += 1
-        result = ledger.write_assertion(
-            namespace,
-            target.subject,
-            predicate,
-            target.object_text,
-            target.valid_from,
-            end_at,
-            known,
-            [*target.sources, *sources],
-            surface=f"{target.surface} [ended: {cand.surface}]",
-            confidence=min(target.confidence, cand.confidence),
-            asserted_by=by,
-        )
-        report.revisions_written += int(result.created)
-        report.ended += 1
+        confidence = min(target.confidence, cand.confidence)
+        _end_revision(namespace, target, end_at, known, cand.surface, sources, confidence, ledger, by, report)
         for held in HELD_WITH.get(predicate, ()):
             _end_held_there(namespace, target, held, end_at, known, cand.surface, sources, ledger, by, report)
 
@@ -429,25 +407,44 @@ def _end_held_there(
             and name in target.surface.casefold()
         ):
             continue
-        ledger.revoke(
-            namespace, target.id, known_at=known, reason=f"ended: {surface}", sources=sources, asserted_by=by
+        _end_revision(
+            namespace, target, end_at, known, surface, sources, target.confidence, ledger, by, report
         )
-        report.revocations += 1
-        result = ledger.write_assertion(
-            namespace,
-            target.subject,
-            predicate,
-            target.object_text,
-            target.valid_from,
-            end_at,
-            known,
-            [*target.sources, *sources],
-            surface=f"{target.surface} [ended: {surface}]",
-            confidence=target.confidence,
-            asserted_by=by,
-        )
-        report.revisions_written += int(result.created)
-        report.ended += 1
+
+
+def _end_revision(
+    namespace: str,
+    target: Revision,
+    end_at: datetime,
+    known: datetime,
+    surface: str,
+    sources: list[str],
+    confidence: float,
+    ledger: Ledger,
+    by: str,
+    report: ConsolidationReport,
+) -> None:
+    """End one running revision at `end_at`, known from `known`: revisions are immutable, so it is
+    revoked and re-asserted with the same start and the end, citing what ended it."""
+    ledger.revoke(
+        namespace, target.id, known_at=known, reason=f"ended: {surface}", sources=sources, asserted_by=by
+    )
+    report.revocations += 1
+    result = ledger.write_assertion(
+        namespace,
+        target.subject,
+        target.predicate,
+        target.object_text,
+        target.valid_from,
+        end_at,
+        known,
+        [*target.sources, *sources],
+        surface=f"{target.surface} [ended: {surface}]",
+        confidence=confidence,
+        asserted_by=by,
+    )
+    report.revisions_written += int(result.created)
+    report.ended += 1
 
 
 def erase_forgotten(memory: Any, namespace: str, report: ConsolidationReport | None = None) -> list[str]:

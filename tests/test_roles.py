@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from dated_conversations import dated_conversation
 
 from emem import Memory
 from emem.agents.planner import offline_plan
@@ -77,28 +78,26 @@ def test_role_names() -> None:
 
 
 def conversation() -> dict:
-    def session(sid: str, time: str, *pairs: tuple[str, str]) -> dict:
-        turns = [{"turn_id": f"{sid}:{i + 1}", "speaker": s, "text": t} for i, (s, t) in enumerate(pairs)]
-        return {"session_id": sid, "time": time, "turns": turns}
-
-    return {
-        "conversation_id": "r1",
-        "sessions": [
-            session(
-                "S1",
+    return dated_conversation(
+        [
+            (
                 "2025-01-12T10:00:00Z",
-                ("user", "I'm a junior at a design studio. My manager is Leopoldine, she's strict."),
-                ("assistant", "Leopoldine is your manager. Noted."),
-                ("user", "Our landlord is Mr Petrakis, he never fixes anything."),
+                [
+                    ("user", "I'm a junior at a design studio. My manager is Leopoldine, she's strict."),
+                    ("assistant", "Leopoldine is your manager. Noted."),
+                    ("user", "Our landlord is Mr Petrakis, he never fixes anything."),
+                ],
             ),
-            session(
-                "S2",
+            (
                 "2025-05-20T10:00:00Z",
-                ("user", "Restructure at work! Casimir has been my manager since 1 May."),
-                ("assistant", "Casimir is your manager from 1 May."),
+                [
+                    ("user", "Restructure at work! Casimir has been my manager since 1 May."),
+                    ("assistant", "Casimir is your manager from 1 May."),
+                ],
             ),
         ],
-    }
+        cid="r1",
+    )
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from dated_conversations import dated_conversation
 
 from emem import Memory
 from emem.agents.planner import predicate_cues
@@ -16,34 +17,35 @@ MODES = ("auto", "fast", "deep")
 
 
 def conversation() -> dict:
-    def session(sid: str, time: str, *pairs: tuple[str, str]) -> dict:
-        turns = [{"turn_id": f"{sid}:{i + 1}", "speaker": s, "text": t} for i, (s, t) in enumerate(pairs)]
-        return {"session_id": sid, "time": time, "turns": turns}
-
-    return {
-        "conversation_id": "b1",
-        "sessions": [
-            session(
-                "S1",
+    return dated_conversation(
+        [
+            (
                 "2025-02-01T09:00:00Z",
-                (
-                    "user",
-                    "I'm head baker at Crumb and Rye in Leeds. My studio is in a garden shed in Headingley.",
-                ),
-                ("assistant", "Head baker at Crumb and Rye, and a studio in a shed. Noted."),
-                ("user", "We're hoping to get a bulldog puppy this spring."),
+                [
+                    (
+                        "user",
+                        "I'm head baker at Crumb and Rye in Leeds. My studio is in a garden shed in Headingley.",
+                    ),
+                    ("assistant", "Head baker at Crumb and Rye, and a studio in a shed. Noted."),
+                    ("user", "We're hoping to get a bulldog puppy this spring."),
+                ],
             ),
-            session(
-                "S2",
+            (
                 "2025-06-10T09:00:00Z",
-                ("user", "I quit Crumb and Rye. I'm doing wedding cakes from home now."),
-                ("assistant", "Wedding cakes from home: good luck."),
-                ("user", "We've changed our minds about the bulldog, the flat's too small."),
-                ("user", "And I'm moving the studio out of Headingley, the shed leaks."),
-                ("user", "My brother Anselm has left the fire brigade. He's freelancing now, as a rigger."),
+                [
+                    ("user", "I quit Crumb and Rye. I'm doing wedding cakes from home now."),
+                    ("assistant", "Wedding cakes from home: good luck."),
+                    ("user", "We've changed our minds about the bulldog, the flat's too small."),
+                    ("user", "And I'm moving the studio out of Headingley, the shed leaks."),
+                    (
+                        "user",
+                        "My brother Anselm has left the fire brigade. He's freelancing now, as a rigger.",
+                    ),
+                ],
             ),
         ],
-    }
+        cid="b1",
+    )
 
 
 @pytest.fixture(scope="module")
