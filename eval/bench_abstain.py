@@ -20,6 +20,7 @@ from pathlib import Path
 from emem.eval.bench_retrieval import ingest_conversation
 from emem.eval.locomo_data import iter_questions, load_locomo
 from emem.memory import Memory
+from emem.retrieval.ner import typed_matching_status
 
 
 def main() -> None:
@@ -50,7 +51,7 @@ def main() -> None:
     per = {ci: sum(r["status"] == "abstained" for r in rows if r["conversation"] == ci) for ci in chosen}
     print(
         f"LoCoMo category 5, mode {args.mode}, budget {args.budget}: {abstained} of {len(rows)} "
-        f"abstained ({time.perf_counter() - t0:.0f} s); per conversation {per}"
+        f"abstained ({time.perf_counter() - t0:.0f} s); per conversation {per}; {typed_matching_status()}"
     )
 
 

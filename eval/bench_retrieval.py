@@ -31,6 +31,7 @@ from emem.eval.metrics import CATEGORY_NAMES, session_number
 from emem.eval.report import fmt, md_table
 from emem.memory import Memory
 from emem.retrieval import turnscore
+from emem.retrieval.ner import typed_matching_status
 
 
 def mean(xs: list[float]) -> float:
@@ -182,7 +183,7 @@ def main() -> None:
     if args.embedder == "qint8":
         embedder = MiniLMEmbedder(model=build_quantised_minilm(args.home / "models"))
     with Memory(args.home, embedder=embedder) as m:
-        print(f"embedder: {m.indexes.embedder.name}")
+        print(f"embedder: {m.indexes.embedder.name}; {typed_matching_status()}")
         if args.hops is not None:
             m.read_runtime.max_hops = args.hops
         episode = ReadRuntime(m, m.roles, episode_context=True) if args.episode else None

@@ -138,3 +138,14 @@ def test_labels_of_a_view_read_before_an_erasure_are_not_stored(tmp_path) -> Non
         encoder = label_encoder()
         assert encoder is not None
         assert not m.backend.text_vectors.get("typed-erased", encoder.name, [text_hash(t) for t in texts])
+
+
+def test_benchmarks_say_whether_typed_matching_is_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from emem.retrieval import ner
+
+    installed = ner.typed_matching_status()
+    assert installed.startswith("typed matching: on (") == (bundled_ner() is not None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert ner.typed_matching_status().startswith("typed matching: off")

@@ -10,6 +10,7 @@ en_core_web_sm 3.8.0, MIT); an installed official `en_core_web_sm` is used first
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
@@ -55,6 +56,20 @@ def load_pipeline() -> Any | None:
             nlp.remove_pipe(pipe)
         return nlp
     return None
+
+
+def typed_matching_status() -> str:
+    """One line for benchmark output saying whether typed matching is on, without loading spaCy:
+    without a pipeline the deep path silently loses it, and figures move (docs/benchmarks.md,
+    session 14).
+
+    Returns:
+        "typed matching: on (<package>)" or "typed matching: off (...)".
+    """
+    found = next((name for name in PACKAGES if importlib.util.find_spec(name) is not None), None)
+    if found is None:
+        return "typed matching: off (no spaCy English pipeline installed; pip install 'emem[ner]')"
+    return f"typed matching: on ({found})"
 
 
 @lru_cache(maxsize=1)
