@@ -55,6 +55,30 @@ _CURRENCY = re.compile(
 )
 
 
+_PAYER = re.compile(
+    r"^\s*how\s+much\s+(?:money\s+)?(?:did|does|do|will|has|have)\s+(?P<who>[\w'’ ]{1,40}?)\s+"
+    r"(?:pay|charge|give|lend|owe|spend|earn|quote)\b",
+    re.I,
+)
+_NOT_PAYER = frozenset("i we you me us my our your the a an mr mrs ms miss dr".split())
+
+
+def payer_words(question: str) -> set[str]:
+    """Who the question says paid or charged ("How much did the landlord charge ...?" ->
+    {"landlord"}): a sum said without them is no answer. Empty for "I"/"we"/"you", who are
+    whoever speaks.
+
+    Args:
+        question: the question.
+    Returns:
+        The payer's words (lower case), possibly empty.
+    """
+    m = _PAYER.match(question)
+    if m is None:
+        return set()
+    return {w for w in re.findall(r"[a-z]+", m.group("who").lower()) if w not in _NOT_PAYER}
+
+
 def asks_money(question: str) -> bool:
     """True for an amount question about money ("How much does a sandwich cost?", "How much is the
     rent?"): "5 days a week" does not answer it, whatever clause it sits in."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from emem.agents.amounts import asks_amount, asks_money, money_span, states_amount
+from emem.agents.amounts import asks_amount, asks_money, money_span, payer_words, states_amount
 from emem.agents.assistant import cue_kin
 from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.corrections import correction_in
@@ -1102,6 +1102,7 @@ def _read_rules(
     amount = plan.operation == Operation.FACT and asks_amount(question) and kind is not AnswerType.MEASURE
     amount_focus = focus_words(question, set(plan.entities)) - {"much", "per"} if amount else set()
     money = amount and asks_money(question)
+    payer = payer_words(question) if money else set()
     chosen: Span | None = None
     chosen_turn = ""
     chosen_speaker = ""
@@ -1122,6 +1123,8 @@ def _read_rules(
             or states_amount(e.text, amount_focus, money=money)
         ):
             continue  # "How much is the rent now?" is not answered by "with the rent going up"
+        if money and payer and not about(e.text, payer) and e.speaker.lower() not in payer:
+            continue  # "How much did the landlord charge?" is not answered by what a job cost
         if money and kind is AnswerType.OTHER and (sum_ := money_span(e.text, amount_focus)):
             # "How much deposit did Cormac pay?": the sum, not the sentence that says it
             chosen, chosen_turn, chosen_speaker = Span(sum_, True), e.text, e.speaker

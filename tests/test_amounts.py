@@ -87,3 +87,25 @@ def test_what_someone_charges_asks_a_sum() -> None:
     assert asks_money("What do I charge per tuning?")
     assert asks_money("What did the flat cost?")
     assert asks_amount("What's my day rate?") and not asks_money("What does Ana do?")
+
+
+def test_a_sum_said_without_who_paid_it_does_not_answer_what_they_paid(tmp_path: Path) -> None:
+    from emem.agents.amounts import payer_words
+
+    assert payer_words("How much did the landlord charge for the boiler?") == {"landlord"}
+    assert payer_words("How much did Mrs Okafor pay?") == {"okafor"}
+    assert payer_words("How much did I pay for the flat?") == set()
+    conv = chat(
+        (
+            "2025-03-01T09:00:00+00:00",
+            [("user", "The new boiler is costing us 2,400 pounds, fitted next week.")],
+        ),
+        ("2025-04-01T09:00:00+00:00", [("user", "The plumber charged 180 for the call-out.")]),
+    )
+    with Memory(tmp_path / "h") as m:
+        m.add_conversation(conv, namespace="n")
+        for mode in ("auto", "fast", "deep"):
+            trap = m.ask("How much did the landlord charge for the boiler?", namespace="n", mode=mode)
+            assert trap.status == "abstained", (mode, trap.answer)
+        assert "2,400" in m.ask("How much did the boiler cost?", namespace="n", mode="auto").answer
+        assert "180" in m.ask("How much did the plumber charge?", namespace="n", mode="auto").answer
