@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from emem.agents.spans import about, number_value
-from emem.timeparse import MONTHS
+from emem.timeparse import MONTH_NAME
 
 _ASKS_AMOUNT = re.compile(
     r"^\s*how\s+much\b|\bwhat\s+(?:is|was|'s)\s+the\s+(?:price|cost|fee|rent)\b"
@@ -94,9 +94,8 @@ def _states_money(clause: str) -> bool:
     return _COUNTED_UNIT.search(clause) is None and re.search(r"\d", _NOT_SUMS.sub(" ", clause)) is not None
 
 
-_MONTH = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 _NOT_SUMS = re.compile(
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|\b{_MONTH}\s+\d{{1,2}}\b"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_NAME}\b|\b{MONTH_NAME}\s+\d{{1,2}}\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b(?:1[89]|20)\d\d\b|\b\d{1,2}:\d{2}\b"
     r"|\b\d[\d,.]*\s+(?!(?:pounds|dollars|euros|cents|quid|bucks|rupees|francs|kroner|kronor)\b)[a-z]{2,}s\b",
     re.I,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
-from emem.timeparse import MONTHS, WEEKDAY
+from emem.timeparse import MONTH_NAME, WEEKDAY
 
 _CUE = re.compile(
     r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,]))\s*"
@@ -31,12 +31,11 @@ _CUE = re.compile(
 inside a clause. A bare "wait" repairs only a value that stands alone ("Tuesdays. Wait,
 Wednesdays."), not a clause it opens ("Wait, Paul said ...")."""
 
-_MONTHS = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "date",
         re.compile(
-            rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\b|\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
+            rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_NAME}\b|\b{MONTH_NAME}\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
             re.IGNORECASE,
         ),
     ),

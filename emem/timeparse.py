@@ -37,6 +37,10 @@ MONTHS = {
 }
 
 
+MONTH_NAME = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
+"""A month's name or abbreviation as a regular-expression group (no flags, longest first)."""
+
+
 def parse_locomo_time(value: object, where: str | None = None) -> datetime:
     """Parse LoCoMo's "1:56 pm on 8 May, 2023" (read as UTC, since the data has no zone)."""
     if not isinstance(value, str):
