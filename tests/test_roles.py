@@ -12,6 +12,7 @@ from dated_conversations import dated_conversation
 
 from emem import Memory
 from emem.agents.planner import offline_plan
+from emem.extract.offline import split_sentences
 from emem.extract.roles import asked_roles, role_predicate, roles
 from emem.models import Turn
 
@@ -22,7 +23,7 @@ def held(text: str, speaker: str = "user") -> list[tuple[str, str, str, str | No
     turn = Turn(conversation_id="c", session_id="s", turn_id="t", speaker=speaker, text=text, time=T)
     return [
         (f.subject, f.predicate, f.object, f.valid_from.date().isoformat() if f.valid_from else None)
-        for f in roles(turn, lambda s: s)
+        for f in roles(turn, lambda s: s, [text[s:e] for s, e in split_sentences(text)])
     ]
 
 

@@ -844,7 +844,8 @@ class OfflineExtractor:
                 for f in moves(turn, resolver.canonical)
                 if (f.subject, f.predicate, f.object.lower()) not in said
             )
-            out.extend(role_holders(turn, resolver.canonical))
+            parts = [turn.text[a:b] for a, b in split_sentences(turn.text)]
+            out.extend(role_holders(turn, resolver.canonical, parts))
         named = {f.subject for f in out if f.predicate == "name" and f.kind == "assert"}
         canonical = {t.speaker: resolver.canonical(t.speaker) for t in turns}
         out.extend(f for f in introductions(turns, roles, canonical) if f.subject not in named)

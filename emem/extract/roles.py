@@ -12,8 +12,9 @@ apart. The role is a job noun (`emem.extract.patterns.JOBS`) or a relation of wo
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from emem.extract.dates import find_date_mentions
@@ -36,24 +37,34 @@ _ROLE = (
 _TITLE = r"^(?:Dr|Doctor|Professor|Prof|Mr|Mrs|Ms|Miss|Coach)\.?\s+"
 _NAME = rf"(?P<name>(?:{_TITLE[1:]})?[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
 _DET = r"(?P<det>(?i:my|our|your|the))"
-_PATTERNS = (
-    # "my supervisor is Professor Szczepanik", "our new social worker is Ifeoluwa"
-    re.compile(rf"\b{_DET}\s+{_ROLE}\s+(?:is|will\s+be)\s+(?:now\s+|still\s+)?{_NAME}"),
-    # "Dr Vanterpool has been my supervisor since 1 June", "Ifeoluwa is our social worker now"
-    re.compile(
-        rf"(?:^|[,;:]\s+|\band\s+){_NAME}\s+(?:is|has\s+been|will\s+be|became|becomes)\s+(?:now\s+|officially\s+)?"
-        rf"{_DET}\s+{_ROLE}"
-    ),
-    # "Wojtek is head chef", "Keturah steps up to head chef from the 1st of May"
-    re.compile(
-        rf"(?:^|[,;:]\s+|\band\s+){_NAME}\s+(?:is(?:\s+now)?|steps\s+up\s+to|stepped\s+up\s+to|takes\s+over\s+as|"
-        rf"took\s+over\s+as|has\s+taken\s+over\s+as)\s+(?P<det>)(?!a\s|an\s){_ROLE}"
-    ),
-    # "we've got a new social worker, Ifeoluwa", "We've hired a new sous, Cadfael"
-    re.compile(
-        rf"\b(?:got|hired|have|found|assigned|appointed)\s+(?P<det>a|an|our)\s+new\s+{_ROLE},\s+{_NAME}(?=\s*(?:[,.;!]|$|\s+from\b|\s+who\b))"
-    ),
-)
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    """The statement patterns, compiled on first use: each holds the role alternation of a few
+    hundred job nouns, which would cost every process that imports the read path (the planner
+    asks `asked_roles`) tens of milliseconds at import."""
+    return (
+        # "my supervisor is Professor Szczepanik", "our new social worker is Ifeoluwa"
+        re.compile(rf"\b{_DET}\s+{_ROLE}\s+(?:is|will\s+be)\s+(?:now\s+|still\s+)?{_NAME}"),
+        # "Dr Vanterpool has been my supervisor since 1 June", "Ifeoluwa is our social worker now"
+        re.compile(
+            rf"(?:^|[,;:]\s+|\band\s+){_NAME}\s+(?:is|has\s+been|will\s+be|became|becomes)\s+"
+            rf"(?:now\s+|officially\s+)?{_DET}\s+{_ROLE}"
+        ),
+        # "Wojtek is head chef", "Keturah steps up to head chef from the 1st of May"
+        re.compile(
+            rf"(?:^|[,;:]\s+|\band\s+){_NAME}\s+(?:is(?:\s+now)?|steps\s+up\s+to|stepped\s+up\s+to|"
+            rf"takes\s+over\s+as|took\s+over\s+as|has\s+taken\s+over\s+as)\s+(?P<det>)(?!a\s|an\s){_ROLE}"
+        ),
+        # "we've got a new social worker, Ifeoluwa", "We've hired a new sous, Cadfael"
+        re.compile(
+            rf"\b(?:got|hired|have|found|assigned|appointed)\s+(?P<det>a|an|our)\s+new\s+{_ROLE},\s+{_NAME}"
+            r"(?=\s*(?:[,.;!]|$|\s+from\b|\s+who\b))"
+        ),
+    )
+
+
 _NEGATED = re.compile(r"\b(?:not|never|no\s+longer)\b|n't\b|\bif\b|\bmaybe\b|\bmight\b", re.I)
 _NOT_ROLE_HOLDERS = frozenset({"she", "he", "it", "they", "this", "that", "there"})
 
@@ -74,24 +85,26 @@ def role_predicate(role: str) -> str:
     return "_".join(words)
 
 
-def roles(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
+def roles(turn: Turn, subject_of: Callable[[str], str], sentences: Sequence[str]) -> list[FactCandidate]:
     """Who holds a role for the speaker, from one turn of the user or a person (not the agent).
 
     Args:
         turn: the turn.
         subject_of: speaker -> the subject it is filed under.
+        sentences: the turn's sentences, as the extractor splits them (`split_sentences`: "Dr."
+            does not end one).
 
     Returns:
         Single-valued open-predicate assertions (`cardinality="single"`), from a date said with
         "since"/"from" when there is one, else from the turn's time.
     """
     out: list[FactCandidate] = []
-    text = turn.text.replace("\u2019", "'")
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
+    for said in sentences:
+        sentence = said.replace("\u2019", "'")
         if sentence.rstrip().endswith("?"):
             continue
         seen: set[tuple[str, str]] = set()
-        for pattern in _PATTERNS:
+        for pattern in _patterns():
             for m in pattern.finditer(sentence):
                 det = (m.group("det") or "").lower()
                 name = m.group("name")
@@ -128,19 +141,27 @@ def roles(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
     return out
 
 
-_ASKED = re.compile(
-    rf"^\s*(?i:who)(?:'s|\s+is|\s+was|\s+will\s+be|\s+has\s+been)\s+(?:\w+'s\s+|(?i:my|our|the|your)\s+)?{_ROLE}"
-)
 _DOES = {
     "supervises": "supervisor",
     "coaches": "coach",
     "manages": "manager",
     "tutors": "tutor",
     "trains": "trainer",
+    "supervising": "supervisor",
+    "coaching": "coach",
+    "managing": "manager",
 }
-_ASKED_BY_VERB = re.compile(
-    r"^\s*(?i:who)\s+(?:(?:is|was)\s+)?(?P<verb>" + "|".join(_DOES) + r"|supervising|coaching|managing)\b"
-)
+"""Verbs a "who" question asks a role by ("Who supervises my PhD?", "Who is coaching you?")."""
+
+
+@functools.cache
+def _asked() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The question patterns (by the role's noun, by its verb), compiled on first use."""
+    by_noun = re.compile(
+        rf"^\s*(?i:who)(?:'s|\s+is|\s+was|\s+will\s+be|\s+has\s+been)\s+(?:\w+'s\s+|(?i:my|our|the|your)\s+)?{_ROLE}"
+    )
+    by_verb = re.compile(r"^\s*(?i:who)\s+(?:(?:is|was)\s+)?(?P<verb>" + "|".join(_DOES) + r")\b")
+    return by_noun, by_verb
 
 
 def asked_roles(question: str) -> list[str]:
@@ -152,12 +173,9 @@ def asked_roles(question: str) -> list[str]:
     Returns:
         Role predicates (`role_predicate`), none when it asks no role.
     """
-    m = _ASKED.match(question)
+    by_noun, by_verb = _asked()
+    m = by_noun.match(question)
     if m is not None:
         return [role_predicate(m.group("role"))]
-    v = _ASKED_BY_VERB.match(question)
-    if v is not None:
-        verb = v.group("verb").lower()
-        by_ing = {"supervising": "supervisor", "coaching": "coach", "managing": "manager"}
-        return [_DOES.get(verb) or by_ing[verb]]
-    return []
+    v = by_verb.match(question)
+    return [_DOES[v.group("verb").lower()]] if v is not None else []
