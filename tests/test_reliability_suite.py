@@ -337,20 +337,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
-@pytest.mark.parametrize(
-    "split",
-    [
-        "holdout",
-        "holdout2",
-        "holdout3",
-        "holdout4",
-        "holdout5",
-        "holdout6",
-        "holdout7",
-        "holdout8",
-        "holdout9",
-    ],
-)
+@pytest.mark.parametrize("split", list(FRESH_ORDER))  # every held-out split but test, oldest first
 def test_the_command_runs_a_held_out_split_without_showing_its_answers(
     suite, split: str, tmp_path: Path, capsys
 ) -> None:
