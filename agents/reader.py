@@ -60,7 +60,7 @@ from emem.agents.spans import (
     states_something,
     typed_span,
 )
-from emem.agents.yesno import yes_no
+from emem.agents.yesno import with_verdict, yes_no
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
 from emem.extract.dates import DateMention, find_date_mentions
@@ -877,10 +877,13 @@ def offline_read(
     would otherwise abstain on (agents.replies). `addressed` is the conversation's user and its
     agents when they are known: the agent's "you" is the user."""
     answer, status = _read_rules(question, plan, pack, facts, people, addressed)
-    if status != "abstained" and plan.operation != Operation.TEMPORAL_ARITHMETIC:
-        return answer, status
-    reply = reply_to_question(question, _told(pack), before=said_by(question, plan))
-    return (reply.answer, "answered") if reply is not None else (answer, status)
+    if status == "abstained" or plan.operation == Operation.TEMPORAL_ARITHMETIC:
+        reply = reply_to_question(question, _told(pack), before=said_by(question, plan))
+        if reply is not None:
+            answer, status = reply.answer, "answered"
+    if status == "answered" and answer_type(question) is AnswerType.YESNO:
+        answer = with_verdict(answer)  # a yes/no question is answered yes or no, with the quote
+    return answer, status
 
 
 @dataclass(frozen=True)

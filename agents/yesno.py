@@ -110,3 +110,26 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     if _STILL.search(asked):
         return f"Yes: {plan_sentence}"
     return None
+
+
+_NEGATED = re.compile(
+    r"\b(?:not|never|no\s+longer|nobody|nothing)\b|n['’]t\b|\bno\s+(?!worries|problem|idea)\w+", re.IGNORECASE
+)
+_VERDICT = re.compile(r"^\s*(?:yes|no)\b", re.IGNORECASE)
+
+
+def with_verdict(answer: str) -> str:
+    """A yes/no question's answer that is a quote, given its verdict (pure): "No: <quote>" when
+    the quote ends or negates something ("We're doing the West Highland Way instead", "I've
+    decided not to sell the studio"), else "Yes: <quote>". An answer that has one is kept.
+
+    Args:
+        answer: the reader's answer to a yes/no question.
+
+    Returns:
+        The answer opening with "Yes:" or "No:".
+    """
+    if _VERDICT.match(answer):
+        return answer
+    ended = ENDED.search(answer) or _NEGATED.search(answer)
+    return f"{'No' if ended else 'Yes'}: {answer}"
