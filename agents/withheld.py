@@ -147,13 +147,16 @@ def apply_forget_requests(
                 decided.append((_turn_text(e), e.text, hit))
         about = about or best_on_topic_withheld(decided, topic)
     asked = withholding(requests, text=question)
-    if scored is not None:
-        best_kept = next(
-            (e.time for e in scored if (e.conversation_id, e.turn_id) not in (withheld or {})), None
-        )
-    else:
-        best_kept = max(kept, key=lambda e: e.score).time if kept else None
-    newer = asked is not None and best_kept is not None and best_kept > asked.known_from
+    # Told again after the request ("my new address is 5 Elm Street" after "forget my address"):
+    # a later turn in the request's own words answers; an unrelated later turn ranked first does not.
+    pool = scored if scored is not None else kept
+    newer = asked is not None and any(
+        e.time > asked.known_from
+        and (e.conversation_id, e.turn_id) not in (withheld or {})
+        and asked.covers(text=_turn_text(e))
+        and about_question(e.text, topic)
+        for e in pool
+    )
     names_it = asked is not None and not _WHY.match(question) and _names_topic(asked, question)
     if asked is not None and not newer and (not answering or names_it):
         # "What's my door code at work?" after "forget my door code": the question asks for what

@@ -50,7 +50,7 @@ class TestForgetRequests:
     @pytest.mark.parametrize(
         ("text", "topic"),
         [
-            ("Can you not keep my health stuff?", "health stuff"),
+            ("Can you not keep my health stuff?", "health"),
             ("And I'd rather you didn't remember my date of birth either.", "date of birth"),
             ("I don't want you to remember anything about my dentist, delete that", "dentist"),
             ("forget about Harriet, we had a falling out", "Harriet"),

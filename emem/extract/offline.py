@@ -109,12 +109,27 @@ _CHANGE_VERB = re.compile(
 _ASKS_MEMORY = re.compile(
     r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,2},\s+)?"
     r"(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
-    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|purge|keep|store|remember|save|record|"
-    r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s+to|hold\s+on\s+to)\b",
+    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
+    r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s*to|hold\s+on\s*to)\b",
     re.IGNORECASE,
 )
 """A question that asks the memory to forget (or not keep) something: a request, not a question,
 also when it opens by naming whom it asks ("Solène, would you forget ...?")."""
+_REQUEST_TAG = re.compile(
+    r",\s*(?:(?:will|would|could|can|won't)\s+you(?:\s+(?:please|for\s+me))?|yeah|yes|ok(?:ay)?|please|right)"
+    r"\s*\?+[\s\"')]*$",
+    re.IGNORECASE,
+)
+"""A tag that turns a request into a question ("Please forget the thing about my hand, will you?",
+"Forget about the National Trust thing, yeah?"): the sentence before it is the request."""
+
+
+def request_without_tag(sentence: str) -> str | None:
+    """A tagged request as its plain imperative, the tag blanked out so offsets stay; else None."""
+    tag = _REQUEST_TAG.search(sentence)
+    return sentence[: tag.start()] + " " * (len(sentence) - tag.start()) if tag else None
+
+
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
@@ -902,15 +917,22 @@ class OfflineExtractor:
             rest = text[frame.end() :]
             text = text[: frame.start()] + " " * (frame.end() - frame.start()) + rest[:1].upper() + rest[1:]
         spans = split_sentences(text)
-        if len(spans) > 1 and _GREETING.match(text[slice(*spans[0])]):
+        if (
+            len(spans) > 1
+            and _GREETING.match(text[slice(*spans[0])])
+            and not is_question(text[slice(*spans[1])])
+        ):
             spans = [(spans[0][0], spans[1][1]), *spans[2:]]  # "Hi! I'm Maya.": one introduction
         for k, (s, e) in enumerate(spans):
             sentence = text[s:e]
             only: tuple[Rule, ...] | None = None
             if is_question(sentence):
-                if not _ASKS_MEMORY.match(sentence):
+                if _ASKS_MEMORY.match(sentence):
+                    only = self._request_rules  # "Can you not keep my health stuff?" is a request
+                elif (untagged := request_without_tag(sentence)) is not None:
+                    sentence, only = untagged, self._request_rules
+                else:
                     continue
-                only = self._request_rules  # "Can you not keep my health stuff?" is a request
             surface = turn.text[s:e]
             before = text[slice(*spans[k - 1])] if k > 0 else ""
             antecedent = _one_person(before, turn.speaker)

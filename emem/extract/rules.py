@@ -1169,8 +1169,10 @@ def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 _TOPIC_TAIL = re.compile(
     r"(?:\s+(?:anymore|any\s+more|again|ever\s+again|please|for\s+me|from\s+now\s+on|right\s+now|now|"
-    r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database)|"
+    r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database)|on\s+file|written\s+down|"
     r"altogether|completely|entirely|at\s+all|permanently|forever|too|either|as\s+well|also|thanks|"
+    r"earlier|before|back\s+then|the\s+other\s+day|(?:in|over|during)\s+the\s+(?:summer|spring|autumn|fall|winter)|"
+    r"(?:last|this)\s+(?:week|month|year|summer|spring|autumn|fall|winter|time)|"
     r"if\s+that's\s+(?:ok|okay|alright|fine)|(?:ok|okay)|"
     r"(?:that\s+)?I\s+(?:just\s+|once\s+)?(?:told\s+you|said|mentioned|shared|gave\s+you|wrote|sent)"
     r"(?:\s+(?:earlier|before|last\s+time|about|you))*))+$",
@@ -1183,6 +1185,8 @@ _PHYSICAL = re.compile(
 )
 
 
+_FILLER_TAIL = re.compile(r"\s+(?:thing|things|bit|bits|stuff|business|story|situation)$", re.IGNORECASE)
+"""A filler after what a request names: "the National Trust thing", "the bankruptcy bit"."""
 _TOPIC_FILLER = re.compile(
     r"^(?:(?:all|any|the|some)\s+)?(?:stuff|things?|bits?|info(?:rmation)?|details?|parts?)\s+"
     r"(?:about|on|regarding|re|to\s+do\s+with)\s+",
@@ -1216,6 +1220,7 @@ _RELATIVE = re.compile(r"(?<=\w)\s+(?:(?:that|who|whom|which)\s+)?(?:I|we)(?:'m|
 def _topic_part(part: str, ctx: Ctx, at: int) -> str | None:
     """One named thing of a request, cleaned; None when nothing nameable is left."""
     part = _TOPIC_FILLER.sub("", part.strip())
+    part = _FILLER_TAIL.sub("", part)
     part = _NAME_OF.sub("", part)
     head = _RELATIVE.sub("", part)
     if re.search(
@@ -1307,11 +1312,11 @@ _REQUEST_OPEN = (
 """What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
 _ERASE_VERB = (
     r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
-    r"(?:drop|bin|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
+    r"(?:drop|bin|scrap|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
     r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up))"
 )
 _RETAIN_VERB = (
-    r"(?:remember|keep|store|save|record|retain|hold\s+on\s+to|hang\s+on\s+to|log|track|memori[sz]e)"
+    r"(?:remember|keep|store|save|record|retain|hold\s+on\s*to|hang\s+on\s*to|log|track|memori[sz]e)"
 )
 _KEEP_NOT = (
     rf"(?i:(?:don't|do\s+not|not|never|no\s+need\s+to)\s+{_RETAIN_VERB}|"
@@ -2513,7 +2518,7 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         FORGET_REQUEST,
         forget_topic,
-        kw="forget delete erase remove wipe scrub purge ditch rid drop bin clear lose disregard let using "
+        kw="forget delete erase remove wipe scrub scrap purge ditch rid drop bin clear lose disregard let using "
         "throw stop remember keep store save record retain hold hang log track memorise memorize",
         negated=True,
         cessation="any",
@@ -2523,7 +2528,7 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         ANAPHORIC_FORGET,
         said_topic,
-        kw="forget delete erase remove wipe scrub purge ditch rid remember keep store save record",
+        kw="forget delete erase remove wipe scrub scrap purge ditch rid remember keep store save record",
         negated=True,
         cessation="any",
         confidence=0.9,

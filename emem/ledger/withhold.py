@@ -84,16 +84,25 @@ AMOUNT = (
 )
 """A sum of money (digits with a currency): "9,800 lei a month" is a salary without the word."""
 MEDICAL_WORDS = (
-    r"\b(?:medical|health|doctors?|hospital|clinic|diagnos\w*|prescri\w*|medications?|meds|medicines?|"
+    r"(?:\ba&e\b|\b(?:medical|health|doctors?|hospital|clinic|diagnos\w*|prescri\w*|medications?|meds|medicines?|"
     r"therap(?:y|ies|ist)|physio\w*|gp|surgery|symptoms?|illness|disease|injur(?:y|ies|ed)|tendin\w*|sprain\w*|"
     r"fractur\w*|allerg\w*|asthma|diabet\w*|cancer|depression|"
     r"anxiety|adhd|migraines?|blood\s+pressure|hypertension|arthritis|insulin|chemo\w*|pregnan\w*|"
     r"infection|covid|psychiatr\w*|pills?|tablets?|doses?|dosage|antidepressants?|antibiotics?|inhalers?|"
     r"\d+\s?(?:mg|mcg|ml)|sertraline|fluoxetine|citalopram|escitalopram|metformin|lisinopril|levothyroxine|"
-    r"ibuprofen|paracetamol|\w+statins?|\w+prazole)\b"
+    r"ibuprofen|paracetamol|\w+statins?|\w+prazole)\b)"
 )
 """Medical words, and the commonest shapes of medication (a dose, a pill, widely prescribed drugs):
 "I take sertraline 50mg" is medical information without the word."""
+
+
+_DEBT_WORDS = (
+    r"\b(?:debts?|owe[sd]?|owing|loans?|overdrafts?|arrears|bankrupt\w*|borrow(?:ed|ing)?|in\s+the\s+red|"
+    r"credit\s+cards?|payday|repayments?|bailiffs?|ccj|county\s+court\s+judg(?:e)?ments?|sav(?:ed|ings?)|"
+    r"deposit|mortgage|(?:months?|weeks?)\s+behind|behind\s+(?:with|on)\s+(?:the\s+|her\s+|his\s+|my\s+)?"
+    r"(?:rent|payments?|mortgage))\b"
+)
+"""Words of debts and savings, with or without a sum."""
 
 
 class Topic(NamedTuple):
@@ -137,6 +146,12 @@ TOPICS: tuple[Topic, ...] = (
         r"\b(?:date\s+of\s+birth|birth\s*date|birthday|dob|born\s+(?:on|in)|years?\s+old)\b",
     ),
     Topic(r"\ballerg\w*", ("allergy",), r"\ballerg\w*"),
+    # Body weight: "forget my weight" covers "I'm 84 kilos", said without the word.
+    Topic(
+        r"\bweigh(?:t|ts|s|ed|ing)?\b",
+        (),
+        r"\bweigh(?:t|ts|s|ed|ing)?\b|\b\d+(?:\.\d+)?\s*(?:kilos?|kgs?|lbs?|stone)\b",
+    ),
     Topic(
         r"\bdiet\b|\beating\s+habits\b",
         ("diet",),
@@ -159,14 +174,15 @@ TOPICS: tuple[Topic, ...] = (
     ),
     # Debts and savings: "forget what I told you about Gareth's debts" covers "he owes about
     # £18,000 on credit cards", said without the word; "the money details" covers sums.
+    # Money in general covers the sums said; a debt, its words ("three months behind").
+    Topic(r"\b(?:debts?|loans?|overdraft|arrears)\b", (), _DEBT_WORDS),
     Topic(
-        r"\b(?:debts?|loans?|overdraft|arrears|bankrupt\w*|money\s+(?:problems|troubles|worries|details)|"
-        r"finances?|financial|savings)\b",
+        r"\b(?:money\s+(?:problems|troubles|worries|details)|finances?|financial|savings)\b",
         (),
-        r"\b(?:debts?|owe[sd]?|owing|loans?|overdrafts?|arrears|bankrupt\w*|borrow(?:ed|ing)?|in\s+the\s+red|"
-        r"credit\s+cards?|payday|repayments?|bailiffs?|ccj|county\s+court\s+judg(?:e)?ments?|sav(?:ed|ings?)|"
-        r"deposit|mortgage)\b|" + AMOUNT,
+        _DEBT_WORDS + "|" + AMOUNT,
     ),
+    # A bankruptcy is an event, not every sum said since: its words, not the amounts.
+    Topic(r"\bbankrupt\w*|\binsolven\w*", (), _DEBT_WORDS + r"|\bwent\s+under\b|\binsolven\w*"),
     # What someone earns is not where they work: "forget my salary" leaves the employer answerable.
     Topic(
         r"\b(?:salary|salaries|wages?|pay|income|earnings|how\s+much\s+I\s+(?:earn|make))\b",
@@ -181,9 +197,10 @@ TOPICS: tuple[Topic, ...] = (
         r"teachers?|classmates?|year\s+\d+|grade\s+\d+)\b",
     ),
     Topic(
-        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce|ex)\b",
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce|ex|marriage|separation)\b",
         ("relationship_status", "has_partner"),
-        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|engaged|ex(?:-\w+)?)\b",
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|marriage|engaged|"
+        r"separat(?:ed|ing|ion)|split\s+up|ex(?:-\w+)?)\b",
     ),
 )
 
@@ -195,7 +212,7 @@ _STOP = frozenset(
 )
 _MODIFIERS = frozenset(
     """old new current previous former latest full home personal exact real actual own
-    number numbers name names""".split()
+    number numbers name names trip trips visit visits""".split()
 )
 """Words that say which value of a topic, not what the topic is: "my old address" is the address
 row, not turns that say "old"."""
@@ -226,6 +243,11 @@ def matcher(topic: str) -> _Matcher:
         said = r"\W+".join(map(re.escape, words))
         return _Matcher((), rf"\b{said}\b" if words else None, None, None)
     rows = [t for t in TOPICS if re.search(t.cue, topic, re.IGNORECASE)]
+    if not rows and not re.search(r"\b[A-Z][a-z]", topic):
+        # (A topic naming someone is narrowed by the name below: "owing Teodoro money".)
+        using = [t for t in TOPICS if t.words and re.search(t.words, topic.lower())]
+        if using:
+            return _said_in_rows(topic, using)
     proper = [
         n
         for n in _PROPER.findall(topic)
@@ -280,6 +302,21 @@ def matcher(topic: str) -> _Matcher:
         return _Matcher((), f"(?s:^{fixed}(?:{options}))", None, None)
     every = "".join(rf"(?=.*\b{_word_stem(w)})" for w in content)
     return _Matcher((), f"(?s:^{every})", None, None)
+
+
+def _said_in_rows(topic: str, rows: Sequence[Topic]) -> _Matcher:
+    """A topic that names no row but uses a word its turns use ("the sleeping tablets",
+    "sertraline", "blood pressure"): with other words, turns with a word of the rows that also say
+    those ("sleeping" and a medical word: "my GP's put me on zopiclone because I wasn't
+    sleeping"); alone, turns saying that word ("blood pressure", not every medical word)."""
+    narrower = qualifiers(topic, rows)
+    if narrower:
+        every = "".join(rf"(?=.*\b{_word_stem(w)})" for w in narrower)
+        words = _join([t.words for t in rows if t.words])
+        return _Matcher((), f"(?s:^{every}(?=.*(?:{words})))", None, None)
+    said = {m.group(0) for t in rows if t.words for m in re.finditer(t.words, topic.lower())}
+    family = [rf"\b{_word_stem(w)}" if w.isalpha() else rf"\b{re.escape(w)}\b" for w in sorted(said)]
+    return _Matcher((), _join(family), None, None)
 
 
 def _content_words(topic: str) -> list[str]:
@@ -525,7 +562,8 @@ def withheld_turns(
     A turn is withheld when a request made when or after it was said covers its text (rendered
     with its image caption). The agent's replies right after a withheld turn, up to the next turn
     of whoever said it, are withheld with it: "Of course, I'll keep Wednesday mornings clear for the
-    clinic" repeats what it answers without the words the request names.
+    clinic" repeats what it answers without the words the request names. Only the reply right
+    after it: a second turn of the agent's in a row says something else.
 
     Args:
         turns: a namespace's stored turns (any order; read in seq order).
@@ -546,10 +584,10 @@ def withheld_turns(
         hit = withholding_said(requests, t.time, text=t.render())
         pending = open_.get(where)
         if hit is None and pending is not None:
+            # Only the reply right after it: the agent's next turn moves on ("I've got news ...").
+            open_.pop(where, None)
             if t.speaker in agents and t.speaker != pending[0]:
                 hit = pending[1]
-            else:
-                open_.pop(where, None)
         elif hit is not None and t.speaker not in agents:
             open_[where] = (t.speaker, hit)
         if hit is not None:

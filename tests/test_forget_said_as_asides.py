@@ -1,0 +1,145 @@
+"""Forget requests said the way people say them in passing: as a tagged question ("..., will
+you?"), after a greeting, with "hold onto" or "scrap what I said", with a filler ("the bankruptcy
+bit") or a time ("what I said about Ned in the summer"); topics that name no row of the table but
+use its words ("the sleeping tablets", "blood pressure", "my weight"); and a yes/no question
+answered yes or no."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from test_extract_referred import facts
+from test_forget_phrasings import chat
+
+from emem.agents.yesno import with_verdict
+from emem.ledger.withhold import ForgetRequest
+from emem.memory import Memory
+
+MODES = ("auto", "deep", "fast")
+
+
+def request(topic: str) -> ForgetRequest:
+    return ForgetRequest.for_topic(
+        topic, subject="user", revision_id="r", known_from=datetime(2030, 1, 1, tzinfo=UTC)
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "topic"),
+    [
+        ("Please forget the thing about my knee, will you? It's healing.", "knee"),
+        ("First, remove the bit about Oona's grievance from your notes, would you?", "Oona's grievance"),
+        ("Hello. First thing, remove the bit about my loan, would you? It's paid off.", "loan"),
+        ("Forget about the Harwell interview thing, yeah? I didn't get it.", "Harwell interview"),
+        ("Ravi, don't hold onto the bankruptcy bit, please.", "bankruptcy"),
+        ("Please forget what I said about Ned in the summer. He'd hate it.", "Ned"),
+        ("One more thing, scrap what I said about Tam's marriage, would you?", "Tam's marriage"),
+        ("Please don't keep my weight on file any more, it messes with my head.", "weight"),
+    ],
+)
+def test_a_request_said_in_passing_is_recorded(said: str, topic: str) -> None:
+    assert [f[2] for f in facts(said) if f[1] == "forget_request"] == [topic]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Scrap the Lisbon plan, we're going to Porto instead.",  # a plan called off, not memory
+        "Will you be at the match on Saturday?",  # a question, no request
+        "Can you believe it, yeah?",
+    ],
+)
+def test_what_is_not_a_request_is_not_recorded(said: str) -> None:
+    assert [f for f in facts(said) if f[1] == "forget_request"] == []
+
+
+def test_a_topic_using_a_rows_words_is_narrowed_by_its_other_words() -> None:
+    tablets = request("sleeping tablets")
+    assert tablets.covers(text="My GP's put me on zopiclone because I just wasn't sleeping after nights.")
+    assert not tablets.covers(text="I slept in till ten, bliss.")
+    assert not tablets.covers(text="The GP surgery moved to Elm Street.")
+
+
+def test_a_topic_that_is_one_of_a_rows_words_covers_that_word_only() -> None:
+    pressure = request("blood pressure")
+    assert pressure.covers(text="My blood pressure was 150 over 95 at the clinic.")
+    assert not pressure.covers(text="Brenda's allergic to cats, so the cat goes next door.")
+    drug = request("sertraline")
+    assert drug.covers(text="My GP's put me on sertraline for the low mood.")
+    assert not drug.covers(text="Aino studies medicine and Sanni studies law.")
+
+
+def test_weight_and_debts_cover_their_values_not_every_sum() -> None:
+    assert request("weight").covers(text="I'm 84 kilos and I want to be 78 by May.")
+    assert not request("weight").covers(text="The van cost £11,000 in the end.")
+    assert request("bankruptcy").covers(text="My café went under and I was declared bankrupt in 2016.")
+    assert not request("bankruptcy").covers(text="I bought a Renault Master conversion instead, £11,000.")
+    arrears = request("Gudrun's arrears")
+    assert arrears.covers(text="Gudrun's three months behind, £1,680, and I don't know what to do.")
+    assert not arrears.covers(text="The studio is Gudrun, £560 a month.")
+
+
+CONV = chat(
+    (
+        "2025-02-02T09:00:00+00:00",
+        [
+            ("user", "The embarrassing one: I'm 84 kilos and I want to be 78 by May."),
+            ("assistant", "Noted, 84 now and 78 as the target."),
+            ("user", "My GP's put me on zopiclone because I just wasn't sleeping after nights."),
+            ("user", "Rent for the studio is £560 a month, Gudrun's a lovely tenant."),
+        ],
+    ),
+    (
+        "2025-05-20T09:00:00+00:00",
+        [
+            ("user", "Please don't keep my weight on file any more, the number is messing with my head."),
+            ("assistant", "Understood, I'll forget it."),
+            ("user", "And forget what I told you about the sleeping tablets, will you?"),
+            ("assistant", "Done."),
+        ],
+    ),
+    (
+        "2025-07-01T09:00:00+00:00",
+        [("user", "New FTP test was 272, so the hard block didn't do me much harm.")],
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    m = Memory(tmp_path_factory.mktemp("asides") / "h")
+    m.add_conversation(CONV, namespace="asides")
+    return m
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_question_about_what_was_forgotten_says_so(memory: Memory, mode: str) -> None:
+    # "much" in a later, unrelated turn is not the weight told again
+    for q, secrets in [
+        ("How much do I weigh?", ("84", "78")),
+        ("What did my GP prescribe to help me sleep?", ("zopiclone",)),
+    ]:
+        a = memory.ask(q, namespace="asides", mode=mode)
+        assert a.status == "abstained" and "forget" in a.answer, (q, a.answer)
+        assert not any(s in a.answer for s in secrets)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_what_was_not_forgotten_is_still_answered(memory: Memory, mode: str) -> None:
+    a = memory.ask("What's the rent on the studio?", namespace="asides", mode=mode)
+    assert "560" in a.answer, a.answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("I've decided not to sell the studio this year", "No"),
+        ("We're doing the West Highland Way in September instead", "No"),
+        ("I'm also doing my independent prescribing course.", "Yes"),
+        ("No: Japan's off.", "No"),
+        ("Yes: still there.", "Yes"),
+    ],
+)
+def test_a_yes_no_answer_opens_with_its_verdict(answer: str, verdict: str) -> None:
+    assert with_verdict(answer).startswith(f"{verdict}:")
