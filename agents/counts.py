@@ -36,10 +36,12 @@ LOSS = re.compile(
 class", "a fox got two of the chickens", "somebody stole my bike", "gave my old bike to my niece")."""
 GAIN = re.compile(
     r"\b(?:adopted|bought|moved in(?:to)?|joined|took in|rescued|added|signed up for|"
-    r"(?:got|have|has) (?:a new|another))\b|\bmore\b",
+    r"(?:got|have|has) (?:a new|another))\b|\bmore\b"
+    r"|\b(?:we|I|we've|I've)\s+(?:just\s+|finally\s+|also\s+)?got\s+(?:a|an|one|two|three|four|\d+)\b",
     re.I,
 )
-"""Words with which members join it ("adopted a rabbit", "three more hens", "moved into")."""
+"""Words with which members join it ("adopted a rabbit", "three more hens", "moved into", "we got a
+kitten": said by the owners, not "a fox got two of the chickens")."""
 _ONLY_NAMES = re.compile(
     rf"\b(?i:only|just)\s+(?:(?i:me)\s+and\s+)?({_NAMES})(?:\s+(?:are|is))?(?:\s+[a-z]+){{0,3}}?\s+(?i:left|now)\b"
 )
@@ -196,6 +198,8 @@ def _read_sentence(
         by = _DELTA.match(sentence[gained.end() :])
         named = [m.group(1) for m in _NAMED_MEMBER.finditer(sentence)]
         return (_number(by.group(1)) if by else None) or max(len(named), 1), set(named)
+    if stated is None and count is None and (listed := _listed_members(sentence, focus)):
+        return len(listed), set(listed)  # "our cats Gherkin and Yarrow"
     if stated is not None:
         named = [m.group(1) for m in _NAMED_MEMBER.finditer(sentence)]
         if count is None and len(named) > stated:
@@ -212,6 +216,22 @@ def _read_sentence(
         if len(listed) == count and re.fullmatch(rf"\s*{_NAMES}\W*", sentence):
             return count, set(listed)  # "Nube, Tiza and Pimienta." after "my three cats"
     return None
+
+
+_OWNED_LIST = re.compile(
+    rf"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?P<noun>[a-z]+)\s*,?\s+(?P<names>{_NAMES})"
+)
+
+
+def _listed_members(sentence: str, focus: set[str]) -> list[str]:
+    """The members a sentence lists after the counted noun, without a number ("our cats Gherkin
+    and Yarrow" -> Gherkin, Yarrow); [] when it lists none."""
+    for m in _OWNED_LIST.finditer(sentence):
+        if m.group("noun").endswith("s") and mentions(m.group("noun"), focus):
+            names = [n for n in re.split(r",\s*|,?\s+and\s+", m.group("names")) if n not in _NOT_MEMBERS]
+            if len(names) >= 2:
+                return names
+    return []
 
 
 def name_list(text: str) -> bool:

@@ -773,6 +773,10 @@ def _count(
     tracked = any(f.history for f in states)
     if kin_trace is not None and kin_trace.changes and not tracked:
         return str(kin_trace.value)
+    if trace is not None and members and not tracked and trace.value > len(members):
+        # "our cats Gherkin and Yarrow" where extraction filed one of them: the speaker's own
+        # listing is the larger set, and nothing said since changed it.
+        return str(trace.value)
     # "How often": the number is said of times a week/day/month, not of the activity's name.
     counted = focus | (FREQUENCY_WORDS if _EVENTS_OFTEN.search(question) else set())
     # Only what the people asked about say or are said to have ("Leo has three guitars" does not

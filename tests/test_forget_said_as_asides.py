@@ -2,7 +2,8 @@
 you?"), after a greeting, with "hold onto" or "scrap what I said", with a filler ("the bankruptcy
 bit") or a time ("what I said about Ned in the summer"); topics that name no row of the table but
 use its words ("the sleeping tablets", "blood pressure", "my weight"); and a yes/no question
-answered yes or no."""
+answered yes or no; a count from the members listed ("our cats Gherkin and Yarrow") that grows
+by "we got a kitten"."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import pytest
 from test_extract_referred import facts
 from test_forget_phrasings import chat
 
+from emem.agents.counts import CountTrace, count_over_time
 from emem.agents.yesno import with_verdict
+from emem.answer import EvidenceItem
 from emem.ledger.withhold import ForgetRequest
 from emem.memory import Memory
 
@@ -143,3 +146,24 @@ def test_what_was_not_forgotten_is_still_answered(memory: Memory, mode: str) -> 
 )
 def test_a_yes_no_answer_opens_with_its_verdict(answer: str, verdict: str) -> None:
     assert with_verdict(answer).startswith(f"{verdict}:")
+
+
+def _said(day: str, text: str, n: int) -> EvidenceItem:
+    return EvidenceItem(
+        turn_id=f"S:{n}",
+        session_id="S",
+        conversation_id="c",
+        speaker="user",
+        time=datetime.fromisoformat(day).replace(tzinfo=UTC),
+        text=text,
+    )
+
+
+def test_a_count_starts_from_the_members_listed_and_grows_by_what_we_got() -> None:
+    said = [
+        _said("2025-01-09", "Home is Hotwells, with my partner and our dogs Pepper and Miso.", 1),
+        _said("2025-06-02", "And, um, we got a rescue, a scruffy little dog called Biscuit.", 2),
+        _said("2025-08-01", "A fox got two of the chickens, sadly.", 3),
+    ]
+    assert count_over_time(said, {"dogs"}, datetime(2025, 3, 1, tzinfo=UTC)) == CountTrace(2, 0)
+    assert count_over_time(said, {"dogs"}, None) == CountTrace(3, 1)
