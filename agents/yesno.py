@@ -31,10 +31,15 @@ ENDED = re.compile(
     r"|\b(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:from\s+[^,.;!?]+?\s+)?to\b|\bswapped\b"
     r"|\b(?:is|are|was|it['’]s|'s)\s+dead\b|\bisn['’]t\s+(?:up\s+to|going|happening)\b"
     r"|(?:^|[.,;:]\s*)not\s+[A-Z]\w+|\b(?:I['’]m|we['’]re|I\s+am|we\s+are)\s+not\s+\w+ing\b"
-    r"|\bno\s+(?!worries|problem|idea|rush|way\b)[a-z]+\b",
+    r"|\bno\s+(?!worries|problem|idea|rush|way\b)[a-z]+\b"
+    r"|\b(?:stood|stepped)\s+down\b|\bresign(?:ed|ing)\b|\bretired\b|\bhanded\s+(?:\w+\s+)?over\b"
+    r"|\b(?:died|passed\s+away|put\s+down|put\s+to\s+sleep)\b|\blost\s+(?-i:[A-Z])\w+"
+    r"|\b(?:got|was|been|has\s+been)\s+adopted\b|\bout\s*grown\b|\bgrew\s+out\s+of\b|\bsold\b|\bmoved\s+out\b",
     re.IGNORECASE,
 )
-"""Cues that a plan or state ended or was replaced, in any topic."""
+"""Cues that a plan or state ended or was replaced, in any topic: a role handed on ("stood down as
+treasurer"), a life or a foster placement ended ("We lost Gherkin", "Wonton got adopted"), a
+condition outgrown, a thing sold."""
 _MOVED = re.compile(r"\b(?:moved|pushed|postponed|rescheduled|shifted)\s+(?:back\s+)?to\b", re.IGNORECASE)
 """A plan put to another time: an end of the plan for the time the question asks about."""
 _EITHER = re.compile(r"\b\w+\s+or\s+\w+", re.IGNORECASE)

@@ -167,3 +167,23 @@ def test_a_count_starts_from_the_members_listed_and_grows_by_what_we_got() -> No
     ]
     assert count_over_time(said, {"dogs"}, datetime(2025, 3, 1, tzinfo=UTC)) == CountTrace(2, 0)
     assert count_over_time(said, {"dogs"}, None) == CountTrace(3, 1)
+
+
+def test_medication_is_what_is_taken_not_every_medical_word() -> None:
+    meds = request("medication")
+    assert meds.covers(text="My GP's put me on sertraline for postnatal depression.")
+    assert meds.covers(text="I take 20mg every morning.")
+    assert not meds.covers(text="Big news from the allergy clinic: Lazlo has outgrown the egg allergy!")
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("Association news: I stood down as treasurer at the AGM.", "No"),
+        ("We lost Gherkin in August.", "No"),
+        ("Wonton got adopted!", "No"),
+        ("Lazlo has outgrown the egg allergy!", "No"),
+    ],
+)
+def test_a_role_a_life_or_a_placement_ended_is_a_no(answer: str, verdict: str) -> None:
+    assert with_verdict(answer).startswith(f"{verdict}:")

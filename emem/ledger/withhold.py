@@ -105,6 +105,15 @@ _DEBT_WORDS = (
 """Words of debts and savings, with or without a sum."""
 
 
+MEDICATION_WORDS = (
+    r"\b(?:prescri\w*|medications?|meds|medicines?|pills?|tablets?|doses?|dosage|antidepressants?|"
+    r"antibiotics?|inhalers?|insulin|\d+\s?(?:mg|mcg|ml)|sertraline|fluoxetine|citalopram|escitalopram|"
+    r"metformin|lisinopril|levothyroxine|ibuprofen|paracetamol|\w+statins?|\w+prazole|"
+    r"(?:put|started)\s+(?:me|him|her)\s+on)\b"
+)
+"""Words and shapes of medication: what is taken and how much."""
+
+
 class Topic(NamedTuple):
     """One row of the table: how a request's topic is recognised and what it then covers."""
 
@@ -135,11 +144,13 @@ TOPICS: tuple[Topic, ...] = (
         (STREET,),
     ),
     Topic(
-        r"\b(?:medical|health|diagnos\w*|illness|conditions?|medications?|therap(?:y|ist)|"
-        r"meds|prescriptions?)\b",
+        r"\b(?:medical|health|diagnos\w*|illness|conditions?|therap(?:y|ist))\b",
         ("health_condition", "allergy"),
         MEDICAL_WORDS,
     ),
+    # Medication is what is taken, not every medical word: "forget my medication" leaves a
+    # child's allergy answerable.
+    Topic(r"\b(?:medications?|meds|prescriptions?)\b", (), MEDICATION_WORDS),
     Topic(
         r"\b(?:date\s+of\s+birth|birth\s*date|birthday|dob|when\s+I\s+was\s+born|age)\b",
         ("birthday", "age"),
