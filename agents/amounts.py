@@ -39,7 +39,7 @@ def _has_number(clause: str) -> bool:
 
 _MONEY_QUESTION = re.compile(
     r"\b(?:cost|costs|price|prices|priced|pay|paying|paid|rent|fee|fees|charge|charges|charging|spend"
-    r"|spent|earn|earns|earning|salary|wage|worth|budget|owe|owes|afford)\b",
+    r"|spent|earn|earns|earning|salary|wage|worth|budget|owe|owes|afford|costing|takings|raise|raised)\b",
     re.I,
 )
 _COUNTED_UNIT = re.compile(
