@@ -18,6 +18,7 @@ _ASKS_AMOUNT = re.compile(
     r"^\s*how\s+much\b|\bwhat\s+(?:is|was|'s)\s+the\s+(?:price|cost|fee|rent)\b"
     r"|^\s*what\s+(?:salary|wage|pay\s+rise|price|fee|rent|budget|rate)\b"
     r"|^\s*what\s+(?:do|does|did)\s+[\w' ]{1,30}?\s+(?:charge|earn|pay|cost)\b"
+    r"|^\s*what\s+(?:is|was|are|were|am)\s+[\w' ]{1,30}?\s+(?:charging|paying|earning|spending|asking)\b"
     r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:\w+['’]s\s+|(?:my|our|your|the|his|her|their)\s+)(?:\w+\s+)?(?:rate|rent|price|fee|salary|budget|cost)\b",
     re.I,
 )
@@ -121,14 +122,21 @@ def states_amount(text: str, focus: set[str], *, money: bool = False) -> bool:
     )
 
 
+_NUMBER_WORDS = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|"
+    r"eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|a\s+hundred|a\s+thousand)"
+)
 _MONEY_SPAN = re.compile(
-    r"(?:[£$€¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|million|grand)\b)?"
+    rf"(?:\b{_NUMBER_WORDS}\s+(?:hundred\s+|thousand\s+)?(?:pounds|dollars|euros|quid|bucks)\b"
+    r"|[£$€¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|million|grand)\b)?"
     r"|\b\d[\d,]*(?:\.\d+)?\s?(?:k\b|grand\b|pounds?\b|dollars?\b|euros?\b|quid\b|bucks\b|kr\b|kroner\b|francs?\b|"
     r"(?:CAD|USD|EUR|GBP|AUD|NZD|CHF)\b))"
     r"(?:\s+(?:a|an|per)\s+(?:month|week|year|hour|night|day|session|lesson|jar|kilo|head))?",
     re.I,
 )
-"""A sum as said, with its rate when it has one ("£1,200", "£850 a month", "68k")."""
+"""A sum as said, with its rate when it has one ("£1,200", "£850 a month", "68k", "seven pounds a
+jar")."""
 
 
 def money_span(text: str, focus: set[str]) -> str | None:

@@ -187,3 +187,12 @@ def test_medication_is_what_is_taken_not_every_medical_word() -> None:
 )
 def test_a_role_a_life_or_a_placement_ended_is_a_no(answer: str, verdict: str) -> None:
     assert with_verdict(answer).startswith(f"{verdict}:")
+
+
+def test_a_sum_in_words_answers_a_price_asked_with_a_verb_in_ing() -> None:
+    from emem.agents.amounts import asks_money, money_span
+
+    assert asks_money("What was I charging for a jar of honey in May 2024?")
+    assert asks_money("How much is the summer school costing me?")
+    assert money_span("I sell the honey at the market, seven pounds a jar.", {"jar"}) == "seven pounds a jar"
+    assert money_span("We go there seven days a week.", {"week"}) is None
