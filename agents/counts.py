@@ -29,15 +29,16 @@ LOSS = re.compile(
     r"\b(?:died|passed away|put down|moved out|ran away|gave away|given away|rehomed|sold|lost|"
     r"stole|stolen|donated|traded in|gave\b(?!\s+birth)|"
     r"went back|moved back|gone back|"
-    r"dropped|quit|left|got|took|killed)\b",
+    r"dropped|quit|left|(?<!\bI\s)(?<!\bwe\s)(?<!['’]ve\s)(?<!have\s)(?<!has\s)(?<!['’]s\s)got|took|killed)\b",
     re.I,
 )
 """Words with which a member leaves the set ("Tiza died", "Jake moved out", "dropped the coding
-class", "a fox got two of the chickens", "somebody stole my bike", "gave my old bike to my niece")."""
+class", "a fox got two of the chickens", "somebody stole my bike", "gave my old bike to my niece");
+not "I've got four bookings", which is having."""
 GAIN = re.compile(
     r"\b(?:adopted|bought|moved in(?:to)?|joined|took in|rescued|added|signed up for|"
     r"(?:got|have|has) (?:a new|another))\b|\bmore\b"
-    r"|\b(?:we|I|we've|I've)\s+(?:just\s+|finally\s+|also\s+)?got\s+(?:a|an|one|two|three|four|\d+)\b",
+    r"|\b(?:we|I)\s+(?:just\s+|finally\s+|also\s+)?got\s+(?:a|an|one|two|three|four|\d+)\b",
     re.I,
 )
 """Words with which members join it ("adopted a rabbit", "three more hens", "moved into", "we got a
@@ -223,14 +224,27 @@ _OWNED_LIST = re.compile(
 )
 
 
+_HEADED_LIST = re.compile(
+    r"^\W*(?P<noun>[A-Za-z]+)(?:\s+(?:now|these\s+days|at\s+the\s+moment))?\s*:\s+(?P<items>.+)$"
+)
+"""A list under its noun: "Markets now: Shoreham on Saturdays, Steyning on Sundays and Arundel ..."."""
+
+
 def _listed_members(sentence: str, focus: set[str]) -> list[str]:
     """The members a sentence lists after the counted noun, without a number ("our cats Gherkin
-    and Yarrow" -> Gherkin, Yarrow); [] when it lists none."""
+    and Yarrow" -> Gherkin, Yarrow; "Markets now: Shoreham on Saturdays, Steyning on Sundays and
+    Arundel on Thursdays" -> Shoreham, Steyning, Arundel); [] when it lists none."""
     for m in _OWNED_LIST.finditer(sentence):
         if m.group("noun").endswith("s") and mentions(m.group("noun"), focus):
             names = [n for n in re.split(r",\s*|,?\s+and\s+", m.group("names")) if n not in _NOT_MEMBERS]
             if len(names) >= 2:
                 return names
+    headed = _HEADED_LIST.match(sentence)
+    if headed and headed.group("noun").lower().endswith("s") and mentions(headed.group("noun"), focus):
+        items = [i.strip() for i in re.split(r",\s*|,?\s+and\s+", headed.group("items").rstrip(".!"))]
+        heads = [i.split()[0] for i in items if i and i[0].isupper()]
+        if len(heads) >= 2 and len(heads) == len(items):
+            return heads
     return []
 
 

@@ -427,6 +427,8 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     if focus and about(text, focus) and (of_them := _OF_THEM.search(text)):
         found = number_value(of_them.group(1))  # "into guitars, I have three of them"
     for m in re.finditer(rf"\b({NUMBER_PATTERN}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
+        if text[max(m.start() - 1, 0) : m.start()] in ("£", "$", "€", "¥", "₹"):
+            continue  # "£200 a week" is a sum, not a count of weeks
         following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
         if any(w in stems or _stem(w) in stems for w in following):
             word = m.group(1).lower().removeprefix("a ")
