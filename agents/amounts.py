@@ -156,3 +156,9 @@ def money_span(text: str, focus: set[str]) -> str | None:
             if m:
                 return m.group(0).strip()
     return None
+
+
+def money_in(text: str) -> str | None:
+    """The first sum a text states, as written ("£12,000"), whatever it is about; None if none."""
+    m = _MONEY_SPAN.search(text)
+    return m.group(0).strip() if m else None

@@ -11,7 +11,7 @@ words). Which turn is a correction and what it replaces is read from the clauses
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from emem.agents.corrections import Correction, correction_in, retracts, revises_earlier
@@ -34,7 +34,11 @@ def _says_when(text: str) -> bool:
 
 
 def latest_correction(
-    question: str, plan: Plan, holding: list[EvidenceItem], ignore: frozenset[str] = frozenset()
+    question: str,
+    plan: Plan,
+    holding: list[EvidenceItem],
+    ignore: frozenset[str] = frozenset(),
+    value_of: Callable[[str], str | None] | None = None,
 ) -> tuple[EvidenceItem, Correction] | None:
     """The latest best-supported turn that corrects something about the question, when nothing
     about the question was said after it.
@@ -44,6 +48,11 @@ def latest_correction(
         plan: its plan (entities, time bound, whether it asks what came before).
         holding: the holding evidence, best first.
         ignore: words that do not make a turn about the question (type words).
+        value_of: the value of the asked kind a clause states (a sum for "How much did the van
+            cost?"): an explicit correction whose replacement states one is about the question
+            when its turn is ("Correction on the van. I told you £11,000, but with the VAT it was
+            £12,000"), or when the value it takes back was said in a turn about it ("I told you
+            the Adeyemis were going to £1,200" after "Rent review: the Adeyemis go to £1,200").
 
     Returns:
         The turn and its correction, or None.
@@ -66,7 +75,13 @@ def latest_correction(
         earlier = [x.text for x in topical if x is not e and x.time <= e.time][:1]
         if plan.operation != Operation.TEMPORAL_LOOKUP and all(_says_when(r) for r in c.retracted):
             continue  # "Freya starts on the 18th, not in September" changes when, not which school
-        if (c.explicit and about(c.replacement, focus)) or revises_earlier(c, earlier, focus):
+        typed = False
+        if value_of is not None and value_of(c.replacement):
+            old = value_of(" ".join(c.retracted))
+            typed = about(e.text, focus) or (
+                old is not None and any(old in x.text for x in topical if x is not e and x.time <= e.time)
+            )
+        if (c.explicit and (about(c.replacement, focus) or typed)) or revises_earlier(c, earlier, focus):
             found.append((e, c))
     if not found:
         return None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from emem.agents.amounts import asks_amount, asks_money, money_span, payer_words, states_amount
+from emem.agents.amounts import asks_amount, asks_money, money_in, money_span, payer_words, states_amount
 from emem.agents.assistant import cue_kin
 from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.corrections import correction_in
@@ -1190,10 +1190,13 @@ def _corrected_value(question: str, plan: Plan, holding: list[EvidenceItem]) -> 
     replacing clause holds no value of the asked type."""
     if plan.operation not in (Operation.FACT, Operation.TEMPORAL_LOOKUP):
         return None
-    found = latest_correction(question, plan, holding, TYPE_WORDS)
+    money = plan.operation == Operation.FACT and asks_money(question)
+    found = latest_correction(question, plan, holding, TYPE_WORDS, money_in if money else None)
     if found is None:
         return None
     e, correction = found
+    if money and (sum_ := money_in(correction.replacement)):
+        return sum_  # "I told you £11,000, but with the VAT it was £12,000"
     clause = e.model_copy(update={"text": correction.replacement, "image_caption": None})
     if plan.operation == Operation.TEMPORAL_LOOKUP:
         return temporal_lookup(question, [clause], plan.entities) if dated(clause) else None

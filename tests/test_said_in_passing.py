@@ -220,3 +220,34 @@ def test_a_sum_is_not_a_count() -> None:
 
     assert stated_quantity("The Marina wanted £200 a week for a pitch.", {"markets", "week"}) is None
     assert stated_quantity("I trade at three markets a week.", {"markets", "week"}) == 3
+
+
+@pytest.fixture(scope="module")
+def landlord(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    conv = chat(
+        (
+            "2025-01-25T09:00:00+00:00",
+            [
+                ("user", "Rent review: the Okafors go to £1,300 from March. They were fine about it."),
+                ("user", "I bought a Ford Transit camper for the markets, £9,500."),
+            ],
+        ),
+        (
+            "2025-07-19T09:00:00+00:00",
+            [
+                ("user", "Correction on the Okafors. I told you £1,300, but I agreed £1,280 in the end."),
+                ("user", "Correction on the camper. I told you £9,500, but with the VAT it was £10,400."),
+            ],
+        ),
+    )
+    m = Memory(tmp_path_factory.mktemp("landlord") / "h")
+    m.add_conversation(conv, namespace="landlord")
+    return m
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_sum_taken_back_is_answered_by_its_replacement(landlord: Memory, mode: str) -> None:
+    rent = landlord.ask("What rent do the Okafors pay now?", namespace="landlord", mode=mode)
+    assert "1,280" in rent.answer and "1,300" not in rent.answer, rent.answer
+    camper = landlord.ask("How much did the camper cost me?", namespace="landlord", mode=mode)
+    assert "10,400" in camper.answer and "9,500" not in camper.answer, camper.answer
