@@ -22,13 +22,13 @@ _CUE = re.compile(
     r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,]))\s*"
     r"(?:(?:oh|ah|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
     r"(?:sorry|no\s+wait|wait,?\s+no|no,?\s+sorry|I\s+mean|I\s+meant|make\s+that|correction|scratch\s+that|"
-    r"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait))\b[,:!.-]*\s*"
+    r"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait)|no(?=,?\s+(?:the\s+)?(?:\d|[£$€])))\b[,:!.-]*\s*"
     r"(?:(?:no|what\s+am\s+I\s+saying|I\s+(?:checked|looked|mean)|I\s+got\s+that\s+wrong|my\s+bad)[,:!.]?\s+)*",
     re.IGNORECASE,
 )
 """A repair cue at the start of a sentence or clause, with the fillers that may follow it
-("Sorry, what am I saying, 10 August", "wait, no, I checked, it's £1,200"); not "sorry to hear"
-inside a clause. A bare "wait" repairs only a value that stands alone ("Tuesdays. Wait,
+("Sorry, what am I saying, 10 August", "wait, no, I checked, it's £1,200"), or a bare "no" right
+before the value ("the 2nd of May, no, the 12th"); not "sorry to hear" inside a clause. A bare "wait" repairs only a value that stands alone ("Tuesdays. Wait,
 Wednesdays."), not a clause it opens ("Wait, Paul said ...")."""
 
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -25,6 +25,8 @@ from emem.memory import Memory
         ("Noa's the one who's vegetarian. no sorry, that's Lior, Noa eats anything", "Lior's the one"),
         ("the party is on the 12th of May. Sorry, the 19th.", "on the 19th of May"),
         ("I work Monday, Tuesday and Friday. sorry, Thursday, not Friday.", "Tuesday and Thursday"),
+        ("Her birthday's the 3rd of June, no, the 13th. The 13th of June.", "the 13th of June"),
+        ("The gym is £40, no, £45 a month.", "The gym is £45 a month"),
     ],
 )
 def test_a_value_put_right_replaces_the_one_of_its_shape(said: str, meant: str) -> None:
@@ -38,6 +40,8 @@ def test_a_value_put_right_replaces_the_one_of_its_shape(said: str, meant: str) 
         "Sorry, I forgot to say: Mia starts school on 3 September.",
         "We went to Rome in June. Sorry, Paul wants to know if you're coming.",
         "We paid £300 for the tickets. I mean, it was worth it, the band played 3 encores.",
+        "No, Yarrow is on normal food, since the 3rd of May.",
+        "Is it the 3rd? No, I don't think so.",
     ],
 )
 def test_a_cue_that_puts_no_value_right_changes_nothing(said: str) -> None:
