@@ -38,6 +38,9 @@ MOVED_TO = re.compile(
     re.IGNORECASE,
 )
 """A thing put to another time, and the time ("moved the deadline to 15 September")."""
+_POINTS_BACK = re.compile(
+    r"\b(?:moved|postponed|pushed|rescheduled|shifted|bumped|delayed|changed|switched)\s+(?:it|them)\b", re.I
+)
 _GENERIC = frozenset("happen happening planned plan going due held".split())
 
 
@@ -73,9 +76,16 @@ def rescheduled(
     for e in evidence:
         if until is not None and e.time > until:
             continue
-        for s in sentences(e.text):
+        said = sentences(e.text)
+        for i, s in enumerate(said):
             m = MOVED_TO.search(s)
-            if m is not None and about(s, focus):  # "the wedding's been moved": about the wedding
+            if m is None:
+                continue
+            # "the wedding's been moved": about the wedding; "The wedding is off for September.
+            # ... They've moved it to April": "it" is what the turn spoke of before.
+            if about(s, focus) or (
+                _POINTS_BACK.search(m.group(0)) and any(about(p, focus) for p in said[:i])
+            ):
                 moves.append((e.time, m.group("to").strip()))
     if not moves:
         return None

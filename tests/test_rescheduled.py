@@ -25,6 +25,17 @@ def test_the_latest_move_answers() -> None:
     assert rescheduled("When is the recital?", ev) == "June 7"
 
 
+def test_it_moved_is_what_the_turn_spoke_of_before() -> None:
+    ev = said(
+        "Oh, and Tomás is getting married! September, in Seville.",
+        "Tomás's wedding is off for September. The venue flooded. They've moved it to April next year.",
+    )
+    assert rescheduled("When is Tomás's wedding now?", ev, people={"Tomás"}) == "April"
+    # "it" in a turn about something else is not the wedding
+    other = said("Tomás's wedding is in September.", "The dentist cancelled. They've moved it to April.")
+    assert rescheduled("When is Tomás's wedding now?", other, people={"Tomás"}) is None
+
+
 def test_a_move_of_something_else_the_person_had_does_not_answer() -> None:
     ev = said("Jonas's birthday is the 3rd of May.", "The ski trip moved to March, Jonas couldn't get leave.")
     assert rescheduled("When is Jonas's birthday?", ev, people={"Jonas"}) is None
