@@ -28,7 +28,8 @@ from emem.timeparse import MONTHS
 from emem.tokens import count_tokens
 
 _ARITHMETIC = re.compile(
-    r"\bhow (?:long|many (?:days|weeks|months|years|hours|minutes)|much time)\b"
+    r"\bhow (?:long|many (?:days|weeks|months|years|hours|minutes)(?!\s+(?:a|an|per|each|every)\s+"
+    r"(?:day|week|month|year|fortnight)\b)|much time)\b"
     r"|\b(?:days|weeks|months|years) (?:after|before|between|since|passed|elapsed)\b",
     re.IGNORECASE,
 )

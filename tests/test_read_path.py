@@ -45,6 +45,10 @@ def demo(tmp_path_factory: pytest.TempPathFactory, module_backend: str):
         ("In which year did they meet?", Operation.TEMPORAL_LOOKUP),
         ("How long after the trip did she move?", Operation.TEMPORAL_ARITHMETIC),
         ("How many weeks passed between the race and the wedding?", Operation.TEMPORAL_ARITHMETIC),
+        ("How many days did the trip last?", Operation.TEMPORAL_ARITHMETIC),
+        # a rate is a count said outright, not time elapsed
+        ("How many days a week does Mia go to nursery?", Operation.COUNT),
+        ("How many hours per week do I work at the café?", Operation.COUNT),
     ],
 )
 def test_planner_classifies_operations(question: str, operation: Operation) -> None:
