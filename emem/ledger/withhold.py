@@ -83,35 +83,27 @@ AMOUNT = (
     r"yen|rupees?)\b|[€$£]\s?\d[\d,.]*(?:\s*k\b)?)"
 )
 """A sum of money (digits with a currency): "9,800 lei a month" is a salary without the word."""
-MEDICAL_WORDS = (
-    r"(?:\ba&e\b|\b(?:medical|health|doctors?|hospital|clinic|diagnos\w*|prescri\w*|medications?|meds|medicines?|"
-    r"therap(?:y|ies|ist)|physio\w*|gp|surgery|symptoms?|illness|disease|injur(?:y|ies|ed)|tendin\w*|sprain\w*|"
-    r"fractur\w*|allerg\w*|asthma|diabet\w*|cancer|depression|"
-    r"anxiety|adhd|migraines?|blood\s+pressure|hypertension|arthritis|insulin|chemo\w*|pregnan\w*|"
-    r"infection|covid|psychiatr\w*|pills?|tablets?|doses?|dosage|antidepressants?|antibiotics?|inhalers?|"
-    r"\d+\s?(?:mg|mcg|ml)|sertraline|fluoxetine|citalopram|escitalopram|metformin|lisinopril|levothyroxine|"
-    r"ibuprofen|paracetamol|\w+statins?|\w+prazole)\b)"
+MEDICATION_WORDS = (
+    r"\b(?:prescri\w*|medications?|meds|medicines?|pills?|tablets?|doses?|dosage|antidepressants?|"
+    r"antibiotics?|inhalers?|insulin|\d+\s?(?:mg|mcg|ml)|sertraline|fluoxetine|citalopram|escitalopram|"
+    r"metformin|lisinopril|levothyroxine|ibuprofen|paracetamol|\w+statins?|\w+prazole)\b"
 )
-"""Medical words, and the commonest shapes of medication (a dose, a pill, widely prescribed drugs):
-"I take sertraline 50mg" is medical information without the word."""
-
-
+"""Words and shapes of medication, what is taken and how much: "I take sertraline 50mg"."""
+MEDICAL_WORDS = (
+    r"\ba&e\b|\b(?:medical|health|doctors?|hospital|clinic|diagnos\w*|therap(?:y|ies|ist)|physio\w*|gp|"
+    r"surgery|symptoms?|illness|disease|injur(?:y|ies|ed)|tendin\w*|sprain\w*|fractur\w*|allerg\w*|asthma|"
+    r"diabet\w*|cancer|depression|anxiety|adhd|migraines?|blood\s+pressure|hypertension|arthritis|chemo\w*|"
+    r"pregnan\w*|infection|covid|psychiatr\w*)\b|" + MEDICATION_WORDS
+)
+"""Medical words, and medication's: "I take sertraline 50mg" is medical information without the
+word."""
 _DEBT_WORDS = (
     r"\b(?:debts?|owe[sd]?|owing|loans?|overdrafts?|arrears|bankrupt\w*|borrow(?:ed|ing)?|in\s+the\s+red|"
     r"credit\s+cards?|payday|repayments?|bailiffs?|ccj|county\s+court\s+judg(?:e)?ments?|sav(?:ed|ings?)|"
     r"deposit|mortgage|(?:months?|weeks?)\s+behind|behind\s+(?:with|on)\s+(?:the\s+|her\s+|his\s+|my\s+)?"
     r"(?:rent|payments?|mortgage))\b"
 )
-"""Words of debts and savings, with or without a sum."""
-
-
-MEDICATION_WORDS = (
-    r"\b(?:prescri\w*|medications?|meds|medicines?|pills?|tablets?|doses?|dosage|antidepressants?|"
-    r"antibiotics?|inhalers?|insulin|\d+\s?(?:mg|mcg|ml)|sertraline|fluoxetine|citalopram|escitalopram|"
-    r"metformin|lisinopril|levothyroxine|ibuprofen|paracetamol|\w+statins?|\w+prazole|"
-    r"(?:put|started)\s+(?:me|him|her)\s+on)\b"
-)
-"""Words and shapes of medication: what is taken and how much."""
+"""Words of debts and savings, with or without a sum ("Gudrun's three months behind")."""
 
 
 class Topic(NamedTuple):
@@ -183,9 +175,8 @@ TOPICS: tuple[Topic, ...] = (
         r"(?:credit|debit|bank)\s+cards?|card\s+numbers?|cvv|(?:business|current|savings|checking)\s+account)\b",
         (IBAN, CARD),
     ),
-    # Debts and savings: "forget what I told you about Gareth's debts" covers "he owes about
-    # £18,000 on credit cards", said without the word; "the money details" covers sums.
-    # Money in general covers the sums said; a debt, its words ("three months behind").
+    # Debts: "forget what I told you about Gareth's debts" covers "he owes about £18,000 on credit
+    # cards" by its words; money in general ("the money details", "my finances") covers every sum.
     Topic(r"\b(?:debts?|loans?|overdraft|arrears)\b", (), _DEBT_WORDS),
     Topic(
         r"\b(?:money\s+(?:problems|troubles|worries|details)|finances?|financial|savings)\b",
@@ -571,10 +562,9 @@ def withheld_turns(
     """Every turn the requests withhold, the one set every read uses (ask in any mode, search).
 
     A turn is withheld when a request made when or after it was said covers its text (rendered
-    with its image caption). The agent's replies right after a withheld turn, up to the next turn
-    of whoever said it, are withheld with it: "Of course, I'll keep Wednesday mornings clear for the
-    clinic" repeats what it answers without the words the request names. Only the reply right
-    after it: a second turn of the agent's in a row says something else.
+    with its image caption). The agent's reply right after a withheld turn is withheld with it:
+    "Of course, I'll keep Wednesday mornings clear for the clinic" repeats what it answers without
+    the words the request names. A second turn of the agent's in a row says something else.
 
     Args:
         turns: a namespace's stored turns (any order; read in seq order).
@@ -595,7 +585,7 @@ def withheld_turns(
         hit = withholding_said(requests, t.time, text=t.render())
         pending = open_.get(where)
         if hit is None and pending is not None:
-            # Only the reply right after it: the agent's next turn moves on ("I've got news ...").
+            # Only the reply right after it: a second turn in a row moves on ("I've got news ...").
             open_.pop(where, None)
             if t.speaker in agents and t.speaker != pending[0]:
                 hit = pending[1]
