@@ -67,22 +67,25 @@ def stale_revisions(
     `predicates` (the plan's, when it names some): a turn that is the source of a revision of one
     of them is judged by those revisions only: "I'm leaving the call centre, and I'm staying in
     Porth" still says where its speaker lived in spring, although the job it tells of ended. A
-    turn that tells nothing of them is judged by all it says."""
+    turn that tells nothing of them is stale only when nothing it told still holds: "I drive the
+    number 42 bus and I live in Torry" still answers "What bus do I drive?" after a move."""
     cache: dict[tuple[str, str], Resolution] = {}
     out: dict[str, list[tuple[Revision, Resolution]]] = {}
     for e in evidence:
         ref = f"{e.conversation_id}/{e.turn_id}"
         told = sources.get(ref, [])
         asked = [r for r in told if r.predicate in predicates]
-        for rev in asked or told:
-            if tells_end(rev):
-                continue  # "Sam quit Deloitte, he joined Fernly": the end it tells still holds
+        judged = [r for r in (asked or told) if not tells_end(r)]  # "Sam quit Deloitte": the end holds
+        stale = []
+        for rev in judged:
             key = (rev.subject_key, rev.predicate)
             if key not in cache:
                 cache[key] = resolve(rev.subject, rev.predicate)
             res = cache[key]
             if rev.id not in {r.id for r in res.revisions} and res.status != "conflict":
-                out.setdefault(ref, []).append((rev, res))
+                stale.append((rev, res))
+        if stale and (asked or len(stale) == len(judged)):
+            out[ref] = stale
     return out
 
 

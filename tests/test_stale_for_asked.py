@@ -1,7 +1,8 @@
 """A turn is stale for what the question asks, not for everything it says: a turn telling of a job
 that later ended still says where its speaker lived then (`stale_revisions` with the plan's
-predicates); a turn telling nothing of the asked predicates is judged by all it says. Values here
-are written for this test."""
+predicates); a turn telling nothing of the asked predicates is stale only when nothing it told
+still holds ("I drive the 42 bus and I live in Torry" still says which bus after a move). Values
+here are written for this test."""
 
 from __future__ import annotations
 
@@ -37,8 +38,40 @@ def test_only_the_asked_predicates_make_a_turn_stale() -> None:
     def resolve(subject: str, predicate: str) -> Any:
         return SimpleNamespace(revisions=held[predicate], status="state" if held[predicate] else "miss")
 
-    assert "c/t1" in stale_revisions([turn], sources, resolve)
+    # asked nothing of either: the home it tells of still holds, so it is not stale
+    assert stale_revisions([turn], sources, resolve) == {}
     assert stale_revisions([turn], sources, resolve, ["lives_in"]) == {}
     assert "c/t1" in stale_revisions([turn], sources, resolve, ["works_at"])
     # a turn telling nothing of what is asked is judged by all it says
     assert "c/t1" in stale_revisions([turn], {"c/t1": [rev("job", "works_at")]}, resolve, ["lives_in"])
+    # nothing it told holds any more: stale, whatever is asked
+    gone = {"c/t1": [rev("job", "works_at"), rev("old-home", "lives_in")]}
+    assert "c/t1" in stale_revisions([turn], gone, resolve)
+    assert "c/t1" in stale_revisions([turn], gone, resolve, ["has_pet"])
+
+
+def test_a_turn_with_one_fact_superseded_still_answers_the_others(tmp_path: Any) -> None:
+    from test_forget_phrasings import chat
+
+    from emem.memory import Memory
+
+    conv = chat(
+        (
+            "2025-02-03T19:00:00+00:00",
+            [
+                ("user", "I drive the number 42 bus in Aberdeen and I live in Torry with my partner Anders."),
+                ("assistant", "Two of you and a bus route, busy life."),
+            ],
+        ),
+        (
+            "2025-09-10T19:00:00+00:00",
+            [("user", "We've moved out of Torry, we've got a little house in Cults now.")],
+        ),
+    )
+    with Memory(tmp_path / "h") as m:
+        m.add_conversation(conv, namespace="bus")
+        for mode in ("auto", "deep", "fast"):
+            bus = m.ask("What bus do I drive?", namespace="bus", mode=mode)
+            assert "42" in bus.answer, (mode, bus.answer)
+            home = m.ask("Where do I live now?", namespace="bus", mode=mode)
+            assert "Cults" in home.answer and "Torry" not in home.answer, (mode, home.answer)
