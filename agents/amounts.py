@@ -151,10 +151,8 @@ def money_span(text: str, focus: set[str]) -> str | None:
         The first sum said in a clause about the focus, as written.
     """
     for clause in _CLAUSE.split(text):
-        if about(clause, focus):
-            m = _MONEY_SPAN.search(clause)
-            if m:
-                return m.group(0).strip()
+        if about(clause, focus) and (sum_ := money_in(clause)):
+            return sum_
     return None
 
 

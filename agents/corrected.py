@@ -72,15 +72,14 @@ def latest_correction(
         # About the question: a replacement in its words, or taking back what a turn in its words said
         # ("Sipho isn't the wicketkeeper" after "Sipho got into the team as wicketkeeper").
         # The best-supported earlier turn in the question's words is what the reader would answer.
-        earlier = [x.text for x in topical if x is not e and x.time <= e.time][:1]
+        said_before = [x for x in topical if x is not e and x.time <= e.time]
+        earlier = [x.text for x in said_before[:1]]
         if plan.operation != Operation.TEMPORAL_LOOKUP and all(_says_when(r) for r in c.retracted):
             continue  # "Freya starts on the 18th, not in September" changes when, not which school
         typed = False
         if value_of is not None and value_of(c.replacement):
             old = value_of(" ".join(c.retracted))
-            typed = about(e.text, focus) or (
-                old is not None and any(old in x.text for x in topical if x is not e and x.time <= e.time)
-            )
+            typed = about(e.text, focus) or (old is not None and any(old in x.text for x in said_before))
         if (c.explicit and (about(c.replacement, focus) or typed)) or revises_earlier(c, earlier, focus):
             found.append((e, c))
     if not found:

@@ -66,6 +66,8 @@ _NOT_MEMBERS = frozenset(
     "August September October November December Christmas Easter One Two Three Four Five Six Seven Eight "
     "Nine Ten".split()
 )
+_LIST_SEP = re.compile(r",\s*|,?\s+and\s+")
+"""Between the items of a list ("Nube, Tiza and Pimienta")."""
 _NAMED_MEMBER = re.compile(rf"\b(?:named|called)\s+({_NAME})")
 
 
@@ -157,7 +159,7 @@ def _read_sentence(
 ) -> tuple[int, set[str]] | None:
     """(count, members) after one sentence about the set, or None when it says nothing of its size."""
     if m := _ONLY_NAMES.search(sentence):
-        left = [n for n in re.split(r",\s*|,?\s+and\s+", m.group(1)) if n and n not in _NOT_MEMBERS]
+        left = [n for n in _LIST_SEP.split(m.group(1)) if n and n not in _NOT_MEMBERS]
         if left:
             return len(left), set(left)
     if m := _ONLY_NUMBER.search(sentence):
@@ -236,12 +238,12 @@ def _listed_members(sentence: str, focus: set[str]) -> list[str]:
     Arundel on Thursdays" -> Shoreham, Steyning, Arundel); [] when it lists none."""
     for m in _OWNED_LIST.finditer(sentence):
         if m.group("noun").endswith("s") and mentions(m.group("noun"), focus):
-            names = [n for n in re.split(r",\s*|,?\s+and\s+", m.group("names")) if n not in _NOT_MEMBERS]
+            names = [n for n in _LIST_SEP.split(m.group("names")) if n not in _NOT_MEMBERS]
             if len(names) >= 2:
                 return names
     headed = _HEADED_LIST.match(sentence)
     if headed and headed.group("noun").lower().endswith("s") and mentions(headed.group("noun"), focus):
-        items = [i.strip() for i in re.split(r",\s*|,?\s+and\s+", headed.group("items").rstrip(".!"))]
+        items = [i.strip() for i in _LIST_SEP.split(headed.group("items").rstrip(".!"))]
         heads = [i.split()[0] for i in items if i and i[0].isupper()]
         if len(heads) >= 2 and len(heads) == len(items):
             return heads

@@ -28,8 +28,9 @@ _CUE = re.compile(
 )
 """A repair cue at the start of a sentence or clause, with the fillers that may follow it
 ("Sorry, what am I saying, 10 August", "wait, no, I checked, it's £1,200"), or a bare "no" right
-before the value ("the 2nd of May, no, the 12th"); not "sorry to hear" inside a clause. A bare "wait" repairs only a value that stands alone ("Tuesdays. Wait,
-Wednesdays."), not a clause it opens ("Wait, Paul said ...")."""
+before the value ("the 2nd of May, no, the 12th"); not "sorry to hear" inside a clause. A bare
+"wait" repairs only a value that stands alone ("Tuesdays. Wait, Wednesdays."), not a clause it
+opens ("Wait, Paul said ...")."""
 
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (

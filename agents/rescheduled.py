@@ -33,14 +33,12 @@ _TIME = (
 )
 MOVED_TO = re.compile(
     r"\b(?:moved|postponed|pushed(?:\s+back)?|rescheduled|shifted|bumped|delayed|changed|switched)"
-    r"(?:\s+(?:it|him|her|them|the\s+\w+(?:\s+\w+)?))?\s+(?:back\s+)?"
+    r"(?:\s+(?P<what>it|him|her|them|the\s+\w+(?:\s+\w+)?))?\s+(?:back\s+)?"
     rf"(?:from\s+(?:{_TIME})\s+)?(?:to|until|till|for)\s+(?P<to>{_TIME})\b",
     re.IGNORECASE,
 )
-"""A thing put to another time, and the time ("moved the deadline to 15 September")."""
-_POINTS_BACK = re.compile(
-    r"\b(?:moved|postponed|pushed|rescheduled|shifted|bumped|delayed|changed|switched)\s+(?:it|them)\b", re.I
-)
+"""A thing put to another time (`what`, when said), and the time ("moved the deadline to 15
+September")."""
 _GENERIC = frozenset("happen happening planned plan going due held".split())
 
 
@@ -84,7 +82,7 @@ def rescheduled(
             # "the wedding's been moved": about the wedding; "The wedding is off for September.
             # ... They've moved it to April": "it" is what the turn spoke of before.
             if about(s, focus) or (
-                _POINTS_BACK.search(m.group(0)) and any(about(p, focus) for p in said[:i])
+                (m.group("what") or "").lower() in ("it", "them") and any(about(p, focus) for p in said[:i])
             ):
                 moves.append((e.time, m.group("to").strip()))
     if not moves:

@@ -345,7 +345,7 @@ def _end(
         just_before = end_at - timedelta(microseconds=1)
         current = ledger.resolve(namespace, cand.subject, predicate, valid_at=just_before, known_at=known)
         targets = list(current.revisions)
-    running = [r for r in targets if r.valid_from < end_at and (r.valid_to is None or r.valid_to > end_at)]
+    running = [r for r in targets if _runs_across(r, end_at)]
     if not running:
         if (
             not wanted
@@ -378,6 +378,11 @@ def _end(
             _end_held_there(namespace, target, held, end_at, known, cand.surface, sources, ledger, by, report)
 
 
+def _runs_across(rev: Revision, at: datetime) -> bool:
+    """Whether the revision holds on both sides of `at`: begun before it and not yet ended."""
+    return rev.valid_from < at and (rev.valid_to is None or rev.valid_to > at)
+
+
 HELD_WITH: dict[str, tuple[str, ...]] = {"works_at": ("job_title",)}
 """Facts held at a value of another: a title said with its employer ("I'm sous chef at Casa
 Brasa") is held there, so it ends when that job does ("I quit Casa Brasa")."""
@@ -401,11 +406,7 @@ def _end_held_there(
     name = ended.object_text.casefold()
     rows = [e.revision for e in ledger.history(namespace, ended.subject, predicate).entries]
     for target in visible(rows, known):
-        if not (
-            target.valid_from < end_at
-            and (target.valid_to is None or target.valid_to > end_at)
-            and name in target.surface.casefold()
-        ):
+        if not (_runs_across(target, end_at) and name in target.surface.casefold()):
             continue
         _end_revision(
             namespace, target, end_at, known, surface, sources, target.confidence, ledger, by, report

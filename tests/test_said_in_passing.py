@@ -143,6 +143,11 @@ def test_what_was_not_forgotten_is_still_answered(memory: Memory, mode: str) -> 
         ("I'm also doing my independent prescribing course.", "Yes"),
         ("No: Japan's off.", "No"),
         ("Yes: still there.", "Yes"),
+        # a role, a life or a placement ended
+        ("Association news: I stood down as treasurer at the AGM.", "No"),
+        ("We lost Gherkin in August.", "No"),
+        ("Wonton got adopted!", "No"),
+        ("Lazlo has outgrown the egg allergy!", "No"),
     ],
 )
 def test_a_yes_no_answer_opens_with_its_verdict(answer: str, verdict: str) -> None:
@@ -175,19 +180,6 @@ def test_medication_is_what_is_taken_not_every_medical_word() -> None:
     assert meds.covers(text="My GP's put me on sertraline for postnatal depression.")
     assert meds.covers(text="I take 20mg every morning.")
     assert not meds.covers(text="Big news from the allergy clinic: Lazlo has outgrown the egg allergy!")
-
-
-@pytest.mark.parametrize(
-    ("answer", "verdict"),
-    [
-        ("Association news: I stood down as treasurer at the AGM.", "No"),
-        ("We lost Gherkin in August.", "No"),
-        ("Wonton got adopted!", "No"),
-        ("Lazlo has outgrown the egg allergy!", "No"),
-    ],
-)
-def test_a_role_a_life_or_a_placement_ended_is_a_no(answer: str, verdict: str) -> None:
-    assert with_verdict(answer).startswith(f"{verdict}:")
 
 
 def test_a_sum_in_words_answers_a_price_asked_with_a_verb_in_ing() -> None:
