@@ -29,9 +29,9 @@ def fact_items(
         return []
     subjects = {s.lower(): s for s in ledger.subjects(namespace)}
     pairs = [(s, p) for e in plan.entities if (s := subjects.get(e.lower())) for p in plan.predicates]
-    if not plan.entities:
-        # "Who was head chef in March?": a role (an open predicate) asked of nobody named is
-        # whoever holds it in this namespace.
+    if not pairs:
+        # "Who was head chef in March?", "Who directs the Calder Chorale?": a role (an open
+        # predicate) asked of nobody the ledger knows is whoever holds it in this namespace.
         pairs = [(s, p) for p in plan.predicates if builtin_cardinality(p) is None for s in subjects.values()]
     out = []
     for subject, predicate in pairs:

@@ -99,6 +99,7 @@ def likely_user(turns: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
         other = sum(len(_TO_OTHER.findall(t)) for t in said) / n
         acks = sum(bool(_ACKNOWLEDGES.search(t)) for t in said) / n
         rate[s] = (self_, other, acks)
+    echo = _echo_rates(turns)
     a, b = speakers
     for user, agent in ((a, b), (b, a)):
         (u_self, u_other, u_ack), (g_self, g_other, g_ack) = rate[user], rate[agent]
@@ -108,7 +109,30 @@ def likely_user(turns: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
         # and may speak of itself as much as to the user; friends seldom acknowledge each other so.
         if g_ack >= 0.3 and u_ack <= g_ack / 4 and u_self >= 0.5 and u_self > g_self:
             return user, agent
+        # An agent that keeps a memory repeats back what it was told ("A shared flat in Upper
+        # Bangor; funding until September 2026."); a friend answers with news of their own.
+        if echo[agent] >= 0.35 and echo[user] <= 0.1 and u_self >= 0.5 and u_self > 2 * g_self:
+            return user, agent
     return None
+
+
+_WORD = re.compile(r"[A-Za-z][a-z'’-]{3,}")
+_COMMON = frozenset(
+    "that this with have from they them what when your just been were will would there their about "
+    "which also into really thanks thank".split()
+)
+
+
+def _echo_rates(turns: Sequence[tuple[str, str]]) -> dict[str, float]:
+    """Speaker -> the mean share of the longer words of their replies that repeat the turn they
+    answer."""
+    shares: dict[str, list[float]] = {s: [] for s, _ in turns}
+    for (prev_speaker, prev), (speaker, text) in zip(turns, turns[1:], strict=False):
+        words = {w.lower() for w in _WORD.findall(text)} - _COMMON
+        if speaker != prev_speaker and words:
+            heard = {w.lower() for w in _WORD.findall(prev)}
+            shares[speaker].append(len(words & heard) / len(words))
+    return {s: sum(v) / len(v) if v else 0.0 for s, v in shares.items()}
 
 
 _ACKNOWLEDGES = re.compile(

@@ -30,6 +30,19 @@ def moved(text: str) -> list[tuple[str, str]]:
         ),
         ("Oh and we moved to Harrogate in May.", [("Harrogate", "assert")]),
         ("We moved! Into a flat in Kirkstall, finally.", [("Kirkstall", "assert")]),
+        # the place in a sentence of its own, before the move
+        ("Lots to update. We're in Cottingham! We moved on the 23rd of August.", [("Cottingham", "assert")]),
+        ("Greetings from Foz do Arelho! I moved in on the 2nd of October.", [("Foz do Arelho", "assert")]),
+        (
+            "I've moved in with my boyfriend Jolyon, in Menai Bridge, since August.",
+            [("Menai Bridge", "assert")],
+        ),
+        # a move to a place of work is no new home
+        ("I'm a crew manager now, and I'm moving to Blue Watch at Salford from the 1st of April.", []),
+        # nothing moved where the speaker says they are
+        ("We're in Leeds for the weekend. We moved the sofa.", []),
+        ("I've moved on from Dan. I'm in Paris, by the way.", []),
+        ("We moved on Saturday. I'm in bits!", []),
     ],
 )
 def test_a_move_and_its_places(text: str, expected: list[tuple[str, str]]) -> None:

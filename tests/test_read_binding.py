@@ -57,6 +57,29 @@ def test_likely_user_is_the_speaker_an_agent_acknowledges() -> None:
     assert likely_user(friends) is None
 
 
+def test_likely_user_is_the_speaker_an_agent_repeats_back() -> None:
+    # An agent that keeps a memory repeats what it is told in its own short summary, seldom with
+    # "noted" and seldom speaking of itself or to "you"; a friend answers with news of their own.
+    turns = [
+        ("Tamsin", "Hello Corvo. I'm Tamsin, I keep bees in Dorset and I need help with my hives."),
+        ("Corvo", "Tamsin, beekeeper in Dorset. What's first?"),
+        ("Tamsin", "I've got six hives at the orchard in Cerne Abbas and two on my allotment."),
+        ("Corvo", "Six hives at the Cerne Abbas orchard, two on the allotment."),
+        ("Tamsin", "My queen in hive three failed, so I've ordered a Buckfast queen."),
+        ("Corvo", "Hive three: Buckfast queen ordered."),
+        ("Tamsin", "I'm selling honey at Dorchester market on Saturdays now."),
+        ("Corvo", "Saturdays at Dorchester market, selling honey. Good luck."),
+    ]
+    assert likely_user(turns) == ("Tamsin", "Corvo")
+    friends = [
+        ("Tamsin", "I've got six hives at the orchard in Cerne Abbas."),
+        ("Oriel", "Six hives! I've only got my two goats, and one is lame."),
+        ("Tamsin", "My queen failed, so I ordered a new one."),
+        ("Oriel", "I'm selling cheese at Bridport now."),
+    ]
+    assert likely_user(friends) is None
+
+
 def test_likely_user_keeps_none_for_two_friends_or_labelled_speakers() -> None:
     friends = [
         ("Bea", "I ran Rotterdam, my best time."),

@@ -42,6 +42,11 @@ def held(text: str, speaker: str = "user") -> list[tuple[str, str, str, str | No
         ),
         ("We've hired a new sous, Ottilie, from a bistro in Hull.", [("user", "sous_chef", "Ottilie", None)]),
         ("Our new GP is Dr Achterberg.", [("user", "gp", "Dr Achterberg", None)]),
+        ("Ainsley's head gardener now, since Boris retired.", [("user", "head_gardener", "Ainsley", None)]),
+        (
+            "We've got a new conductor from March, Benedikta Soltau.",
+            [("user", "conductor", "Benedikta Soltau", None)],
+        ),
     ],
 )
 def test_a_role_holder_said_in_several_ways(text: str, expected: list) -> None:
@@ -58,6 +63,8 @@ def test_a_role_holder_said_in_several_ways(text: str, expected: list) -> None:
         "Tomasz is a teacher.",
         "Your mentor is Ilse.",
         "The doctor is Monday.",
+        "Tom's boss is awful.",
+        "Tom's manager rang.",
     ],
 )
 def test_not_a_role_held_now(text: str) -> None:
@@ -72,6 +79,8 @@ def test_role_names() -> None:
     assert asked_roles("Who was my running coach in April 2025?") == ["coach"]
     assert asked_roles("Who supervises my thesis?") == ["supervisor"]
     assert asked_roles("Who is the best teacher?") == []
+    assert asked_roles("Who teaches my Japanese class now?") == ["teacher"]
+    assert asked_roles("Who directs the Calder Singers?") == ["director"]
     assert asked_roles("Who is my sister?") == []
     assert (
         offline_plan("Who's the head chef at my restaurant?", subjects=["user"]).predicates[0] == "head_chef"
@@ -117,6 +126,32 @@ def test_the_holder_now_and_then(memory: Memory, mode: str) -> None:
     assert "Leopoldine" in then.answer and "Casimir" not in then.answer
     as_of = memory.ask("Who is my manager?", namespace="studio", mode=mode, as_of="2025-04-01T00:00:00Z")
     assert "Leopoldine" in as_of.answer
+
+
+def test_a_role_asked_of_a_place_is_its_holder_in_the_namespace(tmp_path: Path) -> None:
+    # "Who directs the Calder Singers?" names a choir the ledger knows nothing of; the director
+    # the speaker told of is the holder
+    conv = dated_conversation(
+        [
+            (
+                "2025-01-12T10:00:00Z",
+                [
+                    ("user", "I sing with the Calder Singers. Our director is Mr Pennyfeather."),
+                    ("assistant", "Mr Pennyfeather directs the Calder Singers."),
+                ],
+            ),
+            (
+                "2025-05-20T10:00:00Z",
+                [("user", "Choir news: we've got a new director from June, Ilse Brandauer.")],
+            ),
+        ],
+        cid="r2",
+    )
+    with Memory(tmp_path) as m:
+        m.add_conversation(conv, namespace="choir")
+        for mode in ("auto", "fast", "deep"):
+            answer = m.ask("Who directs the Calder Singers now?", namespace="choir", mode=mode)
+            assert "Brandauer" in answer.answer and "Pennyfeather" not in answer.answer, (mode, answer.answer)
 
 
 def test_a_role_never_mentioned_is_not_an_error(memory: Memory) -> None:

@@ -20,7 +20,9 @@ from emem.extract.entities import NOT_NAMES
 from emem.extract.schema import FactCandidate
 from emem.models import Turn
 
-_PLACE = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2}"
+_PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:do|da|de|dos|das|del|di|upon|le|la)\s+)?[A-Z][\w'’.-]*){0,2}"
+"""A place name of up to three capitalised words, which may be joined by a lower-case particle
+("Foz do Arelho", "Stratford upon Avon")."""
 _MOVE = re.compile(
     r"\b(?P<subj>I|[Ww]e|[Hh]e|[Ss]he|[A-Z][a-z]+)(?P<aux>'m|'re|'s|\s+am|\s+are|\s+is|\s+will\s+be|'ll\s+be|'ve|\s+have|\s+has)?"
     r"(?:\s+(?:just|finally|also|now|actually|officially))*\s+"
@@ -35,6 +37,21 @@ _DESTINATION = re.compile(
 _NOT_A_HOME = re.compile(
     r"^(?:the\s+)?(?:night|day|early|late)\s+shift\b|^(?:a|the)\s+new\s+(?:job|role|team)\b", re.I
 )
+_WORK_UNIT = re.compile(
+    r"\s(?:[Ww]atch|[Tt]eam|[Ww]ard|[Bb]ranch|[Oo]ffice|[Dd]epot|[Ss]tation|[Dd]epartment|[Uu]nit|[Cc]rew|[Ss]quad)$"
+)
+"""A destination that is a place of work ("moving to Blue Watch at Salford"), not a home."""
+_HERE = re.compile(
+    rf"(?:^|[.!?]\s+)(?:(?:[Ww]e're|[Ww]e\s+are|I'm|I\s+am)\s+(?:now\s+|finally\s+|all\s+|officially\s+)?"
+    rf"(?:in|living\s+in|settled\s+in)|(?:[Gg]reetings|[Hh]ello|[Hh]i|[Ll]ove)\s+from)\s+(?P<place>{_PLACE})\s*[.!,]"
+)
+"""Where the speaker says they now are, in a sentence of the turn that has a past move without a
+place ("We're in Cottingham! We moved on the 23rd", "Greetings from Foz do Arelho! I moved in on
+the 2nd of October")."""
+_IN_WITH = re.compile(rf"^\s*in\s+with\s+[^,.!?;]+,\s+in\s+(?P<place>{_PLACE})")
+"""A move in with someone, then where ("moved in with my boyfriend Jolyon, in Menai Bridge")."""
+_ON_A_DAY = re.compile(r"^\s*on\s+(?:the\s+)?(?:\d|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)")
+"""A move's date ("we moved on the 23rd"), where "moved on" is otherwise moving on from something."""
 _CONTINUED = re.compile(r"[.!]+\s+(?P<rest>(?:[Oo]ut\s+of|[Ii]nto|[Aa]way\s+from)\b[^.!?;]*)")
 """A verbless sentence right after a move saying where from or where to."""
 _NEGATED = re.compile(r"\b(?:not|never|no\s+longer)\b|n't\b", re.I)
@@ -49,7 +66,7 @@ def _place(m: re.Match[str] | None) -> str | None:
         return None
     place = m.group("place").rstrip(".")
     words = place.split()
-    if words[0].lower() in NOT_NAMES or _NOT_A_HOME.match(place):
+    if words[0].lower() in NOT_NAMES or _NOT_A_HOME.match(place) or _WORK_UNIT.search(place):
         return None
     return place
 
@@ -75,13 +92,17 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
         ):
             continue  # "we move" / "I move" alone is habitual or a question's frame
         rest = m.group("rest")
+        moved_in_with = _IN_WITH.match(rest)
         clause_start = max(text.rfind(c, 0, m.start()) for c in ".!?") + 1
         before = text[clause_start : m.start()]
         if (
             _CONDITIONAL.search(before)
             or _NEGATED.search(text[clause_start : m.start("verb")])
             or before.count('"') % 2
-            or rest.lstrip().startswith(("on", "in with", "up"))
+            or (
+                rest.lstrip().startswith(("on", "in with", "up"))
+                and not (moved_in_with or _ON_A_DAY.match(rest))
+            )
             or _QUESTION.match(text[clause_start:].lstrip())
         ):
             continue  # "if we move", "we're not moving", quoted speech, "are you moving ...?"
@@ -97,7 +118,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
             continue
         who = subject_of(turn.speaker) if subj in ("I", "we", "We") else subject_of(subj)
         origin = _place(_ORIGIN.search(rest))
-        destination = _place(_DESTINATION.search(rest))
+        destination = _place(moved_in_with or _DESTINATION.search(rest))
         if destination is None and origin is None:
             # "we moved at the weekend! Out of Rosemount and into a flat in Ferryhill": the
             # places come in the next sentence, without a verb of their own
@@ -106,13 +127,16 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
                 rest = f"{rest} {more.group('rest')}"
                 origin = _place(_ORIGIN.search(rest))
                 destination = _place(_DESTINATION.search(rest))
-        if destination is None and origin is None:
-            continue
         ahead = (
             m.group("verb").endswith("ing")
             or "will" in (m.group("aux") or "")
             or "'ll" in (m.group("aux") or "")
         )
+        if destination is None and origin is None and not ahead and subj in ("I", "we", "We"):
+            # a move done, its place said in another sentence of the turn
+            destination = _place(_HERE.search(text))
+        if destination is None and origin is None:
+            continue
         dates = find_date_mentions(rest, turn.time, "future" if ahead else "past")
         when: datetime | None = dates[0].start if dates else None
         surface = text[m.start() : m.end()].strip()

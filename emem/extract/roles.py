@@ -54,12 +54,18 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         ),
         # "Wojtek is head chef", "Keturah steps up to head chef from the 1st of May"
         re.compile(
-            rf"(?:^|[,;:]\s+|\band\s+){_NAME}\s+(?:is(?:\s+now)?|steps\s+up\s+to|stepped\s+up\s+to|"
-            rf"takes\s+over\s+as|took\s+over\s+as|has\s+taken\s+over\s+as)\s+(?P<det>)(?!a\s|an\s){_ROLE}"
+            rf"(?:^|[,;:]\s+|\band\s+){_NAME}(?:\s+is(?:\s+now)?|\s+steps\s+up\s+to|\s+stepped\s+up\s+to|"
+            rf"\s+takes\s+over\s+as|\s+took\s+over\s+as|\s+has\s+taken\s+over\s+as)\s+(?P<det>)(?!a\s|an\s){_ROLE}"
+        ),
+        # "Evaristo's head brewer now": the contraction, only where the role ends the clause
+        # ("Tom's boss is awful" is Tom's boss, not Tom)
+        re.compile(
+            rf"(?:^|[,;:]\s+|\band\s+){_NAME}['’]s\s+(?:now\s+)?(?P<det>)(?!a\s|an\s){_ROLE}"
+            r"(?=\s*(?:now\b|at\b|for\b|from\b|[.,;!]|$))"
         ),
         # "we've got a new social worker, Ifeoluwa", "We've hired a new sous, Cadfael"
         re.compile(
-            rf"\b(?:got|hired|have|found|assigned|appointed)\s+(?P<det>a|an|our)\s+new\s+{_ROLE},\s+{_NAME}"
+            rf"\b(?:got|hired|have|found|assigned|appointed)\s+(?P<det>a|an|our)\s+new\s+{_ROLE}(?:\s+from\s+[A-Z]\w+)?,\s+{_NAME}"
             r"(?=\s*(?:[,.;!]|$|\s+from\b|\s+who\b))"
         ),
     )
@@ -150,6 +156,12 @@ _DOES = {
     "supervising": "supervisor",
     "coaching": "coach",
     "managing": "manager",
+    "teaches": "teacher",
+    "teaching": "teacher",
+    "directs": "director",
+    "directing": "director",
+    "conducts": "conductor",
+    "mentors": "mentor",
 }
 """Verbs a "who" question asks a role by ("Who supervises my PhD?", "Who is coaching you?")."""
 

@@ -1551,6 +1551,18 @@ RULES: tuple[Rule, ...] = (
         r"{S}{vg:work:now}\s+(?:at|for)\s+[^.!?;,]{1,60}?\s+as\s+(?:a|an)\s+{obj:np}",
         np(4, strip_article=True, split_lists=False),
     ),
+    # a place of work named, then said what kind it is ("I've left the NHS and I'm at Kelham
+    # Physio, a private sports clinic"): being "at" a named place is work only when it is a
+    # workplace
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:at|with)\s+{obj:org},\s+(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,3}?"
+        r"(?:clinic|practice|firm|company|agency|school|hospital|surgery|studio|charity|brewery|bakery|"
+        r"restaurant|hotel|consultancy|start-?up|centre|center|garage|workshop|nursery|college|lab)\b",
+        org_name,
+        dated=True,
+        confidence=0.8,
+    ),
     # a place of work then the role ("I'm at the Northern General now, as a sonographer")
     R(
         "job_title",
