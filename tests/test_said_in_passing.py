@@ -1,4 +1,4 @@
-"""What people say in passing, read as meant (each found on released holdout9, each tested here
+"""What people say in passing, read as meant (each found on released holdout9 or holdout10, each tested here
 on sentences written for it): forget requests as a tagged question ("..., will you?"), after a
 greeting, with "hold onto" or "scrap what I said", a filler ("the bankruptcy bit") or a time
 ("what I said about Ned in the summer"); topics that name no row of the table but use its words
@@ -40,6 +40,13 @@ def request(topic: str) -> ForgetRequest:
         ("Please forget what I said about Ned in the summer. He'd hate it.", "Ned"),
         ("One more thing, scrap what I said about Tam's marriage, would you?", "Tam's marriage"),
         ("Please don't keep my weight on file any more, it messes with my head.", "weight"),
+        # found on holdout10: a lead-in with a colon, what was told "from" someone, and where
+        (
+            "Last thing: could you wipe what I told you about Rhys's betting? He's in treatment.",
+            "Rhys's betting",
+        ),
+        ("And please delete what I told you about the loan from my aunt.", "loan from my aunt"),
+        ("Please forget where I said the ospreys were nesting.", "ospreys were nesting"),
     ],
 )
 def test_a_request_said_in_passing_is_recorded(said: str, topic: str) -> None:
@@ -52,6 +59,7 @@ def test_a_request_said_in_passing_is_recorded(said: str, topic: str) -> None:
         "Scrap the Lisbon plan, we're going to Porto instead.",  # a plan called off, not memory
         "Will you be at the match on Saturday?",  # a question, no request
         "Can you believe it, yeah?",
+        "Please remove the onions from the recipe.",  # a task, not memory
     ],
 )
 def test_what_is_not_a_request_is_not_recorded(said: str) -> None:

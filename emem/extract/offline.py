@@ -107,7 +107,7 @@ _CHANGE_VERB = re.compile(
 )
 """A second value said with a verb of change ("... but recently went vegan") replaced the first."""
 _ASKS_MEMORY = re.compile(
-    r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,2},\s+)?"
+    r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[,:]\s+)?"
     r"(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
     r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
     r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s*to|hold\s+on\s*to)\b",

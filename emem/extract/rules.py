@@ -1217,18 +1217,23 @@ _RELATIVE = re.compile(r"(?<=\w)\s+(?:(?:that|who|whom|which)\s+)?(?:I|we)(?:'m|
 "the guy we met at the bar"): the head before it is the topic, the clause only says which."""
 
 
-def _topic_part(part: str, ctx: Ctx, at: int) -> str | None:
-    """One named thing of a request, cleaned; None when nothing nameable is left."""
+def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | None:
+    """One named thing of a request, cleaned; None when nothing nameable is left. `told`: the
+    request names what was told ("what I told you about the loan from my dad"), so "from my
+    dad" is no object being moved."""
     part = _TOPIC_FILLER.sub("", part.strip())
     part = _FILLER_TAIL.sub("", part)
     part = _NAME_OF.sub("", part)
     head = _RELATIVE.sub("", part)
     if re.search(
-        r"[a-z]{3,}", re.sub(r"(?i)\b(?:what|which|who|whatever|everything|anything|all)\b", "", head)
+        r"[a-z]{3,}",
+        re.sub(r"(?i)\b(?:what|which|who|where|when|whatever|everything|anything|all)\b", "", head),
     ):
         part = head  # not "what I said about ...": that names its topic after "about"
     part = re.sub(r"^(?:my|our|the)\s+", "", part, flags=re.I)
     part = _WH_OPEN.sub("", part)
+    # "where I said the peregrines were nesting": what was said, not the saying
+    part = re.sub(r"^(?:I|we)\s+(?:said|told\s+you|mentioned)\s+(?:that\s+)?(?:the\s+)?", "", part)
     if part.lower() in ("him", "her", "them"):
         # "Caspar and I had a fight. Please forget everything about him.": him is Caspar
         return _person_before(ctx.sentence, at, ctx.antecedent)
@@ -1239,9 +1244,12 @@ def _topic_part(part: str, ctx: Ctx, at: int) -> str | None:
     words = part.split()
     if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
         return None
-    if _PHYSICAL.search(part):
+    if _PHYSICAL.search(part) and not told:
         return None  # "remove the onions from the recipe": a task, not a request to forget
     return part
+
+
+_TOLD_ABOUT = re.compile(r"\b(?:told\s+you|said|mentioned|shared)\s+(?:about|regarding|re)\s+$", re.I)
 
 
 def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1252,11 +1260,12 @@ def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     text = _TOPIC_TAIL.sub("", text)
     text = re.sub(r"^(?:(?:all|everything)\s+(?:about\s+)?|about\s+)", "", text, flags=re.I)
     start = m.start("obj") if m.group("obj") else m.end()
+    told = bool(_TOLD_ABOUT.search(ctx.sentence[:start]))
     topics: list[str] = []
     offset = 0
     for part in _TOPIC_SPLIT.split(text):
         offset = text.find(part, offset)
-        topic = _topic_part(part, ctx, start + max(offset, 0))
+        topic = _topic_part(part, ctx, start + max(offset, 0), told=told)
         if topic and topic not in topics:
             topics.append(topic)
     return topics
