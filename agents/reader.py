@@ -17,6 +17,7 @@ from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.corrections import correction_in
 from emem.agents.counts import count_over_time, counted_words
 from emem.agents.currentness import said_by
+from emem.agents.durations import stated_duration
 from emem.agents.frames import (
     SELF,
     Frame,
@@ -27,6 +28,8 @@ from emem.agents.frames import (
     says_of_subject,
     which_one,
 )
+from emem.agents.members import which_member
+from emem.agents.named import named_instance
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.repairs import repaired
 from emem.agents.replies import reply_to_question
@@ -45,6 +48,7 @@ from emem.agents.spans import (
     answer_type,
     asked_head,
     best_sentence,
+    corrects_number,
     focus_words,
     has_revision_cue,
     head_noun,
@@ -760,6 +764,17 @@ def _count(
     kin = counted_words(question, plan)
     until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
     involved = [e for e in said if _involves(e, plan.entities)]
+    # "I told you we ringed 2,800. It was 2,300.": the number a correction gives replaces the one
+    # it takes back, for the period it was told of, unless a later turn states another.
+    fixed = [
+        (e, n)
+        for e in involved
+        if corrects_number(e.text) and (n := stated_quantity(e.text, focus)) is not None
+    ]
+    if fixed:
+        at, n = max(fixed, key=lambda x: x[0].time)
+        if not any(e.time > at.time and stated_quantity(e.text, focus) is not None for e in involved):
+            return str(n)
     kin_trace = trace = None
     if not _EVENTS_OFTEN.search(question):
         owned = not _EVENTS.search(question)  # "how many pets did A adopt" counts events
@@ -788,7 +803,8 @@ def _count(
     ]
     if plan.time_to is not None and not plan.needs_current:
         # "How many jobs did Nina have in August 2023?": what was said by the period's end.
-        by_then = [(e, n) for e, n in stated if e.time <= plan.time_to]
+        # A later turn taking back a number told about the period restates it.
+        by_then = [(e, n) for e, n in stated if e.time <= plan.time_to or corrects_number(e.text)]
         if by_then:
             return str(max(by_then, key=lambda x: x[0].time)[1])
     if members:
@@ -992,6 +1008,8 @@ def _read_rules(
     moved = rescheduled(question, told, plan.asks_previous, then, people)
     if moved is not None:
         return moved, "answered"  # "When is the wedding?": the time it was last moved to
+    if plan.operation == Operation.FACT and (member := which_member(question, holding, people)):
+        return member, "answered"  # "Which of my sons plays football?": the one its clause names
     copular = copular_question(question)
     if copular is not None and plan.operation == Operation.FACT and not plan.asks_previous:
         # "What breed is Biscuit?" after "I told you Biscuit is a greyhound, he's actually a
@@ -1009,7 +1027,9 @@ def _read_rules(
         if value is not None:
             later = None
             if plan.operation == Operation.FACT:
-                later = _dropped_later(plan, states, holding) or newer_typed(question, plan, states, holding)
+                later = _dropped_later(question, plan, states, holding) or newer_typed(
+                    question, plan, states, holding
+                )
             return (later or value), "answered"
     if verdict is not None:
         return verdict, "answered"
@@ -1027,6 +1047,13 @@ def _read_rules(
     corrected = _corrected_value(question, plan, holding)
     if corrected is not None:
         return corrected, "answered"
+    if (
+        plan.operation == Operation.FACT
+        and not states
+        and answer_type(question) is AnswerType.OTHER
+        and (named := named_instance(what_head(question), holding, said_by(question, plan) or plan.time_to))
+    ):
+        return named, "answered"  # "Which watch was I on?": "Red Watch"
     off = called_off(question, plan, holding)
     if off is not None:
         return off, "answered"  # "When is the surgery?": it was called off, not its old date
@@ -1047,6 +1074,9 @@ def _read_rules(
         when = temporal_lookup(question, candidates, plan.entities)
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
+        stated = stated_duration(question, focus_words(question, set(plan.entities)), holding)
+        if stated is not None:
+            return stated, "answered"  # "thirty-one years of teaching": said, not computed
         pair = arithmetic_endpoints(question, holding)
         if pair is None:
             return abstention(question), "abstained"
@@ -1417,12 +1447,18 @@ def _singular(name: str) -> str:
     return re.escape(name)
 
 
-def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceItem]) -> str | None:
+def _dropped_later(
+    question: str, plan: Plan, states: list[FactItem], holding: list[EvidenceItem]
+) -> str | None:
     """The value that replaced the ledger's, when a later turn said by the time asked about drops
     it and names another ("I gave up on Italian. I switched to Portuguese"): extraction may not
-    have caught the change, but the turn is in the evidence. None when no such turn is."""
+    have caught the change, but the turn is in the evidence. A question asking for a place or a
+    person takes only a replacement of that type ("Caspian's switched to swimming at the pool
+    here, Ferdia plays for Cottingham" names no new home). None when no such turn is."""
     if plan.asks_previous or not plan.prefers_latest:
         return None
+    kind = answer_type(question)
+    typed = kind in (AnswerType.PLACE, AnswerType.PERSON)
     fact = states[0]
     if len(fact.values) != 1:
         return None
@@ -1441,7 +1477,11 @@ def _dropped_later(plan: Plan, states: list[FactItem], holding: list[EvidenceIte
         said = about_entity(e.text, _others(e, plan.entities))
         replacement = revised_value(said)
         if replacement and revises(said, [value]) and value.lower() not in replacement.lower():
-            return replacement
+            if not typed:
+                return replacement
+            span = typed_span(kind, replacement, None, {e.speaker.lower()})
+            if span and span.lower() not in value.lower():
+                return span
     return None
 
 

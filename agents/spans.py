@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from emem.index.text import STOP_WORDS, tokenize
-from emem.numbers import CARDINALS
+from emem.numbers import CARDINALS, COMPOUND_PATTERN, compound_value
 from emem.timeparse import MONTHS
 
 
@@ -90,7 +90,18 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     ),
     (AnswerType.COLOUR, re.compile(r"\b(?:what|which) colou?r\b", re.I)),
     (AnswerType.PLACE, re.compile(r"^\s*where\b|\b(?:what|which) (?:city|town|country|state|place)\b", re.I)),
-    (AnswerType.PERSON, re.compile(r"^\s*(?:who|whom)\b|\bwith whom\b", re.I)),
+    (
+        AnswerType.PERSON,
+        re.compile(
+            r"^\s*(?:who|whom)\b|\bwith whom\b"
+            # "Which of my labmates ...?", "Which of Lorne's children ...?": one of some people
+            r"|^\s*which\s+of\s+(?:my|our|his|her|their|the|[A-Z][\w'’-]*['’]s?)\s+(?:two\s+|three\s+)?(?:\w+\s+)?"
+            r"(?:sons|daughters|children|kids|friends|labmates|colleagues|housemates|flatmates|staff|partners|"
+            r"siblings|brothers|sisters|grandchildren|grandkids|students|clients|neighbou?rs|teammates|"
+            r"classmates|cousins|parents|members|coworkers|co-workers|employees|bosses|teachers)\b",
+            re.I,
+        ),
+    ),
     (
         AnswerType.OBJECT,
         re.compile(
@@ -353,7 +364,11 @@ NUMBER_WORDS = {
     "once": 1,
     "twice": 2,
 }
-NUMBER_PATTERN = r"\d+|" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
+NUMBER_PATTERN = (
+    COMPOUND_PATTERN
+    + r"|\d+|"
+    + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True))
+)
 """A number in digits or words (longest word first, so "a couple of" wins over "a")."""
 _AGE = re.compile(
     rf"\b(?:is|turned|turns|turning|be|was|aged?|age of)\s+(?:now\s+|just\s+|only\s+)?({NUMBER_PATTERN})\b(?!\s*(?:%|percent|am|pm|:))"
@@ -377,9 +392,10 @@ _OF_THEM = re.compile(rf"\b(?:have|had|own|owned|got|keep|kept)\s+({NUMBER_PATTE
 
 
 def number_value(word: str) -> int | None:
-    """ "4" -> 4, "four" -> 4, "twice" -> 2; None for anything else."""
+    """ "4" -> 4, "four" -> 4, "twice" -> 2, "thirty-three" -> 33, "2,800" -> 2800; None for
+    anything else."""
     w = word.strip().lower()
-    return int(w) if w.isdigit() else NUMBER_WORDS.get(w)
+    return int(w) if w.isdigit() else NUMBER_WORDS.get(w) or compound_value(w)
 
 
 _ORDINAL_TOTAL = re.compile(rf"\ba (?:{_ORDINALS})\b", re.I)
@@ -413,6 +429,20 @@ def stated_none(text: str, focus: set[str]) -> bool:
     return any(_stem(m.group(1).lower()) in stems for m in _NONE_OF.finditer(text))
 
 
+_TOLD_NUMBER = re.compile(
+    rf"\btold\s+you\b[^.!?]*?\b(?:{NUMBER_PATTERN})\b[^.!?]*[.!?,;]?\s*(?:no,?\s+)?"
+    rf"(?:it\s+was|it['’]s|it\s+is|actually|in\s+fact)\s+(?:only\s+|just\s+)?({NUMBER_PATTERN})\b(?![:.]\d)",
+    re.I,
+)
+"""A number taken back and the one that replaces it ("I told you we ringed 2,800 at Walney. It was
+2,300.")."""
+
+
+def corrects_number(text: str) -> bool:
+    """True when the text takes back a number it told before and gives another."""
+    return _TOLD_NUMBER.search(text) is not None
+
+
 def stated_quantity(text: str, focus: set[str]) -> int | None:
     """A number the text states about one of the focus words ("4 times a week", "three kids",
     "down to one job", "no roommates"), or None: a count said outright, not counted from turns."""
@@ -420,6 +450,9 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     stems = {f for f in focus} | {_stem(f) for f in focus}
     if focus and stated_none(text, focus):
         return 0
+    told = _TOLD_NUMBER.search(text)
+    if told and about(text, focus):
+        return number_value(told.group(1))  # "I told you 2,800. It was 2,300."
     total = _TOTAL.search(text)
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))

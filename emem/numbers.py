@@ -3,6 +3,8 @@ ages each extend this table with the words their own phrasings need."""
 
 from __future__ import annotations
 
+import re
+
 CARDINALS: dict[str, int] = {
     "one": 1,
     "two": 2,
@@ -18,3 +20,49 @@ CARDINALS: dict[str, int] = {
     "twelve": 12,
 }
 """One to twelve, the number words people write out."""
+
+TEENS: dict[str, int] = {
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+TENS: dict[str, int] = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_UNITS = "one|two|three|four|five|six|seven|eight|nine"
+COMPOUND_PATTERN = (
+    r"(?:"
+    + "|".join(TENS)
+    + rf")(?:[\s-](?:{_UNITS})\b)?|"
+    + "|".join(TEENS)
+    + r"|\d{1,3}(?:,\d{3})+(?![\d,])"
+)
+"""Numbers past twelve as people write them: "thirty-three", "ninety five", "nineteen", "2,800"."""
+
+
+def compound_value(text: str) -> int | None:
+    """ "thirty-three" -> 33, "ninety five" -> 95, "nineteen" -> 19, "2,800" -> 2800; None for any
+    other text (one to twelve are `CARDINALS`)."""
+    w = text.strip().lower()
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", w):
+        return int(w.replace(",", ""))
+    if w in TEENS:
+        return TEENS[w]
+    tens, _, unit = w.replace("-", " ").partition(" ")
+    if tens in TENS:
+        if not unit:
+            return TENS[tens]
+        if unit in CARDINALS and CARDINALS[unit] < 10:
+            return TENS[tens] + CARDINALS[unit]
+    return None
