@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from emem.agents.spans import about, number_value
+from emem.agents.spans import NUMBER_PATTERN, about, number_value
 from emem.timeparse import MONTH_NAME
 
 _ASKS_AMOUNT = re.compile(
@@ -118,8 +118,13 @@ def states_amount(text: str, focus: set[str], *, money: bool = False) -> bool:
         Whether the text states an amount of what is asked.
     """
     return any(
-        _has_number(c) and about(c, focus) and (not money or _states_money(c)) for c in _CLAUSE.split(text)
+        _has_number(c) and about(c, focus) and (not money or _states_money(c) or _bare_rate(c, focus))
+        for c in _CLAUSE.split(text)
     )
+
+
+def _bare_rate(text: str, focus: set[str]) -> bool:
+    return any(about(m.group("per"), focus) for m in _BARE_RATE.finditer(text))
 
 
 _NUMBER_WORDS = (
@@ -153,7 +158,15 @@ def money_span(text: str, focus: set[str]) -> str | None:
     for clause in _CLAUSE.split(text):
         if about(clause, focus) and (sum_ := money_in(clause)):
             return sum_
+    for m in _BARE_RATE.finditer(text):
+        # "It's eighty a tuning now": a price said without its currency, per the thing asked about
+        if about(m.group("per"), focus) and number_value(m.group("n")):
+            return m.group(0)
     return None
+
+
+_BARE_RATE = re.compile(rf"\b(?P<n>\d[\d,]*|{NUMBER_PATTERN})\s+(?:a|an|per)\s+(?P<per>[a-z]+)\b", re.I)
+"""A bare number per one of something ("eighty a tuning", "40 a session")."""
 
 
 def money_in(text: str) -> str | None:

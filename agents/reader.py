@@ -174,6 +174,8 @@ def event_date(
         cut = len(e.text) - len(corrected)
         after = [m for m in mentions if m.span[0] >= cut]
         day = _BARE_DAY.search(corrected)
+        if day and re.match(r"\s+(?:is|was)\b", corrected[day.end() :]):
+            day = None  # "sorry, the 8th is my mum's birthday": a statement of the 8th, no repair
         if not after and day and 1 <= int(day.group(1)) <= 31:
             # "on the 17th of June. Sorry, the 24th": the corrected day of the month said before.
             last = [m for m in mentions if m.span[0] < cut][-1]
@@ -254,13 +256,32 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
             return day
     if _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
+        if not candidates:
+            return None
         # A date still to come (or a recurring one: "When is my birthday?") keeps the words' parts.
-        return event_date(candidates[0], ahead=True, about=about, stated=True)[1] if candidates else None
+        when, label = event_date(candidates[0], ahead=True, about=about, stated=True)
+        return _with_day(when, label, candidates[1:], about)
     # A turn that states the event's date outranks one only said around it ("The wedding was
     # beautiful", said a week later, is not its date).
     stating = [e for e in candidates[: READ_DEPTH * 2] if dated(e)]
     chosen = stating[0] if stating else (candidates[0] if candidates else None)
-    return event_date(chosen, about=about)[1] if chosen is not None else None
+    if chosen is None:
+        return None
+    when, label = event_date(chosen, about=about)
+    return _with_day(when, label, stating[1:], about)
+
+
+def _with_day(when: datetime, label: str, others: Sequence[EvidenceItem], about: Sequence[str]) -> str:
+    """The label, or, when it names a month only ("the assessment in January"), the day another
+    turn gives in that month ("on the 29th of January"): the same event said more exactly, with
+    the year the month was said in."""
+    if re.match(r"\d", label):
+        return label
+    for e in others:
+        day, day_label = event_date(e, about=about)
+        if re.match(r"\d", day_label) and day.month == when.month and abs(day.year - when.year) <= 1:
+            return f"{day.day} {when:%B %Y}"
+    return label
 
 
 def arithmetic_endpoints(
@@ -1071,6 +1092,12 @@ def _read_rules(
                 and _involves(e, plan.entities)
                 and not e.text.rstrip().endswith("?")
             ]
+        # Turns about the same thing that state a date, after the candidates: they may give the
+        # day of a month the best candidate names ("in January" / "on the 29th of January").
+        focus = focus_words(question, set(plan.entities))
+        candidates = candidates + [
+            e for e in holding[: READ_DEPTH * 2] if e not in candidates and dated(e) and about(e.text, focus)
+        ]
         when = temporal_lookup(question, candidates, plan.entities)
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
@@ -1163,7 +1190,22 @@ def _read_rules(
         if money and payer and not about(e.text, payer) and e.speaker.lower() not in payer:
             continue  # "How much did the landlord charge?" is not answered by what a job cost
         if money and kind is AnswerType.OTHER and (sum_ := money_span(e.text, amount_focus)):
-            # "How much deposit did Cormac pay?": the sum, not the sentence that says it
+            # "How much deposit did Cormac pay?": the sum, not the sentence that says it; for a
+            # question about now, the latest sum said of it ("It's eighty a lesson now")
+            newer_sums = (
+                [
+                    (x, said)
+                    for x in holding
+                    if x.time > e.time
+                    and _involves(x, plan.entities)
+                    and (said := money_span(x.text, amount_focus))
+                    and (not payer or about(x.text, payer) or x.speaker.lower() in payer)
+                ]
+                if plan.prefers_latest and not plan.asks_previous and plan.time_to is None
+                else []
+            )
+            if newer_sums:
+                e, sum_ = max(newer_sums, key=lambda xs: xs[0].time)
             chosen, chosen_turn, chosen_speaker = Span(sum_, True), e.text, e.speaker
             break
         if kind is AnswerType.PERSON and not span.specific and not names_people(span.text, exclude):

@@ -18,11 +18,14 @@ import re
 
 from emem.timeparse import MONTH_NAME, WEEKDAY
 
+_WORDS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
+"""Numbers written in words that a repair may give ("seventy-five a tuning. No, eighty"); one to
+nineteen are left out, as "no, one of them" is no repair."""
 _CUE = re.compile(
     r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,]))\s*"
     r"(?:(?:oh|ah|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
     r"(?:sorry|no\s+wait|wait,?\s+no|no,?\s+sorry|I\s+mean|I\s+meant|make\s+that|correction|scratch\s+that|"
-    r"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait)|no(?=,?\s+(?:the\s+)?(?:\d|[£$€])))\b[,:!.-]*\s*"
+    rf"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait)|no(?=,?\s+(?:the\s+)?(?:\d|[£$€]|(?:{_WORDS})\b)))\b[,:!.-]*\s*"
     r"(?:(?:no|what\s+am\s+I\s+saying|I\s+(?:checked|looked|mean)|I\s+got\s+that\s+wrong|my\s+bad)[,:!.]?\s+)*",
     re.IGNORECASE,
 )
@@ -44,7 +47,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("weekday", WEEKDAY),
     ("ordinal", re.compile(r"\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)),
     ("time", re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)),
-    ("number", re.compile(r"(?<![\w.,£$€:])\d+(?:[.,]\d+)?(?![\w:])")),
+    ("number", re.compile(rf"(?<![\w.,£$€:])(?:\d+(?:[.,]\d+)?|{_WORDS})(?![\w:-])", re.IGNORECASE)),
     ("name", re.compile(r"\b[A-Z][a-z]+(?:['’]s)?\b")),
 )
 """Value shapes, most specific first: a span is read as the first shape it matches."""
@@ -103,6 +106,8 @@ def _repair_once(text: str) -> str | None:
         repairs = _values(region)
         if not repairs or len(region[: repairs[0][1]].split()) > 4:
             continue  # the cue is followed by no value close to it: not a repair of a value
+        if re.match(r"\s+(?:is|was|are|were)\b", region[repairs[0][2] :]):
+            continue  # "No, the 1st, sorry, the 8th is my mum's birthday": a new statement of the 8th
         if cue.group("bare") and not _LIST_ONLY.fullmatch(region, repairs[0][1]):
             continue  # "Wait, Paul said ...": a new clause, not a value put right
         listed = _list_repair(before, region, repairs)

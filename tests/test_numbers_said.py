@@ -108,3 +108,35 @@ def test_through_ask(tmp_path: Path) -> None:
             assert "3400" in moths.answer.replace(",", ""), (mode, moths.answer)
             years = m.ask("How many years have I been a warden?", namespace="reserve", mode=mode)
             assert "14" in years.answer, (mode, years.answer)
+
+
+def test_a_price_said_in_words_without_its_currency_and_put_right(tmp_path: Path) -> None:
+    # "seventy-five a lesson now. No, eighty": the repair is read, the bare rate is a price, and
+    # the latest price answers
+    conv = dated_conversation(
+        [
+            (
+                "2025-01-10T10:00:00Z",
+                [
+                    ("user", "I charge sixty pounds a lesson at the moment."),
+                ],
+            ),
+            (
+                "2025-05-10T10:00:00Z",
+                [
+                    (
+                        "user",
+                        "I've put my price up. It's seventy-five a lesson now. No, eighty, to round it.",
+                    ),
+                ],
+            ),
+        ],
+        cid="p1",
+    )
+    with Memory(tmp_path) as m:
+        m.add_conversation(conv, namespace="lessons")
+        for mode in ("auto", "fast", "deep"):
+            price = m.ask("How much do I charge for a lesson?", namespace="lessons", mode=mode)
+            assert "eighty" in price.answer and "sixty" not in price.answer, (mode, price.answer)
+        then = m.ask("How much do I charge for a lesson?", namespace="lessons", as_of="2025-03-01T00:00:00Z")
+        assert "sixty" in then.answer

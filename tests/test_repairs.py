@@ -27,6 +27,11 @@ from emem.memory import Memory
         ("I work Monday, Tuesday and Friday. sorry, Thursday, not Friday.", "Tuesday and Thursday"),
         ("Her birthday's the 3rd of June, no, the 13th. The 13th of June.", "the 13th of June"),
         ("The gym is £40, no, £45 a month.", "The gym is £45 a month"),
+        # a second cue whose day is said of something else does not undo the first repair
+        (
+            "The exam is on the 8th of May. No, the 1st, sorry, the 8th is my mum's birthday.",
+            "the 1st of May",
+        ),
     ],
 )
 def test_a_value_put_right_replaces_the_one_of_its_shape(said: str, meant: str) -> None:
@@ -73,6 +78,13 @@ CONV = dated_conversation(
                 ("assistant", "Thanks."),
                 ("user", "my locker at the pool is 1142. wait, no, 1124."),
                 ("user", "the gala entry fee is £18 each. sorry, £12, I was thinking of last year"),
+                (
+                    "user",
+                    "My karate grading is on the 8th of March. No, the 1st, sorry, the 8th is Tom's party.",
+                ),
+                ("user", "The kids' sports day is in June, weather permitting."),
+                ("assistant", "Sports day in June."),
+                ("user", "Sports day is on the 20th of June. No, the 27th. The 20th is the school fair."),
             ],
         ),
     ],
@@ -95,6 +107,8 @@ def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
         ("Which of my kids is allergic to peanuts?", "Ellie", "Tom"),
         ("When is the kids' swimming gala?", "15 March", "14 March"),
         ("How much is the gala entry fee?", "£12", "£18"),
+        ("When is the grading?", "1 March", "8 March"),
+        ("When is the kids' sports day?", "27 June", "20 June"),
     ],
 )
 def test_answers_come_from_the_repair(
@@ -156,3 +170,22 @@ def test_the_corrected_weekday_of_the_latest_turn_answers_now() -> None:
     both = [turn("S1:1", 3, "Lessons are Monday and Wednesday evenings.")]
     assert weekday_answer("Which evenings are my lessons?", both, now=True) == "Monday and Wednesday"
     assert weekday_answer("Which evening is my lesson?", both, now=True) == "Monday"
+
+
+def test_a_month_is_put_to_the_day_another_turn_gives() -> None:
+    from datetime import UTC, datetime
+
+    from emem.agents.reader import temporal_lookup
+    from emem.answer import EvidenceItem
+
+    def said(i: int, when: datetime, text: str) -> EvidenceItem:
+        return EvidenceItem(
+            conversation_id="c", session_id="S", turn_id=f"S:{i}", speaker="user", time=when, text=text
+        )
+
+    month = said(1, datetime(2024, 10, 2, tzinfo=UTC), "I'm sitting the sergeant's exam in January.")
+    day = said(2, datetime(2024, 12, 10, tzinfo=UTC), "The exam is on the 29th of January, 9am.")
+    assert temporal_lookup("When was my sergeant's exam?", [month, day]) == "29 January 2025"
+    assert temporal_lookup("When is my sergeant's exam?", [month, day]) == "29 January 2025"
+    other = said(3, datetime(2024, 12, 10, tzinfo=UTC), "My dentist is on the 3rd of March.")
+    assert temporal_lookup("When was my sergeant's exam?", [month, other]) == "January 2025"

@@ -20,6 +20,7 @@ from emem.extract.dates import DateMention
 from emem.extract.entities import NOT_NAMES
 from emem.extract.patterns import JOBS, PETS, compile_template, gerund, template_keywords
 from emem.ledger.withhold import SAID_PREFIX
+from emem.numbers import compound_value
 
 FAVOURITE = "favourite_*"
 """Predicate of the favourites rules: the category the match names completes it ("favourite_food")."""
@@ -385,26 +386,9 @@ def const(value: str) -> Post:
     return post
 
 
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-
-
 def age(m: re.Match[str], ctx: Ctx) -> list[str]:
     text = (m.group("obj") or "").lower().strip()
-    if text.isdigit():
-        value = int(text)
-    else:
-        parts = re.split(r"[\s-]+", text)
-        value = _TENS.get(parts[0], 0) + (_ONES.get(parts[1], -1000) if len(parts) > 1 else 0)
+    value = int(text) if text.isdigit() else compound_value(text) or 0
     return [str(value)] if 5 <= value <= 110 else []
 
 
