@@ -43,6 +43,11 @@ def moved(text: str) -> list[tuple[str, str]]:
         ("We're in Leeds for the weekend. We moved the sofa.", []),
         ("I've moved on from Dan. I'm in Paris, by the way.", []),
         ("We moved on Saturday. I'm in bits!", []),
+        # a home with more than one word before it
+        (
+            "I'm moving out of the shared house in March, into a one-bed flat in Kidderminster.",
+            [("Kidderminster", "assert")],
+        ),
     ],
 )
 def test_a_move_and_its_places(text: str, expected: list[tuple[str, str]]) -> None:
@@ -87,3 +92,11 @@ def test_which_part_of_a_city_is_where_the_user_lives(tmp_path: Path, mode: str)
         m.add_conversation(conv, namespace="n")
         answer = m.ask("Which part of Leeds do I live in?", namespace="n", mode=mode)
         assert "Chapel Allerton" in answer.answer and "Headingley" not in answer.answer
+
+
+def test_living_in_a_home_somewhere() -> None:
+    from test_extract_referred import facts
+
+    said = facts("I live in a shared house in Evesham with two housemates.")
+    assert ("user", "lives_in", "Evesham") in [f[:3] for f in said]
+    assert [f for f in facts("I live in a flat near the station.") if f[1] == "lives_in"] == []

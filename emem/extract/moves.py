@@ -31,7 +31,7 @@ _MOVE = re.compile(
 """A first-person or named subject, then a verb of moving, then the rest of its clause."""
 _ORIGIN = re.compile(rf"\b(?:[Oo]ut\s+of|[Aa]way\s+from|[Ff]rom)\s+(?P<place>{_PLACE})")
 _DESTINATION = re.compile(
-    rf"\b(?:[Tt]o|[Ii]nto)\s+(?:(?:a|an|the|our|my|his|her|their)\s+(?:new\s+|little\s+|tiny\s+|bigger\s+|small\s+)?"
+    rf"\b(?:[Tt]o|[Ii]nto)\s+(?:(?:a|an|the|our|my|his|her|their)\s+(?:[a-z][\w-]*\s+){{0,2}}?"
     rf"(?:place|flat|apartment|house|home|room|studio|cottage|condo)\s+(?:in|near)\s+)?(?P<place>{_PLACE})"
 )
 _NOT_A_HOME = re.compile(

@@ -1377,6 +1377,15 @@ RULES: tuple[Rule, ...] = (
     ),
     R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
+    # "I live in a shared house in Worcester": the home, then where it is
+    R(
+        "lives_in",
+        r"{S}{vg:live,reside:now}\s+in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?"
+        r"(?:house|flat|apartment|home|cottage|studio|bungalow|terrace|houseshare|place|room|condo|caravan|boat)"
+        r"\s+(?:in|near)\s+{obj:place}",
+        place,
+        dated=True,
+    ),
     R("lives_in", r"{S}{BEN}{ADV}\s+(?:based|located|settled)\s+(?:in|out\s+of)\s+{obj:place}", place),
     # Being somewhere since a date is living there ("we're in Bengaluru since 15 March", "we've been in
     # Edinburgh since 1 August"): the clause's structure says it, whatever verb moved them there.
