@@ -28,6 +28,7 @@ _ASKS_PLAN = re.compile(
     re.I,
 )
 """Questions about a plan still ahead, or what became of one."""
+_HAPPENED = re.compile(r"\bwhat happened (?:to|with)\b", re.I)
 _RESCHEDULED = re.compile(r"\binstead\b|\brebook\w*\b|\bresched\w*\b|\bmoved\s+(?:it\s+)?to\b", re.I)
 """A later turn naming a replacement plan ("we rebooked for Trieste instead")."""
 POOL = 6
@@ -58,6 +59,7 @@ def called_off(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | 
         return None
     if not _ASKS_PLAN.search(question):
         return None
+    happened = bool(_HAPPENED.search(question))
     names = _names(question, [e.speaker for e in holding])
     focus = focus_words(question, set(plan.entities)) | {n.lower() for n in names}
     pool = [e for e in holding[:POOL] if about(e.text, focus) and not e.text.rstrip().endswith("?")]
@@ -65,7 +67,8 @@ def called_off(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | 
         (e, s)
         for e in pool
         for s in sentences(e.text)
-        if CALLED_OFF.search(s) and about(s, focus) and not _RESCHEDULED.search(s)
+        # "What happened to the season?": called off is the answer, whatever was done instead
+        if CALLED_OFF.search(s) and about(s, focus) and (happened or not _RESCHEDULED.search(s))
     ]
     if not offs:
         return None
@@ -77,4 +80,16 @@ def called_off(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | 
             continue  # "the Eindhoven Marathon ... instead" is another plan than Enschede
         if _RESCHEDULED.search(later.text) or not REVISION.search(later.text):
             return None  # planned again, or told of again, after it was called off
-    return sentence
+    # "The marathon's off though. ... I've deferred my place to next year.": the same turn putting
+    # it to another time says when it now is
+    put_off = [s for s in sentences(e.text) if _DEFERRED.search(s) and s != sentence]
+    return f"{sentence} {put_off[0]}" if put_off else sentence
+
+
+_DEFERRED = re.compile(
+    r"\b(?:deferred|postponed|pushed\s+back|put\s+(?:it\s+)?off|moved)\b[^.!?]*\b(?:to|until|till)\s+"
+    r"(?:next\s+\w+|\w+\s+\d{4}|\d{4}|(?:January|February|March|April|May|June|July|August|September|"
+    r"October|November|December)\b)",
+    re.IGNORECASE,
+)
+"""A plan put to a later time ("deferred my place to next year", "postponed until March")."""

@@ -40,7 +40,11 @@ ENDED = re.compile(
 """Cues that a plan or state ended or was replaced, in any topic: a role handed on ("stood down as
 treasurer"), a life or a foster placement ended ("We lost Gherkin", "Wonton got adopted"), a
 condition outgrown, a thing sold."""
-_MOVED = re.compile(r"\b(?:moved|pushed|postponed|rescheduled|shifted)\s+(?:back\s+)?to\b", re.IGNORECASE)
+_MOVED = re.compile(
+    r"\b(?:moved|pushed|postponed|rescheduled|shifted|put\s+(?:it\s+)?off|deferred|delayed)\s+(?:back\s+)?(?:to|until|till)\b"
+    r"|\b(?:decided\s+to\s+|going\s+to\s+|I['’]ll\s+)?wait(?:ing)?\s+(?:until|till)\b",
+    re.IGNORECASE,
+)
 """A plan put to another time: an end of the plan for the time the question asks about."""
 _EITHER = re.compile(r"\b\w+\s+or\s+\w+", re.IGNORECASE)
 _STILL = re.compile(r"\bstill\b", re.IGNORECASE)

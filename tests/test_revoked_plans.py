@@ -71,3 +71,41 @@ def test_another_plan_said_instead_does_not_end_one_never_called_off(tmp_path: P
     # A different plan named "instead" is not this one's replacement.
     other = [evidence_turn(50, "I'm doing the Riverside 5k instead, on the 20th."), turns[1]]
     assert called_off("When is the Harbour 10k?", plan, other) == turns[1].text
+
+
+def test_a_plan_called_off_and_put_to_a_later_time_says_when() -> None:
+    from said_evidence import said
+
+    from emem.agents.planner import offline_plan
+    from emem.agents.revoked import called_off
+
+    q = "When will I run the Leeds half?"
+    ev = said(
+        "I'm running the Leeds half in May, my first.",
+        "The Leeds half's off though. Shin splints. I've deferred my place to next year.",
+    )
+    answer = called_off(q, offline_plan(q, ["user"], subjects=["user"]), ev)
+    assert answer == "The Leeds half's off though. I've deferred my place to next year."
+    plain = said("I'm running the Leeds half in May.", "The Leeds half's off though. Shin splints.")
+    assert (
+        called_off(q, offline_plan(q, ["user"], subjects=["user"]), plain) == "The Leeds half's off though."
+    )
+
+
+def test_what_happened_to_a_plan_called_off_while_something_else_was_done() -> None:
+    from said_evidence import said
+
+    from emem.agents.planner import offline_plan
+    from emem.agents.revoked import called_off
+
+    q = "What happened to the Petra dig?"
+    ev = said(
+        "I've got a place on the Petra dig in May.",
+        "The Petra dig was cancelled, so I spent May in Whitby instead.",
+    )
+    assert called_off(q, offline_plan(q, ["user"], subjects=["user"]), ev) == (
+        "The Petra dig was cancelled, so I spent May in Whitby instead."
+    )
+    # when it is: the plan replaced by another is no answer to when
+    when = "When is the Petra dig?"
+    assert called_off(when, offline_plan(when, ["user"], subjects=["user"]), ev) is None

@@ -33,6 +33,13 @@ def test_a_plan_moved_to_another_time_is_a_no_for_the_old_time() -> None:
     )
 
 
+def test_waiting_until_another_time_is_a_no_for_the_old_time() -> None:
+    ev = said("I'm sitting my grade 6 piano in June.", "I've decided to wait until November for grade 6.")
+    assert (
+        yes_no("Am I sitting grade 6 in June?", ev) == "No: I've decided to wait until November for grade 6."
+    )
+
+
 def test_switching_to_something_else_ends_a_state() -> None:
     ev = said(
         "I use Todoist for my lists, it's fine.",
