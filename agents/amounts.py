@@ -18,6 +18,7 @@ _ASKS_AMOUNT = re.compile(
     r"^\s*how\s+much\b|\bwhat\s+(?:is|was|'s)\s+the\s+(?:price|cost|fee|rent)\b"
     r"|^\s*what\s+(?:salary|wage|pay\s+rise|price|fee|rent|budget|rate)\b"
     r"|^\s*what\s+(?:do|does|did)\s+[\w' ]{1,30}?\s+(?:charge|earn|pay|cost)\b"
+    r"|^\s*what\s+(?:did|does|will)\s+[\w' ]{1,30}?\s+(?:sell|go|buy\s+\w+)\s+for\s*\??\s*$"
     r"|^\s*what\s+(?:is|was|are|were|am)\s+[\w' ]{1,30}?\s+(?:charging|paying|earning|spending|asking)\b"
     r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:\w+['’]s\s+|(?:my|our|your|the|his|her|their)\s+)(?:\w+\s+)?(?:rate|rent|price|fee|salary|budget|cost)\b",
     re.I,
@@ -40,7 +41,8 @@ def _has_number(clause: str) -> bool:
 
 _MONEY_QUESTION = re.compile(
     r"\b(?:cost|costs|price|prices|priced|pay|paying|paid|rent|fee|fees|charge|charges|charging|spend"
-    r"|spent|earn|earns|earning|salary|wage|worth|budget|owe|owes|afford|costing|takings|raise|raised)\b",
+    r"|spent|earn|earns|earning|salary|wage|worth|budget|owe|owes|afford|costing|takings|raise|raised"
+    r"|sell|sold|go\s+for|went\s+for)\b",
     re.I,
 )
 _COUNTED_UNIT = re.compile(

@@ -1067,7 +1067,16 @@ def _read_rules(
         return abstention(question), "abstained"
     corrected = _corrected_value(question, plan, holding)
     if corrected is not None:
-        return corrected, "answered"
+        value, said_at = corrected
+        # a later turn may drop the corrected value in turn ("Carys works in Brigg, not three
+        # days" then "Carys has left the practice in Brigg ... Beverley now")
+        if (
+            plan.operation == Operation.FACT
+            and plan.prefers_latest
+            and answer_type(question) in _TYPED_PLACES
+        ):
+            value = _replaced_since(question, plan, value, said_at, holding) or value
+        return value, "answered"
     if (
         plan.operation == Operation.FACT
         and not states
@@ -1170,7 +1179,25 @@ def _read_rules(
     chosen: Span | None = None
     chosen_turn = ""
     chosen_speaker = ""
-    for e in _candidates(question, plan, holding, names, frozenset(exclude), people):
+    chosen_time: datetime | None = None
+    pool = _candidates(question, plan, holding, names, frozenset(exclude), people)
+    if money and (done := _MONEY_VERBS.get(next(iter(_money_verb(question)), ""))):
+        # "What did my house sell for?": a turn saying it sold, before one saying what it was on
+        # the market at
+        verbed = [
+            e
+            for e in holding[: READ_DEPTH * 2]
+            if re.search(rf"\b(?:{done})\b", e.text, re.I)
+            and money_in(e.text)
+            and _involves(e, plan.entities)
+        ]
+        if verbed:
+            # "Sold! £392,000.": the sum said with the asked verb, in a turn about the asked
+            # thing when one is
+            thing = amount_focus - set(_MONEY_VERBS)
+            e = next((x for x in verbed if about(x.text, thing)), verbed[0])
+            return str(money_in(e.text)), "answered"
+    for e in pool:
         span = answer_span(
             question,
             kind,
@@ -1220,7 +1247,7 @@ def _read_rules(
             continue  # "Which marathon did Bea run?" is not answered by "Tariq!", who she spoke to
         if not span.specific and not answers_asked_kind(question, span.text):
             continue  # "Idris's mum lives in Busan" says where she lives, not what she does
-        chosen, chosen_turn, chosen_speaker = span, e.text, e.speaker
+        chosen, chosen_turn, chosen_speaker, chosen_time = span, e.text, e.speaker, e.time
         break
     frame = question_frame(question) if plan.operation == Operation.FACT else None
     if frame is not None and (chosen is None or not (chosen.specific or has_revision_cue(chosen_turn))):
@@ -1246,16 +1273,40 @@ def _read_rules(
         which = modified_head(chosen.text, head) if head and kind is AnswerType.OTHER else None
         if which is not None:
             return which, "answered"  # "Which seat?": "an aisle seat", not the whole sentence
+    if (
+        chosen is not None
+        and chosen.specific
+        and plan.operation == Operation.FACT
+        and plan.prefers_latest
+        and kind in _TYPED_PLACES
+    ):
+        # "Carys works in Brigg", then "Carys has left the practice in Brigg. She's doing her
+        # four days at a surgery in Beverley now": no ledger value, but the turn that drops the
+        # place answers a question about now
+        replaced = _replaced_since(question, plan, chosen.text, chosen_time, holding)
+        if replaced is not None:
+            return replaced, "answered"
     if chosen is not None:
         return chosen.text, "answered"
     return abstention(question), "abstained"
+
+
+_TYPED_PLACES = frozenset({AnswerType.PLACE, AnswerType.PERSON})
+"""Kinds whose replacement a later turn must name in kind ("in Beverley now") to replace a value."""
+_MONEY_VERBS = {"sell": "sold|sells?|selling"}
+"""Verbs a money question asks by, with the forms a turn says them in: only selling, whose sum is
+the price reached ("Sold! £392,000"), where paying and costing are said of every sum."""
+
+
+def _money_verb(question: str) -> list[str]:
+    return [v for v in _MONEY_VERBS if re.search(rf"\b{v}\b", question, re.I)]
 
 
 _PAST = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 """A question in the past tense: a period it names is when the answer held."""
 
 
-def _corrected_value(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | None:
+def _corrected_value(question: str, plan: Plan, holding: list[EvidenceItem]) -> tuple[str, datetime] | None:
     """The value a self-correction about the question states ("I told you the bakery was on
     Gloucester Road. It's on Cheltenham Road"), read from its replacing clause only, so the value
     it takes back is never the answer; None when no turn corrects the asked thing, or its
@@ -1268,18 +1319,19 @@ def _corrected_value(question: str, plan: Plan, holding: list[EvidenceItem]) -> 
         return None
     e, correction = found
     if money and (sum_ := money_in(correction.replacement)):
-        return sum_  # "I told you £11,000, but with the VAT it was £12,000"
+        return sum_, e.time  # "I told you £11,000, but with the VAT it was £12,000"
     clause = e.model_copy(update={"text": correction.replacement, "image_caption": None})
     if plan.operation == Operation.TEMPORAL_LOOKUP:
-        return temporal_lookup(question, [clause], plan.entities) if dated(clause) else None
+        when = temporal_lookup(question, [clause], plan.entities) if dated(clause) else None
+        return (when, e.time) if when else None
     kind = answer_type(question)
     exclude = {n.lower() for n in plan.entities} | {e.speaker.lower()}
     span = answer_span(question, kind, clause.text, None, exclude, _others(e, plan.entities), current=True)
     if span.specific:
-        return span.text
+        return span.text, e.time
     if kind in NEEDS_SPECIFIC and not (kind in _OPEN_SHAPE and re.search(r"\s[A-Z]", clause.text)):
         return None  # a phone number, an age, a name: only a span of that shape answers
-    return correction.replacement if answers_asked_kind(question, clause.text) else None
+    return (correction.replacement, e.time) if answers_asked_kind(question, clause.text) else None
 
 
 _OPEN_SHAPE = frozenset({AnswerType.PROPER, AnswerType.TOPIC})
@@ -1499,14 +1551,20 @@ def _dropped_later(
     here, Ferdia plays for Cottingham" names no new home). None when no such turn is."""
     if plan.asks_previous or not plan.prefers_latest:
         return None
-    kind = answer_type(question)
-    typed = kind in (AnswerType.PLACE, AnswerType.PERSON)
     fact = states[0]
     if len(fact.values) != 1:
         return None
-    told = _latest_source_time([fact])
+    return _replaced_since(question, plan, fact.values[0], _latest_source_time([fact]), holding)
+
+
+def _replaced_since(
+    question: str, plan: Plan, value: str, told: datetime | None, holding: list[EvidenceItem]
+) -> str | None:
+    """What a turn said after `told` (and by the time asked about) puts in place of `value`, when
+    it drops it and names another; None when no such turn is (`_dropped_later`)."""
+    kind = answer_type(question)
+    typed = kind in (AnswerType.PLACE, AnswerType.PERSON)
     until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
-    value = fact.values[0]
     for e in sorted(holding, key=lambda e: e.time, reverse=True):
         if told is not None and e.time <= told:
             break
@@ -1517,6 +1575,7 @@ def _dropped_later(
         # Only what the turn says of the people asked about ("Yusuf is switching to biology.
         # Idris is still loving law" drops nothing of Idris's).
         said = about_entity(e.text, _others(e, plan.entities))
+        said = re.sub(r"([.!?]),\s+", r"\1 ", said)  # clauses kept whole sentences stay sentences
         replacement = revised_value(said)
         if replacement and revises(said, [value]) and value.lower() not in replacement.lower():
             if not typed:

@@ -33,12 +33,14 @@ _TIME = (
 )
 MOVED_TO = re.compile(
     r"\b(?:moved|postponed|pushed(?:\s+back)?|rescheduled|shifted|bumped|delayed|changed|switched)"
-    r"(?:\s+(?P<what>it|him|her|them|the\s+\w+(?:\s+\w+)?))?\s+(?:back\s+)?"
+    r"(?:\s+(?P<what>it|him|her|them|(?:the|their|our|his|her|my)\s+\w+(?:\s+\w+)?))?\s+(?:back\s+)?"
     rf"(?:from\s+(?:{_TIME})\s+)?(?:to|until|till|for)\s+(?P<to>{_TIME})\b",
     re.IGNORECASE,
 )
 """A thing put to another time (`what`, when said), and the time ("moved the deadline to 15
 September")."""
+_THEIR_DATE = re.compile(r"(?:the|their|our|his|her|my)\s+(?:date|day|booking|big\s+day)")
+"""A thing moved that is the date itself, whoever's it is."""
 _GENERIC = frozenset("happen happening planned plan going due held".split())
 
 
@@ -70,6 +72,10 @@ def rescheduled(
     focus = things or focus
     if not focus:
         return None
+    named = [
+        re.escape(n.removesuffix("'s").removesuffix("’s"))
+        for n in re.findall(r"(?<!^)\b[A-Z][\w'’-]*[a-z]\b", question.strip())
+    ]
     moves = []
     for e in evidence:
         if until is not None and e.time > until:
@@ -81,8 +87,13 @@ def rescheduled(
                 continue
             # "the wedding's been moved": about the wedding; "The wedding is off for September.
             # ... They've moved it to April": "it" is what the turn spoke of before.
-            if about(s, focus) or (
-                (m.group("what") or "").lower() in ("it", "them") and any(about(p, focus) for p in said[:i])
+            what = (m.group("what") or "").lower()
+            if (
+                about(s, focus)
+                or (what in ("it", "them") and any(about(p, focus) for p in said[:i]))
+                # "Talia and Emeric have moved their date to the 5th of July", asked "When was
+                # Talia and Emeric's wedding?": the date of the people the question names
+                or (_THEIR_DATE.fullmatch(what) and named and all(re.search(rf"\b{n}\b", s) for n in named))
             ):
                 moves.append((e.time, m.group("to").strip()))
     if not moves:

@@ -874,6 +874,8 @@ REVISION = re.compile(
     r"|\b(?:pulled|dropped|backed)\s+out\s+of\b|\bgave\s+up\b|\bno\s+more\b"
     r"|\bfinished\b[^.;!?]*?\b(?:started|starting|moved on to|now on)\b"
     r"|\b(?:quit|left)\b[^.;!?]*?\b(?:joined|started|starting|moved to|now (?:at|with))\b"
+    # "Carys has left the practice in Brigg. She's doing her four days in Beverley now."
+    r"|\b(?:has|have|had|['’]s|['’]ve)\s+left\s+(?:the|her|his|my|our|their)\b[^.;!?]*[.!;],?\s+[^.;!?]*\bnow\b"
     r"|\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\b"
     r"|\b(?:sold|gave away|got rid of|traded in|stopped|dropped)\s+(?!out\b|by\b|off\b)[^,.;!?]+[,.;]\s+\S",
     re.I,

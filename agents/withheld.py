@@ -194,6 +194,12 @@ def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -
     hit = [withholding_said(requests, said, text=p) is not None for p in parts]
     if not any(hit):
         return None
+    # A request about a person alone ("I don't want to talk about Takumi anymore. Please forget
+    # him.") covers every sentence of a turn that names them: "I've found a language exchange
+    # partner! Takumi, he's ..." says who the partner is in the sentence that does not.
+    people_only = [r for r in requests if r.names_pattern and not r.words_pattern and not r.shapes_pattern]
+    if withholding_said(people_only, said, text=text) is not None:
+        return None
     # A sentence that only continues a covered one goes with it: "can you keep my passport
     # number? 533918420, expires 2029" says the number in a sentence without the topic's words.
     covered_at = [i for i, h in enumerate(hit) if h]

@@ -140,3 +140,19 @@ def test_a_price_said_in_words_without_its_currency_and_put_right(tmp_path: Path
             assert "eighty" in price.answer and "sixty" not in price.answer, (mode, price.answer)
         then = m.ask("How much do I charge for a lesson?", namespace="lessons", as_of="2025-03-01T00:00:00Z")
         assert "sixty" in then.answer
+
+
+def test_what_a_thing_sold_for_is_the_sum_said_with_sold(tmp_path: Path) -> None:
+    conv = dated_conversation(
+        [
+            ("2025-03-03T10:00:00Z", [("user", "The flat is on the market at £310,000.")]),
+            ("2025-05-12T10:00:00Z", [("user", "The flat is reduced to £295,000. Nobody was biting.")]),
+            ("2025-08-20T10:00:00Z", [("user", "Sold the flat! £288,000. Completion is in September.")]),
+        ],
+        cid="s1",
+    )
+    with Memory(tmp_path) as m:
+        m.add_conversation(conv, namespace="flat")
+        for mode in ("auto", "fast", "deep"):
+            answer = m.ask("What did my flat sell for?", namespace="flat", mode=mode)
+            assert "288,000" in answer.answer, (mode, answer.answer)

@@ -36,6 +36,20 @@ def test_it_moved_is_what_the_turn_spoke_of_before() -> None:
     assert rescheduled("When is Tomás's wedding now?", other, people={"Tomás"}) is None
 
 
+def test_their_date_moved_is_the_date_of_the_people_asked_about() -> None:
+    ev = said(
+        "Ines and Bastien: the 14th of June, at Hartwell Barn.",
+        "Ines and Bastien have moved their date to the 21st of June, the barn double-booked.",
+    )
+    people = {"Ines", "Bastien"}
+    assert rescheduled("When is Ines and Bastien's wedding?", ev, people=people) == "the 21st of June"
+    # their date said of other people is not the date asked about
+    other = said(
+        "Ines and Bastien: the 14th of June.", "Mara and Joss have moved their date to the 2nd of May."
+    )
+    assert rescheduled("When is Ines and Bastien's wedding?", other, people=people | {"Mara", "Joss"}) is None
+
+
 def test_a_move_of_something_else_the_person_had_does_not_answer() -> None:
     ev = said("Jonas's birthday is the 3rd of May.", "The ski trip moved to March, Jonas couldn't get leave.")
     assert rescheduled("When is Jonas's birthday?", ev, people={"Jonas"}) is None

@@ -44,6 +44,14 @@ def held(text: str, speaker: str = "user") -> list[tuple[str, str, str, str | No
         ("Our new GP is Dr Achterberg.", [("user", "gp", "Dr Achterberg", None)]),
         ("Ainsley's head gardener now, since Boris retired.", [("user", "head_gardener", "Ainsley", None)]),
         (
+            "A woman called Perpetua Okafor is taking over as site supervisor.",
+            [("user", "supervisor", "Perpetua Okafor", None)],
+        ),
+        (  # a takeover ahead starts when the turn says (T is 10 April 2025)
+            "Hal retires in June. Marisol is taking over as head gardener.",
+            [("user", "head_gardener", "Marisol", "2025-06-01")],
+        ),
+        (
             "We've got a new conductor from March, Benedikta Soltau.",
             [("user", "conductor", "Benedikta Soltau", None)],
         ),

@@ -251,3 +251,15 @@ def test_a_sum_taken_back_is_answered_by_its_replacement(landlord: Memory, mode:
     assert "1,280" in rent.answer and "1,300" not in rent.answer, rent.answer
     camper = landlord.ask("How much did the camper cost me?", namespace="landlord", mode=mode)
     assert "10,400" in camper.answer and "9,500" not in camper.answer, camper.answer
+
+
+def test_a_person_forgotten_takes_the_turn_that_introduces_them() -> None:
+    from emem.agents.withheld import rest_of_turn
+
+    said = datetime(2025, 1, 1, tzinfo=UTC)
+    turn = "I've found a running partner! Oskar, he's a paramedic from Hull. We meet on Sundays."
+    # the person alone: every sentence of a turn that names them
+    assert rest_of_turn(turn, [request("Oskar")], said) is None
+    # a topic in words: only the sentences that say it
+    told = "My knee is sore. The garden needs weeding this weekend."
+    assert rest_of_turn(told, [request("knee")], said) == "The garden needs weeding this weekend."

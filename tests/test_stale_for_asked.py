@@ -7,9 +7,13 @@ here are written for this test."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from dated_conversations import dated_conversation
+
+from emem import Memory
 from emem.agents.currentness import stale_revisions
 from emem.answer import EvidenceItem
 
@@ -75,3 +79,39 @@ def test_a_turn_with_one_fact_superseded_still_answers_the_others(tmp_path: Any)
             assert "42" in bus.answer, (mode, bus.answer)
             home = m.ask("Where do I live now?", namespace="bus", mode=mode)
             assert "Cults" in home.answer and "Torry" not in home.answer, (mode, home.answer)
+
+
+def test_a_place_left_in_one_sentence_and_replaced_in_the_next(tmp_path: Path) -> None:
+    # no ledger value for where Ffion works; the latest turn drops the old place and names the new
+    conv = dated_conversation(
+        [
+            (
+                "2025-01-14T19:00:00Z",
+                [("user", "My wife Ffion is a physio, three days a week at a clinic in Penarth.")],
+            ),
+            (
+                "2025-03-22T19:00:00Z",
+                [
+                    (
+                        "user",
+                        "Correction to something I told you: Ffion works four days a week in Penarth, not three.",
+                    )
+                ],
+            ),
+            (
+                "2025-09-30T19:00:00Z",
+                [
+                    (
+                        "user",
+                        "And Ffion has left the clinic in Penarth. She's doing her four days at a practice in Barry now.",
+                    )
+                ],
+            ),
+        ],
+        cid="ffion",
+    )
+    with Memory(tmp_path) as m:
+        m.add_conversation(conv, namespace="home")
+        for mode in ("auto", "fast", "deep"):
+            answer = m.ask("Where does Ffion work now?", namespace="home", mode=mode)
+            assert "Barry" in answer.answer and "Penarth" not in answer.answer, (mode, answer.answer)

@@ -54,8 +54,9 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         ),
         # "Wojtek is head chef", "Keturah steps up to head chef from the 1st of May"
         re.compile(
-            rf"(?:^|[,;:]\s+|\band\s+){_NAME}(?:\s+is(?:\s+now)?|\s+steps\s+up\s+to|\s+stepped\s+up\s+to|"
-            rf"\s+takes\s+over\s+as|\s+took\s+over\s+as|\s+has\s+taken\s+over\s+as)\s+(?P<det>)(?!a\s|an\s){_ROLE}"
+            rf"(?:^|[,;:]\s+|\band\s+)(?:(?i:a|some)\s+(?:guy|man|woman|lady|chap|bloke|person)\s+called\s+)?{_NAME}"
+            rf"(?:\s+is(?:\s+now)?|\s+steps\s+up\s+to|\s+stepped\s+up\s+to|"
+            rf"\s+(?:takes|took|has\s+taken|is\s+taking|will\s+take)\s+over\s+as)\s+(?P<det>)(?!a\s|an\s){_ROLE}"
         ),
         # "Evaristo's head brewer now": the contraction, only where the role ends the clause
         # ("Tom's boss is awful" is Tom's boss, not Tom)
@@ -71,6 +72,10 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     )
 
 
+_AHEAD = re.compile(
+    r"\b(?:is|are)\s+taking\s+over\b|\bwill\s+(?:take\s+over|be)\b|['’]ll\s+(?:take\s+over|be)\b"
+)
+"""A role held from some time ahead ("is taking over as", "will be our new coach")."""
 _NEGATED = re.compile(r"\b(?:not|never|no\s+longer)\b|n't\b|\bif\b|\bmaybe\b|\bmight\b", re.I)
 _NOT_ROLE_HOLDERS = frozenset({"she", "he", "it", "they", "this", "that", "there"})
 
@@ -132,6 +137,11 @@ def roles(turn: Turn, subject_of: Callable[[str], str], sentences: Sequence[str]
                     ahead = not since.group(0).lower().startswith("since")
                     dates = find_date_mentions(since.group("when"), turn.time, "future" if ahead else "past")
                     when = dates[0].start if dates else None
+                elif _AHEAD.search(sentence[m.start() :]):
+                    # "Yolande's going on maternity leave in January. A guy called Rupert is taking
+                    # over as site supervisor.": a takeover ahead starts when the turn says
+                    dates = find_date_mentions(" ".join(sentences), turn.time, "future")
+                    when = dates[0].start if dates and dates[0].start > turn.time else None
                 out.append(
                     FactCandidate(
                         subject=subject_of(turn.speaker),
