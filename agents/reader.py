@@ -54,6 +54,7 @@ from emem.agents.spans import (
     head_noun,
     measure_family,
     number_value,
+    only_restates_given,
     only_when,
     revised_value,
     revises,
@@ -1241,6 +1242,8 @@ def _read_rules(
             continue
         if not span.specific and not adds_content(span.text, question, [*plan.entities, e.speaker]):
             continue  # "he's started his new job" does not say which job
+        if not span.specific and only_restates_given(span.text, question, [*plan.entities, e.speaker]):
+            continue  # "What is Rhodri doing now that he's retired?" is not "Rhodri retired in March"
         if kind not in (AnswerType.PERSON, AnswerType.NAME) and only_a_person(
             span.text, people | names | exclude
         ):

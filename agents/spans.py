@@ -721,6 +721,23 @@ def adds_content(sentence: str, question: str, names: Sequence[str]) -> bool:
     )
 
 
+_PRESUPPOSED = re.compile(r"\b(?:now\s+that|given\s+that|seeing\s+as)\b(?P<given>[^?]+)", re.I)
+
+
+def only_restates_given(sentence: str, question: str, names: Sequence[str]) -> bool:
+    """True when the question takes something as given ("What is Rhodri doing now that he's
+    retired?") and the sentence shares the question's words only there ("Rhodri retired in
+    March"): it repeats what the question assumes, not what it asks."""
+    m = _PRESUPPOSED.search(question)
+    if m is None:
+        return False
+    people = {w for n in names for w in tokenize(n)}
+    said = {_stem(w) for w in content_words(sentence) if w not in people and w not in LIGHT_WORDS}
+    given = {_stem(w) for w in tokenize(m.group("given"))}
+    asked = {_stem(w) for w in tokenize(question[: m.start()])} - given
+    return bool(said & given) and not (said & asked)
+
+
 _SOCIAL = frozenset(
     "hi hey hello oh so congrats congratulations thanks thank you good morning evening night welcome "
     "wow ha haha".split()

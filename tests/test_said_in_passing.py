@@ -263,3 +263,12 @@ def test_a_person_forgotten_takes_the_turn_that_introduces_them() -> None:
     # a topic in words: only the sentences that say it
     told = "My knee is sore. The garden needs weeding this weekend."
     assert rest_of_turn(told, [request("knee")], said) == "The garden needs weeding this weekend."
+
+
+def test_a_sentence_repeating_what_the_question_takes_as_given_is_no_answer() -> None:
+    from emem.agents.spans import only_restates_given
+
+    q = "What is Oriel doing now that she's retired?"
+    assert only_restates_given("Big news: Oriel retired in March.", q, ["Oriel"])
+    assert not only_restates_given("Oriel is volunteering at the lifeboat station.", q, ["Oriel"])
+    assert not only_restates_given("Oriel retired in March.", "What did Oriel do in March?", ["Oriel"])
