@@ -10,8 +10,10 @@ goes up to £3,500"). What counts is the shape of the answer, not the phrasing o
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from emem.agents.spans import NUMBER_PATTERN, about, number_value
+from emem.answer import EvidenceItem
 from emem.timeparse import MONTH_NAME
 
 _ASKS_AMOUNT = re.compile(
@@ -174,4 +176,38 @@ _BARE_RATE = re.compile(rf"\b(?P<n>\d[\d,]*|{NUMBER_PATTERN})\s+(?:a|an|per)\s+(
 def money_in(text: str) -> str | None:
     """The first sum a text states, as written ("£12,000"), whatever it is about; None if none."""
     m = _MONEY_SPAN.search(text)
-    return m.group(0).strip() if m else None
+    return m.group(0).strip().rstrip(",.") if m else None
+
+
+_SOLD = re.compile(r"\bsold\b|\bsells?\b|\bselling\b", re.I)
+_ASKS_SOLD = re.compile(r"\bsell\b", re.I)
+
+
+def sold_for(
+    question: str, evidence: Sequence[EvidenceItem], people: Sequence[str], focus: set[str]
+) -> str | None:
+    """The sum a thing sold for ("Sold! £392,000."), for a question asking what it sold for, from
+    a turn that says it sold rather than one saying what it was on the market at. Only selling:
+    paying and costing are said of every sum.
+
+    Args:
+        question: the question ("What did my house sell for?").
+        evidence: the best-supported holding turns, best first.
+        people: the question's people; a turn must be by or about one of them (any, if none).
+        focus: the question's focus words; a turn about the sold thing is preferred.
+
+    Returns:
+        The sum as said, or None when the question asks no sale or no turn says one.
+    """
+    if not _ASKS_SOLD.search(question):
+        return None
+    said = [
+        e
+        for e in evidence
+        if _SOLD.search(e.text)
+        and money_in(e.text)
+        and (not people or any(n.lower() == e.speaker.lower() or n.lower() in e.text.lower() for n in people))
+    ]
+    thing = focus - {"sell", "sold"}
+    best = next((e for e in said if about(e.text, thing)), said[0] if said else None)
+    return money_in(best.text) if best is not None else None

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from emem.agents.amounts import asks_amount, asks_money, money_in, money_span, payer_words, states_amount
+from emem.agents.amounts import (
+    asks_amount,
+    asks_money,
+    money_in,
+    money_span,
+    payer_words,
+    sold_for,
+    states_amount,
+)
 from emem.agents.assistant import cue_kin
 from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.corrections import correction_in
@@ -1182,22 +1190,8 @@ def _read_rules(
     chosen_speaker = ""
     chosen_time: datetime | None = None
     pool = _candidates(question, plan, holding, names, frozenset(exclude), people)
-    if money and (done := _MONEY_VERBS.get(next(iter(_money_verb(question)), ""))):
-        # "What did my house sell for?": a turn saying it sold, before one saying what it was on
-        # the market at
-        verbed = [
-            e
-            for e in holding[: READ_DEPTH * 2]
-            if re.search(rf"\b(?:{done})\b", e.text, re.I)
-            and money_in(e.text)
-            and _involves(e, plan.entities)
-        ]
-        if verbed:
-            # "Sold! £392,000.": the sum said with the asked verb, in a turn about the asked
-            # thing when one is
-            thing = amount_focus - set(_MONEY_VERBS)
-            e = next((x for x in verbed if about(x.text, thing)), verbed[0])
-            return str(money_in(e.text)), "answered"
+    if money and (sold := sold_for(question, holding[: READ_DEPTH * 2], plan.entities, amount_focus)):
+        return sold, "answered"  # "What did my house sell for?": "Sold! £392,000."
     for e in pool:
         span = answer_span(
             question,
@@ -1296,15 +1290,6 @@ def _read_rules(
 
 _TYPED_PLACES = frozenset({AnswerType.PLACE, AnswerType.PERSON})
 """Kinds whose replacement a later turn must name in kind ("in Beverley now") to replace a value."""
-_MONEY_VERBS = {"sell": "sold|sells?|selling"}
-"""Verbs a money question asks by, with the forms a turn says them in: only selling, whose sum is
-the price reached ("Sold! £392,000"), where paying and costing are said of every sum."""
-
-
-def _money_verb(question: str) -> list[str]:
-    return [v for v in _MONEY_VERBS if re.search(rf"\b{v}\b", question, re.I)]
-
-
 _PAST = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 """A question in the past tense: a period it names is when the answer held."""
 

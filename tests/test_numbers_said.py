@@ -156,3 +156,21 @@ def test_what_a_thing_sold_for_is_the_sum_said_with_sold(tmp_path: Path) -> None
         for mode in ("auto", "fast", "deep"):
             answer = m.ask("What did my flat sell for?", namespace="flat", mode=mode)
             assert "288,000" in answer.answer, (mode, answer.answer)
+
+
+def test_sold_for_reads_the_sale_not_the_asking_price() -> None:
+    from emem.agents.amounts import sold_for
+
+    ev = [
+        EvidenceItem(
+            conversation_id="c",
+            session_id="S",
+            turn_id=f"S:{i}",
+            speaker="user",
+            time=T + timedelta(days=i),
+            text=t,
+        )
+        for i, t in enumerate(["The van is on sale at £9,000.", "Sold! £8,200, cash."])
+    ]
+    assert sold_for("What did my van sell for?", ev, ["user"], {"van", "sell"}) == "£8,200"
+    assert sold_for("How much did my van cost?", ev, ["user"], {"van", "cost"}) is None
