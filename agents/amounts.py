@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from emem.agents.spans import NUMBER_PATTERN, about, number_value
+from emem.agents.spans import NUMBER_PATTERN, about, involves, number_value
 from emem.answer import EvidenceItem
+from emem.numbers import CARDINALS, TEENS, TENS_PATTERN, UNITS_PATTERN
 from emem.timeparse import MONTH_NAME
 
 _ASKS_AMOUNT = re.compile(
@@ -132,9 +133,9 @@ def _bare_rate(text: str, focus: set[str]) -> bool:
 
 
 _NUMBER_WORDS = (
-    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|"
-    r"eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    r"sixteen|seventeen|eighteen|nineteen|a\s+hundred|a\s+thousand)"
+    rf"(?:{TENS_PATTERN}(?:[\s-]{UNITS_PATTERN})?|"
+    + "|".join([*CARDINALS, *TEENS])
+    + r"|a\s+hundred|a\s+thousand)"
 )
 _MONEY_SPAN = re.compile(
     rf"(?:\b{_NUMBER_WORDS}\s+(?:hundred\s+|thousand\s+)?(?:pounds|dollars|euros|quid|bucks)\b"
@@ -201,13 +202,7 @@ def sold_for(
     """
     if not _ASKS_SOLD.search(question):
         return None
-    said = [
-        e
-        for e in evidence
-        if _SOLD.search(e.text)
-        and money_in(e.text)
-        and (not people or any(n.lower() == e.speaker.lower() or n.lower() in e.text.lower() for n in people))
-    ]
+    said = [e for e in evidence if _SOLD.search(e.text) and money_in(e.text) and involves(e, people)]
     thing = focus - {"sell", "sold"}
     best = next((e for e in said if about(e.text, thing)), said[0] if said else None)
     return money_in(best.text) if best is not None else None

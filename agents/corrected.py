@@ -11,21 +11,15 @@ words). Which turn is a correction and what it replaces is read from the clauses
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 
 from emem.agents.corrections import Correction, correction_in, retracts, revises_earlier
-from emem.agents.spans import about, focus_words, only_when
+from emem.agents.spans import about, focus_words, involves, only_when
 from emem.answer import EvidenceItem, FactItem, Operation, Plan
 
 POOL = 6
 """How many best-supported holding turns a correction is looked for in."""
-
-
-def _involves(e: EvidenceItem, entities: Sequence[str]) -> bool:
-    return not entities or any(
-        n.lower() == e.speaker.lower() or re.search(rf"\b{re.escape(n)}\b", e.text, re.I) for n in entities
-    )
 
 
 def _says_when(text: str) -> bool:
@@ -60,7 +54,7 @@ def latest_correction(
     if plan.asks_previous:
         return None
     focus = focus_words(question, set(plan.entities)) - ignore
-    pool = [e for e in holding[:POOL] if _involves(e, plan.entities)]
+    pool = [e for e in holding[:POOL] if involves(e, plan.entities)]
     if plan.time_to is not None:
         pool = [e for e in pool if e.time <= plan.time_to]
     topical = [e for e in pool if about(e.text, focus)]

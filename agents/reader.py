@@ -60,6 +60,7 @@ from emem.agents.spans import (
     focus_words,
     has_revision_cue,
     head_noun,
+    involves,
     measure_family,
     number_value,
     only_restates_given,
@@ -544,7 +545,7 @@ def _candidates(
     kind = answer_type(question)
     if kind is AnswerType.AGE and plan.entities:
         # The typed span said of the person is what makes a turn about "how old is Pepper?".
-        about_it = [e for e in holding[:READ_DEPTH] if _involves(e, plan.entities)]
+        about_it = [e for e in holding[:READ_DEPTH] if involves(e, plan.entities)]
     elif kind in (AnswerType.MEASURE, AnswerType.ADDRESS) and plan.entities:
         # "How much does Elsie weigh?": a quantity in the asked units said of Elsie ("Elsie's
         # 8.4 kg now") is about it without the question's words; so is an address ("we're on
@@ -555,7 +556,7 @@ def _candidates(
         family = measure_family(question) if kind is AnswerType.MEASURE else None
         measured = [e for e in holding[:FRAME_DEPTH] if typed_span(kind, e.text, None, set(), family)]
         focus = focus_words(question, set(plan.entities)) - TYPE_WORDS - _MEASURE_WORDS
-        about_it = [e for e in measured if _involves(e, plan.entities)] or [
+        about_it = [e for e in measured if involves(e, plan.entities)] or [
             # "he takes donepezil 5mg" for "How much donepezil does Dad take?": about the
             # question's other words, naming nobody else.
             e
@@ -579,7 +580,7 @@ def _candidates(
     about_it = [
         e
         for e in about_it
-        if _involves(e, plan.entities) and not told_of_others(e.text, asked, focus_of(question, plan), people)
+        if involves(e, plan.entities) and not told_of_others(e.text, asked, focus_of(question, plan), people)
     ]
     # "Idris's mum": what is said of Idris is not said of his mother, unless the turn names her.
     kin = unnamed_kin(question, plan)
@@ -609,7 +610,7 @@ def _candidates(
         and plan.prefers_latest
         and not plan.asks_previous
         and plan.entities
-        and _involves(top, plan.entities)
+        and involves(top, plan.entities)
         and (change := revised_value(about_entity(top.text, _others(top, plan.entities)))) is not None
         and not only_when(change)
     ):
@@ -741,7 +742,7 @@ def _revised_first(
         and (until is None or e.time <= until)
         and (revises(e.text, terms, told) or (e in about_it and revised_value(e.text)))
         # a change said of someone else revises nothing about the asked people
-        and _involves(e, plan.entities)
+        and involves(e, plan.entities)
         and not told_of_others(e.text, {n.lower() for n in plan.entities}, terms, people)
         # "The move got pushed back to September" changes when, which only a question about
         # when it happens asks.
@@ -757,19 +758,11 @@ def _latest_first(plan: Plan, about_it: list[EvidenceItem]) -> list[EvidenceItem
     """For a question not about the past, the latest of the candidates near the best one's support."""
     if plan.prefers_latest and about_it:
         top = about_it[0].score
-        first = _involves(about_it[0], plan.entities)
-        near = [
-            e for e in about_it if e.score >= top - LATEST_MARGIN and _involves(e, plan.entities) == first
-        ]
+        first = involves(about_it[0], plan.entities)
+        near = [e for e in about_it if e.score >= top - LATEST_MARGIN and involves(e, plan.entities) == first]
         latest = max(near, key=lambda e: e.time)
         about_it = [latest, *[e for e in about_it if e is not latest]]
     return about_it
-
-
-def _involves(e: EvidenceItem, entities: Sequence[str]) -> bool:
-    return not entities or any(
-        n.lower() == e.speaker.lower() or re.search(rf"\b{re.escape(n)}\b", e.text, re.I) for n in entities
-    )
 
 
 def _others(e: EvidenceItem, entities: Sequence[str]) -> list[str]:
@@ -793,7 +786,7 @@ def _count(
     # the ledger's set when the ledger tracked the set's changes itself (its history).
     kin = counted_words(question, plan)
     until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
-    involved = [e for e in said if _involves(e, plan.entities)]
+    involved = [e for e in said if involves(e, plan.entities)]
     # "I told you we ringed 2,800. It was 2,300.": the number a correction gives replaces the one
     # it takes back, for the period it was told of, unless a later turn states another.
     fixed = [
@@ -829,7 +822,7 @@ def _count(
     stated = [
         (e, n)
         for e in holding[: READ_DEPTH * 2]
-        if _involves(e, plan.entities) and (n := stated_quantity(e.text, counted)) is not None
+        if involves(e, plan.entities) and (n := stated_quantity(e.text, counted)) is not None
     ]
     if plan.time_to is not None and not plan.needs_current:
         # "How many jobs did Nina have in August 2023?": what was said by the period's end.
@@ -1107,7 +1100,7 @@ def _read_rules(
                 for e in holding[:READ_DEPTH]
                 if e not in candidates
                 and dated(e)
-                and _involves(e, plan.entities)
+                and involves(e, plan.entities)
                 and not e.text.rstrip().endswith("?")
             ]
         # Turns about the same thing that state a date, after the candidates: they may give the
@@ -1219,7 +1212,7 @@ def _read_rules(
                     (x, said)
                     for x in holding
                     if x.time > e.time
-                    and _involves(x, plan.entities)
+                    and involves(x, plan.entities)
                     and (said := money_span(x.text, amount_focus))
                     and (not payer or about(x.text, payer) or x.speaker.lower() in payer)
                 ]
@@ -1558,7 +1551,7 @@ def _replaced_since(
             break
         if until is not None and e.time > until:
             continue
-        if not _involves(e, plan.entities):
+        if not involves(e, plan.entities):
             continue
         # Only what the turn says of the people asked about ("Yusuf is switching to biology.
         # Idris is still loving law" drops nothing of Idris's).

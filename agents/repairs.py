@@ -16,9 +16,10 @@ from __future__ import annotations
 import functools
 import re
 
+from emem.numbers import TENS_PATTERN, UNITS_PATTERN
 from emem.timeparse import MONTH_NAME, WEEKDAY
 
-_WORDS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
+_WORDS = rf"{TENS_PATTERN}(?:-{UNITS_PATTERN})?"
 """Numbers written in words that a repair may give ("seventy-five a tuning. No, eighty"); one to
 nineteen are left out, as "no, one of them" is no repair."""
 _CUE = re.compile(

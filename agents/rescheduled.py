@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from emem.agents.spans import about, focus_words, sentences
+from emem.agents.spans import about, focus_words, question_names, sentences
 from emem.answer import EvidenceItem
 
 _ASKS_TIME = re.compile(
@@ -72,10 +72,7 @@ def rescheduled(
     focus = things or focus
     if not focus:
         return None
-    named = [
-        re.escape(n.removesuffix("'s").removesuffix("’s"))
-        for n in re.findall(r"(?<!^)\b[A-Z][\w'’-]*[a-z]\b", question.strip())
-    ]
+    named = [re.escape(n) for n in question_names(question)]
     moves = []
     for e in evidence:
         if until is not None and e.time > until:

@@ -10,9 +10,8 @@ said with a handful of verbs whatever the plan ("is off", "got cancelled", "we'v
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-from emem.agents.spans import REVISION, about, focus_words, sentences
+from emem.agents.spans import REVISION, about, focus_words, question_names, sentences
 from emem.answer import EvidenceItem, Operation, Plan
 
 CALLED_OFF = re.compile(
@@ -35,14 +34,6 @@ POOL = 6
 """How many best-supported holding turns are read."""
 
 
-def _names(question: str, people: Sequence[str]) -> list[str]:
-    """Capitalised words of the question after its first word that are not its people: what names
-    the plan ("Enschede", "Bristol", "Japan")."""
-    low = {p.lower() for p in people}
-    words = re.findall(r"(?<!^)(?<=\s)[A-Z][\w'’-]+", question.strip())
-    return [w for w in (re.sub(r"['’]s$", "", w) for w in words) if w.lower() not in low and w != "I"]
-
-
 def called_off(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | None:
     """The sentence calling off the plan the question asks about, when the latest turn on it says
     so and no later turn names a replacement for it.
@@ -60,7 +51,7 @@ def called_off(question: str, plan: Plan, holding: list[EvidenceItem]) -> str | 
     if not _ASKS_PLAN.search(question):
         return None
     happened = bool(_HAPPENED.search(question))
-    names = _names(question, [e.speaker for e in holding])
+    names = question_names(question, [e.speaker for e in holding])
     focus = focus_words(question, set(plan.entities)) | {n.lower() for n in names}
     pool = [e for e in holding[:POOL] if about(e.text, focus) and not e.text.rstrip().endswith("?")]
     offs = [

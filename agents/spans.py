@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from emem.answer import EvidenceItem
 from emem.index.text import STOP_WORDS, tokenize
 from emem.numbers import CARDINALS, COMPOUND_PATTERN, compound_value
 from emem.timeparse import MONTHS
@@ -309,6 +310,21 @@ def _stem(word: str) -> str:
             word = word[: -len(suffix)]
             break
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def involves(e: EvidenceItem, entities: Sequence[str]) -> bool:
+    """True when the turn is by or names one of the question's people (any turn, if none)."""
+    return not entities or any(
+        n.lower() == e.speaker.lower() or re.search(rf"\b{re.escape(n)}\b", e.text, re.I) for n in entities
+    )
+
+
+def question_names(question: str, people: Sequence[str] = ()) -> list[str]:
+    """Capitalised words of the question after its first word, without a possessive, that are not
+    `people` nor "I": what the question names ("Enschede", "Talia", "Emeric")."""
+    low = {p.lower() for p in people}
+    words = re.findall(r"(?<!^)(?<=\s)[A-Z][\w'’-]+", question.strip())
+    return [w for w in (re.sub(r"['’]s$", "", w) for w in words) if w.lower() not in low and w != "I"]
 
 
 def about(text: str, focus: set[str]) -> bool:

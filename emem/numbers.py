@@ -40,13 +40,12 @@ TENS: dict[str, int] = {
     "eighty": 80,
     "ninety": 90,
 }
-_UNITS = "one|two|three|four|five|six|seven|eight|nine"
+TENS_PATTERN = "(?:" + "|".join(TENS) + ")"
+"""Twenty, thirty ... ninety."""
+UNITS_PATTERN = "(?:one|two|three|four|five|six|seven|eight|nine)"
+"""The units a tens word takes ("thirty-three")."""
 COMPOUND_PATTERN = (
-    r"(?:"
-    + "|".join(TENS)
-    + rf")(?:[\s-](?:{_UNITS})\b)?|"
-    + "|".join(TEENS)
-    + r"|\d{1,3}(?:,\d{3})+(?![\d,])"
+    rf"{TENS_PATTERN}(?:[\s-]{UNITS_PATTERN}\b)?|" + "|".join(TEENS) + r"|\d{1,3}(?:,\d{3})+(?![\d,])"
 )
 """Numbers past twelve as people write them: "thirty-three", "ninety five", "nineteen", "2,800"."""
 
