@@ -100,3 +100,15 @@ def test_living_in_a_home_somewhere() -> None:
     said = facts("I live in a shared house in Evesham with two housemates.")
     assert ("user", "lives_in", "Evesham") in [f[:3] for f in said]
     assert [f for f in facts("I live in a flat near the station.") if f[1] == "lives_in"] == []
+
+
+def test_work_with_a_firm_and_a_post_taken_on_joining() -> None:
+    from test_extract_referred import facts
+
+    told = [f[:3] for f in facts("I'm a quantity surveyor with Barrow & Lisle in Ipswich.")]
+    assert ("user", "works_at", "Barrow & Lisle") in told
+    joined = [f[:3] for f in facts("I've left Barrow & Lisle and joined Network Rail as a track engineer.")]
+    assert ("user", "job_title", "track engineer") in joined
+    # no firm, no work; a group joined in a role is no job
+    assert [f for f in facts("I'm a nurse with two kids.") if f[1] == "works_at"] == []
+    assert [f for f in facts("I joined the choir as a soprano.") if f[1] == "job_title"] == []

@@ -1493,6 +1493,8 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+(?:at|for)\s+{obj:org}", org),
+    # "I'm a land surveyor with Crane & Hollis": a job with a named firm is work there
+    R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+with\s+{obj:org}", org_name, confidence=0.7),
     # "I'm sous chef at Casa Brasa", "she's head nurse at St Luke's": a post held, said without an
     # article, is still a job at the place named
     R("works_at", r"{S}{BEN}\s+(?:[a-z]+\s+)?{job:job}\s+(?:at|for)\s+{obj:org}", org, confidence=0.7),
@@ -1595,6 +1597,14 @@ RULES: tuple[Rule, ...] = (
         job_phrase,
     ),
     R("works_at", r"{S}{vg:join:past}\s+{obj:org}\s+as\s+(?:a|an)\s+", org, dated=True),
+    # "joined Ordnance Survey as a geospatial analyst": the post taken with the employer
+    R(
+        "job_title",
+        r"{S}{vg:join:past}\s+[A-Z][^.!?;]{0,60}?\s+as\s+(?:a|an)\s+(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+        r"(?=\s*(?:[.,;!]|$|\s+(?:at|in|from|on|with)\b))",
+        job_phrase,
+        dated=True,
+    ),
     # relationships
     R("relationship_status", r"{S}{vg:get:past}\s+married\b", const("married"), dated=True),
     R("relationship_status", r"{S}{vg:tie:past}\s+the\s+knot\b", const("married"), dated=True),
