@@ -29,16 +29,35 @@ STALE_PENALTY = 1.0
 """Subtracted from a stale turn's score: below any turn that still holds, never removed."""
 
 
+def read_now(latest: datetime | None, clock: datetime) -> datetime:
+    """The present a question without `as_of` is read at (pure): the wall clock, or the newest
+    turn the memory holds when that is later. A turn stamped ahead of the clock (an imported
+    conversation, a client's clock or time zone set wrong) is in memory, so what the ledger
+    projected from it must reach the answer, as its words already do.
+
+    Args:
+        latest: the newest turn's time in the namespace (None when it holds none).
+        clock: the wall clock.
+
+    Returns:
+        The later of the two.
+    """
+    return max(clock, latest) if latest is not None else clock
+
+
 def asks_state(plan: Plan, as_of: datetime | None) -> bool:
     """True when the answer depends on what holds at one time: now, `as_of`, or the question's date."""
     timed = plan.needs_current or as_of is not None or plan.time_from is not None
     return timed and plan.operation in STATE_OPERATIONS
 
 
-def question_time(plan: Plan, as_of: datetime | None) -> tuple[datetime | None, datetime | None]:
+def question_time(
+    plan: Plan, as_of: datetime | None, now: datetime | None = None
+) -> tuple[datetime | None, datetime | None]:
     """(valid_at, known_at) for the resolver. `as_of` fixes both ("what did we believe then");
-    a period named in a question about the past is read at its middle, as known at `as_of`."""
-    valid_at, known_at = as_of, as_of
+    without it, both are `now` (`read_now`: the memory's present, not only the wall clock's). A
+    period named in a question about the past is read at its middle, as known at `as_of`."""
+    valid_at, known_at = (as_of, as_of) if as_of is not None else (now, now)
     if plan.time_from is not None and not plan.needs_current:
         end = plan.time_to or plan.time_from
         valid_at = plan.time_from + (end - plan.time_from) / 2

@@ -507,9 +507,16 @@ value of another predicate answers only through a typed span it holds."""
 def _as_is(kind: AnswerType, predicate: str, value: str, head: str | None = None) -> str | None:
     """The value as it stands when the predicate's values are of the asked kind (a phone number
     for a phone question; an employer for "the name of the user's employer")."""
-    if predicate in PREDICATES_FOR.get(kind, ()) or (
-        kind is AnswerType.NAME and predicate == "name" and head in (None, "user")
+    if (
+        predicate in PREDICATES_FOR.get(kind, ())
+        or (kind is AnswerType.NAME and predicate == "name" and head in (None, "user"))
+        or (
+            kind is AnswerType.PROPER
+            and predicate == "works_at"
+            and bool(re.match(r"(?:the\s+)?[A-Z0-9]", value))
+        )
     ):
+        # (an employer by its name answers "Who do I work for?", asked as of a person)
         return bare_value(value)
     if head is not None and head in VALUE_HEADS.get(predicate, ()) and re.search(r"[A-Z0-9]", value):
         return bare_value(value)  # a name; "the hospital" is the kind itself, not which one

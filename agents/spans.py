@@ -89,6 +89,15 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    # "Who do I work for?", "Who does Lena drive for now?": an employer, not a person
+    (
+        AnswerType.PROPER,
+        re.compile(
+            r"^\s*who\s+(?:do|does|did)\s+.+?\b(?:work|drive|play|write|sail|fly|deliver)(?:ing)?\s+for\b"
+            r"|^\s*who\s+(?:employs|hired)\b",
+            re.I,
+        ),
+    ),
     (AnswerType.COLOUR, re.compile(r"\b(?:what|which) colou?r\b", re.I)),
     (AnswerType.PLACE, re.compile(r"^\s*where\b|\b(?:what|which) (?:city|town|country|state|place)\b", re.I)),
     (

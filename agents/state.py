@@ -41,6 +41,9 @@ class MasterState(TypedDict, total=False):
     error: str | None
     withheld_by: Any
     """The forget request (emem.ledger.withhold.ForgetRequest) the question is about, if any."""
+    withheld_near: Any
+    """The forget request withholding the turn ranked first for the question, if any: an
+    abstention names it."""
     filter: Any
     """emem.retrieval.filters.TurnFilter or None: the turns this question may use."""
     hops: list[list[str]]

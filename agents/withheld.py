@@ -29,6 +29,10 @@ class Withheld:
     """The request the question is about, when it is about withheld content."""
     dropped: list[str] = field(default_factory=list)
     """Turn refs and facts left out, for the audit trail."""
+    nearest: ForgetRequest | None = None
+    """The request withholding the turn ranked first for the question, on its topic or not:
+    when nothing else answers, that is why ("What medication am I on?" after "I'd rather you
+    didn't remember the sertraline bit": no word of the question is in the request)."""
 
 
 def _turn_text(e: EvidenceItem) -> str:
@@ -130,6 +134,14 @@ def apply_forget_requests(
             # sentences no request covers still answer; the covered ones never reach the reader.
             kept.append(shown.setdefault(id(e), e.model_copy(update={"text": rest})))
     scored = sorted(ranked, key=lambda e: -e.score) if ranked is not None else None
+    first = (scored or ranked_evidence)[:1]
+    nearest = next(
+        (
+            (withheld or {}).get((e.conversation_id, e.turn_id)) if scored is not None else hits.get(id(e))
+            for e in first
+        ),
+        None,
+    )
     if not answering:
         pool = scored if scored is not None else ranked_evidence
         # "Why was the wedding moved?": the reason is said beside the event, so a turn whose
@@ -163,7 +175,7 @@ def apply_forget_requests(
         # was forgotten by name, so a ledger value its other words cue (the employer) does not
         # answer it. "Why did I drop the coworking plan?" asks a reason, not the value.
         about = about or asked
-    return Withheld([shown[id(e)] for e in evidence if id(e) in shown], kept_facts, about, dropped)
+    return Withheld([shown[id(e)] for e in evidence if id(e) in shown], kept_facts, about, dropped, nearest)
 
 
 def _names_topic(request: ForgetRequest, question: str) -> bool:

@@ -26,7 +26,7 @@ ENDED = re.compile(
     CALLED_OFF.pattern + r"|\binstead\b|\bin\s+the\s+end\b|\bno\s+longer\b"
     r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:anymore|any\s+more)\b|\blost\s+(?:a|an|one|two|the|my|our|his|her)\b"
     r"|\b(?:stopp(?:ed|ing)|quit(?:ting)?|gave\s+up|giving\s+up|dropped|ditched|abandoned)\b"
-    r"|\b(?:has|have|had|just)\s+left\b|['’]s\s+left\s+(?:the|his|her|my|our|their)\b|\bchanged\s+(?:my|our|his|her|their)\s+minds?\b"
+    r"|\b(?:has|have|had|just)\s+left\b|['’]ve\s+left\b|['’]s\s+left\s+(?:the|his|her|my|our|their)\b|\bchanged\s+(?:my|our|his|her|their)\s+minds?\b"
     r"|\b(?:moving|moved|move)\s+(?:\w+\s+){0,3}?out\s+of\b"
     r"|\b(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:from\s+[^,.;!?]+?\s+)?to\b|\bswapped\b"
     r"|\b(?:is|are|was|it['’]s|'s)\s+dead\b|\bisn['’]t\s+(?:up\s+to|going|happening)\b"

@@ -54,7 +54,7 @@ class TestForgetRequests:
             ("And I'd rather you didn't remember my date of birth either.", "date of birth"),
             ("I don't want you to remember anything about my dentist, delete that", "dentist"),
             ("forget about Harriet, we had a falling out", "Harriet"),
-            ("and scrub the therapy info too", "therapy info"),
+            ("and scrub the therapy info too", "therapy"),
             ("also don't store my PIN, that was dumb of me", "PIN"),
         ],
     )

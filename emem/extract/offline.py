@@ -108,7 +108,7 @@ _CHANGE_VERB = re.compile(
 """A second value said with a verb of change ("... but recently went vegan") replaced the first."""
 _ASKS_MEMORY = re.compile(
     r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[,:]\s+)?"
-    r"(?:(?:and|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
+    r"(?:(?:and|but|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
     r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
     r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s*to|hold\s+on\s*to)\b",
     re.IGNORECASE,
@@ -322,12 +322,18 @@ _RELATIVE_NAMED = re.compile(NAMED_PERSON)
 _THE_NAMED = re.compile(r"\b[Tt]he\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
 
 
+_CALLED = re.compile(r"\b(?:called|named)\s+([A-Z][a-z]+)\b")
+
+
 def _one_person(sentence: str, speaker: str) -> str | None:
     """The one person a sentence names (not the speaker): the one introduced by a relation ("my
     sister Hannah ... from Leeds"), else the only capitalised name in it."""
     related = {m.group("name") for m in _RELATIVE_NAMED.finditer(sentence) if m.group("rel")}
     if len(related) == 1:
         return related.pop()
+    called = set(_CALLED.findall(sentence))
+    if len(called) == 1:
+        return called.pop()  # "a Deaf man called Dominic Ellery": the one introduced by name
     # "the Music Hall", "the Northern General": capitals after "the" name a thing, not a person
     things = {w for m in _THE_NAMED.finditer(sentence) for w in _CAP_WORD.findall(m.group(0))}
     names = {
@@ -611,12 +617,43 @@ class _Scope:
     """The one person the previous sentence of the turn names, whom a leading he/she means."""
     previous: str = ""
     """The sentence said just before (in the turn, else the speaker's previous turn)."""
+    earlier: tuple[str, ...] = ()
+    """Sentences of the turn before `previous` that it carries on (`carried_on`)."""
 
 
 def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
     """Whether a match takes its subject where the reading restored it."""
     got = m.groupdict().get(anchor.group)
     return bool(got) and m.start(anchor.group) == anchor.at and (anchor.value is None or got == anchor.value)
+
+
+_POINTS_BACK = re.compile(
+    r"^\W*(?:he|she|they|it|his|her|their|its|he's|she's|they're|it's|that|this|which|and|but|so)\b",
+    re.IGNORECASE,
+)
+"""A sentence that opens by carrying on the one before it ("He hasn't told anyone yet.")."""
+
+
+def carried_on(before: Sequence[str], sentence: str, most: int = 2) -> tuple[str, ...]:
+    """The sentences just before `sentence` that it carries on, oldest first (pure): while the
+    latest one taken opens by pointing back, the one before it belongs to the same statement.
+
+    Args:
+        before: the turn's sentences before `sentence`, in order.
+        sentence: the sentence a request points back at.
+        most: how many sentences may be taken.
+
+    Returns:
+        The sentences, oldest first; empty when `sentence` stands alone.
+    """
+    taken: list[str] = []
+    current = sentence
+    for earlier in reversed(before):
+        if len(taken) >= most or not _POINTS_BACK.match(current) or is_question(earlier):
+            break
+        taken.append(earlier)
+        current = earlier
+    return tuple(reversed(taken))
 
 
 def _said_before(turns: Sequence[Turn], index: int) -> str:
@@ -940,7 +977,10 @@ class OfflineExtractor:
                 antecedent = target.subject if target.subject != resolver.canonical(turn.speaker) else None
             # What "forget that" means: the turn's previous sentence, else the speaker's last turn.
             previous = before or said_before
-            scope = _Scope(context or text, text[e:], antecedent=antecedent, previous=previous)
+            earlier = carried_on([text[slice(*span)] for span in spans[: max(k - 1, 0)]], before)
+            scope = _Scope(
+                context or text, text[e:], antecedent=antecedent, previous=previous, earlier=earlier
+            )
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
                 found = _name_later(found, text[slice(*spans[k + 1])])
@@ -1081,7 +1121,9 @@ class OfflineExtractor:
         subject, third = self._subject(m, sentence, turn, resolver, scope.anchor)
         if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
-        objects = rule.post(m, Ctx(sentence, dates, scope.context, scope.antecedent, scope.previous))
+        objects = rule.post(
+            m, Ctx(sentence, dates, scope.context, scope.antecedent, scope.previous, scope.earlier)
+        )
         if not objects:
             return []
         predicate = rule.predicate

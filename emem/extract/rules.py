@@ -55,6 +55,9 @@ class Ctx:
     previous: str = ""
     """The sentence said just before this one (in the turn, else the speaker's previous turn):
     what "forget that" refers to."""
+    earlier: tuple[str, ...] = ()
+    """Sentences of the turn before `previous` that it carries on ("Denzil has been diagnosed
+    with ... He hasn't told anyone yet. Pretend I never mentioned that."): part of what "that" means."""
 
 
 Post = Callable[[re.Match[str], Ctx], list[str]]
@@ -322,6 +325,17 @@ def org_cap(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 
 _NAME_GLUE = frozenset("of and & de la le du des the for on upon van von der den".split())
+
+
+def employer_of_job(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """The employer in "I took the Ostler job": not a place ("I took the Melbourne job! Moved to
+    Melbourne last week") nor a unit's initials ("I got the ICU job")."""
+    return [
+        o
+        for o in org_cap(m, ctx)
+        if not re.fullmatch(r"[A-Z]{2,5}", o)
+        and not re.search(rf"\b(?:in|to|from|near|around)\s+{re.escape(o)}\b", ctx.context)
+    ]
 
 
 def org_name(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1153,7 +1167,8 @@ def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 _TOPIC_TAIL = re.compile(
     r"(?:\s+(?:anymore|any\s+more|again|ever\s+again|please|for\s+me|from\s+now\s+on|right\s+now|now|"
-    r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database)|on\s+file|written\s+down|"
+    r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database|head|mind)|on\s+(?:file|record)|"
+    r"written\s+down|though|anywhere|"
     r"altogether|completely|entirely|at\s+all|permanently|forever|too|either|as\s+well|also|thanks|"
     r"earlier|before|back\s+then|the\s+other\s+day|(?:in|over|during)\s+the\s+(?:summer|spring|autumn|fall|winter)|"
     r"(?:last|this)\s+(?:week|month|year|summer|spring|autumn|fall|winter|time)|"
@@ -1169,10 +1184,18 @@ _PHYSICAL = re.compile(
 )
 
 
-_FILLER_TAIL = re.compile(r"\s+(?:thing|things|bit|bits|stuff|business|story|situation)$", re.IGNORECASE)
-"""A filler after what a request names: "the National Trust thing", "the bankruptcy bit"."""
+_FILLER_TAIL = re.compile(
+    r"\s+(?:thing|things|bit|bits|stuff|business|story|situation|figure|figures|details?|info)$",
+    re.IGNORECASE,
+)
+"""A filler after what a request names: "the National Trust thing", "the bankruptcy bit", "that
+overdraft figure"."""
+_ONLY_POINTS = re.compile(
+    r"(?:number|amount|figure|sum|price|name|date|bit|part|detail|one|thing|stuff|info|it)", re.IGNORECASE
+)
+"""A topic that only points ("that figure"): the request pointing back reads it."""
 _TOPIC_FILLER = re.compile(
-    r"^(?:(?:all|any|the|some)\s+)?(?:stuff|things?|bits?|info(?:rmation)?|details?|parts?)\s+"
+    r"^(?:(?:all|any|the|some|that|this)\s+)?(?:stuff|things?|bits?|info(?:rmation)?|details?|parts?)\s+"
     r"(?:about|on|regarding|re|to\s+do\s+with)\s+",
     re.IGNORECASE,
 )
@@ -1214,7 +1237,7 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
         re.sub(r"(?i)\b(?:what|which|who|where|when|whatever|everything|anything|all)\b", "", head),
     ):
         part = head  # not "what I said about ...": that names its topic after "about"
-    part = re.sub(r"^(?:my|our|the)\s+", "", part, flags=re.I)
+    part = re.sub(r"^(?:my|our|the|that|this)\s+", "", part, flags=re.I)
     part = _WH_OPEN.sub("", part)
     # "where I said the peregrines were nesting": what was said, not the saying
     part = re.sub(r"^(?:I|we)\s+(?:said|told\s+you|mentioned)\s+(?:that\s+)?(?:the\s+)?", "", part)
@@ -1228,8 +1251,12 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
     words = part.split()
     if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
         return None
+    if (named := re.fullmatch(r"([A-Z][a-z]+)'s\s+(?:full\s+|real\s+)?name", part)) is not None:
+        return named.group(1)  # "don't store his name": the person is what is named
     if _PHYSICAL.search(part) and not told:
         return None  # "remove the onions from the recipe": a task, not a request to forget
+    if _ONLY_POINTS.fullmatch(part):
+        return None
     return part
 
 
@@ -1274,6 +1301,10 @@ _PROPOSED = (
 )
 """A name's proposal to the speaker ("Femi proposed!!", "Dana proposed to me"), not to another or
 of a plan ("proposed that we split the bill")."""
+_STARTS_IT = re.compile(
+    r"\b(?:I|I'm|I\s+am|I'll|I\s+will|she|he|they)\s+(?:start|starts|starting|begin|begins|beginning)\b"
+)
+"""An offer taken up: its holder says they start."""
 _FROM_A_START = r",?\s+(?:starting|from|start(?:ing|s)?\s+(?:on|in))\b"
 """What dates a verbless new job ("Data analyst at Fenwick Insurance, starting in March")."""
 _COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
@@ -1298,7 +1329,8 @@ _AND_LEAD = r"(?:(?!(?i:i|we|he|she|they|it)\b)(?:[^\W\d_][\w'’]*\s+){1,5}(?i:
 _REQUEST_OPEN = (
     _LEAD_IN
     + _AND_LEAD
-    + r"(?i:(?:(?:please|pls|and|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|one\s+more\s+thing|"
+    + r"(?i:(?:(?:please|pls|and|but|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|no|sorry|god|"
+    r"seriously|honestly|look|listen|wait|one\s+more\s+thing|"
     r"on\s+second\s+thought)[,:]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
     r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"
 )
@@ -1306,8 +1338,12 @@ _REQUEST_OPEN = (
 _ERASE_VERB = (
     r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
     r"(?:drop|bin|scrap|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
-    r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up))"
+    r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up)|"
+    r"(?:scratch|drop|bin|scrap|lose|take|strike|cross)(?=[^.!?;]{0,60}\bfrom\s+(?:your|the)\s+"
+    r"(?:memory|notes|records?|files?|head|mind|system|database)\b))"
 )
+"""A verb of erasing; one that also means other things ("drop", "scratch") only when it names
+what it erases from ("scratch that bit about the commission from your memory")."""
 _RETAIN_VERB = (
     r"(?:remember|keep|store|save|record|retain|hold\s+on\s*to|hang\s+on\s*to|log|track|memori[sz]e)"
 )
@@ -1325,19 +1361,26 @@ _ABOUT_WHAT = (
 FORGET_REQUEST = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
     r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,60}|(?i:which|what|where|who|when)\s+[^.!?;,]{1,60}|"
+    r"(?i:that|this)\s+(?!(?i:I|we|you)\b)[a-z][^.!?;,]{1,60}|"
     r"(?i:him|her|them)\b|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
 )
 """One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
 what is named ("anything about my dentist", "the therapy info", "Harriet")."""
 
+_POINTED = r"(?:number|amount|figure|sum|price|name|date|address|bit|part|detail|one)"
+"""What a request pointing back may call what it points at ("get rid of that figure")."""
 ANAPHORIC_FORGET = (
-    rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+"
-    r"(?i:(?:that|this)|I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)\s+(?:that|this|it|"
-    r"the\s+(?:number|amount|figure|sum|price|name|date|address|bit|part)))"
+    rf"^{_REQUEST_OPEN}(?:(?:{_ERASE_VERB}|{_KEEP_NOT})\s+"
+    rf"(?i:(?:that|this)(?:\s+(?:last\s+)?{_POINTED})?|I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)"
+    rf"(?:\s+(?:that|this|it|anything|the\s+{_POINTED}))?)|"
+    r"(?i:pretend|act\s+(?:like|as\s+if))\s+I\s+(?:never|didn't|did\s+not)\s+"
+    r"(?:said|say|mention(?:ed)?|told\s+you|tell\s+you)(?:\s+(?:that|this|it|anything))?)"
+    r"(?:\s+(?i:from\s+your\s+(?:memory|head|mind|notes|records?|files?)|entirely|altogether|completely|"
+    r"please|too|as\s+well))*"
     r"(?:\s*,\s*(?i:about|re|regarding|i\.e\.)\s+(?P<obj>[^.!?;]{2,80}))?\s*(?=[.!?,;]|$)"
 )
 """A request that points back ("Please forget that", "forget I said that, about the burnout",
-"forget I said the number"):
+"forget I said the number", "pretend I never mentioned that", "erase that from your head"):
 what it names is the statement said just before. "Forget what I said about why Anatole left"
 names its topic itself: the rules below read it; a bare "Forget what I said." only retracts."""
 
@@ -1347,9 +1390,10 @@ def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     said just before, recorded as `said: <sentence>` (`emem.ledger.withhold` withholds exactly
     the turns that hold it)."""
     topics = forget_topic(m, ctx) if m.group("obj") else []
-    previous = " ".join(ctx.previous.split()).strip()
-    if previous and not is_question_text(previous):
-        topics.append(f"{SAID_PREFIX}{previous}")
+    for said in (*ctx.earlier, ctx.previous):
+        said = " ".join(said.split()).strip()
+        if said and not is_question_text(said):
+            topics.append(f"{SAID_PREFIX}{said}")
     return topics
 
 
@@ -1604,6 +1648,47 @@ RULES: tuple[Rule, ...] = (
         r"(?=\s*(?:[.,;!]|$|\s+(?:at|in|from|on|with)\b))",
         job_phrase,
         dated=True,
+    ),
+    # a job taken by the employer's name ("I took the Ostler job", "She got the Quantock job!")
+    R(
+        "works_at",
+        r"{S}{vg:get,land,take,accept:past}\s+the\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3})\s+"
+        r"(?:job|post|position|role|contract|offer)\b",
+        employer_of_job,
+        dated=True,
+        confidence=0.8,
+    ),
+    # work said by what one does for an employer ("I'm driving for Parcelway now", "trunking
+    # nights for Thackray Haulage"): verbs of trades, not of favours ("cooking for Mum")
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:driving|delivering|couriering|trunking|hauling|"
+        r"nursing|lecturing|presenting|reporting|freelancing|temping|subbing|consulting|coding|designing|"
+        r"writing|playing|flying|sailing)(?:\s+[a-z]+){0,2}?\s+for\s+{obj:org}",
+        org_name,
+        dated=True,
+        confidence=0.7,
+        kw="driving delivering couriering trunking hauling nursing lecturing presenting reporting freelancing "
+        "temping subbing consulting coding designing writing playing flying sailing",
+    ),
+    R(
+        "works_at",
+        r"^{I}{ADV}\s+(?:now\s+)?(?:driving|delivering|couriering|trunking|hauling|nursing|lecturing|"
+        r"freelancing|temping|subbing|consulting)(?:\s+[a-z]+){0,2}?\s+for\s+{obj:org}",
+        org_name,
+        dated=True,
+        confidence=0.7,
+    ),
+    # a post offered, then started ("I've been offered head sommelier at Aubade. I start in
+    # August."): an offer alone is not a job, one the speaker starts is
+    R(
+        "works_at",
+        r"{S}(?:{HAVE}\s+been|'ve\s+been|{BE})\s+offered\s+(?:a\s+|an\s+|the\s+)?(?:[a-z][\w-]*\s+){0,3}?"
+        r"(?:job\s+|post\s+|position\s+|role\s+)?(?:at|with)\s+{obj:org}",
+        lambda m, ctx: org_name(m, ctx) if _STARTS_IT.search(ctx.context) else [],
+        starts=True,
+        confidence=0.7,
+        kw="offered",
     ),
     # relationships
     R("relationship_status", r"{S}{vg:get:past}\s+married\b", const("married"), dated=True),
@@ -2543,7 +2628,8 @@ RULES: tuple[Rule, ...] = (
         FORGET_REQUEST,
         forget_topic,
         kw="forget delete erase remove wipe scrub scrap purge ditch rid drop bin clear lose disregard let using "
-        "throw stop remember keep store save record retain hold hang log track memorise memorize",
+        "throw stop remember keep store save record retain hold hang log track memorise memorize scratch take "
+        "strike cross",
         negated=True,
         cessation="any",
         confidence=0.9,
@@ -2552,7 +2638,8 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         ANAPHORIC_FORGET,
         said_topic,
-        kw="forget delete erase remove wipe scrub scrap purge ditch rid remember keep store save record",
+        kw="forget delete erase remove wipe scrub scrap purge ditch rid remember keep store save record "
+        "hold hang pretend act scratch drop bin lose take strike cross",
         negated=True,
         cessation="any",
         confidence=0.9,
@@ -2571,6 +2658,18 @@ RULES: tuple[Rule, ...] = (
         rf"^{_ASIDE}(?:[Ff]orget|[Ii]gnore|[Dd]isregard|[Dd]elete|"
         r"[Ee]rase)\s+(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned|shared)\s+about\s+"
         r"(?P<obj>[^.!?;,]{2,60})",
+        forget_topic,
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
+    # "I take back what I told you about Neil's divorce, forget it": taking back alone may be a
+    # change of mind; with "forget it" it is a request to forget what it names
+    R(
+        "forget_request",
+        rf"^{_ASIDE}(?:I\s+)?(?:take|want\s+to\s+take)\s+back\s+(?:what|everything|anything)\s+I\s+"
+        r"(?:said|told\s+you|mentioned|shared)\s+about\s+(?P<obj>[^.!?;,]{2,60}),?\s+(?:(?:so|and|please|just)\s+)*"
+        r"(?:forget|erase|delete|ignore|scrap|drop)\s+(?:it|that|all\s+(?:of\s+)?(?:it|that))\b",
         forget_topic,
         negated=True,
         cessation="any",

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Collection, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Literal, NamedTuple
@@ -35,7 +35,6 @@ from pydantic import BaseModel
 from emem.errors import InputError
 from emem.index.porter import stem
 from emem.ledger.predicates import subject_key
-from emem.timeparse import utcnow
 
 ForgetPolicy = Literal["withhold", "erase", "ignore"]
 POLICIES: tuple[ForgetPolicy, ...] = ("withhold", "erase", "ignore")
@@ -190,8 +189,11 @@ TOPICS: tuple[Topic, ...] = (
         r"\b(?:salary|salaries|wages?|pay|income|earnings|how\s+much\s+I\s+(?:earn|make))\b",
         (),
         r"\b(?:salary|salaries|wages?|pay\s*(?:rise|raise|cut|check|cheque|slip)s?|payslips?|(?:a|my|the)\s+raise|"
-        r"earn\w*|income)\b|" + AMOUNT + r"\s+(?:a|an|per)\s+(?:hour|week|month|year)\b",
+        r"earn\w*|income)\b|(?<!charge\s)(?<!charges\s)(?<!charging\s)(?<!charged\s)"
+        + AMOUNT
+        + r"\s+(?:a|an|per)\s+(?:hour|week|month|year)\b",
     ),
+    # (A price the user charges, "I charge £38 an hour", is not what they are paid.)
     Topic(
         r"\b(?:school|schools|nursery|college|university|uni|classes|teachers?)\b",
         ("studies",),
@@ -461,22 +463,29 @@ class ForgetRequest(BaseModel):
         )
 
 
+EVERYTHING_RECORDED = datetime(9000, 1, 1, tzinfo=UTC)
+"""A read time after every turn's: what has been written, whatever time it carries."""
+
+
 def active_forget_requests(
     ledger: Any, namespace: str, known_at: datetime | None = None
 ) -> list[ForgetRequest]:
-    """Requests recorded in `namespace`, known at `known_at` (default now) and not revoked by then.
+    """Requests recorded in `namespace`, known at `known_at` and not revoked by then.
 
     One ledger read; call it once per question and reuse the list for every piece of evidence.
 
     Args:
         ledger: an emem.ledger.store.Ledger.
         namespace: the tenant.
-        known_at: the time of the read (now), not the question's as-of time.
+        known_at: the time of the read, not the question's as-of time. Default: every request
+            recorded so far, whatever time its turn carries. A request is honoured from the
+            moment it is written: one in a turn stamped ahead of the clock (an imported
+            conversation, a client's clock set wrong) must not leak what it names until then.
 
     Returns:
         The requests, oldest first.
     """
-    when = known_at or utcnow()
+    when = known_at or EVERYTHING_RECORDED
     out = []
     for res in ledger.facts(namespace, predicate=PREDICATE, valid_at=when, known_at=when):
         for rev in res.revisions:

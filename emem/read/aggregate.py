@@ -222,7 +222,7 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
             evidence.append(evidence_item(turn, view.segment_for(turn), round(last, 4), turn.text))
     stale: dict[str, list[tuple[Revision, Any]]] = {}
     if rt.currentness and asks_state(plan, as_of):
-        valid_at, known_at = question_time(plan, as_of)
+        valid_at, known_at = question_time(plan, as_of, rt.now(view))
         ledger = rt.ledger()
 
         def resolve(subject: str, predicate: str) -> Any:
@@ -269,5 +269,6 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         "facts": facts,
         "pack": packed,
         "withheld_by": withheld.about,
+        "withheld_near": withheld.nearest,
         "timings": timed("aggregate", start),
     }

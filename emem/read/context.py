@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from emem.agents.currentness import by_source
+from emem.agents.currentness import by_source, read_now
 from emem.agents.deep import MAX_HOPS, DocumentFrequency, SignalCache
 from emem.agents.roles import RoleModels
 from emem.agents.spans import has_revision_cue
@@ -41,6 +41,7 @@ from emem.subjects import (
     speaker_roles,
     user_speaker,
 )
+from emem.timeparse import utcnow
 from emem.tokens import count_tokens
 
 T = TypeVar("T")
@@ -273,6 +274,11 @@ class ReadRuntime:
 
     def ledger(self) -> Any:
         return self.memory.ledger
+
+    def now(self, view: NamespaceView) -> datetime:
+        """The present a question without `as_of` is read at (`read_now`): the wall clock, or the
+        newest turn of the view when that is later."""
+        return read_now(view.latest_time, utcnow())
 
     def _ledger_memo(self, namespace: str, name: str, compute: Callable[[], T]) -> T:
         """A value derived from the ledger, recomputed only when the ledger changed (one indexed

@@ -60,6 +60,11 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
             calls.append(call)
             if status == "error":
                 error = call.error
+        near = state.get("withheld_near")
+        if status == "abstained" and near is not None:
+            # Nothing kept answers, and the turn nearest the question is one the user asked to
+            # forget: say so, rather than that memory holds nothing.
+            answer = withheld_answer(near)
     return {
         "answer": build_answer(state, answer, status, error, calls),
         "calls": calls,

@@ -149,7 +149,7 @@ def fast_retrieve(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[
     evidence = evidence + replies_to_agent_questions(rt, view, evidence, as_of, flt)
     facts = []
     if rt.currentness:
-        valid_at, known_at = question_time(state["plan"], as_of)
+        valid_at, known_at = question_time(state["plan"], as_of, rt.now(view))
         facts = fact_items(
             rt.ledger(), state["namespace"], state["plan"], valid_at=valid_at, known_at=known_at
         )

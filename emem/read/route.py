@@ -47,7 +47,7 @@ def route(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any
     rt.embed_question(view, q)
     as_of = state.get("as_of")
     mask = view.visible(as_of)
-    valid_at, known_at = question_time(plan, as_of)
+    valid_at, known_at = question_time(plan, as_of, rt.now(view))
     facts = fact_items(rt.ledger(), ns, plan, valid_at=valid_at, known_at=known_at)
     if state.get("filter") is not None:
         mask = mask & state["filter"].mask(view.turns)

@@ -59,6 +59,13 @@ class NamespaceView:
             return np.ones(len(self.turns), dtype=bool)
         return np.array([t.time <= as_of for t in self.turns], dtype=bool)
 
+    @property
+    def latest_time(self) -> datetime | None:
+        """The newest turn's time (None for an empty view), once per view."""
+        if self._latest is None and self.turns:
+            self._latest = max(t.time for t in self.turns)
+        return self._latest
+
     def segment_for(self, turn: StoredTurn) -> Segment:
         return self.segments[self.segment_of[turn_key(turn)]]
 
@@ -117,6 +124,7 @@ class NamespaceView:
         return self._lower[i]
 
     _lower: list[str] | None = field(default=None, repr=False)
+    _latest: datetime | None = field(default=None, repr=False)
     _turn_segment: np.ndarray | None = field(default=None, repr=False)
     _segment_rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _key_rows: tuple[int, str | None, np.ndarray] | None = field(default=None, repr=False)

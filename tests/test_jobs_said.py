@@ -1,0 +1,82 @@
+"""A new job said by the employer's name ("I took the Ostler job"), by what one does for it ("I'm
+driving for Parcelway now"), or as an offer its holder starts; "Who do I work for?" answered by
+the ledger's employer; and "I've left X" ending what a still-question asks about."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from emem.agents.spans import AnswerType, answer_type
+from emem.agents.yesno import yes_no
+from emem.answer import EvidenceItem
+from emem.extract.offline import OfflineExtractor
+from emem.models import Turn
+
+
+def _facts(*texts: str) -> set[tuple[str, str]]:
+    turns = [
+        Turn(
+            conversation_id="c",
+            session_id="S1",
+            turn_id=f"S1:{i}",
+            speaker="user",
+            text=t,
+            time=datetime(2025, 3, 1, tzinfo=UTC),
+        )
+        for i, t in enumerate(texts, 1)
+    ]
+    return {(f.predicate, f.object) for f in OfflineExtractor()(turns) if f.predicate == "works_at"}
+
+
+@pytest.mark.parametrize(
+    ("said", "employer"),
+    [
+        ("Guess what, I took the Brannock job, I start on Monday.", "Brannock"),
+        ("She said yes! I got the Harwell Ensemble job.", "Harwell Ensemble"),
+        ("I'm delivering for Zipcart these days.", "Zipcart"),
+        ("I'm trucking, well, hauling nights for Deverell Freight out of Leeds.", "Deverell Freight"),
+        ("I've been offered head gardener at Ashcombe Hall. I start in May.", "Ashcombe Hall"),
+    ],
+)
+def test_a_new_job_said_by_the_employers_name(said: str, employer: str) -> None:
+    assert ("works_at", employer) in _facts(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I took the Lisbon job! Moved to Lisbon on Friday.",  # a place, said as a place
+        "I got the ICU job, starting on intensive care in April.",  # a unit's initials
+        "I've been offered a job at Kestrel Labs but I turned it down.",  # an offer never started
+    ],
+)
+def test_what_is_no_employer_is_not_filed_as_one(said: str) -> None:
+    assert _facts(said) == set()
+
+
+def test_who_one_works_or_drives_for_asks_for_an_employer() -> None:
+    assert answer_type("Who do I work for?") is AnswerType.PROPER
+    assert answer_type("Who does Lena drive for now?") is AnswerType.PROPER
+    assert answer_type("Who does Lena live with?") is not AnswerType.PROPER
+
+
+def _said(text: str, day: int) -> EvidenceItem:
+    return EvidenceItem(
+        conversation_id="c",
+        turn_id=f"S{day}:1",
+        session_id=f"S{day}",
+        speaker="Kit",
+        text=text,
+        time=datetime(2025, 1, day, tzinfo=UTC),
+        score=0.5,
+    )
+
+
+def test_ive_left_ends_what_a_still_question_asks_about() -> None:
+    evidence = [
+        _said("I do two days at the library in Frome.", 1),
+        _said("I've left the library, finally.", 9),
+    ]
+    assert yes_no("Does Kit still work at the library?", evidence) == "No: I've left the library, finally."
