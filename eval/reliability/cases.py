@@ -39,6 +39,7 @@ Split = Literal[
     "holdout9",
     "holdout10",
     "holdout11",
+    "holdout12",
 ]
 SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
 HELD_OUT: tuple[str, ...] = tuple(s for s in SPLITS if s != "dev")
@@ -55,6 +56,7 @@ FRESH_ORDER: dict[str, int] = {
     "holdout9": 9,
     "holdout10": 10,
     "holdout11": 11,
+    "holdout12": 12,
 }
 """Splits added after the first two sort after them, oldest first, so adding a split never reorders
 the cases that were there before it (samples over every split stay comparable across sessions)."""
@@ -114,7 +116,7 @@ class Suite(BaseModel):
     cases: list[Case]
 
     def select(self, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout11` or `all`),
+        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout12` or `all`),
         optionally only the given ids, in file order."""
         wanted = set(ids) if ids is not None else None
         return [
@@ -136,7 +138,8 @@ def load_suite(root: Path | None = None) -> Suite:
 
     Returns:
         The suite, cases in file order with the later splits last (holdout, holdout2, holdout3,
-        holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, then holdout11).
+        holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11, then
+        holdout12).
         Raises ValueError on a duplicate id, an unknown conversation, or a case whose split differs from its
         conversation's (held-out cases never share a conversation with dev).
     """
