@@ -1441,6 +1441,14 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("lives_in", rf"\b(?:[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+in\s+{{obj:place}}", place, confidence=0.7),
+    # "Home's in Rugby with my partner", "Our home is near Ely": where home is, said of the speaker
+    R(
+        "lives_in",
+        r"(?:^|\b[Mm]y\s+|\b[Oo]ur\s+)[Hh]ome(?:'s|\s+is)\s+(?:now\s+)?(?:in|near|just\s+outside)\s+{obj:place}",
+        place,
+        confidence=0.8,
+        kw="home",
+    ),
     R("hometown", r"{S}{BEN}{ADV}\s+(?:originally\s+)?from\s+{obj:place}", place),
     R(
         "hometown",

@@ -1,0 +1,49 @@
+"""Where someone lives, said by the home: "Home's in Rugby", "we're in a semi on the edge of
+Penrith" after a move, "It's a two-bed terrace in Horbury" after buying a house."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from emem.extract.offline import OfflineExtractor
+from emem.models import Turn
+
+
+def _homes(text: str) -> list[str]:
+    turn = Turn(
+        conversation_id="c",
+        session_id="S1",
+        turn_id="S1:1",
+        speaker="user",
+        text=text,
+        time=datetime(2025, 3, 1, tzinfo=UTC),
+    )
+    return [f.object for f in OfflineExtractor()([turn]) if f.predicate == "lives_in" and f.kind == "assert"]
+
+
+@pytest.mark.parametrize(
+    ("said", "place"),
+    [
+        ("Home's in Keswick with the two dogs and my husband.", "Keswick"),
+        ("Our home is near Ely, right by the river.", "Ely"),
+        ("We moved in March, we're in a flat at the top of Totley now.", "Totley"),
+        ("Finally done. We moved last week, we're in a bungalow just outside Clitheroe.", "Clitheroe"),
+        ("We've bought a house! It's a little cottage in Settle, completion was Friday.", "Settle"),
+    ],
+)
+def test_where_the_home_is(said: str, place: str) -> None:
+    assert place in _homes(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "It's a lovely cottage in Ely. My sister bought it last year.",  # someone else's home
+        "Home's where the heart is, as they say.",
+        "We bought a painting. It's a little cottage in Settle, in oils.",  # a picture of a home
+    ],
+)
+def test_what_is_not_the_speakers_home(said: str) -> None:
+    assert _homes(said) == []
