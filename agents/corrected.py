@@ -15,11 +15,30 @@ from collections.abc import Callable
 from datetime import datetime
 
 from emem.agents.corrections import Correction, correction_in, retracts, revises_earlier
-from emem.agents.spans import about, focus_words, involves, only_when
+from emem.agents.spans import AnswerType, about, answer_type, focus_words, involves, only_when
 from emem.answer import EvidenceItem, FactItem, Operation, Plan
+from emem.numbers import CARDINALS, TEENS, TENS
 
 POOL = 6
 """How many best-supported holding turns a correction is looked for in."""
+
+
+_AN_AGE = re.compile(
+    r"\b(?:\d{1,3}|" + "|".join(sorted([*CARDINALS, *TEENS, *TENS], key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
+
+
+def _of_age(question: str, correction: Correction, entities: list[str]) -> bool:
+    """An age put right ("I told you Reuben was sixteen. He's seventeen") for "How old is
+    Reuben?": the question's words are only the type's, so the entity and the numbers decide."""
+    taken = " ".join(correction.retracted)
+    return (
+        answer_type(question) is AnswerType.AGE
+        and any(re.search(rf"\b{re.escape(n)}\b", taken) for n in entities)
+        and bool(_AN_AGE.search(taken))
+        and bool(_AN_AGE.search(correction.replacement))
+    )
 
 
 def _says_when(text: str) -> bool:
@@ -74,6 +93,7 @@ def latest_correction(
         if value_of is not None and value_of(c.replacement):
             old = value_of(" ".join(c.retracted))
             typed = about(e.text, focus) or (old is not None and any(old in x.text for x in said_before))
+        typed = typed or (c.explicit and _of_age(question, c, plan.entities))
         if (c.explicit and (about(c.replacement, focus) or typed)) or revises_earlier(c, earlier, focus):
             found.append((e, c))
     if not found:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
-from emem.numbers import TENS_PATTERN, UNITS_PATTERN
+from emem.numbers import CARDINALS, TEENS, TENS_PATTERN, UNITS_PATTERN
 from emem.timeparse import MONTH_NAME, WEEKDAY
 
 _WORDS = rf"{TENS_PATTERN}(?:-{UNITS_PATTERN})?"
@@ -53,6 +53,18 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 """Value shapes, most specific first: a span is read as the first shape it matches."""
 
+_SAID_WORDS = "|".join(sorted([*CARDINALS, *TEENS], key=len, reverse=True))
+_SAID_NUMBER = re.compile(rf"(?<![\w-])(?:{_SAID_WORDS})(?![\w-])", re.IGNORECASE)
+"""Numbers under twenty in words: what a repair may put right ("eighteen pianos a week. Sorry,
+twenty"), though never what it gives ("no, one of them" is no repair)."""
+_VALUE_FIRST = re.compile(
+    rf"(?:(?<=^)|(?<=[.!?]\s))(?P<value>\d[\d,.]*|(?:{_SAID_WORDS}|{_WORDS}))"
+    r"(?P<cue>,\s*(?:sorry|I\s+mean|I\s+meant)\b[,.]?\s*)",
+    re.IGNORECASE,
+)
+"""A repair said value first ("nine in care. Eleven, sorry, two came in", "built in 1998. 1989,
+I mean"): a sentence that opens with the value and then the cue."""
+
 _NOT_NAMES = frozenset(
     "I Sorry Wait No Oh Ah Hang Hold Make Correction Scratch What Well So And But The A An It It's "
     "That That's This Yes Okay Ok Thanks Also Then My Our His Her Their He She They We You".split()
@@ -75,7 +87,7 @@ def repaired(text: str) -> str:
     Returns:
         The text as the speaker meant it.
     """
-    out = text
+    out = _value_first(text)
     for _ in range(3):  # a turn rarely repairs more than twice
         step = _repair_once(out)
         if step is None:
@@ -84,10 +96,12 @@ def repaired(text: str) -> str:
     return out
 
 
-def _values(text: str) -> list[tuple[str, int, int]]:
-    """(shape, start, end) of each value in the text, left to right, not overlapping."""
+def _values(text: str, said: bool = False) -> list[tuple[str, int, int]]:
+    """(shape, start, end) of each value in the text, left to right, not overlapping; `said`:
+    of what a repair may put right, which includes numbers under twenty in words."""
     taken: list[tuple[str, int, int]] = []
-    for shape, pattern in _SHAPES:
+    shapes = (*_SHAPES, ("number", _SAID_NUMBER)) if said else _SHAPES
+    for shape, pattern in shapes:
         for m in pattern.finditer(text):
             if shape == "name" and m.group(0).rstrip("'’s") in _NOT_NAMES:
                 continue
@@ -114,7 +128,7 @@ def _repair_once(text: str) -> str | None:
         listed = _list_repair(before, region, repairs)
         if listed is not None:
             return listed + after[len(region) :]
-        said = _values(before)
+        said = _values(before, said=True)
         # "Thursday, not Friday": the repair names what it replaces.
         named = _NOT.search(region, repairs[0][2])
         rewritten = before
@@ -141,7 +155,7 @@ def _repair_once(text: str) -> str | None:
                 continue
             rewritten = rewritten[:ts] + new + rewritten[te:]
             replaced = True
-            said = _values(rewritten)
+            said = _values(rewritten, said=True)
         if not replaced:
             continue
         rest = region[named.end() :] if named else region
@@ -154,11 +168,42 @@ def _repair_once(text: str) -> str | None:
             rest = rest[lead.end() + repairs[0][2] - repairs[0][1] :].lstrip(" ,;.")
         tail = after[len(region) :]
         if rest.strip():
-            return f"{rewritten.rstrip()} {rest.strip()}{tail}".strip()
+            rest = rest.strip()
+            if re.search(r"[.!?]\s*$", rewritten):
+                rest = rest[:1].upper() + rest[1:]  # a sentence of its own now
+            return f"{rewritten.rstrip()} {rest}{tail}".strip()
         if re.search(r"[.!?;]\s*$", rewritten):
             tail = re.sub(r"^[.!?;]", "", tail)  # the cue's sentence is gone: one full stop, not two
         return f"{rewritten.rstrip()}{tail}".strip()
     return None
+
+
+def _value_first(text: str) -> str:
+    """The turn with each repair said value first put in place of the value it repairs: the
+    last one of its shape in the sentence before ("We've got nine in care. Eleven, sorry, two
+    came in" -> "We've got Eleven in care. two came in"); the text unchanged otherwise."""
+    for m in reversed(list(_VALUE_FIRST.finditer(text))):
+        before = text[: m.start()]
+        start = _previous_sentence_start(before)
+        if start == 0 and not re.search(r"[.!?]\s*$", before):
+            continue
+        shape = "number"
+        olds = [(s, e) for sh, s, e in _values(before, said=True) if sh == shape and s >= start]
+        if not olds:
+            continue
+        s, e = olds[-1]
+        old, new = before[s:e], m.group("value")
+        if (
+            re.sub(r"\D", "", old)
+            and re.sub(r"\D", "", new)
+            and len(re.sub(r"\D", "", old)) != len(re.sub(r"\D", "", new))
+        ):
+            continue  # "in 1998. 12, sorry": not the same kind of number
+        if old[:1].islower():
+            new = new[:1].lower() + new[1:]  # "Eleven" opened its sentence, not the one it joins
+        rest = text[m.end() :]
+        text = f"{before[:s]}{new}{before[e:]}{rest[:1].upper()}{rest[1:]}"
+    return text
 
 
 _LIST_ONLY = re.compile(
