@@ -141,12 +141,14 @@ _MONEY_SPAN = re.compile(
     rf"(?:\b{_NUMBER_WORDS}\s+(?:hundred\s+|thousand\s+)?(?:pounds|dollars|euros|quid|bucks)\b"
     r"|[£$€¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|million|grand)\b)?"
     r"|\b\d[\d,]*(?:\.\d+)?\s?(?:k\b|grand\b|pounds?\b|dollars?\b|euros?\b|quid\b|bucks\b|kr\b|kroner\b|francs?\b|"
-    r"(?:CAD|USD|EUR|GBP|AUD|NZD|CHF)\b))"
-    r"(?:\s+(?:a|an|per)\s+(?:month|week|year|hour|night|day|session|lesson|jar|kilo|head))?",
+    r"(?:CAD|USD|EUR|GBP|AUD|NZD|CHF)\b)"
+    r"|\b\d{1,3}(?:\.\d+)?\s?(?:p|pence|cents?)\b(?!\s*(?:m|\.m)\b))"
+    r"(?:\s+(?:a|an|per)\s+(?:month|week|year|hour|night|day|session|lesson|jar|kilo|head|litre|liter|pint|"
+    r"gallon|bottle|box|bag|dozen|loaf|bunch|ticket|class|visit|item|piece|unit|mile|tonne|ton|pound|kg))?",
     re.I,
 )
 """A sum as said, with its rate when it has one ("£1,200", "£850 a month", "68k", "seven pounds a
-jar")."""
+jar", "38.5p a litre")."""
 
 
 def money_span(text: str, focus: set[str]) -> str | None:

@@ -25,7 +25,10 @@ from emem.answer import EvidenceItem
 ENDED = re.compile(
     CALLED_OFF.pattern + r"|\binstead\b|\bin\s+the\s+end\b|\bno\s+longer\b"
     r"|(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+){0,2}(?:anymore|any\s+more)\b|\blost\s+(?:a|an|one|two|the|my|our|his|her)\b"
-    r"|\b(?:stopp(?:ed|ing)|quit(?:ting)?|gave\s+up|giving\s+up|dropped|ditched|abandoned)\b"
+    r"|\b(?:stopp(?:ed|ing)|quit(?:ting)?|gave\s+up|giving\s+up|given\s+up|dropped|ditched|abandoned)\b"
+    r"|\b(?:has|have|had|it)\s+(?:now\s+)?ended\b|\b(?:is|are|it's)\s+(?:all\s+)?over\b|\bfolded\b"
+    r"|\b(?:shut|closed|wound)\s+(?:it\s+)?(?:down|up)\b|\bpulled\s+out\s+of\b"
+    r"|\bhad\s+to\s+(?:drop|cancel|scrap|pull\s+out|give\s+up|pass\s+on|turn\s+down)\b"
     r"|\b(?:has|have|had|just)\s+left\b|['’]ve\s+left\b|['’]s\s+left\s+(?:the|his|her|my|our|their)\b|\bchanged\s+(?:my|our|his|her|their)\s+minds?\b"
     r"|\b(?:moving|moved|move)\s+(?:\w+\s+){0,3}?out\s+of\b"
     r"|\b(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:from\s+[^,.;!?]+?\s+)?to\b|\bswapped\b"

@@ -80,3 +80,28 @@ def test_ive_left_ends_what_a_still_question_asks_about() -> None:
         _said("I've left the library, finally.", 9),
     ]
     assert yes_no("Does Kit still work at the library?", evidence) == "No: I've left the library, finally."
+
+
+@pytest.mark.parametrize(
+    ("plan", "ended", "question"),
+    [
+        (
+            "I'm thinking of an allotment by the river.",
+            "I've given up on the allotment idea.",
+            "Am I still getting an allotment?",
+        ),
+        (
+            "I've started a book club at work.",
+            "The book club has ended, nobody came.",
+            "Is the book club still going?",
+        ),
+        (
+            "I'm playing the Leeds gig in May.",
+            "I've had to drop the Leeds gig, it clashes.",
+            "Am I still playing the Leeds gig?",
+        ),
+    ],
+)
+def test_what_ends_a_plan_answers_a_still_question_no(plan: str, ended: str, question: str) -> None:
+    assert yes_no(question, [_said(plan, 1)]) == f"Yes: {plan}"
+    assert yes_no(question, [_said(plan, 1), _said(ended, 9)]) == f"No: {ended}"

@@ -80,3 +80,11 @@ def test_the_year_something_was_built_is_the_latest_said() -> None:
     assert origin_year(told) == "1716"
     assert origin_year(told[:1]) == "1761"
     assert origin_year([_said("We opened the shop on a Tuesday.", 3)]) is None
+
+
+def test_a_price_in_pence_is_a_sum() -> None:
+    from emem.agents.amounts import money_in
+
+    assert money_in("They pay 38.5p a litre now.") == "38.5p a litre"
+    assert money_in("Stamps went up to 85 pence.") == "85 pence"
+    assert money_in("We left at 3p.m. sharp.") is None
