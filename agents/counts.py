@@ -27,7 +27,7 @@ _NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
 
 LOSS = re.compile(
     r"\b(?:died|passed away|put down|moved out|ran away|gave away|given away|rehomed|sold|lost|"
-    r"stole|stolen|donated|traded in|gave\b(?!\s+birth)|"
+    r"stole|stolen|donated|traded in|gave\b(?!\s+(?:birth|out|in)\b)|"
     r"went back|moved back|gone back|"
     r"dropped|quit|left|(?<!\bI\s)(?<!\bwe\s)(?<!['’]ve\s)(?<!have\s)(?<!has\s)(?<!['’]s\s)got|took|killed)\b",
     re.I,
@@ -108,6 +108,10 @@ def _number(word: str | None) -> int | None:
     return number_value(word) if word else None
 
 
+_INTRODUCED = re.compile(r"^([A-Z][a-z]+)\s+(?:is|was)\s+(?:the|a|an|our|my)\b")
+"""A member introduced by name after its set's total ("Brisket is the ginger one")."""
+
+
 def count_over_time(
     evidence: Sequence[EvidenceItem],
     focus: set[str],
@@ -138,7 +142,8 @@ def count_over_time(
         if until is not None and e.time > until:
             continue
         linked = False
-        for sentence in sentences(e.text):
+        told = sentences(e.text)
+        for i, sentence in enumerate(told):
             named = [n for n in member_names(sentence) if n in members]
             listing = count is not None and not members and name_list(sentence)
             if not (linked or mentions(sentence, focus) or named or listing):
@@ -151,6 +156,12 @@ def count_over_time(
             if count is not None and new != count:
                 changes += 1
             count, members = new, kept
+            if not members and stated_quantity(sentence, focus) == count:
+                # "two cats. Brisket is the ginger one ... Nettle is the little tabby": the members,
+                # each introduced by name in the sentences that follow the total
+                introduced = [m.group(1) for rest in told[i + 1 :] if (m := _INTRODUCED.match(rest))]
+                if len(introduced) == count:
+                    members = set(introduced)
     return CountTrace(count, changes) if count is not None else None
 
 

@@ -1,0 +1,36 @@
+"""A count whose members are introduced by name after the total ("two dogs. Pip is the old one
+... Moss is the pup"), so a later loss by name counts; "gave out" (failed) is no loss."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from emem.agents.counts import LOSS, count_over_time
+from emem.answer import EvidenceItem
+
+
+def _said(text: str, month: int) -> EvidenceItem:
+    return EvidenceItem(
+        conversation_id="c",
+        turn_id=f"S{month}:1",
+        session_id=f"S{month}",
+        speaker="user",
+        text=text,
+        time=datetime(2025, month, 1, tzinfo=UTC),
+        score=0.5,
+    )
+
+
+def test_a_member_introduced_by_name_is_counted_out_by_name() -> None:
+    told = [
+        _said("We've got two dogs. Pip is the old collie, he's fourteen. Moss is the pup.", 1),
+        _said("We adopted a third dog, a lurcher called Sable.", 4),
+        _said("Awful news. We lost Pip on Sunday. His heart gave out in the night.", 9),
+    ]
+    trace = count_over_time(told, {"dogs"})
+    assert trace is not None and trace.value == 2
+
+
+def test_gave_out_is_no_loss() -> None:
+    assert LOSS.search("His knees gave out on the stairs.") is None
+    assert LOSS.search("We gave Biscuit to my sister.") is not None
