@@ -16,6 +16,7 @@ from emem.agents.counts import GAIN, LOSS, member_names, mentions, name_list
 from emem.agents.spans import about_entity, revises, salient_terms, sentences, stated_quantity
 from emem.answer import EvidenceItem, Operation, Plan
 from emem.ledger.models import Resolution, Revision
+from emem.ledger.withhold import PREDICATE as FORGET_PREDICATE
 from emem.models import StoredTurn
 
 Resolve = Callable[[str, str], Resolution]
@@ -94,7 +95,9 @@ def stale_revisions(
         ref = f"{e.conversation_id}/{e.turn_id}"
         told = sources.get(ref, [])
         asked = [r for r in told if r.predicate in predicates]
-        judged = [r for r in (asked or told) if not tells_end(r)]  # "Sam quit Deloitte": the end holds
+        # "Sam quit Deloitte": the end holds. A forget request is no value of the world: a note
+        # calling it history would quote what it names.
+        judged = [r for r in (asked or told) if not tells_end(r) and r.predicate != FORGET_PREDICATE]
         stale = []
         for rev in judged:
             key = (rev.subject_key, rev.predicate)

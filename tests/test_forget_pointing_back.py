@@ -7,6 +7,7 @@ written, even in a turn stamped after the wall clock."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from test_forget_phrasings import chat
@@ -156,3 +157,35 @@ def test_an_abstention_says_the_nearest_turn_was_asked_to_be_forgotten(memory: M
     # no word of the question is in the request: the turn ranked first for it is withheld
     a = memory.ask("What medication am I on?", namespace="ahead", mode=mode)
     assert a.status == "abstained" and "forget" in a.answer and "lithium" not in a.answer, a.answer
+
+
+PAST = chat(
+    (
+        "2025-03-04T21:00:00+00:00",
+        [
+            ("user", "Awful shift. I gave a patient a double dose of heparin on Tuesday, we caught it."),
+            ("assistant", "That sounds stressful."),
+        ],
+    ),
+    (
+        "2025-05-02T21:00:00+00:00",
+        [
+            (
+                "user",
+                "I'm fine about the shift mistake now, my charge nurse was kind about it. "
+                "Can you not keep that heparin thing on record? I'd rather it wasn't anywhere.",
+            ),
+            ("assistant", "Understood."),
+        ],
+    ),
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_request_never_reaches_the_context_as_history(tmp_path: Path, mode: str) -> None:
+    # the question's period ends before the request: the request is no value "no longer current"
+    m = Memory(tmp_path / "h")
+    m.add_conversation(PAST, namespace="past")
+    a = m.ask("What mistake did I make on a shift in March?", namespace="past", mode=mode)
+    assert "heparin" not in a.answer.lower() and "heparin" not in a.context.lower(), a.context
+    m.close()
