@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from emem.agents.corrections import correction_in
 from emem.answer import EvidenceItem
 from emem.index.text import STOP_WORDS, tokenize
+from emem.timeparse import MONTH_NAME, WEEKDAY
 
 WHICH_OF = re.compile(
     r"^\s*which\s+of\s+(?P<whose>my|our|his|her|their|the|[A-Z][\w'’-]*?)(?:['’]s?)?\s+"
@@ -23,7 +25,13 @@ WHICH_OF = re.compile(
 """A question choosing one of a group: "Which of my sons plays football?"."""
 
 _FRIENDS = re.compile(r"^(?:two|three)\s+(?:friends|of\s+us|of\s+them)$|^(?:two|three)\s+\w+$", re.I)
-_CLAUSE = re.compile(r"[.!?;:]\s+|,\s+(?:and|but|while|whereas)\s+|\s+(?:and|but|while|whereas)\s+(?=[A-Z])")
+_CLAUSE = re.compile(
+    r"[.!?;:]\s+|,\s+(?:and|but|while|whereas)\s+|\s+(?:and|but|while|whereas)\s+(?=[A-Z])"
+    r"|,\s+(?=[A-Z][a-z]+(?:['’]s)?\s+(?:is|was|does|did|has|had|drives|works|runs|plays|teaches|lives|"
+    r"[a-z]+s)\b)"
+)
+"""Where a clause ends; a comma too when a name and its verb follow ("Tam's the old boy, Fly does
+the actual work")."""
 _NAME = re.compile(
     r"\b[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)?(?:\s+[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)?)*\b"
 )
@@ -68,6 +76,18 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
+_WHEN_WORD = re.compile(rf"(?:{MONTH_NAME}|{WEEKDAY.pattern})s?", re.IGNORECASE)
+_SHORT_ADVERBS = frozenset(
+    "sadly oddly only early nearly really surely mostly lately likely madly badly truly".split()
+)
+
+
+def _adverb(word: str) -> bool:
+    """A sentence adverb ("Honestly", "Sadly"), not a name that ends like one ("Fly", "Emily")."""
+    w = word.lower()
+    return w.endswith("ly") and (len(w) >= 7 or w in _SHORT_ADVERBS)
+
+
 def _named(clause: str, people: set[str], focus: set[str]) -> list[str]:
     """People a clause names: known people first, then names in the subject position."""
     names = [
@@ -77,7 +97,7 @@ def _named(clause: str, people: set[str], focus: set[str]) -> list[str]:
         and n.lower()[:5] not in focus
         and n.lower() not in STOP_WORDS
         # a sentence's opening adverb ("Honestly the bigger problem is ..."), unless a known name
-        and not (n.endswith("ly") and clause.startswith(n) and n.lower() not in people)
+        and not (_adverb(n) and clause.startswith(n) and n.lower() not in people)
     ]
     if (
         names
@@ -115,11 +135,25 @@ def which_member(question: str, evidence: Sequence[EvidenceItem], people: Iterab
         return None
     known = {p.lower() for p in people}
     friends = bool(_FRIENDS.match(m.group("group"))) and m.group("whose").lower() == "the"
-    best: tuple[int, int, str] | None = None  # (overlap, recency rank, name)
+    best: tuple[int, int, int, str] | None = None  # (puts right, overlap, recency rank, name)
     ordered = sorted(evidence, key=lambda e: e.time)
     for rank, e in enumerate(ordered):
         previous: list[str] = []
+        # "I told you Josie did court and Jodie did theatre. It's the other way round. Jodie is
+        # court, Josie is theatre.": what a correction takes back names no one; what it says
+        # instead outranks every earlier telling.
+        fixed = correction_in(e.text)
+        taken = " ".join(fixed.retracted) if fixed is not None else ""
+        swapped = {
+            n for n in _NAME.findall(taken) if n.lower() not in _NOT_PEOPLE and not _WHEN_WORD.fullmatch(n)
+        }
+        if not _focus(taken) & focus or len(swapped) < 2:
+            # it puts right something else, or something of one member ("Vanterpool's lab
+            # meetings were on Tuesdays"), not which member does what
+            fixed, taken = None, ""
         for clause in _clauses(e.text):
+            if taken and clause.rstrip(".!?") in taken:
+                continue
             overlap = len(_focus(clause) & focus)
             names = _named(clause, known, focus)
             if friends and _FIRST_PERSON.search(clause) and not any(n.lower() in known for n in names):
@@ -131,6 +165,7 @@ def which_member(question: str, evidence: Sequence[EvidenceItem], people: Iterab
             else:
                 loose = [n for n in _NAME.findall(clause) if n.lower() not in _NOT_PEOPLE]
                 previous = loose or previous  # "a third person, Imelda, part-time"
-            if overlap and len(names) == 1 and (best is None or (overlap, rank) > best[:2]):
-                best = (overlap, rank, names[0])
-    return best[2] if best else None
+            key = (int(fixed is not None), overlap, rank)
+            if overlap and len(names) == 1 and (best is None or key > best[:3]):
+                best = (*key, names[0])
+    return best[3] if best else None
