@@ -159,7 +159,12 @@ def count_over_time(
             if not members and stated_quantity(sentence, focus) == count:
                 # "two cats. Brisket is the ginger one ... Nettle is the little tabby": the members,
                 # each introduced by name in the sentences that follow the total
-                introduced = [m.group(1) for rest in told[i + 1 :] if (m := _INTRODUCED.match(rest))]
+                introduced = [
+                    m.group(1)
+                    for rest in told[i + 1 :]
+                    for part in re.split(r",\s+(?=[A-Z])|;\s+", rest)
+                    if (m := _INTRODUCED.match(part))
+                ]
                 if len(introduced) == count:
                     members = set(introduced)
     return CountTrace(count, changes) if count is not None else None

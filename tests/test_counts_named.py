@@ -34,3 +34,12 @@ def test_a_member_introduced_by_name_is_counted_out_by_name() -> None:
 def test_gave_out_is_no_loss() -> None:
     assert LOSS.search("His knees gave out on the stairs.") is None
     assert LOSS.search("We gave Biscuit to my sister.") is not None
+
+
+def test_members_introduced_in_one_sentence_count_too() -> None:
+    told = [
+        _said("We've got two cats. Winkle is the fat tabby, Limpet is the shy black one.", 1),
+        _said("Sad news, we lost Winkle last week. Her heart gave out.", 8),
+    ]
+    trace = count_over_time(told, {"cats"})
+    assert trace is not None and trace.value == 1

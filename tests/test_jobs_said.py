@@ -105,3 +105,18 @@ def test_ive_left_ends_what_a_still_question_asks_about() -> None:
 def test_what_ends_a_plan_answers_a_still_question_no(plan: str, ended: str, question: str) -> None:
     assert yes_no(question, [_said(plan, 1)]) == f"Yes: {plan}"
     assert yes_no(question, [_said(plan, 1), _said(ended, 9)]) == f"No: {ended}"
+
+
+@pytest.mark.parametrize(
+    ("said", "employer"),
+    [
+        ("I'm a boat electrician, I rewire yachts for Quayline Marine in Falmouth.", "Quayline Marine"),
+        ("I service boilers for Hearth & Home now.", "Hearth & Home"),
+    ],
+)
+def test_work_said_by_the_trade_done_for_an_employer(said: str, employer: str) -> None:
+    assert ("works_at", employer) in _facts(said)
+
+
+def test_a_favour_done_for_someone_is_no_employer() -> None:
+    assert _facts("I fix bikes for my nephew at weekends.") == set()

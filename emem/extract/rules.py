@@ -3309,9 +3309,20 @@ RULES: tuple[Rule, ...] = (
     R(
         "job_title",
         r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{obj:job}\s+at\s+[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}"
-        + _FROM_A_START,
+        r"(?:\s+in\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})?" + _FROM_A_START,
         job,
         starts=True,
+    ),
+    # work said by what one does for an employer, in the present ("I rewire yachts for Quayline
+    # Marine in Falmouth"): trades' verbs, an employer by its capitalised name
+    R(
+        "works_at",
+        r"(?:^|(?<=,\s)){I}{ADV}\s+(?:rewire|repair|fix|service|build|drive|deliver|clean|design|install|maintain|survey|"
+        r"inspect|translate|interpret|edit|write|teach|coach|nurse)\s+(?:[^,.;!?]{0,40}?\s+)?for\s+{obj:org}",
+        org_name,
+        confidence=0.6,
+        kw="rewire repair fix service build drive deliver clean design install maintain survey inspect translate "
+        "interpret edit write teach coach nurse",
     ),
     # a job offer taken, or a job said ahead ("I'm going to be a PM at Globex", "I'll be joining Globex")
     R(
