@@ -3,29 +3,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from said import spoken
 
 from emem.agents.counts import LOSS, count_over_time
-from emem.answer import EvidenceItem
-
-
-def _said(text: str, month: int) -> EvidenceItem:
-    return EvidenceItem(
-        conversation_id="c",
-        turn_id=f"S{month}:1",
-        session_id=f"S{month}",
-        speaker="user",
-        text=text,
-        time=datetime(2025, month, 1, tzinfo=UTC),
-        score=0.5,
-    )
 
 
 def test_a_member_introduced_by_name_is_counted_out_by_name() -> None:
     told = [
-        _said("We've got two dogs. Pip is the old collie, he's fourteen. Moss is the pup.", 1),
-        _said("We adopted a third dog, a lurcher called Sable.", 4),
-        _said("Awful news. We lost Pip on Sunday. His heart gave out in the night.", 9),
+        spoken("We've got two dogs. Pip is the old collie, he's fourteen. Moss is the pup.", 1),
+        spoken("We adopted a third dog, a lurcher called Sable.", 4),
+        spoken("Awful news. We lost Pip on Sunday. His heart gave out in the night.", 9),
     ]
     trace = count_over_time(told, {"dogs"})
     assert trace is not None and trace.value == 2
@@ -38,8 +25,8 @@ def test_gave_out_is_no_loss() -> None:
 
 def test_members_introduced_in_one_sentence_count_too() -> None:
     told = [
-        _said("We've got two cats. Winkle is the fat tabby, Limpet is the shy black one.", 1),
-        _said("Sad news, we lost Winkle last week. Her heart gave out.", 8),
+        spoken("We've got two cats. Winkle is the fat tabby, Limpet is the shy black one.", 1),
+        spoken("Sad news, we lost Winkle last week. Her heart gave out.", 8),
     ]
     trace = count_over_time(told, {"cats"})
     assert trace is not None and trace.value == 1

@@ -10,30 +10,19 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from said import extracted
 from test_forget_phrasings import chat
 
 from emem.agents.currentness import read_now
-from emem.extract.offline import OfflineExtractor, carried_on
+from emem.extract.offline import carried_on
 from emem.ledger.withhold import active_forget_requests
 from emem.memory import Memory
-from emem.models import Turn
 
 MODES = ("auto", "deep", "fast")
 
 
 def _topics(*texts: str) -> list[str]:
-    turns = [
-        Turn(
-            conversation_id="c",
-            session_id="S1",
-            turn_id=f"S1:{i}",
-            speaker="user",
-            text=t,
-            time=datetime(2025, 3, 1, tzinfo=UTC),
-        )
-        for i, t in enumerate(texts, 1)
-    ]
-    return [f.object for f in OfflineExtractor()(turns) if f.predicate == "forget_request"]
+    return [f.object for f in extracted(*texts, predicate="forget_request")]
 
 
 @pytest.mark.parametrize(

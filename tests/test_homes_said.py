@@ -3,24 +3,12 @@ Penrith" after a move, "It's a two-bed terrace in Horbury" after buying a house.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-
-from emem.extract.offline import OfflineExtractor
-from emem.models import Turn
+from said import extracted
 
 
 def _homes(text: str) -> list[str]:
-    turn = Turn(
-        conversation_id="c",
-        session_id="S1",
-        turn_id="S1:1",
-        speaker="user",
-        text=text,
-        time=datetime(2025, 3, 1, tzinfo=UTC),
-    )
-    return [f.object for f in OfflineExtractor()([turn]) if f.predicate == "lives_in" and f.kind == "assert"]
+    return [f.object for f in extracted(text, predicate="lives_in") if f.kind == "assert"]
 
 
 @pytest.mark.parametrize(

@@ -4,30 +4,15 @@ the ledger's employer; and "I've left X" ending what a still-question asks about
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from said import extracted, spoken
 
 from emem.agents.spans import AnswerType, answer_type
 from emem.agents.yesno import yes_no
-from emem.answer import EvidenceItem
-from emem.extract.offline import OfflineExtractor
-from emem.models import Turn
 
 
 def _facts(*texts: str) -> set[tuple[str, str]]:
-    turns = [
-        Turn(
-            conversation_id="c",
-            session_id="S1",
-            turn_id=f"S1:{i}",
-            speaker="user",
-            text=t,
-            time=datetime(2025, 3, 1, tzinfo=UTC),
-        )
-        for i, t in enumerate(texts, 1)
-    ]
-    return {(f.predicate, f.object) for f in OfflineExtractor()(turns) if f.predicate == "works_at"}
+    return {(f.predicate, f.object) for f in extracted(*texts, predicate="works_at")}
 
 
 @pytest.mark.parametrize(
@@ -62,22 +47,10 @@ def test_who_one_works_or_drives_for_asks_for_an_employer() -> None:
     assert answer_type("Who does Lena live with?") is not AnswerType.PROPER
 
 
-def _said(text: str, day: int) -> EvidenceItem:
-    return EvidenceItem(
-        conversation_id="c",
-        turn_id=f"S{day}:1",
-        session_id=f"S{day}",
-        speaker="Kit",
-        text=text,
-        time=datetime(2025, 1, day, tzinfo=UTC),
-        score=0.5,
-    )
-
-
 def test_ive_left_ends_what_a_still_question_asks_about() -> None:
     evidence = [
-        _said("I do two days at the library in Frome.", 1),
-        _said("I've left the library, finally.", 9),
+        spoken("I do two days at the library in Frome.", 1),
+        spoken("I've left the library, finally.", 9),
     ]
     assert yes_no("Does Kit still work at the library?", evidence) == "No: I've left the library, finally."
 
@@ -103,8 +76,8 @@ def test_ive_left_ends_what_a_still_question_asks_about() -> None:
     ],
 )
 def test_what_ends_a_plan_answers_a_still_question_no(plan: str, ended: str, question: str) -> None:
-    assert yes_no(question, [_said(plan, 1)]) == f"Yes: {plan}"
-    assert yes_no(question, [_said(plan, 1), _said(ended, 9)]) == f"No: {ended}"
+    assert yes_no(question, [spoken(plan, 1)]) == f"Yes: {plan}"
+    assert yes_no(question, [spoken(plan, 1), spoken(ended, 9)]) == f"No: {ended}"
 
 
 @pytest.mark.parametrize(

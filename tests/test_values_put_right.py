@@ -5,14 +5,12 @@ was built, put right in a later turn."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from said import spoken
 
 from emem.agents.corrections import correction_in
 from emem.agents.reader import age_in, origin_year, with_day_of
 from emem.agents.repairs import repaired
-from emem.answer import EvidenceItem
 
 
 @pytest.mark.parametrize(
@@ -44,7 +42,7 @@ def test_a_value_put_right_is_read_as_meant(said: str, meant: str) -> None:
         "It was built in 1874. 12, sorry, I mean the house number.",  # not the same kind of number
     ],
 )
-def test_what_is_no_repair_is_left_as_said(said: str) -> None:
+def test_what_is_no_repair_is_left_assaid(said: str) -> None:
     assert repaired(said) == said
 
 
@@ -60,26 +58,14 @@ def test_an_age_in_words() -> None:
     assert age_in("No idea") is None
 
 
-def _said(text: str, month: int) -> EvidenceItem:
-    return EvidenceItem(
-        conversation_id="c",
-        turn_id=f"S{month}:1",
-        session_id=f"S{month}",
-        speaker="Ned",
-        text=text,
-        time=datetime(2025, month, 1, tzinfo=UTC),
-        score=0.5,
-    )
-
-
 def test_the_year_something_was_built_is_the_latest_said() -> None:
     told = [
-        _said("The chapel was built in 1761, I've been reading up.", 2),
-        _said("I told you the chapel was built in 1761. It's 1716, I misread the board.", 6),
+        spoken("The chapel was built in 1761, I've been reading up.", 2),
+        spoken("I told you the chapel was built in 1761. It's 1716, I misread the board.", 6),
     ]
     assert origin_year(told) == "1716"
     assert origin_year(told[:1]) == "1761"
-    assert origin_year([_said("We opened the shop on a Tuesday.", 3)]) is None
+    assert origin_year([spoken("We opened the shop on a Tuesday.", 3)]) is None
 
 
 def test_a_price_in_pence_is_a_sum() -> None:
