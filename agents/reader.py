@@ -22,7 +22,7 @@ from emem.agents.amounts import (
 )
 from emem.agents.assistant import cue_kin
 from emem.agents.corrected import latest_correction, without_retracted
-from emem.agents.corrections import Correction, correction_in
+from emem.agents.corrections import correction_in
 from emem.agents.counts import count_over_time, counted_words
 from emem.agents.currentness import said_by
 from emem.agents.durations import stated_duration
@@ -74,6 +74,7 @@ from emem.agents.spans import (
     states_something,
     typed_span,
 )
+from emem.agents.stated import ASKS_ORIGIN, age_in, origin_year, with_day_of
 from emem.agents.yesno import with_verdict, yes_no
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
@@ -85,10 +86,9 @@ from emem.instructions import looks_like_instruction
 from emem.ledger.predicates import named_value
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
-from emem.numbers import CARDINALS, COMPOUND_PATTERN, compound_value
 from emem.prompting import load_prompt, memory_block
 from emem.subjects import AGENT_NAMES
-from emem.timeparse import MONTH_NAME, WEEKDAY
+from emem.timeparse import WEEKDAY
 from emem.tokens import count_tokens
 
 
@@ -265,7 +265,7 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
         day = weekday_answer(question, candidates, now=True)
         if day is not None:
             return day
-    if _ASKS_ORIGIN.search(question):
+    if ASKS_ORIGIN.search(question):
         year = origin_year(candidates[: READ_DEPTH * 2])
         if year is not None:
             return year
@@ -284,43 +284,6 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
         return None
     when, label = event_date(chosen, about=about)
     return _with_day(when, label, stating[1:], about)
-
-
-_ORIGIN_VERBS = r"(?:built|founded|established|constructed|opened|launched|set\s+up|started|made|dates\s+(?:back\s+)?(?:from|to))"
-_ASKS_ORIGIN = re.compile(
-    rf"^\s*(?:when|what\s+year|which\s+year)\b.*\b{_ORIGIN_VERBS}\s*\??\s*$", re.IGNORECASE
-)
-"""A question about when something came to be ("When was the Corran Star built?"): a year."""
-_ORIGIN_YEAR = re.compile(
-    rf"\b{_ORIGIN_VERBS}\s+(?:in\s+|back\s+in\s+)?(?P<year>1\d{{3}}|20\d{{2}})\b", re.IGNORECASE
-)
-_YEAR_PUT_RIGHT = re.compile(
-    rf"\b{_ORIGIN_VERBS}\s+(?:in\s+)?(?:1\d{{3}}|20\d{{2}})\b[^.!?]*[.!?]\s+"
-    r"(?:(?:no|sorry|actually|wait)[,.]?\s+)*(?:it's|it\s+is|it\s+was|she\s+was|he\s+was|that's)?\s*"
-    r"(?:actually\s+)?(?P<year>1\d{3}|20\d{2})\b",
-    re.IGNORECASE,
-)
-"""A year put right in the next sentence ("I told you the lighthouse was built in 1838. It's 1832")."""
-
-
-def origin_year(candidates: Sequence[EvidenceItem]) -> str | None:
-    """The year something was built, founded or opened, from the latest candidate that says it
-    (pure): a later turn that puts it right ("It's 1832") outranks the first telling.
-
-    Args:
-        candidates: the best-supported turns, as the speaker meant them.
-
-    Returns:
-        The year, or None when no candidate says one.
-    """
-    for e in sorted(candidates, key=lambda e: e.time, reverse=True):
-        fixed = _YEAR_PUT_RIGHT.search(e.text)
-        if fixed is not None:
-            return fixed.group("year")
-        said = _ORIGIN_YEAR.search(e.text)
-        if said is not None:
-            return said.group("year")
-    return None
 
 
 def _with_day(when: datetime, label: str, others: Sequence[EvidenceItem], about: Sequence[str]) -> str:
@@ -1368,45 +1331,6 @@ def _corrected_value(question: str, plan: Plan, holding: list[EvidenceItem]) -> 
     if kind in NEEDS_SPECIFIC and not (kind in _OPEN_SHAPE and re.search(r"\s[A-Z]", clause.text)):
         return None  # a phone number, an age, a name: only a span of that shape answers
     return (correction.replacement, e.time) if answers_asked_kind(question, clause.text) else None
-
-
-_AGE_WORDS = re.compile(
-    rf"\b(?:{COMPOUND_PATTERN}|{'|'.join(sorted(CARDINALS, key=len, reverse=True))})\b", re.IGNORECASE
-)
-
-
-def age_in(text: str) -> str | None:
-    """The age a clause states, in digits ("He's seventeen" -> "17", "she's 4" -> "4"); None when
-    it states no number (pure)."""
-    m = re.search(r"\b(\d{1,3})\b", text)
-    if m is not None:
-        return m.group(1)
-    said = _AGE_WORDS.search(text)
-    if said is None:
-        return None
-    word = said.group(0).lower()
-    value = compound_value(word) or CARDINALS.get(word)
-    return str(value) if value is not None else None
-
-
-_DAY_OF = re.compile(r"\b(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[A-Z])")
-_DAY_IN = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?(?=\s+(?:of\s+)?{MONTH_NAME}\b)", re.IGNORECASE)
-
-
-def with_day_of(correction: Correction) -> str:
-    """A correction's replacement with a bare day ("It's the 19th") put into the date it takes
-    back ("the 9th of July" -> "It's the 19th of July"); the replacement as it is otherwise (pure)."""
-    day = _DAY_OF.search(correction.replacement)
-    taken = " ".join(correction.retracted)
-    old = _DAY_IN.search(taken)
-    if day is None or old is None:
-        return correction.replacement
-    month = re.search(rf"{MONTH_NAME}\b", taken[old.end() :], re.IGNORECASE)
-    return (
-        f"{correction.replacement[: day.end()]} of {month.group(0)}{correction.replacement[day.end() :]}"
-        if month
-        else correction.replacement
-    )
 
 
 _OPEN_SHAPE = frozenset({AnswerType.PROPER, AnswerType.TOPIC})
