@@ -16,17 +16,11 @@ from datetime import datetime
 
 from emem.agents.corrections import Correction, correction_in, retracts, revises_earlier
 from emem.agents.spans import AnswerType, about, answer_type, focus_words, involves, only_when
+from emem.agents.stated import age_in
 from emem.answer import EvidenceItem, FactItem, Operation, Plan
-from emem.numbers import CARDINALS, TEENS, TENS
 
 POOL = 6
 """How many best-supported holding turns a correction is looked for in."""
-
-
-_AN_AGE = re.compile(
-    r"\b(?:\d{1,3}|" + "|".join(sorted([*CARDINALS, *TEENS, *TENS], key=len, reverse=True)) + r")\b",
-    re.IGNORECASE,
-)
 
 
 def _of_age(question: str, correction: Correction, entities: list[str]) -> bool:
@@ -36,8 +30,8 @@ def _of_age(question: str, correction: Correction, entities: list[str]) -> bool:
     return (
         answer_type(question) is AnswerType.AGE
         and any(re.search(rf"\b{re.escape(n)}\b", taken) for n in entities)
-        and bool(_AN_AGE.search(taken))
-        and bool(_AN_AGE.search(correction.replacement))
+        and age_in(taken) is not None
+        and age_in(correction.replacement) is not None
     )
 
 

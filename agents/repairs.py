@@ -187,17 +187,13 @@ def _value_first(text: str) -> str:
         start = _previous_sentence_start(before)
         if start == 0 and not re.search(r"[.!?]\s*$", before):
             continue
-        shape = "number"
-        olds = [(s, e) for sh, s, e in _values(before, said=True) if sh == shape and s >= start]
+        olds = [(s, e) for sh, s, e in _values(before, said=True) if sh == "number" and s >= start]
         if not olds:
             continue
         s, e = olds[-1]
         old, new = before[s:e], m.group("value")
-        if (
-            re.sub(r"\D", "", old)
-            and re.sub(r"\D", "", new)
-            and len(re.sub(r"\D", "", old)) != len(re.sub(r"\D", "", new))
-        ):
+        old_digits, new_digits = re.sub(r"\D", "", old), re.sub(r"\D", "", new)
+        if old_digits and new_digits and len(old_digits) != len(new_digits):
             continue  # "in 1998. 12, sorry": not the same kind of number
         if old[:1].islower():
             new = new[:1].lower() + new[1:]  # "Eleven" opened its sentence, not the one it joins

@@ -134,14 +134,15 @@ def apply_forget_requests(
             # sentences no request covers still answer; the covered ones never reach the reader.
             kept.append(shown.setdefault(id(e), e.model_copy(update={"text": rest})))
     scored = sorted(ranked, key=lambda e: -e.score) if ranked is not None else None
-    first = (scored or ranked_evidence)[:1]
-    nearest = next(
-        (
-            (withheld or {}).get((e.conversation_id, e.turn_id)) if scored is not None else hits.get(id(e))
-            for e in first
-        ),
-        None,
-    )
+    best_first = scored or ranked_evidence
+    nearest = None
+    if best_first:
+        top = best_first[0]
+        nearest = (
+            (withheld or {}).get((top.conversation_id, top.turn_id))
+            if scored is not None
+            else hits.get(id(top))
+        )
     if not answering:
         pool = scored if scored is not None else ranked_evidence
         # "Why was the wedding moved?": the reason is said beside the event, so a turn whose

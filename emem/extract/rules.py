@@ -1301,6 +1301,17 @@ _PROPOSED = (
 )
 """A name's proposal to the speaker ("Femi proposed!!", "Dana proposed to me"), not to another or
 of a plan ("proposed that we split the bill")."""
+_TRADES_DOING = (
+    "driving delivering couriering trunking hauling nursing lecturing presenting reporting freelancing "
+    "temping subbing consulting coding designing writing playing flying sailing"
+).split()
+"""Verbs of a trade said of work for an employer ("I'm driving for Parcelway"), not of favours
+("cooking for Mum"); each is also the rule's keyword."""
+_TRADES_DONE = (
+    "rewire repair fix service build drive deliver clean design install maintain survey inspect translate "
+    "interpret edit write teach coach nurse"
+).split()
+"""The same in the present simple ("I rewire yachts for Quayline Marine")."""
 _STARTS_IT = re.compile(
     r"\b(?:I|I'm|I\s+am|I'll|I\s+will|she|he|they)\s+(?:start|starts|starting|begin|begins|beginning)\b"
 )
@@ -1670,22 +1681,11 @@ RULES: tuple[Rule, ...] = (
     # nights for Thackray Haulage"): verbs of trades, not of favours ("cooking for Mum")
     R(
         "works_at",
-        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:driving|delivering|couriering|trunking|hauling|"
-        r"nursing|lecturing|presenting|reporting|freelancing|temping|subbing|consulting|coding|designing|"
-        r"writing|playing|flying|sailing)(?:\s+[a-z]+){0,2}?\s+for\s+{obj:org}",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:now\s+)?(?:{'|'.join(_TRADES_DOING)})(?:\s+[a-z]+){{0,2}}?\s+for\s+{{obj:org}}",
         org_name,
         dated=True,
         confidence=0.7,
-        kw="driving delivering couriering trunking hauling nursing lecturing presenting reporting freelancing "
-        "temping subbing consulting coding designing writing playing flying sailing",
-    ),
-    R(
-        "works_at",
-        r"^{I}{ADV}\s+(?:now\s+)?(?:driving|delivering|couriering|trunking|hauling|nursing|lecturing|"
-        r"freelancing|temping|subbing|consulting)(?:\s+[a-z]+){0,2}?\s+for\s+{obj:org}",
-        org_name,
-        dated=True,
-        confidence=0.7,
+        kw=" ".join(_TRADES_DOING),
     ),
     # a post offered, then started ("I've been offered head sommelier at Aubade. I start in
     # August."): an offer alone is not a job, one the speaker starts is
@@ -3317,12 +3317,10 @@ RULES: tuple[Rule, ...] = (
     # Marine in Falmouth"): trades' verbs, an employer by its capitalised name
     R(
         "works_at",
-        r"(?:^|(?<=,\s)){I}{ADV}\s+(?:rewire|repair|fix|service|build|drive|deliver|clean|design|install|maintain|survey|"
-        r"inspect|translate|interpret|edit|write|teach|coach|nurse)\s+(?:[^,.;!?]{0,40}?\s+)?for\s+{obj:org}",
+        rf"(?:^|(?<=,\s)){{I}}{{ADV}}\s+(?:{'|'.join(_TRADES_DONE)})\s+(?:[^,.;!?]{{0,40}}?\s+)?for\s+{{obj:org}}",
         org_name,
         confidence=0.6,
-        kw="rewire repair fix service build drive deliver clean design install maintain survey inspect translate "
-        "interpret edit write teach coach nurse",
+        kw=" ".join(_TRADES_DONE),
     ),
     # a job offer taken, or a job said ahead ("I'm going to be a PM at Globex", "I'll be joining Globex")
     R(
