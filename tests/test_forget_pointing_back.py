@@ -48,6 +48,10 @@ def test_a_request_naming_what_it_erases_is_recorded(said: str, topic: str) -> N
         "Wipe that from your memory, Ines.",
         "Honestly, forget I told you, it was a secret.",
         "Sorry, forget that entirely.",
+        "Actually, strike that from whatever you keep on me.",
+        "Hmm, on second thought, don't keep that figure anywhere.",
+        "Actually, I don't want that kept either.",
+        "Forget that for now though, okay?",
     ],
 )
 def test_a_request_pointing_back_names_the_statement_before(said: str) -> None:
@@ -67,6 +71,28 @@ def test_that_means_the_statement_its_previous_sentence_carries_on() -> None:
     assert carried_on(["Orla has been arrested."], "The bakery shut early.") == ()
 
 
+def test_that_means_everything_since_a_secret_was_announced_or_before_a_regret() -> None:
+    assert _topics(
+        "Something I shouldn't tell you. The van's MOT ran out in June. I still drive it. "
+        "Actually forget I said that."
+    ) == [
+        "said: Something I shouldn't tell you.",
+        "said: The van's MOT ran out in June.",
+        "said: I still drive it.",
+    ]
+    assert "said: Bryn is seeing the postman, everyone knows." in _topics(
+        "Bryn is seeing the postman, everyone knows. Oh, I shouldn't have said that. Forget it, will you."
+    )
+    assert _topics("Niamh and I are house hunting. We've seen six places. Forget that, please.") == [
+        "said: Niamh and I are house hunting.",
+        "said: We've seen six places.",
+    ]
+
+
+def test_a_request_naming_what_it_keeps_out_among_other_things() -> None:
+    assert _topics("Actually, I'd rather you didn't keep any of the rehab stuff.") == ["rehab"]
+
+
 @pytest.mark.parametrize(
     "said",
     [
@@ -74,6 +100,7 @@ def test_that_means_the_statement_its_previous_sentence_carries_on() -> None:
         "I dropped the bonus on a new bike.",
         "We lost the deposit from the old flat.",
         "Forget it, I'll ask Dara instead.",
+        "Forget it, will you.",  # "never mind", with no regret before it
     ],
 )
 def test_what_is_not_a_request_is_not_recorded(said: str) -> None:

@@ -35,3 +35,33 @@ def test_where_the_home_is(said: str, place: str) -> None:
 )
 def test_what_is_not_the_speakers_home(said: str) -> None:
     assert _homes(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "place"),
+    [
+        ("I rent a townhouse in Galway, on Sea Road. The landlord is fine.", "Galway"),
+        ("I'm renting a little stone cottage in Hayfield now. Heating!", "Hayfield"),
+        ("I've rented a little place in Portobello.", "Portobello"),
+        ("I rent a trailer out at Cedar Flats. It leaks.", "Cedar Flats"),
+        ("I live in a rented unit in Bridgetown with my partner.", "Bridgetown"),
+        ("We bought a place! A weatherboard house in Harvey, and I start there Monday.", "Harvey"),
+        ("We got the keys yesterday! Three-bedroom bungalow in Nairn, by the beach.", "Nairn"),
+        ("All my stuff's at Tomas's place on Kestrel Road now, so I guess I live there.", "Kestrel Road"),
+        ("Guess where I'm writing from. Bergen! We moved at the start of May.", "Bergen"),
+    ],
+)
+def test_a_home_rented_bought_or_moved_into(said: str, place: str) -> None:
+    assert place in _homes(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We rent a flat near Beira Park.",  # near a landmark: not the town
+        "I rent unit 4 at Cloonmore Business Park for the kiln.",  # a workshop
+        "Bergen! What a trip that was.",  # a place exclaimed, with no move
+    ],
+)
+def test_what_names_no_home(said: str) -> None:
+    assert _homes(said) == []

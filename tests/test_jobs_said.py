@@ -93,3 +93,64 @@ def test_work_said_by_the_trade_done_for_an_employer(said: str, employer: str) -
 
 def test_a_favour_done_for_someone_is_no_employer() -> None:
     assert _facts("I fix bikes for my nephew at weekends.") == set()
+
+
+@pytest.mark.parametrize(
+    ("said", "start"),
+    [
+        # said on 1 March 2025: "I start on the 1st of May" is this May, not last May
+        ("I've accepted a head chef job at The Gannet, I start on the 1st of May.", (2025, 5, 1)),
+        ("I took the Ostler job, we begin in June.", (2025, 6, 1)),
+    ],
+)
+def test_a_start_said_in_the_present_lies_ahead(said: str, start: tuple[int, int, int]) -> None:
+    (fact,) = extracted(said, predicate="works_at")
+    assert fact.valid_from is not None
+    assert (fact.valid_from.year, fact.valid_from.month, fact.valid_from.day) == start
+
+
+def test_the_post_named_before_job_is_the_title() -> None:
+    said = "I've accepted a head chef job at The Gannet, I start on the 1st of May."
+    assert [f.object for f in extracted(said, predicate="job_title")] == ["head chef"]
+    assert extracted("I took a night job at Brindle's.", predicate="job_title") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "who", "employer"),
+    [
+        (
+            "Lukas has gone out on his own. He left Dunmore Electric in May and registered his own "
+            "company, Brandt Electrical.",
+            "Lukas",
+            "Brandt Electrical",
+        ),
+        (
+            "I left Ember Glass. I'm running my own studio. I'm calling it Slow Fire Studio.",
+            "user",
+            "Slow Fire Studio",
+        ),
+        (
+            "I'm opening my own practice, Moss Hearing and Balance, in Frankfort.",
+            "user",
+            "Moss Hearing and Balance",
+        ),
+        (
+            "Big news: I've left Brightsmile. I'm with Coastal Dental Outreach now.",
+            "user",
+            "Coastal Dental Outreach",
+        ),
+    ],
+)
+def test_a_business_of_ones_own_or_a_firm_one_is_with(said: str, who: str, employer: str) -> None:
+    assert (who, employer) in {(f.subject, f.object) for f in extracted(said, predicate="works_at")}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I left Tom. I'm with Jamie Fraser now.",  # a person, not a firm
+        "I'm calling it Slow Fire Studio.",  # a name, but nothing set up before it
+    ],
+)
+def test_being_with_someone_or_naming_something_is_no_job(said: str) -> None:
+    assert [f for f in extracted(said, predicate="works_at") if f.kind == "assert"] == []

@@ -18,7 +18,7 @@ _THERE = re.compile(
     r"(?P<mid>(?:\s+(?:back|over|out|down))?)\s+there\b",
     re.IGNORECASE,
 )
-_PLACE = re.compile(r"\b(?:in|to|at|from|near)\s+(?P<place>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})")
+_PLACE = re.compile(r"\b(?:in|to|at|from|near|on)\s+(?P<place>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})")
 
 
 def _antecedent(before: str) -> str | None:

@@ -17,6 +17,7 @@ from datetime import datetime
 from emem.extract.anaphora import resolve_there
 from emem.extract.dates import find_date_mentions
 from emem.extract.entities import NOT_NAMES
+from emem.extract.patterns import HOME_NOUN
 from emem.extract.schema import FactCandidate
 from emem.models import Turn
 
@@ -41,31 +42,31 @@ _WORK_UNIT = re.compile(
     r"\s(?:[Ww]atch|[Tt]eam|[Ww]ard|[Bb]ranch|[Oo]ffice|[Dd]epot|[Ss]tation|[Dd]epartment|[Uu]nit|[Cc]rew|[Ss]quad)$"
 )
 """A destination that is a place of work ("moving to Blue Watch at Salford"), not a home."""
-_HOME_NOUN = (
-    r"(?:house|home|flat|apartment|semi|terrace|cottage|bungalow|place|maisonette|farmhouse|townhouse|"
-    r"new-build|barn\s+conversion|houseboat|caravan)"
-)
 _HOME_AT = (
     r"(?:in|near|outside|just\s+outside|on\s+the\s+(?:edge|outskirts)\s+of|at\s+the\s+(?:top|bottom)\s+of)"
 )
 _HERE = re.compile(
     rf"(?:^|[.!?,;]\s+)(?:(?:[Ww]e're|[Ww]e\s+are|I'm|I\s+am)\s+(?:now\s+|finally\s+|all\s+|officially\s+)?"
-    rf"(?:in|living\s+in|settled\s+in|in\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,2}}?{_HOME_NOUN}\s+{_HOME_AT})"
+    rf"(?:in|living\s+in|settled\s+in|in\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,2}}?{HOME_NOUN}\s+{_HOME_AT})"
     rf"|(?:[Gg]reetings|[Hh]ello|[Hh]i|[Ll]ove)\s+from)\s+(?P<place>{_PLACE})(?:\s+now)?\s*[.!,]"
 )
 """Where the speaker says they now are, in a sentence of the turn that has a past move without a
 place ("We're in Cottingham! We moved on the 23rd", "Greetings from Foz do Arelho! I moved in on
 the 2nd of October")."""
+_PLACE_ALONE = re.compile(rf"(?:^|[.!?]\s+)(?P<place>{_PLACE})!")
+"""A place exclaimed on its own in a turn that tells of a move done ("Guess where I'm typing from.
+Aveiro! ... so we moved at the start of August")."""
 _NEW_HOME = re.compile(
     rf"\b(?:[Ww]e|I)(?:\s+have|'ve)?\s+(?:just\s+|finally\s+)?(?:bought\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,2}}?"
-    rf"{_HOME_NOUN}|got\s+the\s+keys|completed\s+on|moved\s+in)\b"
+    rf"{HOME_NOUN}|got\s+the\s+keys|completed\s+on|moved\s+in)\b"
 )
 """A home bought or moved into, its place said in another sentence of the turn."""
 _HOME_IS = re.compile(
-    rf"(?:^|[.!?]\s+)(?:It's|It\s+is|[Ii]t's|[Oo]ur\s+new\s+(?:place|house|home)\s+is)\s+(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?"
-    rf"{_HOME_NOUN}\s+{_HOME_AT}\s+(?P<place>{_PLACE})"
+    rf"(?:^|[.!?]\s+)(?:(?:It's|It\s+is|[Ii]t's|[Oo]ur\s+new\s+(?:place|house|home)\s+is)\s+)?(?:[Aa]n?\s+)?"
+    rf"(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}\s+{_HOME_AT}\s+(?P<place>{_PLACE})"
 )
-"""Where a new home is ("It's a two-bed terrace in Horbury")."""
+"""Where a new home is ("It's a two-bed terrace in Horbury"), or a sentence of the home alone ("We
+bought a place! A weatherboard house in Donnybrook")."""
 _IN_WITH = re.compile(rf"^\s*in\s+with\s+[^,.!?;]+,\s+in\s+(?P<place>{_PLACE})")
 """A move in with someone, then where ("moved in with my boyfriend Jolyon, in Menai Bridge")."""
 _ON_A_DAY = re.compile(r"^\s*on\s+(?:the\s+)?(?:\d|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)")
@@ -152,7 +153,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
         )
         if destination is None and origin is None and not ahead and subj in ("I", "we", "We"):
             # a move done, its place said in another sentence of the turn
-            destination = _place(_HERE.search(text))
+            destination = _place(_HERE.search(text) or _PLACE_ALONE.search(text))
         if destination is None and origin is None:
             continue
         dates = find_date_mentions(rest, turn.time, "future" if ahead else "past")

@@ -27,6 +27,7 @@ from emem.extract.rules import (
     FAVOURITE,
     MEDIUM,
     PREVIOUS,
+    REGRETS_SAYING,
     RULES,
     SWITCH,
     Ctx,
@@ -311,7 +312,7 @@ def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
 
 _LEADING_PRONOUN = re.compile(
     r"^(?:She|He|They(?=(?:'re|\s+are|\s+were|\s+have|'ve)\s+(?:now\s+|all\s+)?(?:in|living|based|moved|settled)\b))(?P<adv>\s+(?:actually|really|still|now|just|already|finally|in\s+fact))?"
-    r"(?P<verb>'s|'ll|'re|'ve|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have|\s+had|\s+will|(?=\s+[a-z]+(?:s|ed)\b))"
+    r"(?P<verb>'s|'ll|'re|'ve|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have|\s+had|\s+will|(?=\s+(?:[a-z]+(?:s|ed)|left|quit|got|took|went|made|sold|bought|found|began|became|set|ran|won|lost|gave|came|kept|built|spent|met|sent)\b))"
 )
 _COMPANION = re.compile(
     r"^(?P<name>[A-Z][a-z]+)\s+and\s+(?:his|her|their)\s+[a-z]+(?:\s+[A-Z][a-z]+)?\s+(?=[a-z])"
@@ -628,10 +629,23 @@ def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
 
 
 _POINTS_BACK = re.compile(
-    r"^\W*(?:he|she|they|it|his|her|their|its|he's|she's|they're|it's|that|this|which|and|but|so)\b",
+    r"^\W*(?:he|she|they|we|it|his|her|their|its|he's|she's|they're|we've|we're|it's|that|this|which|and|but|so)\b",
     re.IGNORECASE,
 )
-"""A sentence that opens by carrying on the one before it ("He hasn't told anyone yet.")."""
+"""A sentence that carries on the one before it ("He hasn't told anyone yet.", "We've found a
+donor", "Oh, I shouldn't have said that.")."""
+_ANNOUNCES_SECRET = re.compile(
+    r"\b(?:shouldn't|should\s+not)\s+(?:tell|say|be\s+telling|be\s+saying)\b|\bsecret\b|\bconfidential\b|"
+    r"\bbetween\s+(?:us|you\s+and\s+me)\b|\b(?:can|may)\s+I\s+tell\s+you\s+something\b|\bgossip\b|"
+    r"^\W*(?:personal|private|family|health|money)\s+(?:thing|stuff|matter|news)\b",
+    re.IGNORECASE,
+)
+"""A sentence that announces what follows as not for telling ("Something I shouldn't tell you.",
+"Personal thing:"): a request pointing back means everything said since it."""
+
+
+_SECRET_REACH = 4
+"""How many sentences back a secret's announcement is looked for."""
 
 
 def carried_on(before: Sequence[str], sentence: str, most: int = 2) -> tuple[str, ...]:
@@ -649,10 +663,16 @@ def carried_on(before: Sequence[str], sentence: str, most: int = 2) -> tuple[str
     taken: list[str] = []
     current = sentence
     for earlier in reversed(before):
-        if len(taken) >= most or not _POINTS_BACK.match(current) or is_question(earlier):
+        points_back = _POINTS_BACK.match(current) or REGRETS_SAYING.search(current)
+        if len(taken) >= most or not points_back or is_question(earlier):
             break
         taken.append(earlier)
         current = earlier
+    for k in range(len(before) - 1, max(len(before) - 1 - _SECRET_REACH, -1), -1):
+        if _ANNOUNCES_SECRET.search(before[k]) and len(before) - k > len(taken):
+            # "Something I shouldn't tell you. My insurance lapsed. I'm still working. Forget I said
+            # that.": the whole secret, from its announcement ("Personal thing: I'm on ...")
+            return tuple(before[k:])
     return tuple(reversed(taken))
 
 
@@ -681,7 +701,7 @@ def _neighbours(turns: Sequence[Turn], index: int) -> str:
 
 _AHEAD_VERB = re.compile(
     r"\b(?:(?!(?:during|morning|evening|nothing|something|spring|thing|everything|anything)\b)[a-z]{3,}ing|"
-    r"will|'ll|going\s+to|gonna|from|starting)\s+(?:(?:in|on|at|by)\s+)?$",
+    r"will|'ll|going\s+to|gonna|from|starting|starts?|begins?)\s+(?:(?:in|on|at|by)\s+)?$",
     re.IGNORECASE,
 )
 """A date said after a verb of what is under way or ahead ("moving in August", "we'll be there by

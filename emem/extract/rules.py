@@ -18,7 +18,7 @@ from typing import Literal
 
 from emem.extract.dates import DateMention
 from emem.extract.entities import NOT_NAMES
-from emem.extract.patterns import JOBS, PETS, compile_template, gerund, template_keywords
+from emem.extract.patterns import HOME_NOUN, JOBS, PETS, compile_template, gerund, template_keywords
 from emem.ledger.withhold import SAID_PREFIX
 from emem.numbers import compound_value
 
@@ -384,6 +384,38 @@ def org_from(group: str) -> Post:
         return out if out[0][:1].isupper() or re.match(r"(?:a|an|the)\s", out[0].lower()) else []
 
     return post
+
+
+_OWN_FIRM = (
+    r"(?:company|business|firm|practice|studio|shop|clinic|salon|agency|consultancy|workshop|bakery|"
+    r"restaurant|caf[eé]|label|brewery|garage|nursery|school)"
+)
+"""What one sets up on one's own ("my own practice", "his own company")."""
+_OWN_FIRM_SAID = re.compile(rf"\b(?:my|our|his|her|their)\s+own\s+(?:[a-z]+\s+)?{_OWN_FIRM}\b", re.I)
+_LEFT_WORK = re.compile(r"\b(?:left|quit|resigned\s+from|handed\s+in\s+my\s+notice\s+at)\s+[A-Z]")
+
+
+_FIRM_HEAD = re.compile(
+    r"\s(?:Outreach|Dental|Clinic|Hospital|Group|Ltd|Inc|Services|Solutions|Partners|Associates|Bank|Trust|"
+    r"Council|Studios?|Labs?|Agency|Media|Foods|Health|Care|Logistics|Freight|Electric(?:al)?|Motors|Works|"
+    r"Company|Co|Practice|Surgery|School|College|University|Press|Publishing)$"
+)
+"""The last word of a firm's name, which a person's name does not end with."""
+
+
+def own_firm_named_before(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "I'm running my own studio. I'm calling it Second Gather Studio.": the name given to the
+    business the sentence before set up is where its owner works."""
+    return org_name(m, ctx) if _OWN_FIRM_SAID.search(ctx.previous) else []
+
+
+def employer_after_leaving(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "I've left Strandside. I'm with Savannah Dental Outreach now.": being "with" a firm, said
+    next to leaving a job, is working there; a firm's name (three words, or one ending as firms'
+    names do) is told from a person's ("I left Tom. I'm with Jamie Fraser now.")."""
+    if not _LEFT_WORK.search(f"{ctx.previous} {ctx.sentence[: m.start()]}"):
+        return []
+    return [o for o in org_name(m, ctx) if len(o.split()) >= 3 or _FIRM_HEAD.search(o)]
 
 
 def job_phrase(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1350,8 +1382,9 @@ _ERASE_VERB = (
     r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
     r"(?:drop|bin|scrap|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
     r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up)|"
-    r"(?:scratch|drop|bin|scrap|lose|take|strike|cross)(?=[^.!?;]{0,60}\bfrom\s+(?:your|the)\s+"
-    r"(?:memory|notes|records?|files?|head|mind|system|database)\b))"
+    r"(?:scratch|drop|bin|scrap|lose|take|strike|cross)(?=[^.!?;]{0,60}\bfrom\s+(?:(?:your|the)\s+"
+    r"(?:memory|notes|records?|files?|head|mind|system|database)|(?:whatever|what|everything|anything)\s+you\s+"
+    r"(?:keep|have|hold|store|know|remember))\b))"
 )
 """A verb of erasing; one that also means other things ("drop", "scratch") only when it names
 what it erases from ("scratch that bit about the commission from your memory")."""
@@ -1367,12 +1400,12 @@ _KEEP_NOT = (
 """A request not to retain something: "can you not keep", "I'd rather you didn't remember"."""
 _ABOUT_WHAT = (
     r"(?i:(?:all|everything|anything|whatever|what\s+I\s+(?:just\s+)?(?:said|told\s+you|mentioned|shared|wrote))\s+)?"
-    r"(?i:(?:about|of|regarding|re|on|to\s+do\s+with|related\s+to)\s+)?"
+    r"(?i:(?:about|of|regarding|re|on|to\s+do\s+with|related\s+to)\s+)?(?i:(?:any|all)\s+of\s+)?"
 )
 FORGET_REQUEST = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
     r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,60}|(?i:which|what|where|who|when)\s+[^.!?;,]{1,60}|"
-    r"(?i:that|this)\s+(?!(?i:I|we|you)\b)[a-z][^.!?;,]{1,60}|"
+    r"(?i:that|this)\s+(?!(?i:I|we|you|for\s+now|though|too|please|either|anywhere|at\s+all|from)\b)[a-z][^.!?;,]{1,60}|"
     r"(?i:him|her|them)\b|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
 )
 """One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
@@ -1385,9 +1418,11 @@ ANAPHORIC_FORGET = (
     rf"(?i:(?:that|this)(?:\s+(?:last\s+)?{_POINTED})?|I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)"
     rf"(?:\s+(?:that|this|it|anything|the\s+{_POINTED}))?)|"
     r"(?i:pretend|act\s+(?:like|as\s+if))\s+I\s+(?:never|didn't|did\s+not)\s+"
-    r"(?:said|say|mention(?:ed)?|told\s+you|tell\s+you)(?:\s+(?:that|this|it|anything))?)"
-    r"(?:\s+(?i:from\s+your\s+(?:memory|head|mind|notes|records?|files?)|entirely|altogether|completely|"
-    r"please|too|as\s+well))*"
+    r"(?:said|say|mention(?:ed)?|told\s+you|tell\s+you)(?:\s+(?:that|this|it|anything))?|"
+    r"(?i:I\s+(?:don't|do\s+not)\s+want\s+(?:that|this|it)\s+(?:kept|stored|saved|remembered|recorded|written\s+down)))"
+    r"(?:\s+(?i:from\s+(?:your\s+(?:memory|head|mind|notes|records?|files?)|(?:whatever|what|everything|anything)\s+"
+    r"you\s+(?:keep|have|hold|store|know|remember)(?:\s+(?:on|about)\s+me)?)|entirely|altogether|completely|"
+    r"please|too|as\s+well|anywhere|at\s+all|either|for\s+now|though|for\s+me))*"
     r"(?:\s*,\s*(?i:about|re|regarding|i\.e\.)\s+(?P<obj>[^.!?;]{2,80}))?\s*(?=[.!?,;]|$)"
 )
 """A request that points back ("Please forget that", "forget I said that, about the burnout",
@@ -1396,11 +1431,24 @@ what it names is the statement said just before. "Forget what I said about why A
 names its topic itself: the rules below read it; a bare "Forget what I said." only retracts."""
 
 
+REGRETS_SAYING = re.compile(
+    r"\b(?:shouldn't|should\s+not)\s+have\s+(?:said|told\s+you|mentioned|brought\s+up)\s+(?:that|this|it)\b",
+    re.IGNORECASE,
+)
+"""A speaker regretting what they just said ("Oh, I shouldn't have said that."): it points back."""
+
+
+def regretted_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "Oh, I shouldn't have said that. Forget it, will you.": "forget it" is a request only after
+    a regret (elsewhere it is "never mind"); what it names is what was regretted."""
+    return said_topic(m, ctx) if REGRETS_SAYING.search(ctx.previous) else []
+
+
 def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     """The topics of a request that points back: what its "about ..." names, and the statement
     said just before, recorded as `said: <sentence>` (`emem.ledger.withhold` withholds exactly
     the turns that hold it)."""
-    topics = forget_topic(m, ctx) if m.group("obj") else []
+    topics = forget_topic(m, ctx) if m.groupdict().get("obj") else []
     for said in (*ctx.earlier, ctx.previous):
         said = " ".join(said.split()).strip()
         if said and not is_question_text(said):
@@ -1436,7 +1484,8 @@ RULES: tuple[Rule, ...] = (
     R(
         "lives_in",
         r"{S}{vg:live,reside:now}\s+in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?"
-        r"(?:house|flat|apartment|home|cottage|studio|bungalow|terrace|houseshare|place|room|condo|caravan|boat)"
+        r"(?:house|flat|apartment|home|cottage|studio|bungalow|terrace|houseshare|place|room|condo|caravan|boat|"
+        r"unit|townhouse|trailer|semi|maisonette)"
         r"\s+(?:in|near)\s+{obj:place}",
         place,
         dated=True,
@@ -1481,6 +1530,17 @@ RULES: tuple[Rule, ...] = (
         r"(?:lease|tenancy|rental|flat|apartment|house|place|home|condo)"
         r"(?:\s+(?:on|for)\s+(?:a|an|the|our|my)\s+(?:new\s+)?(?:flat|apartment|house|place|home|condo))?"
         r"\s+(?:in|near)\s+{obj:place}",
+        place,
+        dated=True,
+        confidence=0.7,
+    ),
+    # a home rented or bought, said in any tense and with its kind ("I rent a townhouse in Dieppe",
+    # "I'm renting a little stone cottage in New Mills now", "a trailer out at Bells Flats"); "near"
+    # names a landmark, not the town, and a unit or a studio may be a workshop
+    R(
+        "lives_in",
+        rf"{{S}}{{vg:rent,buy:any}}\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}\s+"
+        r"(?:in|(?:out|up|down)\s+(?:at|in))\s+{obj:place}",
         place,
         dated=True,
         confidence=0.7,
@@ -1534,6 +1594,14 @@ RULES: tuple[Rule, ...] = (
         r"(?:(?:new|first|dream|full-time|part-time|summer|great|big)\s+)*(?:job|position|role|offer)"
         r"\s+as\s+(?:(?:a|an)\s+)?(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s+(?:at|with|in|for)\b|\s*[.,;!]|$)",
         job_phrase,
+        dated=True,
+    ),
+    # the post named before "job" ("I've accepted a head chef job at The Gannet")
+    R(
+        "job_title",
+        r"{S}{vg:get,land,start,take,accept:past}\s+(?:a|an|the|my|this)\s+(?:new\s+)?{obj:job}\s+"
+        r"(?:job|position|role|post)\s+(?:at|with|for)\s+[A-Z]",
+        job,
         dated=True,
     ),
     R(
@@ -1660,6 +1728,28 @@ RULES: tuple[Rule, ...] = (
         job_phrase,
     ),
     R("works_at", r"{S}{vg:join:past}\s+{obj:org}\s+as\s+(?:a|an)\s+", org, dated=True),
+    # a business of one's own, named where it is set up ("He left Brennick Electric in September
+    # and registered his own company, Lachance Electrical") or in the next sentence ("I'm running my
+    # own studio. I'm calling it Second Gather Studio.")
+    R(
+        "works_at",
+        r"{S}(?:\s+[^.!?;]{1,60}?\s+and)?{vg:register,start,open,set,launch,run,found:any}(?:\s+up)?\s+"
+        rf"(?:my|our|his|her|their)\s+own\s+(?:[a-z]+\s+)?{_OWN_FIRM},?\s+(?:(?:called|named)\s+)?{{obj:org}}",
+        org_name,
+        dated=True,
+    ),
+    R(
+        "works_at",
+        r"{S}{BEN}\s+(?:calling|naming)\s+it\s+{obj:org}",
+        own_firm_named_before,
+        kw="calling naming",
+    ),
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?with\s+{obj:org}(?=\s+now\b|\s*[.!,;]|$)",
+        employer_after_leaving,
+        confidence=0.7,
+    ),
     # "joined Ordnance Survey as a geospatial analyst": the post taken with the employer
     R(
         "job_title",
@@ -2647,7 +2737,17 @@ RULES: tuple[Rule, ...] = (
         ANAPHORIC_FORGET,
         said_topic,
         kw="forget delete erase remove wipe scrub scrap purge ditch rid remember keep store save record "
-        "hold hang pretend act scratch drop bin lose take strike cross",
+        "hold hang pretend act scratch drop bin lose take strike cross kept stored saved remembered recorded",
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
+    R(
+        "forget_request",
+        rf"^{_REQUEST_OPEN}(?i:forget|erase|delete|wipe|scrap|drop)\s+it"
+        r"(?:\s*,\s*(?i:will|would|can|could)\s+you)?(?:\s+(?i:please|completely|entirely))?\s*(?=[.!?,;]|$)",
+        regretted_topic,
+        kw="forget erase delete wipe scrap drop",
         negated=True,
         cessation="any",
         confidence=0.9,
