@@ -45,7 +45,8 @@ def _has_number(clause: str) -> bool:
 _MONEY_QUESTION = re.compile(
     r"\b(?:cost|costs|price|prices|priced|pay|paying|paid|rent|fee|fees|charge|charges|charging|spend"
     r"|spent|earn|earns|earning|salary|wage|worth|budget|owe|owes|afford|costing|takings|raise|raised"
-    r"|sell|sold|go\s+for|went\s+for)\b",
+    r"|sell|sold|go\s+for|went\s+for)\b"
+    r"|\b(?:day|daily|hourly|nightly|weekly|going|day's|hour's)\s+rate\b|\brates?\s+(?:for|per|an?)\b",
     re.I,
 )
 _COUNTED_UNIT = re.compile(

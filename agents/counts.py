@@ -18,7 +18,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from emem.agents.assistant import cue_kin
-from emem.agents.spans import NUMBER_PATTERN, focus_words, number_value, sentences, stated_quantity
+from emem.agents.spans import (
+    NUMBER_PATTERN,
+    focus_words,
+    number_value,
+    people_total,
+    sentences,
+    stated_quantity,
+)
 from emem.answer import EvidenceItem, Plan
 from emem.index.text import tokenize
 
@@ -96,7 +103,7 @@ def singular(word: str) -> str:
 def mentions(text: str, focus: set[str]) -> bool:
     """True when the text names one of the focus words, singular or plural."""
     wanted = {singular(f) for f in focus}
-    return any(singular(w) in wanted for w in tokenize(text))
+    return any(singular(w) in wanted for w in tokenize(text)) or people_total(text, focus) is not None
 
 
 def member_names(text: str) -> list[str]:

@@ -134,6 +134,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "reading": ("reading", "book"),
     "watching": ("watching", "show", "series", "tv"),
     "learning": ("learning", "learn"),
+    "drives": ("car", "van", "truck", "vehicle", "pickup"),
     "has_partner": (
         "partner",
         "husband",
@@ -252,6 +253,13 @@ _OCCUPATION = re.compile(
 )
 """A bare "What does Ruth do?" ("... do for work now?"): what someone does, with no object, is
 their occupation."""
+_DRIVES_WHAT = re.compile(
+    r"^\s*(?:what|which)\s+(?:[a-z]+\s+)?(?:do|does|did|am|is|are|was|were)\s+[\w'’ -]+?\s+(?:drive|driving)"
+    r"(?:\s+(?:now|nowadays|these\s+days|at\s+the\s+moment|for\s+work|then|any\s*more|around)){0,2}\s*\?*\s*$",
+    re.IGNORECASE,
+)
+""""What do I drive?", "What am I driving for work now?": driving with no object but the one asked
+for asks for the vehicle ("Why did I drive the night shift?" does not)."""
 
 
 def predicate_cues(question: str) -> list[str]:
@@ -271,6 +279,8 @@ def predicate_cues(question: str) -> list[str]:
     found = sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
     if _OCCUPATION.match(question):
         found = list(dict.fromkeys(["job_title", "works_at", *found]))
+    if _DRIVES_WHAT.match(question):
+        found = list(dict.fromkeys(["drives", *found]))
     fav = _FAVOURITE.search(q)
     category = favourite_of(fav) if fav else None
     return list(dict.fromkeys([category, *found, "likes"])) if category else found

@@ -341,7 +341,7 @@ def cued(word: str, predicate: str) -> bool:
 
 _WHAT_HEAD = re.compile(
     r"^\s*(?:what|which)\s+(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?"
-    r"(?!(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should)\b)([a-z]+)",
+    r"(?!(?:am|is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|may|might|must)\b)([a-z]+)",
     re.IGNORECASE,
 )
 
@@ -483,6 +483,7 @@ VALUE_HEADS: dict[str, frozenset[str]] = {
     "reading": frozenset("book novel".split()),
     "watching": frozenset("show series programme program".split()),
     "learning": frozenset("language instrument skill".split()),
+    "drives": frozenset("car van truck vehicle pickup ute".split()),
     "diet": frozenset("diet".split()),
 }
 """Nouns a predicate's values are instances of: "Which hospital does she work at?" is answered by
@@ -1072,9 +1073,10 @@ def _read_rules(
         replaced = _replacement_of_ended(question, plan, facts, every)
         if replaced is not None:
             return replaced, "answered"
-    if plan.operation == Operation.COUNT and (states or holding):
+    if plan.operation == Operation.COUNT and (states or holding or told):
         # The replay reads context turns too: it judges each sentence by its own rules (what is
-        # counted, the members named), and a loss is often said in a turn no assistant quoted.
+        # counted, the members named), and a loss is often said in a turn no assistant quoted;
+        # so does a total no assistant quoted ("So three working for me now").
         n = _count(question, plan, states, holding, told)
         return (n, "answered") if n is not None else (abstention(question), "abstained")
     if not holding:
@@ -1450,8 +1452,13 @@ def answers_asked_kind(question: str, sentence: str) -> bool:
         if not re.search(rf"\b(?:{forms})\b", sentence, re.I):
             return False
     asked = {_FAMILY.get(p, p) for p in predicate_cues(question) if p not in RELATIONS}
-    said = {_FAMILY.get(p, p) for p in predicate_cues(sentence) if p not in RELATIONS}
+    said = {_FAMILY.get(p, p) for p in predicate_cues(sentence) if p not in RELATIONS | _SAID_IN_PASSING}
     return not (asked and said and not asked & said)
+
+
+_SAID_IN_PASSING = frozenset({"drives"})
+"""Predicates whose cue words a sentence uses of other things too ("I drive freight trains for
+Harland Rail" tells where one works): they never make a sentence about something else."""
 
 
 _FAMILY = {

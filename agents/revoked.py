@@ -17,10 +17,14 @@ from emem.answer import EvidenceItem, Operation, Plan
 CALLED_OFF = re.compile(
     r"\bcancell?(?:ed|ing)?\b|\bcall(?:ed|ing)?\s+(?:it\s+)?off\b|\b(?:is|are|was|were|it['’]s|'s)\s+off\b"
     r"|\b(?:isn['’]t|is not|aren['’]t|not)\s+happening\b|\bwithdr(?:awn|ew)\b|\bpulled\s+(?:out|my|our|his|her|their)\b"
-    r"|\bno need to\b|\b(?:fell|falls)\s+through\b|\bscrapped\b",
+    r"|\bno need to\b|\b(?:fell|falls)\s+through\b|\bscrapped\b"
+    r"|\bdecided\s+(?:against|not\s+to)\b|\bnever\s+(?:made\s+it|got\s+(?:round|around|to)|went|ended\s+up)\b"
+    r"|\bnever\s+got\s+(?:the|my|our|his|her|their|it)\b[^.!?;]{0,40}\s+in\b"
+    r"|\b(?:didn['’]t|did\s+not)\s+(?:end\s+up\s+|actually\s+|get\s+to\s+)?(?:retire|go|going|make\s+it|enter|compete|play|take\s+part)\b",
     re.I,
 )
-"""Cues that a plan was called off, in any topic."""
+"""Cues that a plan was called off, in any topic ("We never made it to Yellowstone", "I didn't
+retire", "I've decided against the second dog", "So I never got the council bid in")."""
 _ASKS_PLAN = re.compile(
     r"^\s*when\s+(?:is|are|am|will)\b|^\s*when['’]s\b|\bwhat['’]s the plan\b|\bwhat is the plan\b"
     r"|\bwhat happened (?:to|with)\b",

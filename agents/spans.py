@@ -413,6 +413,32 @@ _TOTAL = re.compile(
 """A total said outright ("So five in total", "that's three animals") outranks the parts."""
 
 
+PEOPLE_TOTAL = re.compile(
+    rf"\b({NUMBER_PATTERN})\s+of\s+us\b|\b(?:we're|we\s+are|they're|they\s+are)\s+(?:(?:down|up|back)\s+to\s+)?"
+    rf"({NUMBER_PATTERN})\b(?!\s*(?:%|percent|years?|months?|weeks?|days?|hours?|minutes?|miles?|km|o'clock|pm|am)\b)|"
+    rf"\b({NUMBER_PATTERN})\s+(?:working|work)\s+for\s+(?:me|us)\b|\b(?:crew|team|group|staff)\s+of\s+({NUMBER_PATTERN})\b|"
+    rf"\b(?:are|is)\s+({NUMBER_PATTERN})\s+(?:now|again|strong)\b",
+    re.I,
+)
+"""How many people a group has, said without a noun ("there's four of us now", "so we're six on
+the Loon", "three working for me again", "the Krill Seekers are six now")."""
+PEOPLE_WORDS = frozenset(
+    "people person crew team staff member members player players worker workers employee employees "
+    "us folk".split()
+)
+"""Words a count question names people by, which a total without a noun answers."""
+_PEOPLE_STEMS = PEOPLE_WORDS | {_stem(w) for w in PEOPLE_WORDS}
+
+
+def people_total(text: str, focus: set[str]) -> int | None:
+    """The size of a group of people the text states without a noun, when the question counts
+    people (or names the group, given as focus by the caller)."""
+    if not focus & _PEOPLE_STEMS:
+        return None
+    m = PEOPLE_TOTAL.search(text)
+    return number_value(next(g for g in m.groups() if g)) if m else None
+
+
 _OF_THEM = re.compile(rf"\b(?:have|had|own|owned|got|keep|kept)\s+({NUMBER_PATTERN})\s+of\s+them\b", re.I)
 
 
@@ -481,6 +507,8 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     total = _TOTAL.search(text)
     if total and about(text, focus):
         return number_value(next(g for g in total.groups() if g))
+    if (people := people_total(text, focus)) is not None:
+        return people
     found = None
     if focus and about(text, focus) and (of_them := _OF_THEM.search(text)):
         found = number_value(of_them.group(1))  # "into guitars, I have three of them"

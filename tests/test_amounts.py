@@ -109,3 +109,9 @@ def test_a_sum_said_without_who_paid_it_does_not_answer_what_they_paid(tmp_path:
             assert trap.status == "abstained", (mode, trap.answer)
         assert "2,400" in m.ask("How much did the boiler cost?", namespace="n", mode="auto").answer
         assert "180" in m.ask("How much did the plumber charge?", namespace="n", mode="auto").answer
+
+
+def test_a_rate_charged_is_money_a_rate_measured_is_not() -> None:
+    assert asks_money("What's my day rate now?")
+    assert asks_money("What's my hourly rate these days?")
+    assert not asks_money("What's my resting heart rate?")

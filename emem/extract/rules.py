@@ -1032,6 +1032,30 @@ def favourite_of(m: re.Match[str]) -> str | None:
     return "favourite_" + "_".join(dict.fromkeys(words))
 
 
+_VEHICLE = r"(?P<obj>[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}\b))*)"
+"""A vehicle by its make and model, as people name the one they drive ("Mitsubishi Outlander",
+"Isuzu D-Max", "Ram 3500", "Hilux")."""
+_VEHICLE_TALK = re.compile(
+    r"\b(?:cars?|vans?|trucks?|pickups?|utes?|vehicles?|drive|drives|driving|drove|traded\s+in|written\s+off|"
+    r"write-off|nicked|stolen|mileage|miles|kilomet(?:re|er)s|mpg|engine|gearbox|MOT|second[\s-]hand|"
+    r"got\s+rid\s+of)\b",
+    re.IGNORECASE,
+)
+"""Words of motoring: what makes "I've got a Hilux now" a vehicle and not a dog or a phone."""
+
+
+def vehicle(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A vehicle's make and model, not a word that only opens a sentence's next part."""
+    obj = m.group("obj")
+    return [] if obj.split()[0].lower() in NOT_NAMES else [obj]
+
+
+def vehicle_in_talk(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A vehicle got or bought, when the turn talks of vehicles ("The Outlander is written off.
+    Got a second-hand Hilux instead.")."""
+    return vehicle(m, ctx) if _VEHICLE_TALK.search(ctx.context or ctx.sentence) else []
+
+
 def title(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A book or show title as said (quotes dropped), at most eight words."""
     text = _cut_dates(m.group("obj") or "", m.start("obj"), ctx).strip().strip('"').strip()
@@ -1449,11 +1473,26 @@ def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     said just before, recorded as `said: <sentence>` (`emem.ledger.withhold` withholds exactly
     the turns that hold it)."""
     topics = forget_topic(m, ctx) if m.groupdict().get("obj") else []
-    for said in (*ctx.earlier, ctx.previous):
-        said = " ".join(said.split()).strip()
-        if said and not is_question_text(said):
-            topics.append(f"{SAID_PREFIX}{said}")
+    for statement in (*ctx.earlier, ctx.previous):
+        # one topic per sentence: a turn the request points back at is then covered sentence by
+        # sentence, so no sentence of it survives as "the rest of the turn"
+        # ("Yes." alone would cover every turn saying yes: a sentence of under three words goes
+        # with the one after it)
+        parts = _SENTENCE_END.split(" ".join(statement.split()))
+        merged: list[str] = []
+        for part in parts:
+            if merged and len(re.findall(r"\w+", merged[-1])) < 3:
+                merged[-1] = f"{merged[-1]} {part}"
+            else:
+                merged.append(part)
+        for said in merged:
+            said = said.strip()
+            if said and not is_question_text(said):
+                topics.append(f"{SAID_PREFIX}{said}")
     return topics
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'])")
 
 
 def is_question_text(text: str) -> bool:
@@ -2350,6 +2389,20 @@ RULES: tuple[Rule, ...] = (
         "learning",
         r"{S}{vg:start,begin:past}\s+learning\s+(?!about\b|from\b)(?:{obj:np})",
         learned,
+        dated=True,
+    ),
+    # the vehicle one drives ("I drive a Mitsubishi Outlander", "I've got an Isuzu D-Max pickup now")
+    R(
+        "drives",
+        rf"{{S}}{{vg:drive:now}}\s+(?:a|an|the|my|our)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}",
+        vehicle,
+        dated=True,
+    ),
+    R(
+        "drives",
+        rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}"
+        r"(?:\s+(?:pickup|van|truck|car|ute|estate|hatchback|4x4))?(?=\s+(?:now|instead)\b|\s*[,.!;]|$)",
+        vehicle_in_talk,
         dated=True,
     ),
     # pets named after the fact ("we got a kitten and named her Mochi")

@@ -30,6 +30,7 @@ favourite_<category>   single       favourite thing of a category (favourite_foo
 reading                single       the book currently being read
 watching               single       the show / series currently being watched
 learning               single       the skill or language currently being learned
+drives                 single       the vehicle the subject drives now (car, van, truck)
 has_partner            single       spouse or partner ("a husband named Tom")
 has_pet                multi        a pet ("a dog named Max")
 likes                  multi        something the subject enjoys
@@ -85,6 +86,7 @@ PREDICATES: dict[str, Cardinality] = {
     "reading": Cardinality.SINGLE,
     "watching": Cardinality.SINGLE,
     "learning": Cardinality.SINGLE,
+    "drives": Cardinality.SINGLE,
     "has_partner": Cardinality.SINGLE,
     "has_pet": Cardinality.MULTI,
     "likes": Cardinality.MULTI,
