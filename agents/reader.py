@@ -360,6 +360,12 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     states = _asked_subjects(question, plan, states)
     if not states:
         return None
+    if answer_type(question) is AnswerType.NAME and (
+        named := [f for f in states if any(map(named_value, f.values))]
+    ):
+        # "What's Yesenia's partner called?" cues relationship_status ("married") as much as
+        # has_partner ("a wife named Delia"): a name is asked, so the value that gives one
+        states = named
     fact = min(states, key=lambda f: order.get(f.predicate, len(order)))
     current = {str(r.get("object")) for r in fact.revisions}
     earlier = [r for r in fact.history if str(r.get("object")) not in current]
@@ -415,6 +421,17 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
             x for v in values if (x := typed_span(kind, v, None, {n.lower() for n in [named_value(v)] if n}))
         ]
         return ", ".join(typed) if typed else None
+    if (
+        kind is AnswerType.NAME
+        and (head := head_noun(question)) in _KIND_WORDS
+        and cued(head, fact.predicate)
+    ):
+        # "What's Yesenia's partner called?": the name of the value the asked noun stands for
+        # ("a wife named Delia"), whatever word the value uses for it ("my dog" stands for dogs
+        # alone: a cat's name does not answer it)
+        names = [n for v in values if (n := named_value(v))]
+        if names:
+            return ", ".join(names)
     if kind in NEEDS_SPECIFIC:
         # "the name of Nina's dog" is not the name in "a cat named Luna".
         head = head_noun(question) if kind is AnswerType.NAME else asked_head(question)
@@ -432,6 +449,10 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     return ", ".join(bare_value(v) for v in values)
 
 
+_KIND_WORDS = frozenset(
+    "partner spouse pet pets sibling siblings kid kids child children parent parents".split()
+)
+"""Nouns that stand for every value of their predicate ("partner" for a wife or a husband)."""
 _ASKS_KIND = re.compile(r"\b(?:what|which)\s+(?:breed|kind|type|sort)s?\b", re.IGNORECASE)
 _NOT_KIND = frozenset(
     "a an the my our his her their new old little big baby young second third another rescue foster "

@@ -30,6 +30,7 @@ ENDED = re.compile(
     r"|\b(?:shut|closed|wound)\s+(?:it\s+)?(?:down|up)\b|\bpulled\s+out\s+of\b"
     r"|\bhad\s+to\s+(?:drop|cancel|scrap|pull\s+out|give\s+up|pass\s+on|turn\s+down)\b"
     r"|\b(?:has|have|had|just)\s+left\b|['’]ve\s+left\b|['’]s\s+left\s+(?:the|his|her|my|our|their)\b|\bchanged\s+(?:my|our|his|her|their)\s+minds?\b"
+    r"|\b(?:has|have|had)\s+gone\s+(?:off\s+)?to\s+(?:work|live|join)\b|['’]s\s+gone\s+(?:off\s+)?to\s+(?:work|live|join)\b"
     r"|\b(?:moving|moved|move)\s+(?:\w+\s+){0,3}?out\s+of\b"
     r"|\b(?:switched|swapped|changed|moved)\s+(?:over\s+)?(?:from\s+[^,.;!?]+?\s+)?to\b|\bswapped\b"
     r"|\b(?:is|are|was|it['’]s|'s)\s+dead\b|\bisn['’]t\s+(?:up\s+to|going|happening)\b"

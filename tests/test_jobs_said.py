@@ -73,6 +73,11 @@ def test_ive_left_ends_what_a_still_question_asks_about() -> None:
             "I've had to drop the Leeds gig, it clashes.",
             "Am I still playing the Leeds gig?",
         ),
+        (
+            "Gwil works for me as a labourer.",
+            "Gwil's gone to work on the wind farm, better money.",
+            "Is Gwil still working for me?",
+        ),
     ],
 )
 def test_what_ends_a_plan_answers_a_still_question_no(plan: str, ended: str, question: str) -> None:
