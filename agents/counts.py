@@ -115,6 +115,11 @@ def _number(word: str | None) -> int | None:
     return number_value(word) if word else None
 
 
+_BARE_TOTAL = re.compile(
+    rf"^\W*(?:so|that's|so\s+that's|which\s+makes|making)\s+({NUMBER_PATTERN})\s*(?:now|again|in\s+total|total|altogether)?\W*$",
+    re.I,
+)
+"""A sentence that is only a total ("So eighteen.", "That's five now.")."""
 _INTRODUCED = re.compile(r"^([A-Z][a-z]+)\s+(?:is|was)\s+(?:the|a|an|our|my)\b")
 """A member introduced by name after its set's total ("Brisket is the ginger one")."""
 
@@ -154,6 +159,13 @@ def count_over_time(
             named = [n for n in member_names(sentence) if n in members]
             listing = count is not None and not members and name_list(sentence)
             if not (linked or mentions(sentence, focus) or named or listing):
+                continue
+            if linked and (bare := _BARE_TOTAL.match(sentence)) and (n := _number(bare.group(1))) is not None:
+                # "Twenty-two kids signed up, then four quit. So eighteen.": a total said alone
+                # right after the set's change is its size
+                if count is not None and n != count:
+                    changes += 1
+                count = n
                 continue
             linked = True
             step = _read_sentence(sentence, focus, count, members, start_on_gain)

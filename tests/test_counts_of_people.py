@@ -79,3 +79,11 @@ def test_how_many_work_for_me_then_and_now(memory: Memory, mode: str) -> None:
         assert then.status == "abstained" or "2" in then.answer, then.answer
     else:
         assert then.status == "answered" and "2" in then.answer, then.answer
+
+
+def test_a_total_said_alone_after_a_change_is_the_size() -> None:
+    told = [
+        spoken("Twenty-two kids signed up for the chess club, then four quit after a week. So eighteen.", 9),
+    ]
+    trace = count_over_time(told, {"kids", "club"})
+    assert trace is not None and trace.value == 18
