@@ -159,3 +159,21 @@ def test_a_business_of_ones_own_or_a_firm_one_is_with(said: str, who: str, emplo
 )
 def test_being_with_someone_or_naming_something_is_no_job(said: str) -> None:
     assert [f for f in extracted(said, predicate="works_at") if f.kind == "assert"] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "title"),
+    [
+        ("I'm chief electrician at Halyard Yachts now.", "chief electrician"),
+        ("I'm a senior nurse at St Mary's.", "senior nurse"),
+        ("Work news, I've been made team leader at Donnybrook.", "team leader"),
+        ("Guess what, I've been made deputy head at Fernside.", "deputy head"),
+    ],
+)
+def test_a_rank_is_part_of_the_title_and_a_post_given_is_one(said: str, title: str) -> None:
+    assert [f.object for f in extracted(said, predicate="job_title")] == [title]
+
+
+@pytest.mark.parametrize("said", ["I've been made redundant.", "I've been made an offer by Kestrel Labs."])
+def test_being_made_something_else_is_no_post(said: str) -> None:
+    assert extracted(said, predicate="job_title") == []

@@ -359,9 +359,19 @@ def org_name(m: re.Match[str], ctx: Ctx) -> list[str]:
     return out
 
 
+_RANK = re.compile(
+    r"\b(?P<rank>chief|head|senior|lead|principal|deputy|assistant|junior|acting|trainee|sous)\s+$",
+    re.IGNORECASE,
+)
+"""A rank said before a post ("chief electrician", "acting shift manager"): part of the title."""
+
+
 def job(m: re.Match[str], ctx: Ctx) -> list[str]:
     text, start = _group(m)
     obj = _ARTICLE.sub("", _trim(text)).strip()
+    rank = _RANK.search(m.string[: m.start("obj")])
+    if rank is not None and not obj.lower().startswith(rank.group("rank").lower()):
+        obj = f"{rank.group('rank')} {obj}"  # "I'm chief electrician at Halyard": the rank too
     # lower case, but an acronym stays as written ("UX designer", "IT manager")
     obj = " ".join(w if re.fullmatch(r"[A-Z]{2,4}", w) else w.lower() for w in obj.split())
     return [obj] if obj and len(obj.split()) <= 5 else []
@@ -1668,7 +1678,12 @@ RULES: tuple[Rule, ...] = (
     # "I'm sous chef at Casa Brasa", "she's head nurse at St Luke's": a post held, said without an
     # article, is still a job at the place named
     R("works_at", r"{S}{BEN}\s+(?:[a-z]+\s+)?{job:job}\s+(?:at|for)\s+{obj:org}", org, confidence=0.7),
-    R("job_title", r"{S}{BEN}\s+(?:[a-z]+\s+)?{obj:job}\s+(?=(?:at|for)\s+[A-Z])", job, confidence=0.7),
+    R(
+        "job_title",
+        r"{S}{BEN}\s+(?:(?!been\b)[a-z]+\s+)?(?!(?:been|made)\b){obj:job}\s+(?=(?:at|for)\s+[A-Z])",
+        job,
+        confidence=0.7,
+    ),
     # Work said by what one does there ("I teach chemistry at Lycée Ampère", "I nurse at St
     # Luke's"): the place is the employer.
     R(
@@ -1759,6 +1774,15 @@ RULES: tuple[Rule, ...] = (
         kw="teaching",
     ),
     R("job_title", r"{S}{vg:get:past}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
+    # "I've been made team leader at Donnybrook", "Oisin's been made a driver manager": a post given
+    R(
+        "job_title",
+        r"{S}(?:{HAVE}|'ve|'s){ADV}\s+been\s+made\s+(?!(?:redundant|homeless|welcome|aware|sure|responsible|to|"
+        r"fun|ill|sick|better|worse|a\s+fool|an?\s+(?:offer|example|exception)|use|part)\b)(?:(?:a|an|the)\s+)?{obj:np}",
+        job_phrase,
+        dated=True,
+        kw="made",
+    ),
     R("job_title", r"{S}{BE}{ADV}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{vg:become,qualify:past}\s+(?:as\s+)?(?:a|an)\s+{obj:job}", job, dated=True),
     R(
