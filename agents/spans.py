@@ -203,8 +203,15 @@ _MEASURE_QUESTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    (
+        "score",
+        re.compile(
+            r"^\s*what\s+(?:mark|marks|score|grade|percentage|result)\s+(?:did|do|does|have|has|had)\b", re.I
+        ),
+    ),
 )
-"""Questions asking a measured quantity, by the family of units that answers them."""
+"""Questions asking a measured quantity, by the family of units that answers them ("What mark did
+I get?" is answered by a mark, not by "I passed")."""
 _NUMBER = r"(?<![\w.,])\d+(?:[.,]\d+)?"
 MEASURE_UNITS: dict[str, re.Pattern[str]] = {
     "weight": re.compile(
@@ -223,6 +230,12 @@ MEASURE_UNITS: dict[str, re.Pattern[str]] = {
         rf"{_NUMBER}\s*(?:hours?|hrs?|h)(?:\s*(?:and\s*)?\d+\s*(?:minutes?|mins?))?\b|{_NUMBER}\s*(?:minutes?|mins?)\b"
         r"|\b(?:an?|one|half\s+an)\s+hour(?:\s+and\s+(?:a\s+half|\d+\s*(?:minutes?|mins?)))?\b",
         re.I,
+    ),
+    "score": re.compile(
+        rf"{_NUMBER}\s*(?:%|percent|per\s+cent|points?|marks?|out\s+of\s+\d+)|\b\d{{1,3}}\s*/\s*\d{{1,3}}\b"
+        r"|\b(?:got|scored|received|with)\s+(?:an?\s+)?(?:A\*|[A-F][+-]?|(?:a\s+)?(?:distinction|merit|first|2:1|2:2))(?=[\s.,!;]|$)"
+        r"|\b(?:got|scored|get|getting|with)\s+(?:an?\s+)?\d{1,3}(?:\.\d+)?(?![\d,]|\s*(?:years?|months?|weeks?|days?|"
+        r"hours?|minutes?|people|kids|of\b|out\s+of|%|percent|per\s+cent|points?|marks?))",
     ),
 }
 """A number with a unit of each family ("5.6 kg", "10mg", "1.8 m", "70 minutes")."""

@@ -115,3 +115,16 @@ def test_a_rate_charged_is_money_a_rate_measured_is_not() -> None:
     assert asks_money("What's my day rate now?")
     assert asks_money("What's my hourly rate these days?")
     assert not asks_money("What's my resting heart rate?")
+
+
+def test_a_mark_asked_is_answered_by_a_mark_not_by_passing() -> None:
+    from emem.agents.spans import AnswerType, answer_type, typed_span
+
+    q = "What mark did I get on my driving theory test?"
+    assert answer_type(q) is AnswerType.MEASURE
+    assert typed_span(AnswerType.MEASURE, "And I passed the theory test!", None, set(), "score") is None
+    assert (
+        typed_span(AnswerType.MEASURE, "I got 47 out of 50 on the theory.", None, set(), "score")
+        == "47 out of 50"
+    )
+    assert typed_span(AnswerType.MEASURE, "The essay came back with a 68.", None, set(), "score") is not None
