@@ -83,7 +83,7 @@ from emem.extract.entities import NOT_NAMES
 from emem.extract.roles import asked_roles
 from emem.index.text import STOP_WORDS, tokenize
 from emem.instructions import looks_like_instruction
-from emem.ledger.predicates import named_value
+from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
 from emem.prompting import load_prompt, memory_block
@@ -839,6 +839,9 @@ def _count(
         if trace is not None and trace.changes:
             return str(trace.value)
         kin_trace = count_over_time(involved, kin, until, start_on_gain=owned) if kin != focus else None
+    # a single value (where one works, where one lives) is no set to count: "How many people work
+    # for me?" is not answered by the one employer the ledger holds
+    states = [f for f in states if builtin_cardinality(f.predicate) is not Cardinality.SINGLE]
     members = [v for f in states for v in f.values if about(v, focus)] or [
         v for f in states for v in f.values
     ]

@@ -87,3 +87,25 @@ def test_a_total_said_alone_after_a_change_is_the_size() -> None:
     ]
     trace = count_over_time(told, {"kids", "club"})
     assert trace is not None and trace.value == 18
+
+
+@pytest.mark.parametrize("mode", ["auto", "deep", "fast"])
+def test_the_one_employer_is_no_count_of_people(tmp_path_factory: pytest.TempPathFactory, mode: str) -> None:
+    m = Memory(tmp_path_factory.mktemp("firm") / "h")
+    conv = dated_conversation(
+        [
+            (
+                "2025-05-02T09:00:00+00:00",
+                [
+                    (
+                        "user",
+                        "I've left Skerry. I'm setting up my own business. I'm calling it Tidewright Marine.",
+                    )
+                ],
+            )
+        ],
+        cid="c",
+    )
+    m.add_conversation(conv, namespace="firm")
+    a = m.ask("How many people work for me now?", namespace="firm", mode=mode)
+    assert a.answer.strip() != "1", a.answer
