@@ -115,7 +115,13 @@ _NAME_LEAD = re.compile(
 )
 
 
-_NOT_SUBJECTS = frozenset("I I'm I've I'd I'll The A An It It's That This There Here What".split())
+_NOT_SUBJECTS = frozenset(
+    "I I'm I've I'd I'll The A An It It's That This There Here What No Yes Yeah Yep Nope Nah Sorry Thanks Oh "
+    "Well Hi Hey Right OK Okay Sure".split()
+)
+"""Capitalised words that open a clause without naming anyone ("No, that's Emiliano")."""
+_THATS = re.compile(r"^(?:that|this|it)(?:['’]s|\s+is|\s+was)\s+(?P<name>[A-Z][\w'’-]+)\b")
+"""A clause that names who is meant ("that's Emiliano, he's fourteen"): what follows is about them."""
 
 
 def _clause_subject(clause: str, previous: str | None, speaker: str) -> str | None:
@@ -127,6 +133,8 @@ def _clause_subject(clause: str, previous: str | None, speaker: str) -> str | No
         return named.group("name")  # "My neighbour Greta has ...": about Greta, not the speaker
     if _FIRST.match(text):
         return SELF if speaker else None
+    if (meant := _THATS.match(text)) and meant.group("name") not in _NOT_SUBJECTS:
+        return meant.group("name")
     if _PRONOUN.match(text):
         return previous
     if named and named.group("name") not in _NOT_SUBJECTS:

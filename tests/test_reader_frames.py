@@ -184,6 +184,14 @@ def test_which_one_is_the_named_subject_of_the_clause_saying_it() -> None:
     assert (answer, status) == ("Pim", "answered")
 
 
+def test_a_reply_naming_who_is_meant_makes_them_the_subject() -> None:
+    from emem.agents.frames import which_one
+
+    said = "No, that's Emiliano, he's fourteen, and yes, the sneakers squeak on every move."
+    found = which_one("Whose sneakers squeak?", said, "Osric", set())
+    assert found is not None and found[0] == "Emiliano"
+
+
 def test_a_framed_value_let_go_later_gives_way_to_what_replaced_it() -> None:
     q = "What bike does Oona ride?"
     plan = offline_plan(q, ["Oona", "Piet"])
