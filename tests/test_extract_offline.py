@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from emem.extract.entities import AliasResolver
-from emem.extract.offline import OfflineExtractor, split_sentences
+from emem.extract.offline import OfflineExtractor
 from emem.extract.schema import FactCandidate
+from emem.extract.sentences import split_sentences
 from emem.ledger.predicates import PREDICATES, normalise_object
 from emem.models import Turn
 

@@ -205,3 +205,11 @@ def test_a_request_never_reaches_the_context_as_history(tmp_path: Path, mode: st
     a = m.ask("What mistake did I make on a shift in March?", namespace="past", mode=mode)
     assert "heparin" not in a.answer.lower() and "heparin" not in a.context.lower(), a.context
     m.close()
+
+
+def test_a_turn_pointed_back_at_is_cut_where_the_extractor_cuts_sentences() -> None:
+    # "Dr." ends no sentence: "said: I'm seeing Dr." would withhold every turn seeing a doctor
+    assert _topics("I'm seeing Dr. Okafor about my heart. It's the valve again.", "Please forget that.") == [
+        "said: I'm seeing Dr. Okafor about my heart.",
+        "said: It's the valve again.",
+    ]

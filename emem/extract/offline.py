@@ -38,13 +38,12 @@ from emem.extract.rules import (
 )
 from emem.extract.schema import FactCandidate
 from emem.extract.self_correction import corrected_in_next_breath
+from emem.extract.sentences import split_sentences
 from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
 from emem.subjects import speaker_roles
 from emem.timeparse import WEEKDAY
 
-_ABBREVIATIONS = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Mt|vs|etc|e\.g|i\.e|approx|No)\.)$")
-_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"')\]]*|\n|$)")
 _QUESTION_START = re.compile(
     r"^\W*(?:(?:so|and|but|oh|hey|wait)\W+)?(?:do|does|did|are|is|have|has|can|could|would|will|should|"
     r"were|was|what|where|when|why|how|who|which)\s+(?:you|u|ya|y'all)\b",
@@ -91,8 +90,6 @@ _ELLIPSIS = re.compile(
 )
 """Informal speech drops the subject ("Moved to Austin last year!"): such sentences are read as "I ..."."""
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
-_GLUED = re.compile(r"\.[\w@]")
-"""A full stop with a word character right after it is inside a token (an email, a number)."""
 _CORRECTING = re.compile(
     r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather|hang\s+on|wait|oops|whoops|"
     r"swapped|mixed\s+up|got\s+(?:it|that|them)\s+wrong|wrong\s+(?:number|one|address|date))\b",
@@ -132,34 +129,6 @@ def request_without_tag(sentence: str) -> str | None:
 
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans of `text`; abbreviations such as "Dr." or "St." do not end a sentence."""
-    spans: list[tuple[int, int]] = []
-    start = None
-    for m in _SENTENCE.finditer(text):
-        if m.start() == m.end():
-            continue
-        if start is None:
-            start = m.start()
-        if m.end() < len(text) and (
-            _ABBREVIATIONS.search(text[start : m.end()]) or _GLUED.match(text, m.end() - 1)
-        ):
-            continue  # "Dr. Smith", "priya.k@example.com", "3.5": no sentence ends there
-        spans.append((start, m.end()))
-        start = None
-    if start is not None:
-        spans.append((start, len(text)))
-    out = []
-    for s, e in spans:
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            out.append((s, e))
-    return out
 
 
 def is_question(sentence: str) -> bool:
@@ -632,8 +601,8 @@ _POINTS_BACK = re.compile(
     r"^\W*(?:he|she|they|we|it|his|her|their|its|he's|she's|they're|we've|we're|it's|that|this|which|and|but|so)\b",
     re.IGNORECASE,
 )
-"""A sentence that carries on the one before it ("He hasn't told anyone yet.", "We've found a
-donor", "Oh, I shouldn't have said that.")."""
+"""A sentence that opens by carrying on the one before it ("He hasn't told anyone yet.", "We've
+found a donor"); one regretting it ("Oh, I shouldn't have said that.") is `REGRETS_SAYING`."""
 _ANNOUNCES_SECRET = re.compile(
     r"\b(?:shouldn't|should\s+not)\s+(?:tell|say|be\s+telling|be\s+saying)\b|\bsecret\b|\bconfidential\b|"
     r"\bbetween\s+(?:us|you\s+and\s+me)\b|\b(?:can|may)\s+I\s+tell\s+you\s+something\b|\bgossip\b|"

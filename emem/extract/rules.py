@@ -19,6 +19,7 @@ from typing import Literal
 from emem.extract.dates import DateMention
 from emem.extract.entities import NOT_NAMES
 from emem.extract.patterns import HOME_NOUN, JOBS, PETS, compile_template, gerund, template_keywords
+from emem.extract.sentences import split_sentences
 from emem.ledger.withhold import SAID_PREFIX
 from emem.numbers import compound_value
 
@@ -403,14 +404,6 @@ _OWN_FIRM = (
 """What one sets up on one's own ("my own practice", "his own company")."""
 _OWN_FIRM_SAID = re.compile(rf"\b(?:my|our|his|her|their)\s+own\s+(?:[a-z]+\s+)?{_OWN_FIRM}\b", re.I)
 _LEFT_WORK = re.compile(r"\b(?:left|quit|resigned\s+from|handed\s+in\s+my\s+notice\s+at)\s+[A-Z]")
-
-
-_FIRM_HEAD = re.compile(
-    r"\s(?:Outreach|Dental|Clinic|Hospital|Group|Ltd|Inc|Services|Solutions|Partners|Associates|Bank|Trust|"
-    r"Council|Studios?|Labs?|Agency|Media|Foods|Health|Care|Logistics|Freight|Electric(?:al)?|Motors|Works|"
-    r"Company|Co|Practice|Surgery|School|College|University|Press|Publishing)$"
-)
-"""The last word of a firm's name, which a person's name does not end with."""
 
 
 def own_firm_named_before(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1131,6 +1124,12 @@ ORG_HEADS = (
     r"Robotics|Software|Analytics|Dynamics|Industries|Enterprises|Holdings|Brewery|Salon|Gym|Surgery|Practice)"
 )
 """Head nouns that make a capitalised name an organisation ("Kerr's Garage", "Nairn Motors")."""
+_FIRM_HEAD = re.compile(
+    rf"\s(?:{ORG_HEADS}|Outreach|Dental|Services|Trust|Council|Health|Care|Freight|Electric(?:al)?|Works|Co|"
+    r"School|College|University|Publishing)$"
+)
+"""The last word of a firm's name, which a person's name does not end with: an organisation's head
+noun, or a word that ends a firm's name without making one of any capitalised words ("School")."""
 
 
 def field_of(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1488,7 +1487,8 @@ def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
         # sentence, so no sentence of it survives as "the rest of the turn"
         # ("Yes." alone would cover every turn saying yes: a sentence of under three words goes
         # with the one after it)
-        parts = _SENTENCE_END.split(" ".join(statement.split()))
+        flat = " ".join(statement.split())
+        parts = [flat[a:b] for a, b in split_sentences(flat)]
         merged: list[str] = []
         for part in parts:
             if merged and len(re.findall(r"\w+", merged[-1])) < 3:
@@ -1500,9 +1500,6 @@ def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
             if said and not is_question_text(said):
                 topics.append(f"{SAID_PREFIX}{said}")
     return topics
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'])")
 
 
 def is_question_text(text: str) -> bool:
