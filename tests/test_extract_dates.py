@@ -127,3 +127,18 @@ def test_labels_are_absolute() -> None:
 
 def test_is_a_pure_function_of_its_inputs() -> None:
     assert find_date_mentions("last Friday", MONDAY) == find_date_mentions("last Friday", MONDAY)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("at the end of July", date(2023, 7, 21), date(2023, 8, 1)),
+        ("in early March 2024", date(2024, 3, 1), date(2024, 3, 11)),
+        ("mid-June", date(2023, 6, 11), date(2023, 6, 21)),
+        ("the beginning of September", date(2023, 9, 1), date(2023, 9, 11)),
+        ("in July", date(2023, 7, 1), date(2023, 8, 1)),
+    ],
+)
+def test_a_part_of_a_month_is_that_third_of_it(text: str, start: date, end: date) -> None:
+    """ "At the end of July" is not 1 July: a move said so must not be current on the 15th."""
+    assert span(text, MONDAY, "future") == (start, end, "month")

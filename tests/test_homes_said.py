@@ -65,3 +65,28 @@ def test_a_home_rented_bought_or_moved_into(said: str, place: str) -> None:
 )
 def test_what_names_no_home(said: str) -> None:
     assert _homes(said) == []
+
+
+def _dated_homes(*texts: str) -> dict[str, str | None]:
+    return {
+        f.object: (f.valid_from.date().isoformat() if f.valid_from else None)
+        for f in extracted(*texts, predicate="lives_in")
+        if f.kind == "assert"
+    }
+
+
+def test_a_home_taken_for_a_move_begins_with_the_move() -> None:
+    """Said on 1 March: the flat in Partick is home from the move at the end of July, not from a
+    July read backwards out of the other clause, nor from today."""
+    homes = _dated_homes("I'm moving up to Glasgow at the end of July and I've rented a flat in Partick.")
+    assert homes == {"Glasgow": "2025-07-21", "Partick": "2025-07-21"}
+
+
+def test_a_date_in_another_clause_does_not_date_a_home() -> None:
+    """ "In January" dates the trip, not the flat (said on 1 March)."""
+    homes = _dated_homes("We went to Lisbon in January and I've rented a flat in Leith.")
+    assert homes == {"Leith": None}
+
+
+def test_a_date_before_so_still_dates_the_home() -> None:
+    assert _dated_homes("We moved in January, so we live in Leith now.") == {"Leith": "2025-01-01"}

@@ -243,11 +243,36 @@ def _r_day_of_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span 
     return None
 
 
+_PART_OF_MONTH = re.compile(
+    r"\b(?P<early>early|beginning|start)|\b(?P<mid>mid|middle)|\b(?P<late>late|end)\b", re.I
+)
+"""Words that put a date in a third of its month: "at the end of July" is not 1 July."""
+
+
+def _part_of_month(m: re.Match[str], span: Span) -> Span:
+    """`span` (a whole month) narrowed to the third the match names ("early", "mid-", "the end
+    of"): days 1-10, 11-20, or 21 to the month's end; else the whole month."""
+    part = _PART_OF_MONTH.search(m.group(0))
+    if part is None:
+        return span
+    start, end, granularity, approx = span
+    if part["early"]:
+        return start, start + 10 * _DAY, granularity, approx
+    if part["mid"]:
+        return start + 10 * _DAY, start + 20 * _DAY, granularity, approx
+    return start + 20 * _DAY, end, granularity, approx
+
+
 def _r_month_year(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
-    return _month(anchor, int(m["y"]), MONTHS[m["mon"].lower()])
+    return _part_of_month(m, _month(anchor, int(m["y"]), MONTHS[m["mon"].lower()]))
 
 
 def _r_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
+    span = _r_whole_month(m, anchor, prefer)
+    return None if span is None else _part_of_month(m, span)
+
+
+def _r_whole_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
     month = MONTHS[m["mon"].lower()]
     which = (m["which"] or "").lower()
     if which == "this":

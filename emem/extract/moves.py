@@ -71,6 +71,8 @@ _IN_WITH = re.compile(rf"^\s*in\s+with\s+[^,.!?;]+,\s+in\s+(?P<place>{_PLACE})")
 """A move in with someone, then where ("moved in with my boyfriend Jolyon, in Menai Bridge")."""
 _ON_A_DAY = re.compile(r"^\s*on\s+(?:the\s+)?(?:\d|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)")
 """A move's date ("we moved on the 23rd"), where "moved on" is otherwise moving on from something."""
+_UP_TO = re.compile(rf"^\s*up\s+(?:to|into)\s+{_PLACE}")
+"""A move up to a place ("moving up to Glasgow"), where "moving up" alone is a promotion."""
 _CONTINUED = re.compile(r"[.!]+\s+(?P<rest>(?:[Oo]ut\s+of|[Ii]nto|[Aa]way\s+from)\b[^.!?;]*)")
 """A verbless sentence right after a move saying where from or where to."""
 _NEGATED = re.compile(r"\b(?:not|never|no\s+longer)\b|n't\b", re.I)
@@ -120,7 +122,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
             or before.count('"') % 2
             or (
                 rest.lstrip().startswith(("on", "in with", "up"))
-                and not (moved_in_with or _ON_A_DAY.match(rest))
+                and not (moved_in_with or _ON_A_DAY.match(rest) or _UP_TO.match(rest))
             )
             or _QUESTION.match(text[clause_start:].lstrip())
         ):

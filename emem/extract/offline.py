@@ -148,16 +148,29 @@ def clause_prefix(sentence: str, start: int) -> str:
     return prefix[cut:]
 
 
+_CLAUSE_BREAK = re.compile(
+    r";|\s[-\u2013\u2014]\s|,?\s+(?:and|but|while|whereas)\s+(?:I|we|he|she|they|you)\b(?!\s*[,.!?]|$)"
+)
+"""Where one clause gives way to another with its own subject ("... at the end of July and I've
+rented a flat"): a date before that point belongs to the earlier clause."""
+
+
 def _pick_date(
-    dates: Sequence[DateMention], start: int, anchor: datetime, future: bool
+    dates: Sequence[DateMention], start: int, anchor: datetime, future: bool, sentence: str = ""
 ) -> DateMention | None:
     """The date mention that belongs to a match at `start`: the first at or after it, else the last
-    before it. Past facts ignore dates after the anchor; plans ignore dates before it."""
+    before it in the match's own clause (read backwards across "and I ...", a date dates the other
+    clause: "moving at the end of July and I've rented a flat"). Past facts ignore dates after the
+    anchor; plans ignore dates before it."""
     usable = [d for d in dates if (d.end > anchor if future else d.start <= anchor)]
     after = [d for d in usable if d.span[0] >= start]
     if after:
         return after[0]
     before = [d for d in usable if d.span[0] < start]
+    if before and sentence:
+        last = before[-1]
+        if any(b.start() < start for b in _CLAUSE_BREAK.finditer(sentence, last.span[1])):
+            return None
     return before[-1] if before else None
 
 
@@ -678,12 +691,33 @@ June"): it lies ahead of the turn, even in a clause whose main verb is past ("We
 Fana, moving in August")."""
 
 
+_ARRANGED = re.compile(
+    r"\b(?:'m|am|'re|are|'s|is)\s+(?:(?:all|now|finally|actually|definitely)\s+)?"
+    r"(?:moving|relocating|starting|joining|leaving|heading|going|switching|transferring)\b"
+    r"[^,.;:!?]{0,40}?\s(?:in|on|at|by|from|around)\s+$",
+    re.IGNORECASE,
+)
+"""A date said after an arrangement in the present progressive, a few words on ("I'm moving up to
+Glasgow at the end of July"): it lies ahead too."""
+
+
 def _ahead(sentence: str, mention: DateMention, anchor: datetime) -> DateMention:
     """The mention resolved forward when the words before it say it is ahead; else as it was."""
-    if not _AHEAD_VERB.search(sentence[: mention.span[0]]) or mention.start >= anchor:
+    before = sentence[: mention.span[0]]
+    if not (_AHEAD_VERB.search(before) or _ARRANGED.search(before)) or mention.start >= anchor:
         return mention
     forward = [d for d in find_date_mentions(sentence, anchor, "future") if d.span == mention.span]
     return forward[0] if forward and forward[0].start >= anchor else mention
+
+
+def _arranged_ahead(sentence: str, dates: Sequence[DateMention], anchor: datetime) -> DateMention | None:
+    """A date ahead that another clause arranges ("I'm moving up at the end of July and I've rented
+    a flat in Partick"): a home taken for a move begins with the move, not today."""
+    for mention in dates:
+        ahead = _ahead(sentence, mention, anchor)
+        if ahead.start >= anchor:
+            return ahead
+    return None
 
 
 _OPENING_START = re.compile(r"^\W*(?:from|starting|as\s+of|beginning)\s+", re.IGNORECASE)
@@ -1122,7 +1156,9 @@ class OfflineExtractor:
                 return []
         when = None
         if rule.dated or rule.needs_date or rule.future or rule.starts:
-            mention = _pick_date(dates, m.start(), turn.time, rule.future or rule.starts)
+            mention = _pick_date(dates, m.start(), turn.time, rule.future or rule.starts, sentence)
+            if mention is None and predicate == "lives_in" and not rule.future:
+                mention = _arranged_ahead(sentence, dates, turn.time)
             if mention is None and predicate in _STARTING and (rule.starts or rule.dated):
                 mention = _start_said_after(scope.after, turn.time)
             elif (
