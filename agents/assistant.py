@@ -196,7 +196,10 @@ def cue_kin(
     cues = [c for c in PREDICATE_CUES[predicate] if " " not in c]
     # Only the word naming the predicate's kind ("diet", "pet") stands for its values; a value
     # word ("cat") stands for itself.
-    heads = set(tokenize(cues[0])) | set(tokenize(predicate.replace("_", " ")))
+    head_words = [cues[0], *predicate.split("_")]
+    heads = set(tokenize(" ".join(head_words)))
+    # a head's own plural names the kind too ("children" for has_child's "child")
+    heads |= {t for c in cues if any(c.startswith(h) for h in head_words if len(h) > 2) for t in tokenize(c)}
     tokens = {t for c in cues for t in tokenize(c)}
     kin = {w: frozenset(tokens - {w}) for w in q_terms & heads}
     if states:

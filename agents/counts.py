@@ -35,15 +35,16 @@ _NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
 LOSS = re.compile(
     r"\b(?:died|passed away|put down|moved out|ran away|gave away|given away|rehomed|sold|lost|"
     r"stole|stolen|donated|traded in|gave\b(?!\s+(?:birth|out|in)\b)|"
-    r"went back|moved back|gone back|"
+    r"went back|moved back|gone back|(?:got|get|were|was|been|being)\s+adopted|"
+    r"(?:gone|went|going)\s+(?:off\s+)?to\s+(?:a\s+)?new\s+homes?|found\s+(?:new\s+|their\s+)?homes|"
     r"dropped|quit|left|(?<!\bI\s)(?<!\bwe\s)(?<!['’]ve\s)(?<!have\s)(?<!has\s)(?<!['’]s\s)got|took|killed)\b",
     re.I,
 )
-"""Words with which a member leaves the set ("Tiza died", "Jake moved out", "dropped the coding
-class", "a fox got two of the chickens", "somebody stole my bike", "gave my old bike to my niece");
+"""Words with which a member leaves the set ("Tiza died", "Jake moved out", "all four kittens got
+adopted", "dropped the coding class", "a fox got two of the chickens", "somebody stole my bike", "gave my old bike to my niece");
 not "I've got four bookings", which is having."""
 GAIN = re.compile(
-    r"\b(?:adopted|bought|moved in(?:to)?|joined|took in|rescued|added|signed up for|"
+    r"\b(?:(?<!got\s)(?<!get\s)(?<!were\s)(?<!was\s)(?<!been\s)(?<!being\s)adopted|bought|moved in(?:to)?|joined|took in|rescued|added|signed up for|"
     r"(?:got|have|has) (?:a new|another))\b|\bmore\b"
     r"|\b(?:we|I)\s+(?:just\s+|finally\s+|also\s+)?got\s+(?:a|an|one|two|three|four|\d+)\b",
     re.I,
@@ -61,8 +62,15 @@ _CLAUSES = re.compile(r",\s*|\s+(?:so|but|and then|because)\s+")
 _OF_THE = re.compile(rf"\b({NUMBER_PATTERN})\s+of\s+(?:the|them|my|our)\b", re.I)
 _MORE = re.compile(rf"\b({NUMBER_PATTERN})\s+more\b", re.I)
 _TOTAL_AGAIN = re.compile(
-    rf"\b(?:so|that's|so that's|now|(?:down|up|back) to)\s+({NUMBER_PATTERN})\b(?!\s+of\b)", re.I
+    rf"\b(?:so|that's|so that's|now|(?:down|up|back) to|"
+    rf"so\s+(?:we|I|they)(?:['’]ve|\s+have)?\s+(?:got|have))\s+({NUMBER_PATTERN})\b(?!\s+of\b)",
+    re.I,
 )
+_CHANGED_SUBJECT = re.compile(
+    rf"\b(?:all\s+)?(?:(?:the|my|our|his|her|their)\s+)?({NUMBER_PATTERN})\s+(?:[\w'’-]+\s+){{1,3}}$", re.I
+)
+"""A number in the subject of the verb that changes the set, right before it ("all four kittens
+got adopted"): how many joined or left, not the total after."""
 _DELTA = re.compile(rf"^\s+(?:\w+\s+)?({NUMBER_PATTERN})\b(?!\s+more\b)", re.I)
 """The number right after the verb that changes the set is how many joined or left ("sold one
 guitar", "adopted two kittens"), not the new total."""
@@ -120,8 +128,19 @@ _BARE_TOTAL = re.compile(
     re.I,
 )
 """A sentence that is only a total ("So eighteen.", "That's five now.")."""
+_APPOSED_TOTAL = re.compile(rf"^\W*({NUMBER_PATTERN})(?:\s+[a-z]+)?(?:\s*[,.!;]|\s*$)", re.I)
+"""A verbless total right after the set is named ("I coach my niece's netball team. Nine girls, all
+under eleven.", "My regular clients are A, B and C. Three, and that's enough."): the number opens
+the sentence, alone or with its noun."""
 _INTRODUCED = re.compile(r"^([A-Z][a-z]+)\s+(?:is|was)\s+(?:the|a|an|our|my)\b")
 """A member introduced by name after its set's total ("Brisket is the ginger one")."""
+
+
+def said_order(e: EvidenceItem) -> tuple[datetime, tuple[tuple[int, str], ...]]:
+    """When a turn was said, then its place in the session by its id read as numbers where it has
+    them: turns of one session share its time, and "S1:10" comes after "S1:9"."""
+    parts = re.findall(r"\d+|\D+", e.turn_id)
+    return e.time, tuple((int(p), "") if p.isdigit() else (-1, p) for p in parts)
 
 
 def count_over_time(
@@ -144,9 +163,7 @@ def count_over_time(
     Returns:
         The count and how many statements changed it, or None when no statement gave a total.
     """
-    turns = sorted(
-        {(e.conversation_id, e.turn_id): e for e in evidence}.values(), key=lambda e: (e.time, e.turn_id)
-    )
+    turns = sorted({(e.conversation_id, e.turn_id): e for e in evidence}.values(), key=said_order)
     count: int | None = None
     changes = 0
     members: set[str] = set()
@@ -165,6 +182,14 @@ def count_over_time(
                 # right after the set's change is its size
                 if count is not None and n != count:
                     changes += 1
+                count = n
+                continue
+            if (
+                linked
+                and count is None
+                and (apposed := _APPOSED_TOTAL.match(sentence))
+                and (n := _number(apposed.group(1))) is not None
+            ):
                 count = n
                 continue
             linked = True
@@ -203,6 +228,13 @@ def _read_sentence(
             return n, members
     stated = stated_quantity(sentence, focus)
     gained = GAIN.search(sentence)
+    if (
+        gained
+        and gained.group(0).lower() == "more"
+        and not _MORE.search(sentence)
+        and not mentions(sentence, focus)
+    ):
+        gained = None  # "Time for more bibs.": more of something else, not a member joining
     lost = LOSS.search(sentence) if not gained else None
     change = gained or lost
     if count is not None and change is not None:
@@ -213,7 +245,11 @@ def _read_sentence(
             sentence[change.end() :]
         )
         k = _number(by.group(1)) if by else None
-        if k is None and stated is not None:
+        subject = _CHANGED_SUBJECT.search(sentence[: change.start()])
+        if k is None and subject is not None and mentions(subject.group(0), focus):
+            # "All four kittens got adopted", "Two hens died": the number is who changed
+            k = _number(subject.group(1))
+        elif k is None and stated is not None:
             return stated, members  # "..., so I've got three roommates now"
         if gained:
             # "a puppy named Bolt": the name given is the member; else the new names said.

@@ -172,8 +172,11 @@ _DEICTIC = re.compile(
 )
 _GENERIC = frozenset(
     "user assistant name named called thing things kind type sort favorite favourite new current currently number "
-    "now like likes get got make made take took go went say said tell told know think".split()
+    "now like likes get got make made take took go went say said tell told know think many much".split()
 )
+_GENERIC_TOKENS = _GENERIC | frozenset(tokenize("many much"))
+"""With "how many" as the index stems it ("mani"): not what a count is about. (Stemming every
+generic word would drop "call" from "call-out charge", since "called" stems to it.)"""
 
 
 _EITHER = re.compile(r"\b\w+\s+or\s+\w+", re.I)
@@ -312,7 +315,7 @@ def focus_words(question: str, entities: set[str]) -> set[str]:
         for w in words
         if w not in STOP_WORDS
         and w not in names
-        and w not in _GENERIC
+        and w not in _GENERIC_TOKENS
         and w not in _WHEN_WORDS
         and len(w) > 2
         and not _YEAR.fullmatch(w)
@@ -424,6 +427,13 @@ _TOTAL = re.compile(
     re.I,
 )
 """A total said outright ("So five in total", "that's three animals") outranks the parts."""
+_TRAILING_COUNT = re.compile(
+    rf"(?P<before>[^.!?,;]{{3,60}}),\s*(?P<n>{NUMBER_PATTERN})\s+(?:at\s+the\s+moment|right\s+now|now|currently|"
+    rf"so\s+far|at\s+present|this\s+time)\b",
+    re.I,
+)
+"""A number said after its noun, set off by a comma ("fostering kittens for the rescue, four at
+the moment")."""
 
 
 PEOPLE_TOTAL = re.compile(
@@ -440,7 +450,7 @@ PEOPLE_WORDS = frozenset(
     "us folk".split()
 )
 """Words a count question names people by, which a total without a noun answers."""
-_PEOPLE_STEMS = PEOPLE_WORDS | {_stem(w) for w in PEOPLE_WORDS}
+_PEOPLE_STEMS = PEOPLE_WORDS | {_stem(w) for w in PEOPLE_WORDS} | set(tokenize(" ".join(PEOPLE_WORDS)))
 
 
 def people_total(text: str, focus: set[str]) -> int | None:
@@ -490,7 +500,10 @@ def stated_none(text: str, focus: set[str]) -> bool:
         Whether the text states zero of one of them.
     """
     stems = {_stem(f) for f in focus}
-    return any(_stem(m.group(1).lower()) in stems for m in _NONE_OF.finditer(text))
+    return any(
+        _stem(w := m.group(1).lower()) in stems or stems.intersection(_tokens(w))
+        for m in _NONE_OF.finditer(text)
+    )
 
 
 _TOLD_NUMBER = re.compile(
@@ -523,13 +536,17 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     if (people := people_total(text, focus)) is not None:
         return people
     found = None
+    trailing = _TRAILING_COUNT.search(text)
+    if focus and trailing and about(trailing.group("before"), focus):
+        return number_value(trailing.group("n"))
     if focus and about(text, focus) and (of_them := _OF_THEM.search(text)):
         found = number_value(of_them.group(1))  # "into guitars, I have three of them"
     for m in re.finditer(rf"\b({NUMBER_PATTERN}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
         if text[max(m.start() - 1, 0) : m.start()] in ("£", "$", "€", "¥", "₹"):
             continue  # "£200 a week" is a sum, not a count of weeks
         following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
-        if any(w in stems or _stem(w) in stems for w in following):
+        # focus words come stemmed as the index reads them ("volunteers" -> "volunt")
+        if any(w in stems or _stem(w) in stems or stems.intersection(_tokens(w)) for w in following):
             word = m.group(1).lower().removeprefix("a ")
             found = number_value(word) or ORDINALS.get(word)
             if not after_correction(text[: m.start()]):
