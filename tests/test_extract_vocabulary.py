@@ -71,6 +71,15 @@ class TestCorrectionsAndChanges:
         got = extract(("user", "I'm vegan."), ("user", "Actually, I'm vegetarian now."))
         assert [(f.kind, f.object) for f in got] == [("assert", "vegan"), ("assert", "vegetarian")]
 
+    def test_back_to_a_diet_is_that_diet_again(self) -> None:
+        got = extract(
+            ("user", "I've gone vegan."), ("user", "Also, I'm back to vegetarian. Vegan lasted a month.")
+        )
+        assert [(f.kind, f.object) for f in got if f.predicate == "diet"] == [
+            ("assert", "vegan"),
+            ("assert", "vegetarian"),
+        ]
+
 
 class TestWhoSaidIt:
     def test_the_agent_s_turns_are_not_facts(self) -> None:

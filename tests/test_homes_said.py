@@ -90,3 +90,26 @@ def test_a_date_in_another_clause_does_not_date_a_home() -> None:
 
 def test_a_date_before_so_still_dates_the_home() -> None:
     assert _dated_homes("We moved in January, so we live in Leith now.") == {"Leith": "2025-01-01"}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Mara got a teaching job in Kirkwall, so we're renting a house on Victoria Street there.",
+        "We're renting a flat on Albert Road in Kirkwall.",
+    ],
+)
+def test_a_home_on_a_street_in_a_town(said: str) -> None:
+    assert _homes(said) == ["Kirkwall"]
+
+
+def test_a_fact_read_through_there_keeps_the_words_said() -> None:
+    """ "there" is read as the town, but the surface quoted is the sentence as said."""
+    said = (
+        "Mara got a teaching job in Kirkwall, so we're renting a house on Victoria Street there. It's cold."
+    )
+    (fact,) = [f for f in extracted(said, predicate="lives_in") if f.kind == "assert"]
+    assert (
+        fact.surface
+        == "Mara got a teaching job in Kirkwall, so we're renting a house on Victoria Street there."
+    )

@@ -23,6 +23,7 @@ def _facts(*texts: str) -> set[tuple[str, str]]:
         ("I'm delivering for Zipcart these days.", "Zipcart"),
         ("I'm trucking, well, hauling nights for Deverell Freight out of Leeds.", "Deverell Freight"),
         ("I've been offered head gardener at Ashcombe Hall. I start in May.", "Ashcombe Hall"),
+        ("I've taken a job in the payroll team at Morrow Logistics. I start in June.", "Morrow Logistics"),
     ],
 )
 def test_a_new_job_said_by_the_employers_name(said: str, employer: str) -> None:

@@ -24,6 +24,8 @@ def _vehicles(*texts: str) -> list[str]:
         ("The Octavia's written off. Got a second-hand Hilux instead.", "Hilux"),
         ("Someone nicked the van off the drive. I've got an Isuzu D-Max pickup now.", "Isuzu D-Max"),
         ("I finally traded in the old banger. I've got a Ram 3500 now, with a heated seat.", "Ram 3500"),
+        ("I traded the Corolla for a grey Ford Ranger double cab, for the farm.", "Ford Ranger"),
+        ("We swapped our old Clio for a Kia Niro hybrid.", "Kia Niro"),
     ],
 )
 def test_the_vehicle_one_drives(said: str, vehicle: str) -> None:
@@ -35,6 +37,7 @@ def test_the_vehicle_one_drives(said: str, vehicle: str) -> None:
     [
         "I've got a Labrador now.",  # nothing of vehicles in the turn
         "I drive a school bus for the district.",  # a kind, not a make
+        "I traded my Xbox for a Switch.",  # nothing of vehicles in the turn
     ],
 )
 def test_what_is_not_a_vehicle_one_drives(said: str) -> None:

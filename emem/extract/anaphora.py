@@ -12,12 +12,20 @@ from __future__ import annotations
 import re
 
 from emem.extract.entities import NOT_NAMES
+from emem.extract.patterns import HOME_NOUN
 
 _THERE = re.compile(
     r"\b(?P<verb>move|moves|moving|moved|relocate|relocating|relocated|live|living|settle|settling|settled)"
     r"(?P<mid>(?:\s+(?:back|over|out|down))?)\s+there\b",
     re.IGNORECASE,
 )
+_HOME_THERE = re.compile(
+    rf"\b(?P<head>(?:rent|rents|renting|rented|buy|buying|bought)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?"
+    rf"{HOME_NOUN}(?:\s+on\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,2}})?)\s+there\b",
+    re.IGNORECASE,
+)
+"""A home rented or bought "there" ("a job in Daylesford, so we're renting a house on Vincent Street
+there")."""
 _PLACE = re.compile(r"\b(?:in|to|at|from|near|on)\s+(?P<place>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})")
 
 
@@ -42,12 +50,17 @@ def resolve_there(text: str) -> str:
         The text the rules should read.
     """
     out, last = [], 0
-    for m in _THERE.finditer(text):
+    found = sorted([*_THERE.finditer(text), *_HOME_THERE.finditer(text)], key=lambda m: m.start())
+    for m in found:
         place = _antecedent(text[: m.start()])
-        if place is None:
+        if place is None or m.start() < last:
             continue
-        verb = m.group("verb")
-        prep = "to" if verb.lower().startswith(("mov", "reloc")) else "in"
-        out.append(text[last : m.start()] + f"{verb}{m.group('mid')} {prep} {place}")
+        if "head" in m.groupdict():
+            said = f"{m.group('head')} in {place}"
+        else:
+            verb = m.group("verb")
+            prep = "to" if verb.lower().startswith(("mov", "reloc")) else "in"
+            said = f"{verb}{m.group('mid')} {prep} {place}"
+        out.append(text[last : m.start()] + said)
         last = m.end()
     return "".join(out) + text[last:] if out else text

@@ -167,6 +167,7 @@ NOT_NAMES = frozenset(
 )
 
 _TOKEN = re.compile(r"\b[A-Z][a-z]+\b")
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]{3,}(?![\w-])")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\s*[\"'(]*$")
 
 
@@ -200,7 +201,12 @@ def _related(short: str, full: str) -> bool:
 class AliasResolver:
     """Maps the names used in one conversation onto canonical subjects."""
 
-    def __init__(self, speakers: Iterable[str] = (), mentions: Iterable[str] | Counter[str] = ()) -> None:
+    def __init__(
+        self,
+        speakers: Iterable[str] = (),
+        mentions: Iterable[str] | Counter[str] = (),
+        common: Iterable[str] = (),
+    ) -> None:
         self.speakers: list[str] = []
         for s in speakers:
             if s.strip() and s.strip() not in self.speakers:
@@ -212,12 +218,14 @@ class AliasResolver:
         else:
             self._mentions.update(m for m in mentions if m)
         self._cache: dict[str, str] = {}
+        self._common = frozenset(common)
 
     @classmethod
     def from_turns(cls, turns: Sequence[Turn], extra_speakers: Iterable[str] = ()) -> AliasResolver:
         """Speakers are the turns' speakers; mentions are names used mid-sentence in the turns."""
         speakers = [*(t.speaker for t in turns), *extra_speakers]
-        return cls(speakers, mentioned_names(t.text for t in turns))
+        common = {w for t in turns for w in _LOWER_WORD.findall(t.text)}
+        return cls(speakers, mentioned_names(t.text for t in turns), common)
 
     def add_mention(self, name: str, count: int = 1) -> None:
         self._mentions[name] += count
@@ -229,6 +237,11 @@ class AliasResolver:
     def is_known(self, name: str) -> bool:
         """A speaker (or alias of one) or a name the conversation uses mid-sentence."""
         return self.is_speaker(name) or any(_key(m) == _key(name) for m in self._mentions)
+
+    def is_common_word(self, name: str) -> bool:
+        """A capitalised word the conversation also uses in lower case and never as a name
+        ("Rate's going up" where "my rate" is said too): a sentence's first word, not a person."""
+        return not self.is_known(name) and _key(name) in self._common
 
     def canonical(self, name: str) -> str:
         """The canonical form of `name`; unchanged when the evidence does not support a merge."""

@@ -92,7 +92,7 @@ _ELLIPSIS = re.compile(
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _CORRECTING = re.compile(
     r"\b(?:actually|sorry|correction|I\s+mean|I\s+meant|my\s+mistake|typo|rather|hang\s+on|wait|oops|whoops|"
-    r"swapped|mixed\s+up|got\s+(?:it|that|them)\s+wrong|wrong\s+(?:number|one|address|date))\b",
+    r"swapped(?![^.!?]{0,40}\bfor\b)|mixed\s+up|got\s+(?:it|that|them)\s+wrong|wrong\s+(?:number|one|address|date))\b",
     re.IGNORECASE,
 )
 _CHANGE = re.compile(
@@ -977,12 +977,18 @@ class OfflineExtractor:
             rest = text[frame.end() :]
             text = text[: frame.start()] + " " * (frame.end() - frame.start()) + rest[:1].upper() + rest[1:]
         spans = split_sentences(text)
+        # "there" read as the place it stands for lengthens the text: surfaces come from the
+        # turn's own sentences, which are the same sentences
+        said = split_sentences(turn.text) if len(text) != len(turn.text) else spans
+        if len(said) != len(spans):
+            said = spans
         if (
             len(spans) > 1
             and _GREETING.match(text[slice(*spans[0])])
             and not is_question(text[slice(*spans[1])])
         ):
             spans = [(spans[0][0], spans[1][1]), *spans[2:]]  # "Hi! I'm Maya.": one introduction
+            said = [(said[0][0], said[1][1]), *said[2:]]
         for k, (s, e) in enumerate(spans):
             sentence = text[s:e]
             only: tuple[Rule, ...] | None = None
@@ -993,7 +999,7 @@ class OfflineExtractor:
                     sentence, only = untagged, self._request_rules
                 else:
                     continue
-            surface = turn.text[s:e]
+            surface = turn.text[slice(*said[k])]
             before = text[slice(*spans[k - 1])] if k > 0 else ""
             antecedent = _one_person(before, turn.speaker)
             if target is not None and frame is not None and s >= frame.start() and antecedent is None:
@@ -1378,6 +1384,7 @@ class OfflineExtractor:
             or name.lower() in _SENTENCE_ADVERBS
             or name.lower().endswith("ing")
             or name.lower() in ("everything", "nothing", "something", "anything", "life", "work")
+            or resolver.is_common_word(name)
         ):
             return False
         groups = m.groupdict()

@@ -1041,7 +1041,7 @@ _VEHICLE = r"(?P<obj>[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}\b))*)"
 _VEHICLE_TALK = re.compile(
     r"\b(?:cars?|vans?|trucks?|pickups?|utes?|vehicles?|drive|drives|driving|drove|traded\s+in|written\s+off|"
     r"write-off|nicked|stolen|mileage|miles|kilomet(?:re|er)s|mpg|engine|gearbox|MOT|second[\s-]hand|"
-    r"got\s+rid\s+of)\b",
+    r"got\s+rid\s+of|double[\s-]cab|hatchback|saloon|SUV|4x4|estate\s+car|hybrid|diesel)\b",
     re.IGNORECASE,
 )
 """Words of motoring: what makes "I've got a Hilux now" a vehicle and not a dog or a phone."""
@@ -1278,8 +1278,18 @@ _NAMED = re.compile(r"\b[A-Z][a-z]+\b")
 def _person_before(sentence: str, end: int, antecedent: str | None) -> str | None:
     """Whom a pronoun at `end` means: the last name said before it in the sentence (not "I"), else
     the one person the previous sentence named."""
-    names = [n for n in _NAMED.findall(sentence[:end]) if n.lower() not in PRONOUN_START | NOT_NAMES]
+    names = [
+        n
+        for n in _NAMED.findall(sentence[:end])
+        if n.lower() not in PRONOUN_START | NOT_NAMES and not _ERASE_WORD.fullmatch(n)
+    ]
     return names[-1] if names else antecedent
+
+
+_ERASE_WORD = re.compile(
+    r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|drop|bin|scrap|strike|cross|lose|please|kindly)"
+)
+"""A request's own verb, capitalised at its start ("Delete him from your brain"): no person."""
 
 
 _NAME_OF = re.compile(r"^(?:(?:my|our|the)\s+)?names?\s+of\s+", re.IGNORECASE)
@@ -1586,7 +1596,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "lives_in",
         rf"{{S}}{{vg:rent,buy:any}}\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}\s+"
-        r"(?:in|(?:out|up|down)\s+(?:at|in))\s+{obj:place}",
+        r"(?:on\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+)?(?:in|(?:out|up|down)\s+(?:at|in))\s+{obj:place}",
         place,
         dated=True,
         confidence=0.7,
@@ -1630,7 +1640,8 @@ RULES: tuple[Rule, ...] = (
         "works_at",
         r"{S}{vg:get,land,start,take,begin,find,accept:past}\s+(?:a|an|the|my|this)\s+"
         r"(?:[a-z][\w-]*\s+){0,4}?(?:job|position|role|gig|internship|post|placement)"
-        r"(?:\s+as\s+(?:(?:a|an)\s+)?[a-z]+(?:\s+[a-z]+){0,2}?)?\s+(?:at|with)\s+{obj:org}",
+        r"(?:\s+as\s+(?:(?:a|an)\s+)?[a-z]+(?:\s+[a-z]+){0,2}?)?"
+        r"(?:\s+(?:in|on)\s+(?:the|a|an|its)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)?\s+(?:at|with)\s+{obj:org}",
         org,
         dated=True,
     ),
@@ -2268,7 +2279,7 @@ RULES: tuple[Rule, ...] = (
     # diet
     R(
         "diet",
-        rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:a|fully|strictly|mostly|now)\s+)*(?P<obj>{DIETS})\b"
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:(?:a|fully|strictly|mostly|now|back\s+to(?:\s+being)?)\s+)*(?P<obj>{DIETS})\b"
         r"(?!\s+(?:recipes?|restaurants?|food|options?|meals?|dish(?:es)?|friends?|cookbooks?|place|burger|version))",
         diet,
     ),
@@ -2423,6 +2434,13 @@ RULES: tuple[Rule, ...] = (
         "drives",
         rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}"
         r"(?:\s+(?:pickup|van|truck|car|ute|estate|hatchback|4x4))?(?=\s+(?:now|instead)\b|\s*[,.!;]|$)",
+        vehicle_in_talk,
+        dated=True,
+    ),
+    R(  # "I traded the Polo Vivo for a silver Nissan Navara double cab": what it was traded for
+        "drives",
+        rf"{{S}}{{vg:trade,swap,exchange,part-exchange:past}}\s+(?:in\s+)?(?:the|my|our|a|an)\s+(?:[\w-]+\s+){{0,3}}?"
+        rf"(?:for|in\s+for)\s+(?:a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}",
         vehicle_in_talk,
         dated=True,
     ),
