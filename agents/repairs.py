@@ -26,13 +26,15 @@ _CUE = re.compile(
     r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,]))\s*"
     r"(?:(?:oh|ah|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
     r"(?:sorry|no\s+wait|wait,?\s+no|no,?\s+sorry|I\s+mean|I\s+meant|make\s+that|correction|scratch\s+that|"
-    rf"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait)|no(?=,?\s+(?:the\s+)?(?:\d|[£$€]|(?:{_WORDS})\b)))\b[,:!.-]*\s*"
+    rf"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait)|no(?=,?\s+(?:the\s+)?(?:\d|[£$€]|(?:{_WORDS})\b))|"
+    r"no(?=,\s+[A-Z][a-z]+\s*(?:[.!;]|$)))\b[,:!.-]*\s*"
     r"(?:(?:no|what\s+am\s+I\s+saying|I\s+(?:checked|looked|mean)|I\s+got\s+that\s+wrong|my\s+bad)[,:!.]?\s+)*",
     re.IGNORECASE,
 )
 """A repair cue at the start of a sentence or clause, with the fillers that may follow it
 ("Sorry, what am I saying, 10 August", "wait, no, I checked, it's £1,200"), or a bare "no" right
-before the value ("the 2nd of May, no, the 12th"); not "sorry to hear" inside a clause. A bare
+before the value ("the 2nd of May, no, the 12th", "in Nashville. No, Asheville."); not "sorry to
+hear" inside a clause. A bare
 "wait" repairs only a value that stands alone ("Tuesdays. Wait, Wednesdays."), not a clause it
 opens ("Wait, Paul said ...")."""
 
@@ -58,12 +60,12 @@ _SAID_NUMBER = re.compile(rf"(?<![\w-])(?:{_SAID_WORDS})(?![\w-])", re.IGNORECAS
 """Numbers under twenty in words: what a repair may put right ("eighteen pianos a week. Sorry,
 twenty"), though never what it gives ("no, one of them" is no repair)."""
 _VALUE_FIRST = re.compile(
-    rf"(?:(?<=^)|(?<=[.!?]\s))(?P<value>\d[\d,.]*|(?:{_SAID_WORDS}|{_WORDS}))"
+    rf"(?:(?<=^)|(?<=[.!?]\s))(?P<value>\d[\d,.]*|(?:{_SAID_WORDS}|{_WORDS})|{WEEKDAY.pattern})"
     r"(?P<cue>,\s*(?:sorry|I\s+mean|I\s+meant)\b[,.]?\s*)",
     re.IGNORECASE,
 )
 """A repair said value first ("nine in care. Eleven, sorry, two came in", "built in 1998. 1989,
-I mean"): a sentence that opens with the value and then the cue."""
+I mean", "on Wednesdays. Tuesdays, sorry."): a sentence that opens with the value and then the cue."""
 
 _NOT_NAMES = frozenset(
     "I Sorry Wait No Oh Ah Hang Hold Make Correction Scratch What Well So And But The A An It It's "
@@ -187,7 +189,8 @@ def _value_first(text: str) -> str:
         start = _previous_sentence_start(before)
         if start == 0 and not re.search(r"[.!?]\s*$", before):
             continue
-        olds = [(s, e) for sh, s, e in _values(before, said=True) if sh == "number" and s >= start]
+        shape = "weekday" if WEEKDAY.fullmatch(m.group("value")) else "number"
+        olds = [(s, e) for sh, s, e in _values(before, said=True) if sh == shape and s >= start]
         if not olds:
             continue
         s, e = olds[-1]

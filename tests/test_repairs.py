@@ -27,6 +27,11 @@ from emem.memory import Memory
         ("I work Monday, Tuesday and Friday. sorry, Thursday, not Friday.", "Tuesday and Thursday"),
         ("Her birthday's the 3rd of June, no, the 13th. The 13th of June.", "the 13th of June"),
         ("The gym is £40, no, £45 a month.", "The gym is £45 a month"),
+        (
+            "A mandolin for a player in Nashville. No, Asheville. The Nashville one was last year.",
+            "in Asheville.",
+        ),
+        ("My Gaelic class is on Wednesdays. Tuesdays, sorry. They moved it.", "on Tuesdays. They moved it."),
         # a second cue whose day is said of something else does not undo the first repair
         (
             "The exam is on the 8th of May. No, the 1st, sorry, the 8th is my mum's birthday.",
@@ -47,6 +52,8 @@ def test_a_value_put_right_replaces_the_one_of_its_shape(said: str, meant: str) 
         "We paid £300 for the tickets. I mean, it was worth it, the band played 3 encores.",
         "No, Yarrow is on normal food, since the 3rd of May.",
         "Is it the 3rd? No, I don't think so.",
+        "I asked Tom. No, Mary wasn't there.",
+        "Did you see Leeds? No, Sarah went.",
     ],
 )
 def test_a_cue_that_puts_no_value_right_changes_nothing(said: str) -> None:
