@@ -113,3 +113,31 @@ def test_a_fact_read_through_there_keeps_the_words_said() -> None:
         fact.surface
         == "Mara got a teaching job in Kirkwall, so we're renting a house on Victoria Street there."
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "place"),
+    [
+        ("I'm in a flat in Petone with two flatmates, Kenna and Mereana.", "Petone"),
+        ("We're still in the flat in Biddenham, bursting at the seams.", "Biddenham"),
+        ("I live in a two-flat in Logan Square with my cats.", "Logan Square"),
+        ("I rent half a duplex on Hauser Boulevard.", "Hauser Boulevard"),
+        ("I've moved! A one-bedroom place in Island Bay, all on my own.", "Island Bay"),
+        ("And I've moved, a garden apartment in Evanston, closer to work.", "Evanston"),
+    ],
+)
+def test_the_home_one_is_in(said: str, place: str) -> None:
+    assert place in _homes(said)
+
+
+def test_a_home_someone_else_is_in_is_theirs() -> None:
+    facts = [(f.subject, f.object) for f in extracted("Jo's in a flat in Leeds.", predicate="lives_in")]
+    assert facts == [("Jo", "Leeds")]
+
+
+def test_a_comma_spliced_clause_takes_no_date_from_the_other() -> None:
+    """A comma joins a clause of its own ("..., I've rented"), unlike a fronted date ("In January, we
+    bought"). Said on 1 March."""
+    homes = _dated_homes("We're moving to Glasgow at the end of July, I've rented a flat in Partick.")
+    assert homes == {"Glasgow": "2025-07-21", "Partick": "2025-07-21"}
+    assert _dated_homes("In January, we bought a house in Ely.") == {"Ely": "2025-01-01"}

@@ -26,6 +26,8 @@ def _vehicles(*texts: str) -> list[str]:
         ("I finally traded in the old banger. I've got a Ram 3500 now, with a heated seat.", "Ram 3500"),
         ("I traded the Corolla for a grey Ford Ranger double cab, for the farm.", "Ford Ranger"),
         ("We swapped our old Clio for a Kia Niro hybrid.", "Kia Niro"),
+        ("The van's a silver Doblo, MOT due in September.", "Doblo"),
+        ("New van as well. Sold the Doblo and bought a white Trafic with my name on the side.", "Trafic"),
     ],
 )
 def test_the_vehicle_one_drives(said: str, vehicle: str) -> None:
@@ -38,6 +40,7 @@ def test_the_vehicle_one_drives(said: str, vehicle: str) -> None:
         "I've got a Labrador now.",  # nothing of vehicles in the turn
         "I drive a school bus for the district.",  # a kind, not a make
         "I traded my Xbox for a Switch.",  # nothing of vehicles in the turn
+        "The car's a write-off.",
     ],
 )
 def test_what_is_not_a_vehicle_one_drives(said: str) -> None:
@@ -46,6 +49,22 @@ def test_what_is_not_a_vehicle_one_drives(said: str) -> None:
 
 def test_questions_about_driving_ask_for_the_vehicle_or_the_employer() -> None:
     assert predicate_cues("What am I driving for work now?")[0] == "drives"
+
+
+@pytest.mark.parametrize(
+    ("question", "asks_vehicle"),
+    [
+        ("What van do I drive?", True),
+        ("What kind of truck do I have now?", True),
+        ("Which car did Jo buy?", True),
+        ("What do I use for navigation in the truck?", False),
+        ("How much was I behind on the van finance?", False),
+        ("What colour is my car?", False),
+    ],
+)
+def test_a_vehicle_word_asks_for_a_vehicle_only_as_what_is_asked(question: str, asks_vehicle: bool) -> None:
+    """The ledger's "DAF XF" does not answer what the user navigates with in the truck."""
+    assert ("drives" in predicate_cues(question)) is asks_vehicle
     assert predicate_cues("What do I drive at the moment?") == ["drives"]
     assert predicate_cues("Who do I drive for?") == ["works_at"]
     assert "drives" not in predicate_cues("Why did I have to drive the whole night shift for Kit?")

@@ -62,8 +62,8 @@ _NEW_HOME = re.compile(
 )
 """A home bought or moved into, its place said in another sentence of the turn."""
 _HOME_IS = re.compile(
-    rf"(?:^|[.!?]\s+)(?:(?:It's|It\s+is|[Ii]t's|[Oo]ur\s+new\s+(?:place|house|home)\s+is)\s+)?(?:[Aa]n?\s+)?"
-    rf"(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}\s+{_HOME_AT}\s+(?P<place>{_PLACE})"
+    rf"(?:^|[.!?]\s+|(?<=moved),\s+)(?:(?:It's|It\s+is|[Ii]t's|[Oo]ur\s+new\s+(?:place|house|home)\s+is)\s+)?(?:[Aa]n?\s+)?"
+    rf"(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}(?:\s+(?:on|with)\s+[\d.]+\s+acres?)?\s+{_HOME_AT}\s+(?P<place>{_PLACE})"
 )
 """Where a new home is ("It's a two-bed terrace in Horbury"), or a sentence of the home alone ("We
 bought a place! A weatherboard house in Donnybrook")."""
@@ -85,7 +85,7 @@ _CONDITIONAL = re.compile(
 def _place(m: re.Match[str] | None) -> str | None:
     if m is None:
         return None
-    place = m.group("place").rstrip(".")
+    place = re.split(r"(?<=[a-z]{2})\.\s", m.group("place"))[0].rstrip(".")  # "Lolo. Moving": a sentence ends
     words = place.split()
     if words[0].lower() in NOT_NAMES or _NOT_A_HOME.match(place) or _WORK_UNIT.search(place):
         return None
@@ -155,7 +155,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
         )
         if destination is None and origin is None and not ahead and subj in ("I", "we", "We"):
             # a move done, its place said in another sentence of the turn
-            destination = _place(_HERE.search(text) or _PLACE_ALONE.search(text))
+            destination = _place(_HERE.search(text) or _PLACE_ALONE.search(text) or _HOME_IS.search(text))
         if destination is None and origin is None:
             continue
         dates = find_date_mentions(rest, turn.time, "future" if ahead else "past")

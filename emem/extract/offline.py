@@ -155,6 +155,14 @@ _CLAUSE_BREAK = re.compile(
 rented a flat"): a date before that point belongs to the earlier clause."""
 
 
+_SPLICE = re.compile(r",\s+(?:I|we|he|she|they)(?:'(?:m|re|s|ve|d|ll)\b|\s+(?!think\b|guess\b|mean\b)[a-z]+)")
+"""A comma, then a clause of its own ("..., I've rented a flat in Partick")."""
+_SUBJECT_VERB = re.compile(
+    r"\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[Yy]ou)(?:'(?:m|re|s|ve|d|ll)\b|\s+(?:am|are|is|was|were|have|has|had|will|[a-z]+ed)\b)"
+)
+"""A subject with its verb: what makes the text before a comma a clause."""
+
+
 def _pick_date(
     dates: Sequence[DateMention], start: int, anchor: datetime, future: bool, sentence: str = ""
 ) -> DateMention | None:
@@ -171,6 +179,11 @@ def _pick_date(
         last = before[-1]
         if any(b.start() < start for b in _CLAUSE_BREAK.finditer(sentence, last.span[1])):
             return None
+        for b in _SPLICE.finditer(sentence, last.span[1]):
+            # "We're moving at the end of July, I've rented a flat": a comma joins two clauses
+            # when the first has a subject of its own ("In July, I moved" has none)
+            if b.start() < start and _SUBJECT_VERB.search(sentence, 0, b.start()):
+                return None
     return before[-1] if before else None
 
 
@@ -602,6 +615,8 @@ class _Scope:
     """The sentence said just before (in the turn, else the speaker's previous turn)."""
     earlier: tuple[str, ...] = ()
     """Sentences of the turn before `previous` that it carries on (`carried_on`)."""
+    meant: str = ""
+    """The last statement before this sentence that is not an interjection or a regret."""
 
 
 def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
@@ -1004,11 +1019,27 @@ class OfflineExtractor:
             antecedent = _one_person(before, turn.speaker)
             if target is not None and frame is not None and s >= frame.start() and antecedent is None:
                 antecedent = target.subject if target.subject != resolver.canonical(turn.speaker) else None
-            # What "forget that" means: the turn's previous sentence, else the speaker's last turn.
+            # What "forget that" means: the turn's previous sentence, else the speaker's last turn;
+            # an interjection ("Eish, no.") or a regret ("I wish I hadn't said that.") says nothing
+            # to forget, so the statement before it is meant
             previous = before or said_before
+            meant = next(
+                (
+                    said
+                    for said in (text[slice(*span)] for span in reversed(spans[:k]))
+                    if (len(_WORD.findall(said.lower())) >= 3 or re.search(r"\d", said))
+                    and not REGRETS_SAYING.search(said)
+                ),
+                said_before,
+            )
             earlier = carried_on([text[slice(*span)] for span in spans[: max(k - 1, 0)]], before)
             scope = _Scope(
-                context or text, text[e:], antecedent=antecedent, previous=previous, earlier=earlier
+                context or text,
+                text[e:],
+                antecedent=antecedent,
+                previous=previous,
+                earlier=earlier,
+                meant=meant,
             )
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
@@ -1151,7 +1182,8 @@ class OfflineExtractor:
         if subject is None or not self._admissible(rule, m, sentence, dates):
             return []
         objects = rule.post(
-            m, Ctx(sentence, dates, scope.context, scope.antecedent, scope.previous, scope.earlier)
+            m,
+            Ctx(sentence, dates, scope.context, scope.antecedent, scope.previous, scope.earlier, scope.meant),
         )
         if not objects:
             return []

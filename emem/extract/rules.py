@@ -59,6 +59,9 @@ class Ctx:
     earlier: tuple[str, ...] = ()
     """Sentences of the turn before `previous` that it carries on ("Denzil has been diagnosed
     with ... He hasn't told anyone yet. Pretend I never mentioned that."): part of what "that" means."""
+    meant: str = ""
+    """The last statement before this sentence that is not an interjection ("Eish, no.") or a
+    regret ("I wish I hadn't said that."), in the turn, else the speaker's previous turn."""
 
 
 Post = Callable[[re.Match[str], Ctx], list[str]]
@@ -1059,6 +1062,16 @@ def vehicle_in_talk(m: re.Match[str], ctx: Ctx) -> list[str]:
     return vehicle(m, ctx) if _VEHICLE_TALK.search(ctx.context or ctx.sentence) else []
 
 
+_VEHICLE_NOUN = re.compile(r"\b(?:cars?|vans?|trucks?|pickups?|utes?|vehicles?|motorbikes?)\b", re.IGNORECASE)
+
+
+def vehicle_named_in_turn(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """A make got or bought, said with more after it, when the turn names a vehicle outright
+    ("New van as well. ... bought a white Trafic with my name on the side"): "second-hand" alone
+    also sells tuning boxes."""
+    return vehicle(m, ctx) if _VEHICLE_NOUN.search(ctx.context or ctx.sentence) else []
+
+
 def title(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A book or show title as said (quotes dropped), at most eight words."""
     text = _cut_dates(m.group("obj") or "", m.start("obj"), ctx).strip().strip('"').strip()
@@ -1250,7 +1263,7 @@ _PHYSICAL = re.compile(
 
 
 _FILLER_TAIL = re.compile(
-    r"\s+(?:thing|things|bit|bits|stuff|business|story|situation|figure|figures|details?|info)$",
+    r"\s+(?:thing|things|bit|bits|part|parts|stuff|business|story|situation|figure|figures|details?|info)$",
     re.IGNORECASE,
 )
 """A filler after what a request names: "the National Trust thing", "the bankruptcy bit", "that
@@ -1474,11 +1487,80 @@ what it names is the statement said just before. "Forget what I said about why A
 names its topic itself: the rules below read it; a bare "Forget what I said." only retracts."""
 
 
+_MEMORY_PLACE = (
+    r"(?i:(?:your|the)\s+(?:memory|memories|notes|records?|files?|head|mind|brain|system|database|logs?)|"
+    r"(?:what|whatever|everything|anything)\s+you\s+(?:keep|remember|know|store|have|hold|save)"
+    r"(?:\s+(?:on|about)\s+me)?|(?:the\s+)?record)"
+)
+"""Where a memory keeps what it is told, as people name it: "your notes", "what you keep on me",
+"on record"."""
+_POINTING = r"(?i:that|this|it|those|these)(?:\s+(?i:one|bit|part|stuff))?"
+"""An object that points back at what was just said ("that", "that one", "this bit")."""
+_OUT_OF_MEMORY = (
+    rf"^{_REQUEST_OPEN}(?i:leave|keep|take|get|cut)\s+(?P<obj>[^.!?;]{{1,60}}?)\s+(?i:out\s+of|off)\s+"
+    rf"{_MEMORY_PLACE}"
+)
+"""A request to leave something out of the memory ("Leave the counselor part out of your notes",
+"take the medication bit out of what you keep on me", "leave that out of what you remember")."""
+_NOT_IN_MEMORY = (
+    r"{I}\s+(?:don't|do\s+not)\s+want\s+(?P<obj>[^.!?;,]{1,40}?)\s+(?:(?:living|sitting|kept|stored|saved|"
+    rf"floating\s+around|anywhere)\s+)*(?:in|on)\s+{_MEMORY_PLACE}"
+)
+"""Something not wanted in the memory ("I don't want him in your memory", "I don't want it living
+anywhere in your records")."""
+_NO_RECORD = (
+    r"{I}(?:'d|\s+would)\s+(?:prefer|rather)\s+(?:it\s+if\s+)?you\s+(?:had|kept)\s+no\s+(?:record|note|trace)s?\s+of\s+"
+    r"(?P<obj>[^.!?;,]{2,60})"
+)
+"""A memory wished without it ("I'd prefer you had no record of the bankruptcy")."""
+_KEEP_NONE = (
+    rf"^{_REQUEST_OPEN}(?i:(?:don't|do\s+not|not|never)\s+(?:even\s+)?(?:have|put|write|keep|hold|store)|"
+    r"(?:rather|prefer)\s+(?:you\s+)?(?:don't|didn't|did\s+not|not)\s+(?:remember|keep|store|record))\s+"
+    rf"(?P<obj>{_POINTING}|(?i:any|all)\s+of\s+{_POINTING})"
+    rf"(?:\s+(?i:on\s+(?:the\s+)?record|in\s+{_MEMORY_PLACE}|down|anywhere|either|at\s+all))*\s*(?=[.!?,;]|$)"
+)
+"""A request pointing back not to keep what was just said ("Please don't keep any of that, though",
+"don't even keep it in your head", "Don't have that on record", "Can you not keep that, Bertrand?",
+"rather don't remember that one")."""
+_UNHEAR = rf"^{_REQUEST_OPEN}(?i:unhear|unsee|unread|unremember)\s+(?:it|that|this)\b"
+"""A wish the hearer had not heard ("Unhear it, please?")."""
+
+
+def memory_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """What a request about the memory itself names: a thing it names, else (a pointing word: "that",
+    "that one") what was said just before."""
+    obj = (m.group("obj") or "").strip() if m.groupdict().get("obj") else ""
+    if not obj or re.fullmatch(rf"(?:(?i:any|all)\s+of\s+)?{_POINTING}", obj):
+        return said_topic_only(ctx)
+    return forget_topic(m, ctx)
+
+
+def said_topic_only(ctx: Ctx) -> list[str]:
+    """The statement said just before a request that points back, one topic per sentence: a turn
+    the request points back at is then covered sentence by sentence, so no sentence of it survives
+    as "the rest of the turn" ("Yes." alone would cover every turn saying yes: a sentence of under
+    three words goes with the one after it)."""
+    topics: list[str] = []
+    for statement in dict.fromkeys((*ctx.earlier, ctx.meant or ctx.previous)):
+        flat = " ".join(statement.split())
+        parts = [flat[a:b] for a, b in split_sentences(flat)]
+        merged: list[str] = []
+        for part in parts:
+            if merged and len(re.findall(r"\w+", merged[-1])) < 3:
+                merged[-1] = f"{merged[-1]} {part}"
+            else:
+                merged.append(part)
+        topics += [f"{SAID_PREFIX}{x.strip()}" for x in merged if x.strip() and not is_question_text(x)]
+    return topics
+
+
 REGRETS_SAYING = re.compile(
-    r"\b(?:shouldn't|should\s+not)\s+have\s+(?:said|told\s+you|mentioned|brought\s+up)\s+(?:that|this|it)\b",
+    r"\b(?:(?:shouldn't|should\s+not)\s+have|wish\s+I\s+(?:hadn't|had\s+not|didn't))\s+"
+    r"(?:said|told\s+you|mentioned|brought\s+up)\s+(?:that|this|it)\b",
     re.IGNORECASE,
 )
-"""A speaker regretting what they just said ("Oh, I shouldn't have said that."): it points back."""
+"""A speaker regretting what they just said ("Oh, I shouldn't have said that.", "I wish I hadn't
+said that"): it points back."""
 
 
 def regretted_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1492,24 +1574,7 @@ def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     said just before, recorded as `said: <sentence>` (`emem.ledger.withhold` withholds exactly
     the turns that hold it)."""
     topics = forget_topic(m, ctx) if m.groupdict().get("obj") else []
-    for statement in (*ctx.earlier, ctx.previous):
-        # one topic per sentence: a turn the request points back at is then covered sentence by
-        # sentence, so no sentence of it survives as "the rest of the turn"
-        # ("Yes." alone would cover every turn saying yes: a sentence of under three words goes
-        # with the one after it)
-        flat = " ".join(statement.split())
-        parts = [flat[a:b] for a, b in split_sentences(flat)]
-        merged: list[str] = []
-        for part in parts:
-            if merged and len(re.findall(r"\w+", merged[-1])) < 3:
-                merged[-1] = f"{merged[-1]} {part}"
-            else:
-                merged.append(part)
-        for said in merged:
-            said = said.strip()
-            if said and not is_question_text(said):
-                topics.append(f"{SAID_PREFIX}{said}")
-    return topics
+    return topics + said_topic_only(ctx)
 
 
 def is_question_text(text: str) -> bool:
@@ -1539,9 +1604,9 @@ RULES: tuple[Rule, ...] = (
     # "I live in a shared house in Worcester": the home, then where it is
     R(
         "lives_in",
-        r"{S}{vg:live,reside:now}\s+in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?"
+        r"{S}{vg:live,reside:now}\s+in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:[\w]+-)?"
         r"(?:house|flat|apartment|home|cottage|studio|bungalow|terrace|houseshare|place|room|condo|caravan|boat|"
-        r"unit|townhouse|trailer|semi|maisonette)"
+        r"unit|townhouse|trailer|semi|maisonette|duplex|cabin|bedsit)"
         r"\s+(?:in|near)\s+{obj:place}",
         place,
         dated=True,
@@ -1595,10 +1660,17 @@ RULES: tuple[Rule, ...] = (
     # names a landmark, not the town, and a unit or a studio may be a workshop
     R(
         "lives_in",
-        rf"{{S}}{{vg:rent,buy:any}}\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}\s+"
-        r"(?:on\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+)?(?:in|(?:out|up|down)\s+(?:at|in))\s+{obj:place}",
+        rf"{{S}}{{vg:rent,buy:any}}\s+(?:a|an|the|our|my|half\s+a)\s+(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}\s+"
+        r"(?:on\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+)?(?:in|on|(?:out|up|down)\s+(?:at|in))\s+{obj:place}",
         place,
         dated=True,
+        confidence=0.7,
+    ),
+    R(  # "I'm in a flat in Petone with two flatmates": the home one is in, and where
+        "lives_in",
+        rf"{{S}}{{BEN}}(?:\s+(?:still|now|currently|living))?\s+in\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?"
+        rf"{HOME_NOUN}\s+(?:in|(?:out|up|down)\s+(?:at|in))\s+{{obj:place}}",
+        place,
         confidence=0.7,
     ),
     R(
@@ -2437,6 +2509,19 @@ RULES: tuple[Rule, ...] = (
         vehicle_in_talk,
         dated=True,
     ),
+    R(  # "New van as well. Sold the Doblo and bought a white Trafic with my name on the side."
+        "drives",
+        rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}(?=\s+(?:with|from)\b)",
+        vehicle_named_in_turn,
+        dated=True,
+    ),
+    R(  # "The van's a silver Doblo": the vehicle said by what it is
+        "drives",
+        r"^(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:new\s+|work\s+)?(?:van|car|truck|pickup|ute)(?:'s|\s+is)\s+(?:now\s+)?(?:a|an)\s+"
+        rf"(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}",
+        vehicle,
+        kw="van car truck pickup ute",
+    ),
     R(  # "I traded the Polo Vivo for a silver Nissan Navara double cab": what it was traded for
         "drives",
         rf"{{S}}{{vg:trade,swap,exchange,part-exchange:past}}\s+(?:in\s+)?(?:the|my|our|a|an)\s+(?:[\w-]+\s+){{0,3}}?"
@@ -2833,6 +2918,52 @@ RULES: tuple[Rule, ...] = (
         negated=True,
         cessation="any",
         confidence=0.9,
+    ),
+    # requests about the memory itself, named by where it keeps things ("out of your notes")
+    R(
+        "forget_request",
+        _OUT_OF_MEMORY,
+        memory_topic,
+        kw="leave keep take get cut",
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
+    R(
+        "forget_request",
+        _NOT_IN_MEMORY,
+        memory_topic,
+        kw="want",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _NO_RECORD,
+        memory_topic,
+        kw="prefer rather",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _KEEP_NONE,
+        memory_topic,
+        kw="have put write keep hold store remember record",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _UNHEAR,
+        memory_topic,
+        kw="unhear unsee unread unremember",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
     ),
     R(
         "forget_request",
