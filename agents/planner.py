@@ -262,6 +262,15 @@ _DRIVES_WHAT = re.compile(
 for asks for the vehicle ("Why did I drive the night shift?" does not)."""
 
 
+_VEHICLE_ASKED = re.compile(
+    r"^\s*(?:what|which)\s+(?:(?:kind|make|model|sort|type|brand)\s+of\s+)?(?:[a-z]+\s+)?(?:car|van|truck|vehicle|pickup|ute)s?\b"
+    r"(?!\s+(?:finance|loan|payments?|insurance|tax|MOT|mileage|repairs?|service|park|parking|keys?)\b)",
+    re.IGNORECASE,
+)
+"""A question whose answer is a vehicle ("What van do I drive?", "Which car did she buy?"): a
+vehicle word elsewhere ("navigation in the truck", "the van finance") asks for something else."""
+
+
 def predicate_cues(question: str) -> list[str]:
     """Predicates the question's words point at, the most-cued first (ties in table order), so a
     reader answering one value takes the predicate the question names most specifically."""
@@ -281,6 +290,8 @@ def predicate_cues(question: str) -> list[str]:
         found = list(dict.fromkeys(["job_title", "works_at", *found]))
     if _DRIVES_WHAT.match(question):
         found = list(dict.fromkeys(["drives", *found]))
+    elif "drives" in found and not _VEHICLE_ASKED.search(question):
+        found.remove("drives")  # "What do I use for navigation in the truck?" asks no vehicle
     fav = _FAVOURITE.search(q)
     category = favourite_of(fav) if fav else None
     return list(dict.fromkeys([category, *found, "likes"])) if category else found

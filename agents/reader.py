@@ -65,6 +65,7 @@ from emem.agents.spans import (
     number_value,
     only_restates_given,
     only_when,
+    question_names,
     revised_value,
     revises,
     salient_terms,
@@ -705,6 +706,13 @@ _NAMED_KIN_Q = re.compile(
     r"cousin|aunt|uncle|niece|nephew|grand(?:mother|father|ma|pa)|boss|manager|friend|colleague|"
     r"roommate|neighbou?r)\b"
 )
+_MY_KIN_Q = re.compile(
+    r"\b(?:my|[Tt]he\s+user['’]s)\s+(?:(?:older|younger|big|little|eldest|oldest|youngest|baby)\s+)?"
+    r"(?P<kin>mum|mom|mother|dad|father|parents|sister|brother|son|daughter|wife|husband|partner|boyfriend|"
+    r"girlfriend|cousin|aunt|uncle|niece|nephew|grand(?:mother|father|ma|pa)|boss|manager|colleague|"
+    r"roommate|flatmate|housemate|neighbou?r)\b"
+)
+"""A relative of the user's own, asked by kin ("Where does my dad live now?")."""
 _KIN_SYNONYMS = {
     "mum": {"mum", "mom", "mother"},
     "mom": {"mum", "mom", "mother"},
@@ -718,9 +726,18 @@ def unnamed_kin(question: str, plan: Plan) -> set[str]:
     """The kin words of "Idris's mum" when the question asks about a named person's relative
     whom the plan did not resolve to a name (the plan holds only the owner): the evidence must
     speak of that relative. Empty when there is no such phrase or the relative is named."""
-    m = _NAMED_KIN_Q.search(question)
+    m = _NAMED_KIN_Q.search(question) or _MY_KIN_Q.search(question)
     if not m:
         return set()
+    if m.re is _MY_KIN_Q:
+        # "Where does my dad live?": the user's own facts are not the dad's, unless the plan
+        # resolved him to a name (a question naming nobody holds only the user, whatever the
+        # user is called)
+        others = [n for n in plan.entities if n.lower() not in ("user", "the user")]
+        if len(plan.entities) > 1 or (others and question_names(question)):
+            return set()  # the relative resolved to a name the plan holds, or the question names one
+        kin = m.group("kin").lower()
+        return _KIN_SYNONYMS.get(kin, {kin})
     owner = m.group("owner").lower()
     if not owner.startswith(("my ", "the ")):
         # a name read from the possessive ("Idri" of "Idris's") is still the owner

@@ -908,9 +908,15 @@ def answer_span(
     if kind is AnswerType.OBJECT and caption:
         return Span(_caption_object(caption), True)
     fixed = _STRONG_CORRECTION.search(text)
+    best = best_sentence(question, text)
     if fixed:  # "the Warsaw one. Wait, no, it's the Gdańsk half.": the corrected statement
-        return Span(sentences(text[fixed.start() :])[0], False)
-    return Span(best_sentence(question, text), False)
+        corrected = sentences(text[fixed.start() :])[0]
+        before = sentences(text[: fixed.start()])
+        # only when it corrects what answers: "I sell at Leominster market. The pitch is £22. No,
+        # wait, £26" puts the pitch right, not the market
+        if not before or best in (corrected, *before[-2:]) or not text[: fixed.start()].strip():
+            return Span(corrected, False)
+    return Span(best, False)
 
 
 def only_when(text: str) -> bool:

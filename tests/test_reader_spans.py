@@ -11,6 +11,7 @@ from emem.agents.currentness import later_revisions
 from emem.agents.planner import offline_plan
 from emem.agents.reader import offline_read
 from emem.agents.spans import (
+    AnswerType,
     Span,
     answer_span,
     answer_type,
@@ -420,3 +421,15 @@ def test_a_thing_switched_to_another_value_names_the_new_one() -> None:
     assert revised_value("flour's gone up so I've switched the loaves to spelt") == "spelt"
     assert revised_value("we moved the quiz night to Thursday") == "Thursday"
     assert revised_value("I switched the lights off and went to bed") is None
+
+
+def test_a_correction_of_another_sentence_is_not_the_answer() -> None:
+    """ "No, wait, £26" puts the pitch fee right, not where the market is."""
+    said = "I sell at Leominster market on Saturdays. The pitch is £22 a week. No, wait, £26, they put it up."
+    q = "Which market do I sell at?"
+    assert "Leominster" in answer_span(q, AnswerType.OTHER, said, None, set()).text
+    fixed = "It's the Warsaw half. Wait, no, it's the Gdansk one, the Warsaw one was last year."
+    assert (
+        "Gdansk"
+        in answer_span("Which half marathon am I running?", AnswerType.OTHER, fixed, None, set()).text
+    )
