@@ -108,3 +108,11 @@ def test_the_secrets_are_withheld_and_the_rest_answered(memory: Memory, mode: st
     assert "8,000" not in loan.answer and "forget" in loan.answer.lower(), loan.answer
     sister = memory.ask("Where does my sister Hana live?", namespace="place", mode=mode)
     assert "Derby" in sister.answer, sister.answer
+
+
+def test_a_withheld_turn_steers_no_later_hop(memory: Memory) -> None:
+    """Deep's second hop is seeded from the first hop's evidence: never from a withheld turn,
+    whose words would also show in `usage.hop_terms`."""
+    answer = memory.ask("Who is the counsellor I've been seeing?", namespace="place", mode="deep")
+    shown = " ".join(answer.usage.hop_terms).lower() + answer.model_dump_json().lower()
+    assert "okafor" not in shown and "grief" not in " ".join(answer.usage.hop_terms).lower(), shown[:300]

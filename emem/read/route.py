@@ -133,6 +133,10 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
         (e for r in state.get("reports", []) if r.segment_id in latest for e in r.evidence),
         key=lambda e: (-e.score, e.turn_id),
     )
+    # A turn a forget request withholds seeds nothing: its words would steer the next hop and show
+    # in `usage.hop_terms`.
+    withheld = rt.withheld(ns, view) if rt.currentness and rt.forget_requests(ns) else {}
+    found = [e for e in found if (e.conversation_id, e.turn_id) not in withheld]
     seeds = [t for e in found[:FEEDBACK_TURNS] if (t := view.by_ref.get((e.conversation_id, e.turn_id)))]
     if not seeds:
         return {"pending": [], "hops": [*hops, []]}
