@@ -424,10 +424,16 @@ def test_a_thing_switched_to_another_value_names_the_new_one() -> None:
 
 
 def test_a_correction_of_another_sentence_is_not_the_answer() -> None:
-    """ "No, wait, £26" puts the pitch fee right, not where the market is."""
-    said = "I sell at Leominster market on Saturdays. The pitch is £22 a week. No, wait, £26, they put it up."
+    """ "No, wait, £26" puts the pitch fee right, not where the market is: a correction answers
+    when it follows the answering sentence or the one that carries it on."""
+    said = (
+        "I sell at Leominster market on Saturdays. A pound jar is £7.50. The pitch is £22 a week. "
+        "No, wait, £26, they put it up."
+    )
     q = "Which market do I sell at?"
     assert "Leominster" in answer_span(q, AnswerType.OTHER, said, None, set()).text
+    carried = "My elective. I'm doing Mind and Language. Wait, no, I swapped, it's Ethics and Society now."
+    assert "Ethics" in answer_span("Which elective am I taking?", AnswerType.OTHER, carried, None, set()).text
     fixed = "It's the Warsaw half. Wait, no, it's the Gdansk one, the Warsaw one was last year."
     assert (
         "Gdansk"
