@@ -16,6 +16,7 @@ from emem.agents.spans import measure_family
 from emem.answer import Operation, Plan
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
+from emem.extract.patterns import VEHICLE_NOUN
 from emem.extract.roles import asked_roles
 from emem.extract.rules import favourite_of
 from emem.index.text import STOP_WORDS, tokenize
@@ -263,7 +264,7 @@ for asks for the vehicle ("Why did I drive the night shift?" does not)."""
 
 
 _VEHICLE_ASKED = re.compile(
-    r"^\s*(?:what|which)\s+(?:(?:kind|make|model|sort|type|brand)\s+of\s+)?(?:[a-z]+\s+)?(?:car|van|truck|vehicle|pickup|ute)s?\b"
+    rf"^\s*(?:what|which)\s+(?:(?:kind|make|model|sort|type|brand)\s+of\s+)?(?:[a-z]+\s+)?{VEHICLE_NOUN}\b"
     r"(?!\s+(?:finance|loan|payments?|insurance|tax|MOT|mileage|repairs?|service|park|parking|keys?)\b)",
     re.IGNORECASE,
 )

@@ -500,10 +500,13 @@ def stated_none(text: str, focus: set[str]) -> bool:
         Whether the text states zero of one of them.
     """
     stems = {_stem(f) for f in focus}
-    return any(
-        _stem(w := m.group(1).lower()) in stems or stems.intersection(_tokens(w))
-        for m in _NONE_OF.finditer(text)
-    )
+    return any(_names_focus(m.group(1).lower(), stems) for m in _NONE_OF.finditer(text))
+
+
+def _names_focus(word: str, stems: set[str]) -> bool:
+    """Whether a word of the text is one of the focus `stems`, by the crude stem or as the index
+    stems it: focus words come stemmed the index's way ("volunteers" is "volunt")."""
+    return _stem(word) in stems or bool(stems.intersection(_tokens(word)))
 
 
 _TOLD_NUMBER = re.compile(
@@ -545,8 +548,7 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
         if text[max(m.start() - 1, 0) : m.start()] in ("£", "$", "€", "¥", "₹"):
             continue  # "£200 a week" is a sum, not a count of weeks
         following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
-        # focus words come stemmed as the index reads them ("volunteers" -> "volunt")
-        if any(w in stems or _stem(w) in stems or stems.intersection(_tokens(w)) for w in following):
+        if any(w in stems or _names_focus(w, stems) for w in following):
             word = m.group(1).lower().removeprefix("a ")
             found = number_value(word) or ORDINALS.get(word)
             if not after_correction(text[: m.start()]):
@@ -911,10 +913,10 @@ def answer_span(
     best = best_sentence(question, text)
     if fixed:  # "the Warsaw one. Wait, no, it's the Gdańsk half.": the corrected statement
         corrected = sentences(text[fixed.start() :])[0]
-        before = sentences(text[: fixed.start()])
-        # only when it corrects what answers: "I sell at Leominster market. The pitch is £22. No,
-        # wait, £26" puts the pitch right, not the market
-        if not before or best in (corrected, *before[-2:]) or not text[: fixed.start()].strip():
+        said = text[: fixed.start()]
+        # only when it corrects what answers (or the sentence carrying it on): "I sell at
+        # Leominster market. A jar is £7.50. The pitch is £22. No, wait, £26" puts the pitch right
+        if not said.strip() or best in (corrected, *sentences(said)[-2:]):
             return Span(corrected, False)
     return Span(best, False)
 

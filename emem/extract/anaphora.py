@@ -55,7 +55,7 @@ def resolve_there(text: str) -> str:
         place = _antecedent(text[: m.start()])
         if place is None or m.start() < last:
             continue
-        if "head" in m.groupdict():
+        if m.re is _HOME_THERE:
             said = f"{m.group('head')} in {place}"
         else:
             verb = m.group("verb")

@@ -382,6 +382,8 @@ HOME_NOUN = (
 )
 """Kinds of home a person lives in, as said of where they live ("a two-bed terrace in Horbury",
 "a trailer out at Bells Flats")."""
+VEHICLE_NOUN = r"(?:car|van|truck|pickup|ute|vehicle)s?"
+"""Words that name a vehicle outright, singular or plural: what a turn or a question about one says."""
 
 JOBS = (
     "nurse",

@@ -18,7 +18,15 @@ from typing import Literal
 
 from emem.extract.dates import DateMention
 from emem.extract.entities import NOT_NAMES
-from emem.extract.patterns import HOME_NOUN, JOBS, PETS, compile_template, gerund, template_keywords
+from emem.extract.patterns import (
+    HOME_NOUN,
+    JOBS,
+    PETS,
+    VEHICLE_NOUN,
+    compile_template,
+    gerund,
+    template_keywords,
+)
 from emem.extract.sentences import split_sentences
 from emem.ledger.withhold import SAID_PREFIX
 from emem.numbers import compound_value
@@ -1042,7 +1050,7 @@ _VEHICLE = r"(?P<obj>[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}\b))*)"
 """A vehicle by its make and model, as people name the one they drive ("Mitsubishi Outlander",
 "Isuzu D-Max", "Ram 3500", "Hilux")."""
 _VEHICLE_TALK = re.compile(
-    r"\b(?:cars?|vans?|trucks?|pickups?|utes?|vehicles?|drive|drives|driving|drove|traded\s+in|written\s+off|"
+    rf"\b(?:{VEHICLE_NOUN}|drive|drives|driving|drove|traded\s+in|written\s+off|"
     r"write-off|nicked|stolen|mileage|miles|kilomet(?:re|er)s|mpg|engine|gearbox|MOT|second[\s-]hand|"
     r"got\s+rid\s+of|double[\s-]cab|hatchback|saloon|SUV|4x4|estate\s+car|hybrid|diesel)\b",
     re.IGNORECASE,
@@ -1062,7 +1070,7 @@ def vehicle_in_talk(m: re.Match[str], ctx: Ctx) -> list[str]:
     return vehicle(m, ctx) if _VEHICLE_TALK.search(ctx.context or ctx.sentence) else []
 
 
-_VEHICLE_NOUN = re.compile(r"\b(?:cars?|vans?|trucks?|pickups?|utes?|vehicles?|motorbikes?)\b", re.IGNORECASE)
+_VEHICLE_NOUN = re.compile(rf"\b(?:{VEHICLE_NOUN}|motorbikes?)\b", re.IGNORECASE)
 
 
 def vehicle_named_in_turn(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1529,7 +1537,7 @@ _UNHEAR = rf"^{_REQUEST_OPEN}(?i:unhear|unsee|unread|unremember)\s+(?:it|that|th
 def memory_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     """What a request about the memory itself names: a thing it names, else (a pointing word: "that",
     "that one") what was said just before."""
-    obj = (m.group("obj") or "").strip() if m.groupdict().get("obj") else ""
+    obj = (m.groupdict().get("obj") or "").strip()
     if not obj or re.fullmatch(rf"(?:(?i:any|all)\s+of\s+)?{_POINTING}", obj):
         return said_topic_only(ctx)
     return forget_topic(m, ctx)
