@@ -141,3 +141,10 @@ def test_a_comma_spliced_clause_takes_no_date_from_the_other() -> None:
     homes = _dated_homes("We're moving to Glasgow at the end of July, I've rented a flat in Partick.")
     assert homes == {"Glasgow": "2025-07-21", "Partick": "2025-07-21"}
     assert _dated_homes("In January, we bought a house in Ely.") == {"Ely": "2025-01-01"}
+
+
+def test_a_move_ahead_dates_the_flat_when_its_date_holds_the_preposition() -> None:
+    """ "in late June" is one date mention, "in" and all: the flat found for that move is home from
+    21 June, not from the day it was said (1 March)."""
+    homes = _dated_homes("I'm moving to Bristol in late June, I've found a flat in Bedminster.")
+    assert homes == {"Bristol": "2025-06-21", "Bedminster": "2025-06-21"}

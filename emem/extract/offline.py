@@ -709,11 +709,12 @@ Fana, moving in August")."""
 _ARRANGED = re.compile(
     r"\b(?:'m|am|'re|are|'s|is)\s+(?:(?:all|now|finally|actually|definitely)\s+)?"
     r"(?:moving|relocating|starting|joining|leaving|heading|going|switching|transferring)\b"
-    r"[^,.;:!?]{0,40}?\s(?:in|on|at|by|from|around)\s+$",
+    r"[^,.;:!?]{0,40}?\s(?:(?:in|on|at|by|from|around)\s+)?$",
     re.IGNORECASE,
 )
 """A date said after an arrangement in the present progressive, a few words on ("I'm moving up to
-Glasgow at the end of July"): it lies ahead too."""
+Glasgow at the end of July", "I'm moving to Bristol in late June", whose mention holds the "in"):
+it lies ahead too."""
 
 
 def _ahead(sentence: str, mention: DateMention, anchor: datetime) -> DateMention:
@@ -1025,10 +1026,10 @@ class OfflineExtractor:
             previous = before or said_before
             meant = next(
                 (
-                    said
-                    for said in (text[slice(*span)] for span in reversed(spans[:k]))
-                    if (len(_WORD.findall(said.lower())) >= 3 or re.search(r"\d", said))
-                    and not REGRETS_SAYING.search(said)
+                    statement
+                    for statement in (text[slice(*span)] for span in reversed(spans[:k]))
+                    if (len(_WORD.findall(statement.lower())) >= 3 or re.search(r"\d", statement))
+                    and not REGRETS_SAYING.search(statement)
                 ),
                 said_before,
             )
