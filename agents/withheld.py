@@ -180,20 +180,25 @@ def apply_forget_requests(
 
 
 def _names_topic(request: ForgetRequest, question: str) -> bool:
-    """Whether the question says every content word of what the request names."""
+    """Whether the question says every content word of what the request names (a topic too short
+    for focus words, "my ex", by its own words: "Where does my ex live?")."""
     words = focus_words(request.topic, set())
-    return bool(words) and all(about_question(question, {w}) for w in words)
+    if not words:
+        short = re.findall(r"[a-z]{2,}", request.topic.lower())
+        return bool(short) and all(re.search(rf"\b{w}\b", question.lower()) for w in short)
+    return all(about_question(question, {w}) for w in words)
 
 
 _WHY = re.compile(r"^\s*(?:why|how\s+come|what\s+(?:was|is)\s+the\s+reason)\b", re.IGNORECASE)
 
 
 def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -> str | None:
-    """A turn without the sentences forget requests cover, when each covered sentence is covered
-    on its own (pure): a request names a statement, not every word said beside it.
+    """A turn without the sentences forget requests cover (pure): a request names a statement,
+    not every word said beside it.
 
-    A turn covered only as a whole (the person in one sentence, "Her number is ..." in the next)
-    is withheld whole: None.
+    A sentence covered only with the one before it (the person in one sentence, "Her number is
+    ..." in the next) is covered, and the sentence before stays; a turn none of whose sentences
+    is covered alone or so is withheld whole: None.
 
     Args:
         text: the turn's text.
@@ -205,6 +210,13 @@ def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -
     """
     parts = sentences(text)
     hit = [withholding_said(requests, said, text=p) is not None for p in parts]
+    # A sentence covered only with the one before it, which is not covered alone, holds what is
+    # covered: "Halyna has left Kaslo. Also, she and her husband are getting divorced." names the
+    # person in one sentence and the marriage in the next; the move stays.
+    for i in range(1, len(parts)):
+        if not hit[i] and not hit[i - 1]:
+            pair = withholding_said(requests, said, text=f"{parts[i - 1]} {parts[i]}")
+            hit[i] = pair is not None
     if not any(hit):
         return None
     # A request about a person alone ("I don't want to talk about Takumi anymore. Please forget

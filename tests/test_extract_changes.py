@@ -139,6 +139,18 @@ class TestSwitchesAndCorrections:
         assert ("Yusuf", "studies", "medicine", "end") in got
         assert ("Yusuf", "studies", "biology", "assert") in got
 
+    def test_a_swap_moves_the_held_value_whole(self) -> None:
+        got = facts("I'm learning the cello.", "I've swapped the cello for a harp.")
+        assert ("user", "learning", "cello", "end") in got and (
+            "user",
+            "learning",
+            "harp",
+            "assert",
+        ) in got, got
+        car = facts("I drive a Fiat Panda.", "I traded the Panda for a Skoda Octavia.")
+        assert ("user", "drives", "Skoda Octavia", "assert") in car, car
+        assert facts("I swapped shifts with Dana for Friday.") == []
+
     def test_switch_to_nothing_held_says_nothing(self) -> None:
         assert facts("I switched from violin to viola.") == []
 

@@ -125,9 +125,9 @@ class TestPositive:
         assert ("Caroline", "works_at", org, "assert") in triples(text)
 
     def test_every_predicate_is_a_ledger_predicate(self) -> None:
-        from emem.extract.rules import ANY_PREDICATE, CORRECT, FAVOURITE, MEDIUM, RULES, SWITCH
+        from emem.extract.rules import ANY_PREDICATE, CORRECT, FAVOURITE, MEDIUM, RULES, SWAP, SWITCH
 
-        placeholders = {ANY_PREDICATE, FAVOURITE, MEDIUM, SWITCH, CORRECT}
+        placeholders = {ANY_PREDICATE, FAVOURITE, MEDIUM, SWITCH, SWAP, CORRECT}
         assert {r.predicate for r in RULES} - placeholders <= set(PREDICATES)
 
 

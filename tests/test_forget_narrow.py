@@ -59,9 +59,14 @@ def test_only_the_covered_sentences_are_withheld() -> None:
     requests = [request("Gaspard's fiancée being posted abroad")]
     text = "The party moved to June. Gaspard's fiancée got posted abroad with the navy."
     assert rest_of_turn(text, requests, T) == "The party moved to June."
-    # covered only as a whole (the person in one sentence, the value in the next): withheld whole
+    # the person in one sentence, the value in the next: the value's sentence goes, the one that
+    # only names the person stays
     whole = [request("Mr Okafor's phone number")]
-    assert rest_of_turn("Piano with Mr Okafor. His number is 555-201-7788.", whole, T) is None
+    assert (
+        rest_of_turn("Piano with Mr Okafor. His number is 555-201-7788.", whole, T) == "Piano with Mr Okafor."
+    )
+    # covered only by sentences that are each part of it: withheld whole
+    assert rest_of_turn("Mr Okafor's number. 555-201-7788.", whole, T) is None
 
 
 CONV = chat(

@@ -124,6 +124,8 @@ def test_a_fact_read_through_there_keeps_the_words_said() -> None:
         ("I rent half a duplex on Hauser Boulevard.", "Hauser Boulevard"),
         ("I've moved! A one-bedroom place in Island Bay, all on my own.", "Island Bay"),
         ("And I've moved, a garden apartment in Evanston, closer to work.", "Evanston"),
+        ("We're on the smallholding at Llanidloes now! Sheep everywhere.", "Llanidloes"),
+        ("We're in Wanaka! Moved over at the end of March, a rented chalet.", "Wanaka"),
     ],
 )
 def test_the_home_one_is_in(said: str, place: str) -> None:
@@ -148,3 +150,14 @@ def test_a_move_ahead_dates_the_flat_when_its_date_holds_the_preposition() -> No
     21 June, not from the day it was said (1 March)."""
     homes = _dated_homes("I'm moving to Bristol in late June, I've found a flat in Bedminster.")
     assert homes == {"Bristol": "2025-06-21", "Bedminster": "2025-06-21"}
+
+
+def test_a_farm_visited_is_no_home() -> None:
+    assert _homes("We're at the farm near Tiverton for the weekend with my aunt.") == []
+
+
+def test_a_move_in_a_named_week_of_a_month_starts_then() -> None:
+    """Said on 1 March: "the last week of January" is its last seven days, not "last week"."""
+    assert _dated_homes("We're in Oamaru! Moved over in the last week of January.") == {
+        "Oamaru": "2025-01-25"
+    }

@@ -36,6 +36,9 @@ def test_a_new_job_said_by_the_employers_name(said: str, employer: str) -> None:
         "I took the Lisbon job! Moved to Lisbon on Friday.",  # a place, said as a place
         "I got the ICU job, starting on intensive care in April.",  # a unit's initials
         "I've been offered a job at Kestrel Labs but I turned it down.",  # an offer never started
+        "I'm a member at Riverside Gym now.",  # a word with an agent ending that is no trade
+        "I'm a regular at the Crown and Anchor.",
+        "I'm at home now, as a matter of fact.",
     ],
 )
 def test_what_is_no_employer_is_not_filed_as_one(said: str) -> None:
@@ -144,6 +147,22 @@ def test_the_post_named_before_job_is_the_title() -> None:
             "Big news: I've left Brightsmile. I'm with Coastal Dental Outreach now.",
             "user",
             "Coastal Dental Outreach",
+        ),
+        (
+            "I'm starting my own small-batch coffee roastery, Ember Hill Roasters, in Whitby.",
+            "user",
+            "Ember Hill Roasters",
+        ),
+        (
+            "Job news: the museum contract ended, I'm at the Canal Trust now, as a lock keeper.",
+            "user",
+            "the Canal Trust",
+        ),
+        ("I'm a saddler, bench saddler, at Tanner & Vane in Walsall.", "user", "Tanner & Vane"),
+        (
+            "I'm the head cheesemaker at the Greenbank Dairy Cooperative in Monroe.",
+            "user",
+            "the Greenbank Dairy Cooperative",
         ),
     ],
 )

@@ -274,7 +274,7 @@ def _r_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
 
 def _r_whole_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
     month = MONTHS[m["mon"].lower()]
-    which = (m["which"] or "").lower()
+    which = (m.groupdict().get("which") or "").lower()
     if which == "this":
         return _month(anchor, anchor.year, month)
     if which == "last":
@@ -283,6 +283,22 @@ def _r_whole_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span |
         return _month(anchor, anchor.year if month > anchor.month else anchor.year + 1, month)
     year = _pick_year(anchor, month, None, prefer)
     return None if year is None else _month(anchor, year, month)
+
+
+_NTH_WEEK = {"first": 0, "second": 1, "third": 2, "fourth": 3}
+
+
+def _r_week_of_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
+    """ "the last week of July": its seven days, not last week, and not all of July."""
+    span = _r_whole_month(m, anchor, prefer)
+    if span is None:
+        return None
+    start, end, _granularity, approx = span
+    nth = m["nth"].lower()
+    if nth in _NTH_WEEK:
+        start = start + 7 * _NTH_WEEK[nth] * _DAY
+        return start, start + 7 * _DAY, "week", approx
+    return end - 7 * _DAY, end, "week", approx
 
 
 def _r_year(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
@@ -386,7 +402,7 @@ def _r_weekday(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | Non
 
 def _r_season(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
     season = m["season"].lower()
-    which = (m["which"] or "").lower()
+    which = (m.groupdict().get("which") or "").lower()
     if m["y"]:
         return _season(anchor, season, int(m["y"]))
     instances = [_season(anchor, season, y) for y in range(anchor.year - 2, anchor.year + 2)]
@@ -454,6 +470,10 @@ _TABLE: list[tuple[str, Resolver]] = [
         r"(?!\s+(?:floor|time|go|attempt|try|place|row|grade|lap|hole|round|stop|page|anniversary|birthday|"
         r"century|day|week|year)\b)",
         _r_day_of_month,
+    ),
+    (
+        rf"\b(?:the\s+)?(?P<nth>first|second|third|fourth|last|final)\s+week\s+(?:of|in)\s+{_FULL_MON}\b(?!\s*\d)",
+        _r_week_of_month,
     ),
     (
         rf"\b(?:(?:in|during|since|by|until|till|from|for)\s+(?:(?:early|late|mid-?)\s*)?|(?P<which>last|this|next)\s+"

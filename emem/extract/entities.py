@@ -152,6 +152,15 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 }
 
 # Capitalised words that are not names (sentence openers, days, months, titles).
+SENTENCE_ADVERBS = frozenset(
+    """finally honestly sadly luckily basically recently currently apparently hopefully seriously really
+    obviously unfortunately fortunately literally anyway actually probably definitely clearly surprisingly
+    thankfully eventually suddenly originally personally naturally frankly ideally meanwhile otherwise
+    still also just maybe only even already lately officially""".split()
+)
+"""Sentence adverbs are capitalised at a sentence's start, but they are nobody's name ("Finally settled in ...")."""
+
+
 NOT_NAMES = frozenset(
     """i i'm i've i'd i'll a an the my our your his her their its he she they we you it this that these those
     there here what when where why how who which yes no yeah yep nope ok okay oh ah wow hey hi hello thanks

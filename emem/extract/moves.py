@@ -30,6 +30,9 @@ _MOVE = re.compile(
     r"(?P<verb>moving|moved|relocating|relocated|move|relocate)\b(?P<rest>[^.!?;]*)"
 )
 """A first-person or named subject, then a verb of moving, then the rest of its clause."""
+_BARE_MOVED = re.compile(r"(?:^|(?<=[.!?]\s))(?P<verb>Moved)\b(?P<rest>[^.!?;]*)")
+""" "Moved" opening a sentence, its subject left out ("We're in Devonport! Moved over in July"):
+the speaker moved."""
 _ORIGIN = re.compile(rf"\b(?:[Oo]ut\s+of|[Aa]way\s+from|[Ff]rom)\s+(?P<place>{_PLACE})")
 _DESTINATION = re.compile(
     rf"\b(?:[Tt]o|[Ii]nto)\s+(?:(?:a|an|the|our|my|his|her|their)\s+(?:[a-z][\w-]*\s+){{0,2}}?"
@@ -105,7 +108,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
     """
     out: list[FactCandidate] = []
     text = resolve_there(turn.text.replace("\u2019", "'"))
-    for m in _MOVE.finditer(text):
+    for m in (*_MOVE.finditer(text), *_BARE_MOVED.finditer(text)):
         if (
             m.group("verb").startswith("move")
             and m.group("verb") in ("move", "relocate")
@@ -127,7 +130,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
             or _QUESTION.match(text[clause_start:].lstrip())
         ):
             continue  # "if we move", "we're not moving", quoted speech, "are you moving ...?"
-        subj = m.group("subj")
+        subj = m.groupdict().get("subj") or "I"
         if subj.lower() in ("he", "she"):
             # "Tunde got a job offer in Toronto! He's moving there in October": the person the
             # sentence before is about
@@ -150,8 +153,8 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
                 destination = _place(_DESTINATION.search(rest))
         ahead = (
             m.group("verb").endswith("ing")
-            or "will" in (m.group("aux") or "")
-            or "'ll" in (m.group("aux") or "")
+            or "will" in (m.groupdict().get("aux") or "")
+            or "'ll" in (m.groupdict().get("aux") or "")
         )
         if destination is None and origin is None and not ahead and subj in ("I", "we", "We"):
             # a move done, its place said in another sentence of the turn

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from emem.extract.anaphora import resolve_there
 from emem.extract.dates import DateMention, find_date_mentions
-from emem.extract.entities import NOT_NAMES, AliasResolver
+from emem.extract.entities import NOT_NAMES, SENTENCE_ADVERBS, AliasResolver
 from emem.extract.introductions import introductions
 from emem.extract.moves import moves
 from emem.extract.patterns import NAMED_PERSON
@@ -29,6 +29,7 @@ from emem.extract.rules import (
     PREVIOUS,
     REGRETS_SAYING,
     RULES,
+    SWAP,
     SWITCH,
     Ctx,
     Rule,
@@ -76,7 +77,7 @@ _CORRECTION = re.compile(
 )
 _BAD_AFTER_NAME = re.compile(r"^(?:\s+(?:are|were|am|have|do)\b|'re|'ve)")
 _FUNCTION_WORDS = frozenset(
-    """and but so then because since that when while after before oh well also actually yeah yes no
+    """and but so about then because since that when while after before oh well also actually yeah yes no
     ok okay hey hi wow guess think know said says heard lol haha anyway plus now until once as where
     btw yep yup nope nah sometimes here often ago too though even just now still also day days week
     weeks weekend month months year years night morning evening afternoon time times summer winter
@@ -243,13 +244,6 @@ _ELLIPSIS_NOT = re.compile(
     r"^(?:Not|No\s+longer)\s+(?!sure|really|much|bad|great|now|yet|that|this|a\s+lot)[a-z]"
 )
 """A dropped "I'm" before a negation ("Not vegetarian any more", "No longer at Vela")."""
-_SENTENCE_ADVERBS = frozenset(
-    """finally honestly sadly luckily basically recently currently apparently hopefully seriously really
-    obviously unfortunately fortunately literally anyway actually probably definitely clearly surprisingly
-    thankfully eventually suddenly originally personally naturally frankly ideally meanwhile otherwise
-    still also just maybe only even already lately officially""".split()
-)
-"""Sentence adverbs are capitalised at a sentence's start, but they are nobody's name ("Finally settled in ...")."""
 _STARTING = frozenset({"works_at", "job_title", "lives_in"})
 """Predicates whose new value may begin on a date said in the next sentence ("I start on the 1st")."""
 _START_CUE = re.compile(
@@ -336,12 +330,30 @@ def _one_person(sentence: str, speaker: str) -> str | None:
         w
         for w in _CAP_WORD.findall(sentence)
         if w.lower() not in NOT_NAMES
-        and w.lower() not in _SENTENCE_ADVERBS
+        and w.lower() not in SENTENCE_ADVERBS
         and w not in ("I", speaker)
         and w not in things
     }
     names -= {w for w in names if sentence.startswith(w) and w.lower() in _FUNCTION_WORDS}
     return names.pop() if len(names) == 1 else None
+
+
+_KIN_CALLED = re.compile(r"\b(?:Mum|Mom|Dad|Mother|Father|Grandma|Grandpa|Granny|Grandad|Nan|Nana)\b")
+"""Kin called by the word as by a name ("About Mum."): whom a request's "her" may mean."""
+
+
+def _kin_called(sentence: str) -> str | None:
+    """The one kin word a sentence uses as a name, if it uses exactly one."""
+    found = set(_KIN_CALLED.findall(sentence))
+    return found.pop() if len(found) == 1 else None
+
+
+def _last_person(text: str, speaker: str) -> str | None:
+    """The one person the last sentence of `text` that names anyone names (`_one_person`)."""
+    for start, end in reversed(split_sentences(text)):
+        if (person := _one_person(text[start:end], speaker)) is not None:
+            return person
+    return None
 
 
 def _leading_pronoun(sentence: str, antecedent: str | None) -> tuple[str, _Anchor] | None:
@@ -381,7 +393,7 @@ def _pronoun_restored(sentence: str) -> tuple[str, _Anchor] | None:
     names = {
         w
         for w in _CAP_WORD.findall(sentence[: pron.start()])
-        if w.lower() not in NOT_NAMES and w.lower() not in _SENTENCE_ADVERBS and w != "I"
+        if w.lower() not in NOT_NAMES and w.lower() not in SENTENCE_ADVERBS and w != "I"
     }
     if len(names) != 1:
         return None
@@ -591,7 +603,7 @@ def typed_replacement(old: str, text: str, exclude: set[str]) -> str | None:
         if (
             first in ("I", "I'm", "I've", "I'd", "I'll")
             or (opens and (first.lower() in NOT_NAMES or first.lower() in _FUNCTION_WORDS | _REPLY_WORDS))
-            or first.lower() in _SENTENCE_ADVERBS
+            or first.lower() in SENTENCE_ADVERBS
             or value in exclude
             or re.match(r"(?:She|He|They|It|We|You|The|My|Our|His|Her|Their)\b", first)
         ):
@@ -617,6 +629,8 @@ class _Scope:
     """Sentences of the turn before `previous` that it carries on (`carried_on`)."""
     meant: str = ""
     """The last statement before this sentence that is not an interjection or a regret."""
+    named_before: str | None = None
+    """`antecedent`, else for a turn's first sentence the person the speaker's last turn names."""
 
 
 def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
@@ -1034,6 +1048,9 @@ class OfflineExtractor:
                 said_before,
             )
             earlier = carried_on([text[slice(*span)] for span in spans[: max(k - 1, 0)]], before)
+            named_before = antecedent or _kin_called(before)
+            if named_before is None and k == 0 and said_before:
+                named_before = _last_person(said_before, turn.speaker)
             scope = _Scope(
                 context or text,
                 text[e:],
@@ -1041,6 +1058,7 @@ class OfflineExtractor:
                 previous=previous,
                 earlier=earlier,
                 meant=meant,
+                named_before=named_before,
             )
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
@@ -1184,7 +1202,16 @@ class OfflineExtractor:
             return []
         objects = rule.post(
             m,
-            Ctx(sentence, dates, scope.context, scope.antecedent, scope.previous, scope.earlier, scope.meant),
+            Ctx(
+                sentence,
+                dates,
+                scope.context,
+                scope.antecedent,
+                scope.previous,
+                scope.earlier,
+                scope.meant,
+                scope.named_before,
+            ),
         )
         if not objects:
             return []
@@ -1223,7 +1250,7 @@ class OfflineExtractor:
             return self._media(
                 rule, objects, sentence, surface, turn, subject, when, confidence, scope, state, earlier
             )
-        if predicate in (SWITCH, CORRECT):
+        if predicate in (SWITCH, SWAP, CORRECT):
             old = (m.group("old") or "").strip()
             return self._replace(
                 predicate, subject, old, objects[0], surface, turn, when, confidence, state, earlier
@@ -1372,7 +1399,7 @@ class OfflineExtractor:
                 "source_turn_ids": [turn.turn_id],
                 "confidence": confidence,
             }
-            value = _substitute(target.object, old, new)
+            value = new if how == SWAP else _substitute(target.object, old, new)
             if how == CORRECT:
                 out += [
                     FactCandidate(predicate=target.predicate, object=target.object, kind="retract", **base),
@@ -1414,7 +1441,7 @@ class OfflineExtractor:
         """A capitalised word taken as a person only when the sentence reads that way."""
         if (
             name.lower() in NOT_NAMES
-            or name.lower() in _SENTENCE_ADVERBS
+            or name.lower() in SENTENCE_ADVERBS
             or name.lower().endswith("ing")
             or name.lower() in ("everything", "nothing", "something", "anything", "life", "work")
             or resolver.is_common_word(name)

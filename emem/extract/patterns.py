@@ -346,6 +346,12 @@ RELATIONS = (
     "child",
     "stepson",
     "stepdaughter",
+    "ex",
+    "ex-husband",
+    "ex-wife",
+    "ex-boyfriend",
+    "ex-girlfriend",
+    "ex-partner",
 )
 REL_MODIFIERS = (
     "best",

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Literal
 
 from emem.extract.dates import DateMention
-from emem.extract.entities import NOT_NAMES
+from emem.extract.entities import NOT_NAMES, SENTENCE_ADVERBS
 from emem.extract.patterns import (
     HOME_NOUN,
     JOBS,
@@ -41,6 +41,9 @@ MEDIUM = "reading|watching"
 the words around it, or a work ended in the same breath."""
 SWITCH = "*switch"
 """Predicate of "switched from X to Y": the predicate that held X (from what was said) takes Y."""
+SWAP = "*swap"
+"""Predicate of "swapped X for Y": as `SWITCH`, but Y replaces the whole value that held X ("the
+Panda" of "Fiat Panda" traded for a Skoda Octavia is no Fiat)."""
 CORRECT = "*correct"
 """Predicate of "it's X, not Y": the predicate that held Y (from what was said) is corrected to X."""
 PREVIOUS = "\x00previous"
@@ -70,6 +73,10 @@ class Ctx:
     meant: str = ""
     """The last statement before this sentence that is not an interjection ("Eish, no.") or a
     regret ("I wish I hadn't said that."), in the turn, else the speaker's previous turn."""
+    named_before: str | None = None
+    """`antecedent`, else (for a turn's first sentence) the one person the speaker's previous turn
+    names, its last sentence first: whom a request's "him" means ("my ex, Reinhold, lives ..." /
+    "Scrap him from your memory")."""
 
 
 Post = Callable[[re.Match[str], Ctx], list[str]]
@@ -315,7 +322,7 @@ def org(m: re.Match[str], ctx: Ctx) -> list[str]:
         text, start = called.group("name"), start + called.start("name")
     # "Nairn Motors in Aberdeen": the place is where, not who; a name goes on with capitals, so
     # "Copperline Bank and gets home late" ends at "and" + a lower-case word (a verb, a new clause)
-    if text[:1].isupper():
+    if re.match(r"(?:the\s+)?[A-Z]", text):  # "the Court of King's Bench in Saskatoon" too
         text = re.split(r"\s+(?:(?:in|near|outside|downtown)\s+(?=[A-Z])|and\s+(?=[a-z]))", text, maxsplit=1)[
             0
         ]
@@ -332,8 +339,9 @@ def org(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 
 def org_cap(m: re.Match[str], ctx: Ctx) -> list[str]:
-    """An employer by its capitalised name only ("Globex"; not "the bottom" of "starting at the bottom")."""
-    return [o for o in org(m, ctx) if o[:1].isupper()]
+    """An employer by its capitalised name only ("Globex", "the Pecatonica Valley Cooperative"; not
+    "the bottom" of "starting at the bottom")."""
+    return [o for o in org(m, ctx) if re.match(r"(?:the\s+)?[A-Z]", o)]
 
 
 _NAME_GLUE = frozenset("of and & de la le du des the for on upon van von der den".split())
@@ -410,10 +418,11 @@ def org_from(group: str) -> Post:
 
 _OWN_FIRM = (
     r"(?:company|business|firm|practice|studio|shop|clinic|salon|agency|consultancy|workshop|bakery|"
-    r"restaurant|caf[eé]|label|brewery|garage|nursery|school)"
+    r"restaurant|caf[eé]|label|brewery|garage|nursery|school|creamery|dairy|distillery|winery|pottery|"
+    r"atelier|gallery|kitchen|roastery|bookshop|bookstore)"
 )
 """What one sets up on one's own ("my own practice", "his own company")."""
-_OWN_FIRM_SAID = re.compile(rf"\b(?:my|our|his|her|their)\s+own\s+(?:[a-z]+\s+)?{_OWN_FIRM}\b", re.I)
+_OWN_FIRM_SAID = re.compile(rf"\b(?:my|our|his|her|their)\s+own\s+(?:[a-z-]+\s+){{0,2}}{_OWN_FIRM}\b", re.I)
 _LEFT_WORK = re.compile(r"\b(?:left|quit|resigned\s+from|handed\s+in\s+my\s+notice\s+at)\s+[A-Z]")
 
 
@@ -1256,7 +1265,9 @@ _TOPIC_TAIL = re.compile(
     r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database|head|mind)|on\s+(?:file|record)|"
     r"written\s+down|though|anywhere|"
     r"altogether|completely|entirely|at\s+all|permanently|forever|too|either|as\s+well|also|thanks|"
-    r"earlier|before|back\s+then|the\s+other\s+day|(?:in|over|during)\s+the\s+(?:summer|spring|autumn|fall|winter)|"
+    r"earlier|before|back\s+then|the\s+other\s+day|(?:in|over|during|from)\s+the\s+(?:summer|spring|autumn|fall|winter)|"
+    r"(?:back\s+)?(?:in|from|during|since)\s+(?:January|February|March|April|May|June|July|August|September|"
+    r"October|November|December)|"
     r"(?:last|this)\s+(?:week|month|year|summer|spring|autumn|fall|winter|time)|"
     r"if\s+that's\s+(?:ok|okay|alright|fine)|(?:ok|okay)|"
     r"(?:that\s+)?I\s+(?:just\s+|once\s+)?(?:told\s+you|said|mentioned|shared|gave\s+you|wrote|sent)"
@@ -1271,7 +1282,7 @@ _PHYSICAL = re.compile(
 
 
 _FILLER_TAIL = re.compile(
-    r"\s+(?:thing|things|bit|bits|part|parts|stuff|business|story|situation|figure|figures|details?|info)$",
+    r"\s+(?:thing|things|bit|bits|part|parts|stuff|business|story|situation|figure|figures|details?|info|news)$",
     re.IGNORECASE,
 )
 """A filler after what a request names: "the National Trust thing", "the bankruptcy bit", "that
@@ -1302,7 +1313,7 @@ def _person_before(sentence: str, end: int, antecedent: str | None) -> str | Non
     names = [
         n
         for n in _NAMED.findall(sentence[:end])
-        if n.lower() not in PRONOUN_START | NOT_NAMES and not _ERASE_WORD.fullmatch(n)
+        if n.lower() not in PRONOUN_START | NOT_NAMES | SENTENCE_ADVERBS and not _ERASE_WORD.fullmatch(n)
     ]
     return names[-1] if names else antecedent
 
@@ -1339,10 +1350,10 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
     part = re.sub(r"^(?:I|we)\s+(?:said|told\s+you|mentioned)\s+(?:that\s+)?(?:the\s+)?", "", part)
     if part.lower() in ("him", "her", "them"):
         # "Caspar and I had a fight. Please forget everything about him.": him is Caspar
-        return _person_before(ctx.sentence, at, ctx.antecedent)
+        return _person_before(ctx.sentence, at, ctx.named_before)
     if _POSSESSIVE.match(part):
         # "which school Elif goes to or her teacher's name": her is Elif
-        owner = _person_before(ctx.sentence, at, ctx.antecedent)
+        owner = _person_before(ctx.sentence, at, ctx.named_before)
         part = _POSSESSIVE.sub(f"{owner}'s " if owner else "", part)
     words = part.split()
     if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
@@ -1359,15 +1370,21 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
 _TOLD_ABOUT = re.compile(r"\b(?:told\s+you|said|mentioned|shared)\s+(?:about|regarding|re)\s+$", re.I)
 
 
-def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
+def forget_topic(m: re.Match[str], ctx: Ctx, group: str = "obj") -> list[str]:
     """The topics of a forget request: "my social security number" -> "social security number";
     "the stuff about my diabetes and the medication" -> "diabetes", "medication"; "him" -> the
-    person the turn just named."""
-    text = (m.group("obj") or "").strip().rstrip(".!,;")
+    person the turn just named. `group` names the match's group that holds what is named."""
+    named = m.groupdict().get(group)
+    start = m.start(group) if named else m.end()
+    return topics_named(named or "", start, ctx, told=bool(_TOLD_ABOUT.search(ctx.sentence[:start])))
+
+
+def topics_named(text: str, start: int, ctx: Ctx, *, told: bool) -> list[str]:
+    """The topics a request's words name (`forget_topic`), from `text` found at `start` of the
+    sentence; `told`: they name what was told ("what I told you about ...")."""
+    text = text.strip().rstrip(".!,;")
     text = _TOPIC_TAIL.sub("", text)
     text = re.sub(r"^(?:(?:all|everything)\s+(?:about\s+)?|about\s+)", "", text, flags=re.I)
-    start = m.start("obj") if m.group("obj") else m.end()
-    told = bool(_TOLD_ABOUT.search(ctx.sentence[:start]))
     topics: list[str] = []
     offset = 0
     for part in _TOPIC_SPLIT.split(text):
@@ -1376,6 +1393,19 @@ def forget_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
         if topic and topic not in topics:
             topics.append(topic)
     return topics
+
+
+_FRONTED_TOLD = re.compile(r"\b(?:told\s+you|said|mentioned|shared)\s+(?:about|regarding|re)\s+", re.I)
+
+
+def fronted_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """The topic of a request that names it first and points back at it ("That stuff I told you
+    about Halyna's marriage in June, take it out"): what was told about, else the phrase."""
+    text = m.group("obj")
+    told = _FRONTED_TOLD.search(text)
+    if told is None:
+        return topics_named(text, m.start("obj"), ctx, told=True)  # it says it was told
+    return topics_named(text[told.end() :], m.start("obj") + told.end(), ctx, told=True)
 
 
 # --- the table -----------------------------------------------------------------------------------
@@ -1412,6 +1442,16 @@ _STARTS_IT = re.compile(
     r"\b(?:I|I'm|I\s+am|I'll|I\s+will|she|he|they)\s+(?:start|starts|starting|begin|begins|beginning)\b"
 )
 """An offer taken up: its holder says they start."""
+_AGENT_NOUN = (
+    r"(?!(?:member|customer|regular|user|visitor|guest|player|beginner|newcomer|stranger|winner|loser|"
+    r"partner|owner|fan|believer|lover|supporter|subscriber|passenger|resident|patient|student|other|"
+    r"mother|father|brother|sister|daughter|neighbou?r|leader|sucker|number|matter|order|corner|border|"
+    r"counter|computer|water|paper|letter|manner|winter|summer|weather|together|either|neither|rather|"
+    r"whether|however|never|ever|over|under|after|other|later|better|bigger|smaller|older|younger)\b)"
+    r"[a-z]{3,}(?:maker|smith|wright|er|or|ist|ian)\b"
+)
+"""A trade named by its agent ending ("saddler", "cheesemaker", "conservator"), for jobs the word
+list lacks; not the many such words that name no trade ("member", "customer", "neighbour")."""
 _FROM_A_START = r",?\s+(?:starting|from|start(?:ing|s)?\s+(?:on|in))\b"
 """What dates a verbless new job ("Data analyst at Fenwick Insurance, starting in March")."""
 _COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
@@ -1427,9 +1467,10 @@ _ASIDE = r"(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[:,]\s+)?(?:(?:[Pp]l
 """Words that may open a request before its verb ("And now please forget ...")."""
 _NOT_OTHERS = r"(?<!'s\s)(?<![Hh]is\s)(?<![Hh]er\s)(?<![Tt]heir\s)(?<![Yy]our\s)(?<!\w)"
 """Before a contact word: not someone else's ("Theo's number", "her email")."""
-_LEAD_IN = r"(?:(?:[^\W\d_][\w'’]*\s+){0,3}[^\W\d_][\w'’]*[:,]\s+)?"
+_LEAD_IN = r"(?:(?:[^\W\d_][\w'’]*\s+){0,3}[^\W\d_][\w'’]*[:,]\s+){0,2}"
 """A short lead-in clause before a request, in any words ("One request: please forget ...", "Last
-thing: ...", "Same for my weight, don't keep ..."): up to four words and a colon or comma."""
+thing: ...", "Same for my weight, don't keep ...", "Actually, that's the house secret, forget ..."):
+up to four words and a colon or comma, twice at most."""
 _AND_LEAD = r"(?:(?!(?i:i|we|he|she|they|it)\b)(?:[^\W\d_][\w'’]*\s+){1,5}(?i:and)\s+)?"
 """A favour asked before the request and joined to it by "and" ("Do me a favour and forget ...",
 "Be a star and delete ..."); not a statement's subject ("I went and deleted the app")."""
@@ -1438,7 +1479,7 @@ _REQUEST_OPEN = (
     + _AND_LEAD
     + r"(?i:(?:(?:please|pls|and|but|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|no|sorry|god|"
     r"seriously|honestly|look|listen|wait|one\s+more\s+thing|"
-    r"on\s+second\s+thought)[,:]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
+    r"on\s+second\s+thought)[,:.!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
     r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"
 )
 """What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
@@ -1487,7 +1528,8 @@ ANAPHORIC_FORGET = (
     r"(?:\s+(?i:from\s+(?:your\s+(?:memory|head|mind|notes|records?|files?)|(?:whatever|what|everything|anything)\s+"
     r"you\s+(?:keep|have|hold|store|know|remember)(?:\s+(?:on|about)\s+me)?)|entirely|altogether|completely|"
     r"please|too|as\s+well|anywhere|at\s+all|either|for\s+now|though|for\s+me))*"
-    r"(?:\s*,\s*(?i:about|re|regarding|i\.e\.)\s+(?P<obj>[^.!?;]{2,80}))?\s*(?=[.!?,;]|$)"
+    r"(?:\s*,\s*(?i:about|re|regarding|i\.e\.)\s+(?P<obj>[^.!?;]{2,80})|\s+(?i:about)\s+(?P<about>[^.!?;,]{2,60}))?"
+    r"\s*(?=[.!?,;]|$)"
 )
 """A request that points back ("Please forget that", "forget I said that, about the burnout",
 "forget I said the number", "pretend I never mentioned that", "erase that from your head"):
@@ -1505,14 +1547,15 @@ _MEMORY_PLACE = (
 _POINTING = r"(?i:that|this|it|those|these)(?:\s+(?i:one|bit|part|stuff))?"
 """An object that points back at what was just said ("that", "that one", "this bit")."""
 _OUT_OF_MEMORY = (
-    rf"^{_REQUEST_OPEN}(?i:leave|keep|take|get|cut)\s+(?P<obj>[^.!?;]{{1,60}}?)\s+(?i:out\s+of|off)\s+"
+    rf"^{_REQUEST_OPEN}(?:(?i:i'd|i\s+would)\s+(?i:rather|prefer\s+(?:it\s+if\s+)?)\s*(?i:you)\s+"
+    rf"(?i:kept|left|took|got)|(?i:leave|keep|take|get|cut))\s+(?P<obj>[^.!?;]{{1,60}}?)\s+(?i:out\s+of|off)\s+"
     rf"{_MEMORY_PLACE}"
 )
 """A request to leave something out of the memory ("Leave the counselor part out of your notes",
 "take the medication bit out of what you keep on me", "leave that out of what you remember")."""
 _NOT_IN_MEMORY = (
     r"{I}\s+(?:don't|do\s+not)\s+want\s+(?P<obj>[^.!?;,]{1,40}?)\s+(?:(?:living|sitting|kept|stored|saved|"
-    rf"floating\s+around|anywhere)\s+)*(?:in|on)\s+{_MEMORY_PLACE}"
+    rf"floating\s+around|anywhere)\s+)*(?:(?:in|on)\s+{_MEMORY_PLACE}|in\s+here\b)"
 )
 """Something not wanted in the memory ("I don't want him in your memory", "I don't want it living
 anywhere in your records")."""
@@ -1523,7 +1566,8 @@ _NO_RECORD = (
 """A memory wished without it ("I'd prefer you had no record of the bankruptcy")."""
 _KEEP_NONE = (
     rf"^{_REQUEST_OPEN}(?i:(?:don't|do\s+not|not|never)\s+(?:even\s+)?(?:have|put|write|keep|hold|store)|"
-    r"(?:rather|prefer)\s+(?:you\s+)?(?:don't|didn't|did\s+not|not)\s+(?:remember|keep|store|record))\s+"
+    r"(?:(?:i'd|i\s+would)\s+)?(?:rather|prefer)\s+(?:(?:it\s+if|that)\s+)?(?:you\s+)?(?:don't|didn't|did\s+not|not)\s+"
+    r"(?:remember|keep|store|record|have))\s+"
     rf"(?P<obj>{_POINTING}|(?i:any|all)\s+of\s+{_POINTING})"
     rf"(?:\s+(?i:on\s+(?:the\s+)?record|in\s+{_MEMORY_PLACE}|down|anywhere|either|at\s+all))*\s*(?=[.!?,;]|$)"
 )
@@ -1532,6 +1576,24 @@ _KEEP_NONE = (
 "rather don't remember that one")."""
 _UNHEAR = rf"^{_REQUEST_OPEN}(?i:unhear|unsee|unread|unremember)\s+(?:it|that|this)\b"
 """A wish the hearer had not heard ("Unhear it, please?")."""
+_FORGET_SAID_NAMED = (
+    rf"^{_REQUEST_OPEN}(?i:forget|ignore|disregard)\s+(?i:that\s+)?I\s+(?:(?i:ever|just|even)\s+)?"
+    r"(?i:said|told\s+you|mentioned|brought\s+up)\s+"
+    r"(?!(?i:that|this|it|anything|about|what|everything|so|to|how|why|when|where|which|who|we|I|you|he|she|they)\b)"
+    r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,50}|[A-Z][a-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
+)
+"""A request that names what it points back at ("forget I mentioned Eilif and the money", "forget
+I told you the recipe", "Forget I said his name"): what it names, and what was said just before."""
+_FRONTED = (
+    r"^(?P<obj>(?i:that|the|this|what|all\s+the|everything|anything)\b[^.!?;]{3,80}?"
+    r"\b(?i:told\s+you|said|mentioned|shared|news|stuff|bit|part|info|information)\b[^.!?;]{0,60}?),\s+"
+    rf"{_REQUEST_OPEN}(?:(?:{_ERASE_VERB}|{_KEEP_NOT}|(?i:take|cut|leave|get)(?=\s+\w+\s+out\b))\s+"
+    r"(?i:it|that|them|this)\b|(?i:let's|let\s+us)\s+not\s+(?:have|keep|store)\s+(?i:it|that|this)\b)"
+)
+"""A request that names its topic first and points back at it ("That baby news from the spring,
+erase it", "What I told you about her diagnosis, let's not have that sitting in your memory"):
+the phrase must say it is something said ("told you", "news", "stuff"), so "The bins, take them
+out" asks nothing of the memory."""
 
 
 def memory_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1543,6 +1605,15 @@ def memory_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     return forget_topic(m, ctx)
 
 
+_ABOUT_LEAD = re.compile(
+    r"^(?:(?:so|and|oh|right|now|ok(?:ay)?)[,]?\s+)?(?:about|as\s+for|regarding|re)\s+(?P<obj>[^.!?;,]{2,60}?)"
+    r"(?:\s+(?:I|we)\s+(?:told\s+you|mentioned|said)\b[^.!?;,]*)?[.!?:]?$",
+    re.IGNORECASE,
+)
+"""A sentence that only names a topic before a request about it ("About the sertraline I
+mentioned last time.", "About Mum.")."""
+
+
 def said_topic_only(ctx: Ctx) -> list[str]:
     """The statement said just before a request that points back, one topic per sentence: a turn
     the request points back at is then covered sentence by sentence, so no sentence of it survives
@@ -1551,6 +1622,11 @@ def said_topic_only(ctx: Ctx) -> list[str]:
     topics: list[str] = []
     for statement in dict.fromkeys((*ctx.earlier, ctx.meant or ctx.previous)):
         flat = " ".join(statement.split())
+        if (lead := _ABOUT_LEAD.match(flat)) is not None:
+            # "About the sertraline I mentioned last time. I'd prefer you didn't have it on
+            # record.": the sentence before only names what "it" is
+            topics += topics_named(lead.group("obj"), 0, replace(ctx, sentence=flat), told=True)
+            continue
         parts = [flat[a:b] for a, b in split_sentences(flat)]
         merged: list[str] = []
         for part in parts:
@@ -1581,8 +1657,21 @@ def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     """The topics of a request that points back: what its "about ..." names, and the statement
     said just before, recorded as `said: <sentence>` (`emem.ledger.withhold` withholds exactly
     the turns that hold it)."""
-    topics = forget_topic(m, ctx) if m.groupdict().get("obj") else []
+    group = next((g for g in ("obj", "about") if m.groupdict().get(g)), None)
+    topics = forget_topic(m, ctx, group) if group else []
     return topics + said_topic_only(ctx)
+
+
+def mentioned_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """ "Forget I mentioned Eilif and the money": what was mentioned just before, by what the
+    request names. A named thing the statement before does not say ("the money" for "owes us
+    six thousand pounds") paraphrases it: when another named thing is said there, the paraphrase
+    adds nothing the statement does not cover, and alone it would withhold every "money"."""
+    named = forget_topic(m, ctx)
+    said = said_topic_only(ctx)
+    before = " ".join((*ctx.earlier, ctx.meant or ctx.previous)).casefold()
+    there = [t for t in named if all(w in before for w in re.findall(r"[^\W\d_]{3,}", t.casefold()))]
+    return (there if there else named) + said
 
 
 def is_question_text(text: str) -> bool:
@@ -1681,6 +1770,14 @@ RULES: tuple[Rule, ...] = (
         place,
         confidence=0.7,
     ),
+    R(  # "We're on the farm at Mineral Point now!": a farm one is on now, and where
+        "lives_in",
+        r"{S}{BEN}(?:\s+(?:now|finally))?\s+(?:on|at)\s+(?:a|the|our|my)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:farm|ranch|smallholding|croft|homestead|vineyard)\s+(?:at|in|near|outside)\s+{obj:place}"
+        r"(?=\s+now\b|\s+for\s+good\b)",
+        place,
+        confidence=0.7,
+    ),
     R(
         "lives_in",
         r"(?i:\b(?:bye(?:[\s-]+bye)?|goodbye|so\s+long|farewell))\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2},?\s+"
@@ -1761,6 +1858,23 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+(?:at|for)\s+{obj:org}", org),
+    # "I'm a saddler, bench saddler, at Hathersage & Birch", "I'm the head cheesemaker at the
+    # Pecatonica Valley Cooperative": a trade the word list lacks, known by its agent ending,
+    # held at a place with a capitalised name
+    R(
+        "works_at",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:a|an|the)\s+(?:[a-z][\w-]*\s+)?{_AGENT_NOUN}(?:,\s+(?:[a-z][\w-]*\s+){{0,2}}"
+        rf"{_AGENT_NOUN},)?\s+(?:at|for)\s+{{obj:org}}",
+        org_cap,
+        confidence=0.6,
+    ),
+    R(
+        "job_title",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:a|an|the)\s+(?P<obj>(?:[a-z][\w-]*\s+)?{_AGENT_NOUN})(?:,\s+(?:[a-z][\w-]*\s+){{0,2}}"
+        rf"{_AGENT_NOUN},)?\s+(?:at|for)\s+(?:the\s+)?[A-Z]",
+        job,
+        confidence=0.6,
+    ),
     # "I'm a land surveyor with Crane & Hollis": a job with a named firm is work there
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+with\s+{obj:org}", org_name, confidence=0.7),
     # "I'm sous chef at Casa Brasa", "she's head nurse at St Luke's": a post held, said without an
@@ -1840,7 +1954,14 @@ RULES: tuple[Rule, ...] = (
         dated=True,
         confidence=0.8,
     ),
-    # a place of work then the role ("I'm at the Northern General now, as a sonographer")
+    # a place of work then the role ("I'm at the Northern General now, as a sonographer"): both
+    R(
+        "works_at",
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:at|with)\s+{obj:org}(?:\s+now)?,?\s+as\s+(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,3}?"
+        r"(?:{role:job}|[a-z]{3,}(?:er|or|ist|ian))\b",
+        org_cap,
+        confidence=0.8,
+    ),
     R(
         "job_title",
         r"{S}{BEN}{ADV}\s+(?:at|with)\s+[^,.;!?]{1,40}?(?:\s+now)?,?\s+as\s+(?:a|an|the)\s+{obj:job}",
@@ -1885,7 +2006,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "works_at",
         r"{S}(?:\s+[^.!?;]{1,60}?\s+and)?{vg:register,start,open,set,launch,run,found:any}(?:\s+up)?\s+"
-        rf"(?:my|our|his|her|their)\s+own\s+(?:[a-z]+\s+)?{_OWN_FIRM},?\s+(?:(?:called|named)\s+)?{{obj:org}}",
+        rf"(?:my|our|his|her|their)\s+own\s+(?:[a-z-]+\s+){{0,2}}{_OWN_FIRM},?\s+(?:(?:called|named)\s+)?{{obj:org}}",
         org_name,
         dated=True,
     ),
@@ -2932,7 +3053,7 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         _OUT_OF_MEMORY,
         memory_topic,
-        kw="leave keep take get cut",
+        kw="leave keep take get cut kept left took got",
         negated=True,
         cessation="any",
         confidence=0.9,
@@ -2960,6 +3081,24 @@ RULES: tuple[Rule, ...] = (
         _KEEP_NONE,
         memory_topic,
         kw="have put write keep hold store remember record",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _FORGET_SAID_NAMED,
+        mentioned_topic,
+        kw="forget ignore disregard",
+        negated=True,
+        cessation="any",
+        confidence=0.9,
+    ),
+    R(
+        "forget_request",
+        _FRONTED,
+        fronted_topic,
+        kw="told said mentioned shared news stuff bit part info information",
         negated=True,
         cessation="any",
         confidence=0.85,
@@ -3210,6 +3349,15 @@ RULES: tuple[Rule, ...] = (
         r",?\s+(?:over\s+)?from\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s+to\s+"
         r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[.,!?;]|$|\s+(?:this|last|next|in|on|at|because|since|now|"
         r"instead|and|but|so)\b))",
+        np(4, split_lists=False),
+        dated=True,
+    ),
+    # "I've swapped the banjo for a mandolin": the same switch, the old value first
+    R(
+        SWAP,
+        r"{S}{vg:swap,trade,exchange:past}\s+(?:(?:the|my|our)\s+)?(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s+for\s+"
+        r"(?:(?:a|an|the|my|our|some)\s+)?(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)(?=\s*(?:[.,!?;]|$|\s+(?:this|last|"
+        r"next|in|on|at|because|since|now|instead|and|but|so)\b))",
         np(4, split_lists=False),
         dated=True,
     ),

@@ -148,6 +148,13 @@ TOPICS: tuple[Topic, ...] = (
         r"\b(?:date\s+of\s+birth|birth\s*date|birthday|dob|born\s+(?:on|in)|years?\s+old)\b",
     ),
     Topic(r"\ballerg\w*", ("allergy",), r"\ballerg\w*"),
+    # A pregnancy is said without the word "baby" ("Ludmila is pregnant, due in March"): "the baby
+    # news" covers the pregnancy's words.
+    Topic(
+        r"\b(?:bab(?:y|ies)|pregnan\w*)\b",
+        (),
+        r"\b(?:pregnan\w*|expecting\s+(?:a\s+baby|a\s+little|twins)|bab(?:y|ies)|due\s+date|maternity|paternity)\b",
+    ),
     # Body weight: "forget my weight" covers "I'm 84 kilos", said without the word.
     Topic(
         r"\bweigh(?:t|ts|s|ed|ing)?\b",
@@ -201,10 +208,17 @@ TOPICS: tuple[Topic, ...] = (
         r"teachers?|classmates?|year\s+\d+|grade\s+\d+)\b",
     ),
     Topic(
-        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce|ex|marriage|separation)\b",
+        r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorce|marriage|separation)\b",
         ("relationship_status", "has_partner"),
         r"\b(?:relationship|dating|boyfriend|girlfriend|partner|husband|wife|divorced?|married|marriage|engaged|"
         r"separat(?:ed|ing|ion)|split\s+up|ex(?:-\w+)?)\b",
+    ),
+    # "my ex" is one person, not every partner: the words that name an ex.
+    Topic(
+        r"\bex(?:-\w+)?\b",
+        (),
+        r"\bex(?:-(?:husband|wife|partner|boyfriend|girlfriend|fianc\w+))?\b|"
+        r"\bformer\s+(?:husband|wife|partner|boyfriend|girlfriend)\b",
     ),
 )
 

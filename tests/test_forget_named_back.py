@@ -1,0 +1,138 @@
+"""Requests that name what they point back at ("forget I mentioned Bruno and the cash", "forget I
+told you the glaze", "pretend I never said that about Grandad"), requests that name their topic
+first ("That stuff I told you about Ines's marriage, take it out"), a person a request calls "him"
+from the speaker's previous turn, an opener ending in a full stop ("No. And strike that ..."); and
+what they withhold: a sentence naming the person stays when only the next one holds the secret,
+and "my ex" is one person, not every partner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from said import extracted
+from test_forget_phrasings import chat
+
+from emem.memory import Memory
+
+MODES = ("auto", "deep", "fast")
+
+
+def _topics(*texts: str) -> list[str]:
+    return [f.object for f in extracted(*texts, predicate="forget_request")]
+
+
+def test_a_paraphrase_beside_a_name_said_before_adds_nothing() -> None:
+    said = "My neighbour Bruno owes me four hundred euros."
+    assert _topics(said, "Sorry, forget I mentioned Bruno and the cash.") == ["Bruno", f"said: {said}"]
+
+
+def test_what_a_request_names_and_the_statement_before() -> None:
+    said = "The glaze is copper carbonate with a pinch of rutile."
+    assert _topics(said, "Right, that's a trade secret, forget I told you the glaze.") == [
+        "glaze",
+        f"said: {said}",
+    ]
+
+
+def test_pointing_back_about_someone_names_them() -> None:
+    said = "Grandad lost his licence after the crash."
+    assert _topics(said, "Pretend I never said that about Grandad, okay?") == ["Grandad", f"said: {said}"]
+
+
+@pytest.mark.parametrize(
+    ("said", "topic"),
+    [
+        ("That stuff I told you about Ines's marriage last month, take it out.", "Ines's marriage"),
+        ("The pregnancy news from March, erase it, would you?", "pregnancy"),
+        (
+            "About Dad. What I told you about his operation in May, let's not have that in your memory.",
+            "Dad's operation",
+        ),
+    ],
+)
+def test_a_topic_named_first_and_pointed_back_at(said: str, topic: str) -> None:
+    assert _topics("We had a long week.", said) == [topic]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The bins, take them out.",
+        "That stuff I told you about the garden, it's growing well.",
+        "The news about the merger, I heard it on the radio.",
+    ],
+)
+def test_what_only_looks_like_a_topic_named_first(said: str) -> None:
+    assert _topics("We had a long week.", said) == []
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "No. And strike that from your memory, please.",
+        "I'd rather you kept that out of your memory, honestly.",
+    ],
+)
+def test_more_ways_of_pointing_back(asked: str) -> None:
+    secret = "I've been having panic attacks before every shift."
+    assert _topics(secret, asked) == [f"said: {secret}"]
+
+
+def test_a_topic_named_in_the_sentence_before_is_what_it_means() -> None:
+    said = "About the lithium I mentioned last time. On reflection, I'd prefer that you didn't have it on record."
+    assert _topics("I've been on lithium since March.", said) == ["lithium"]
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    m = Memory(Path(tmp_path_factory.mktemp("named")) / "h")
+    conv = chat(
+        (
+            "2025-02-03T09:00:00+00:00",
+            [
+                ("user", "Awkward news: my ex, Tobias, has moved to Calder Street, ten minutes from us."),
+                ("assistant", "That must be strange. Tobias lives on Calder Street now."),
+                ("user", "Actually, scrap him from your memory entirely."),
+                ("assistant", "Done."),
+                ("user", "My husband Arjun and I are taking the kids to Lisbon in May."),
+                ("assistant", "Lovely."),
+            ],
+        ),
+        (
+            "2025-03-10T09:00:00+00:00",
+            [
+                (
+                    "user",
+                    "My sister Ines has moved her studio to Porto. Also, between us, she and her "
+                    "husband Marco are getting divorced.",
+                ),
+                ("assistant", "I'm sorry to hear that."),
+            ],
+        ),
+        (
+            "2025-04-12T09:00:00+00:00",
+            [
+                (
+                    "user",
+                    "That stuff I told you about Ines's marriage in March, take it out. It's her business.",
+                ),
+                ("assistant", "Done."),
+            ],
+        ),
+    )
+    m.add_conversation(conv, namespace="named")
+    return m
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_secrets_are_withheld_and_the_rest_answered(memory: Memory, mode: str) -> None:
+    ex = memory.ask("Where does my ex live?", namespace="named", mode=mode)
+    assert "Calder" not in ex.answer and "forget" in ex.answer.lower(), ex.answer
+    husband = memory.ask("What's my husband's name?", namespace="named", mode=mode)
+    assert "Arjun" in husband.answer, husband.answer
+    marriage = memory.ask("What's going on between Ines and her husband?", namespace="named", mode=mode)
+    assert "divorc" not in marriage.answer and "Marco" not in marriage.answer, marriage.answer
+    assert "forget" in marriage.answer.lower(), marriage.answer
+    studio = memory.ask("Where did Ines move her studio to?", namespace="named", mode=mode)
+    assert "Porto" in studio.answer, studio.answer
