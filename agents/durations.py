@@ -19,6 +19,13 @@ _ASKS = re.compile(
     re.I,
 )
 """How long someone did something, not the time between two events ("How many days between ...")."""
+_HOW_LONG = re.compile(
+    r"^\s*how\s+long\s+(?:does|did|do|is|was|were|will|has|had|have|are)\b"
+    r"(?!.*\b(?:between|since|after|before|until|till|ago|left|from|to\s+go|been)\b)",
+    re.I,
+)
+"""How long something takes or took ("How long does a full saddle take me?"), not since when."""
+_UNITS = "minutes|hours|days|weeks|months|years"
 _IRREGULAR = {
     "teach": "taught",
     "drive": "drove",
@@ -34,7 +41,8 @@ def stated_duration(question: str, focus: set[str], holding: Sequence[EvidenceIt
     """The latest length of time, in the asked unit, said in a turn about the question's focus.
 
     Args:
-        question: a "How many years/months/weeks/days has/did ...?" question.
+        question: a "How many years/months/weeks/days has/did ...?" question, or "How long
+            does/did ...?" (any unit said).
         focus: the question's content words (what the turn must be about).
         holding: turns that still hold.
 
@@ -42,10 +50,13 @@ def stated_duration(question: str, focus: set[str], holding: Sequence[EvidenceIt
         "33 years", or None when the question has another form or no turn about it states one.
     """
     m = _ASKS.match(question)
-    if m is None or not focus:
+    if m is None and _HOW_LONG.match(question) is None or not focus:
         return None
-    unit = m.group("unit").lower()
-    said = re.compile(rf"\b({NUMBER_PATTERN})(?:\s+|-)(?:full\s+|whole\s+)?{unit[:-1]}s?\b", re.I)
+    units = m.group("unit").lower() if m is not None else _UNITS
+    said = re.compile(
+        rf"\b({NUMBER_PATTERN})(?:\s+|-)(?:full\s+|whole\s+)?(?P<unit>{'|'.join(u[:-1] for u in units.split('|'))})s?\b",
+        re.I,
+    )
     fix = re.compile(
         rf"\b(?:it\s+was|it['’]s|it\s+is|actually|no,?)\s+({NUMBER_PATTERN})\b(?!\s*[:.]\d)", re.I
     )
@@ -58,5 +69,6 @@ def stated_duration(question: str, focus: set[str], holding: Sequence[EvidenceIt
         corrected = fix.search(e.text, hits[-1].end())
         n = number_value((corrected or hits[-1]).group(1))
         if n is not None:
-            return f"{n} {unit if n != 1 else unit[:-1]}"
+            unit = hits[-1].group("unit").lower()
+            return f"{n} {unit}{'s' if n != 1 else ''}"
     return None

@@ -367,7 +367,10 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         # "What's Yesenia's partner called?" cues relationship_status ("married") as much as
         # has_partner ("a wife named Delia"): a name is asked, so the value that gives one
         states = named
-    fact = min(states, key=lambda f: order.get(f.predicate, len(order)))
+    # "What's my work email?" cues works_at first, but an email is asked: a predicate whose values
+    # are of the asked type answers before one more cued by the question's words
+    fitting = [f for f in states if f.predicate in PREDICATES_FOR.get(answer_type(question), ())]
+    fact = min(fitting or states, key=lambda f: order.get(f.predicate, len(order)))
     current = {str(r.get("object")) for r in fact.revisions}
     earlier = [r for r in fact.history if str(r.get("object")) not in current]
     if plan.asks_previous and earlier:

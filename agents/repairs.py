@@ -59,13 +59,21 @@ _SAID_WORDS = "|".join(sorted([*CARDINALS, *TEENS], key=len, reverse=True))
 _SAID_NUMBER = re.compile(rf"(?<![\w-])(?:{_SAID_WORDS})(?![\w-])", re.IGNORECASE)
 """Numbers under twenty in words: what a repair may put right ("eighteen pianos a week. Sorry,
 twenty"), though never what it gives ("no, one of them" is no repair)."""
+_ORDINAL = re.compile(
+    r"(?<![\w-])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)(?![\w-])",
+    re.IGNORECASE,
+)
+"""Ordinals in words ("every third weekend"), which a repair may put right ("Fourth, actually")."""
 _VALUE_FIRST = re.compile(
-    rf"(?:(?<=^)|(?<=[.!?]\s))(?P<value>\d[\d,.]*|(?:{_SAID_WORDS}|{_WORDS})|{WEEKDAY.pattern})"
-    r"(?P<cue>,\s*(?:sorry|I\s+mean|I\s+meant)\b[,.]?\s*)",
+    rf"(?:(?<=^)|(?<=[.!?]\s))(?P<value>\d[\d,.]*|(?:{_SAID_WORDS}|{_WORDS})|"
+    rf"{WEEKDAY.pattern}|{_ORDINAL.pattern})"
+    r"(?P<cue>,\s*(?:sorry|I\s+mean|I\s+meant|actually|to\s+be\s+honest|if\s+I'?m\s+(?:being\s+)?honest|"
+    r"truth\s+be\s+told|realistically)\b[,.]?\s*)",
     re.IGNORECASE,
 )
 """A repair said value first ("nine in care. Eleven, sorry, two came in", "built in 1998. 1989,
-I mean", "on Wednesdays. Tuesdays, sorry."): a sentence that opens with the value and then the cue."""
+I mean", "on Wednesdays. Tuesdays, sorry.", "forty hours. Fifty, if I'm honest", "every third
+weekend. Fourth, actually"): a sentence that opens with the value and then the cue."""
 
 _NOT_NAMES = frozenset(
     "I Sorry Wait No Oh Ah Hang Hold Make Correction Scratch What Well So And But The A An It It's "
@@ -189,8 +197,12 @@ def _value_first(text: str) -> str:
         start = _previous_sentence_start(before)
         if start == 0 and not re.search(r"[.!?]\s*$", before):
             continue
-        shape = "weekday" if WEEKDAY.fullmatch(m.group("value")) else "number"
-        olds = [(s, e) for sh, s, e in _values(before, said=True) if sh == shape and s >= start]
+        value = m.group("value")
+        if _ORDINAL.fullmatch(value):
+            olds = [(o.start(), o.end()) for o in _ORDINAL.finditer(before) if o.start() >= start]
+        else:
+            shape = "weekday" if WEEKDAY.fullmatch(value) else "number"
+            olds = [(s, e) for sh, s, e in _values(before, said=True) if sh == shape and s >= start]
         if not olds:
             continue
         s, e = olds[-1]

@@ -120,6 +120,18 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     if ends:
         _, _, sentence = max(ends, key=lambda x: (x[0], x[1]))
         return f"No: {sentence}"
+    if _STILL.search(asked) and plan_turn.role == "superseded-value":
+        # "Do I still rent the flat above the bakery?": the ledger has replaced what that turn
+        # said ("we're moving to Alnwick in August"), in words no cue of an ending need use
+        later = [
+            (e.time, _score(x, weights) + _score(x, extra_weights), x)
+            for e in evidence
+            if e.time > plan_turn.time and e.role != "superseded-value"
+            for x in sentences(e.text)
+            if not x.rstrip().endswith("?")
+        ]
+        if later:
+            return f"No: {max(later, key=lambda x: (x[1], x[0]))[2]}"
     if _STILL.search(asked):
         return f"Yes: {plan_sentence}"
     return None

@@ -77,6 +77,17 @@ def test_a_length_of_time_said_outright() -> None:
     assert stated_duration("How many years did I swim?", {"swim"}, said) is None
 
 
+def test_how_long_something_takes_is_the_length_said() -> None:
+    said = turns(
+        "A full restoration takes me about sixty hours.",
+        "The kiln firing runs for eleven hours, cooling included.",
+    )
+    assert stated_duration("How long does a full restoration take me?", {"restoration"}, said) == "60 hours"
+    assert stated_duration("How long does the kiln firing run?", {"kiln", "firing"}, said) == "11 hours"
+    # since when is arithmetic, not a length said
+    assert stated_duration("How long has it been since the firing?", {"firing"}, said) is None
+
+
 def test_through_ask(tmp_path: Path) -> None:
     conv = dated_conversation(
         [

@@ -32,6 +32,9 @@ from emem.memory import Memory
             "in Asheville.",
         ),
         ("My Gaelic class is on Wednesdays. Tuesdays, sorry. They moved it.", "on Tuesdays. They moved it."),
+        ("A full rebuild takes me thirty hours. Forty, if I'm honest about the sanding.", "forty hours"),
+        ("We've got nine boats in for winter. Ten, actually, I forgot the dinghy.", "ten boats"),
+        ("I'm on the late shift every second week. Third, actually, they changed it.", "every third week"),
         # a second cue whose day is said of something else does not undo the first repair
         (
             "The exam is on the 8th of May. No, the 1st, sorry, the 8th is my mum's birthday.",

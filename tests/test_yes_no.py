@@ -70,6 +70,23 @@ def test_a_still_question_nothing_ended_is_a_yes() -> None:
     )
 
 
+def test_a_statement_the_ledger_replaced_is_a_no_in_any_words() -> None:
+    """No cue of an ending in "We're moving to Alnwick in August": the ledger set the first turn
+    aside as superseded, so a still-question about it is a no, with what was said later."""
+    ev = said(
+        "I live in Diss, in a rented flat above a bakery on Mere Street.",
+        "So we're moving to Alnwick in August. We've found a terraced house to rent on Pottergate.",
+    )
+    ev[0] = ev[0].model_copy(update={"role": "superseded-value"})
+    assert yes_no("Do I still rent the flat above the bakery?", ev) == (
+        "No: We've found a terraced house to rent on Pottergate."
+    )
+    # the same turns without the ledger's word: nothing said ends the flat, so a yes
+    assert yes_no("Do I still rent the flat above the bakery?", said(ev[0].text, ev[1].text)).startswith(
+        "Yes"
+    )
+
+
 def test_not_a_yes_no_question() -> None:
     ev = said("I'm vegan now.")
     assert yes_no("What do I eat?", ev) is None
