@@ -140,7 +140,7 @@ class TestSwitchesAndCorrections:
         assert ("Yusuf", "studies", "biology", "assert") in got
 
     def test_a_swap_moves_the_held_value_whole(self) -> None:
-        got = facts("I'm learning the cello.", "I've swapped the cello for a harp.")
+        got = facts("In the evenings I'm learning the cello.", "I've swapped the cello for a harp.")
         assert ("user", "learning", "cello", "end") in got and (
             "user",
             "learning",

@@ -44,6 +44,7 @@ def test_what_is_not_the_speakers_home(said: str) -> None:
         ("I'm renting a little stone cottage in Hayfield now. Heating!", "Hayfield"),
         ("I've rented a little place in Portobello.", "Portobello"),
         ("I rent a trailer out at Cedar Flats. It leaks.", "Cedar Flats"),
+        ("I rent a flat above a tea room in Hebden Bridge.", "Hebden Bridge"),
         ("I live in a rented unit in Bridgetown with my partner.", "Bridgetown"),
         ("We bought a place! A weatherboard house in Harvey, and I start there Monday.", "Harvey"),
         ("We got the keys yesterday! Three-bedroom bungalow in Nairn, by the beach.", "Nairn"),

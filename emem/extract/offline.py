@@ -80,7 +80,8 @@ _FUNCTION_WORDS = frozenset(
     """and but so about then because since that when while after before oh well also actually yeah yes no
     ok okay hey hi wow guess think know said says heard lol haha anyway plus now until once as where
     btw yep yup nope nah sometimes here often ago too though even just now still also day days week
-    weeks weekend month months year years night morning evening afternoon time times summer winter
+    weeks weekend weekends weekdays month months year years night nights morning mornings evening evenings
+    afternoon afternoons time times summer winter
     spring fall autumn moment point wait sorry oops whoops hmm um correction sadly luckily honestly""".split()
 )
 """Words after which "I ..." or "Anna ..." starts a clause of its own (not a relative clause)."""

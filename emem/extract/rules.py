@@ -1758,7 +1758,8 @@ RULES: tuple[Rule, ...] = (
     R(
         "lives_in",
         rf"{{S}}{{vg:rent,buy:any}}\s+(?:a|an|the|our|my|half\s+a)\s+(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}\s+"
-        r"(?:on\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+)?(?:in|on|(?:out|up|down)\s+(?:at|in))\s+{obj:place}",
+        r"(?:on\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s+|(?:above|over|behind|below|next\s+to)\s+(?:a|an|the)\s+"
+        r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+)?(?:in|on|(?:out|up|down)\s+(?:at|in))\s+{obj:place}",
         place,
         dated=True,
         confidence=0.7,
