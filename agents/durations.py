@@ -50,7 +50,7 @@ def stated_duration(question: str, focus: set[str], holding: Sequence[EvidenceIt
         "33 years", or None when the question has another form or no turn about it states one.
     """
     m = _ASKS.match(question)
-    if m is None and _HOW_LONG.match(question) is None or not focus:
+    if (m is None and _HOW_LONG.match(question) is None) or not focus:
         return None
     units = m.group("unit").lower() if m is not None else _UNITS
     said = re.compile(

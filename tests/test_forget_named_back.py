@@ -84,6 +84,55 @@ def test_a_topic_named_in_the_sentence_before_is_what_it_means() -> None:
     assert _topics("I've been on lithium since March.", said) == ["lithium"]
 
 
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Let's pretend that conversation never happened.",
+        "I'd like that removed from your memory.",
+        "Can that stay off the record?",
+        "Scratch that, I shouldn't have shared it.",
+        "I don't want you remembering that.",
+        "That's not something you need to keep.",
+        "Best if you forget that one.",
+        "Let's keep that between us and out of your memory.",
+        "No need to keep that on file.",
+        "That stays out of your records, okay?",
+        "Can we delete that from the log?",
+    ],
+)
+def test_pointing_back_in_other_words(asked: str) -> None:
+    secret = "My brother Teo owes the bank forty thousand pounds."
+    assert _topics(secret, asked) == [f"said: {secret}"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "topic"),
+    [
+        ("Strike the bit about the bank.", "bank"),
+        ("Remove all mention of Teo's loan.", "Teo's loan"),
+    ],
+)
+def test_a_named_part_struck(asked: str, topic: str) -> None:
+    assert _topics("My brother Teo owes the bank forty thousand pounds.", asked) == [topic]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Let's pretend we're tourists for the day.",
+        "I'd like that sofa removed from the living room.",
+        "Can that wait until Monday?",
+        "That's not something you see every day.",
+        "Scratch that itch.",
+        "Strike the bit about the budget from the report.",
+        "Remove all mention of the old price from the flyer.",
+        "Let's keep the dog out of the kitchen.",
+    ],
+)
+def test_what_only_sounds_like_pointing_back(said: str) -> None:
+    assert _topics("My brother Teo owes the bank forty thousand pounds.", said) == []
+
+
 @pytest.fixture(scope="module")
 def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
     m = Memory(Path(tmp_path_factory.mktemp("named")) / "h")

@@ -108,13 +108,15 @@ _CHANGE_VERB = re.compile(
 """A second value said with a verb of change ("... but recently went vegan") replaced the first."""
 _ASKS_MEMORY = re.compile(
     r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[,:]\s+)?"
-    r"(?:(?:and|but|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
+    r"(?:(?:and|but|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:(?:can|could|would|will)\s+(?:you|we)\s+(?:(?:please|also|just|kindly)\s+)*"
     r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
-    r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s*to|hold\s+on\s*to)\b",
+    r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s*to|hold\s+on\s*to)\b|"
+    r"(?:can|could)\s+(?:that|this|it)\s+(?:stay|be\s+kept|go)\s+(?:off\s+the\s+record|out\s+of\s+(?:your|the)\s+))",
     re.IGNORECASE,
 )
 """A question that asks the memory to forget (or not keep) something: a request, not a question,
-also when it opens by naming whom it asks ("Solène, would you forget ...?")."""
+also when it opens by naming whom it asks ("Solène, would you forget ...?") or asks that what was
+said stay out of it ("Can that stay off the record?")."""
 _REQUEST_TAG = re.compile(
     r",\s*(?:(?:will|would|could|can|won't)\s+you(?:\s+(?:please|for\s+me))?|yeah|yes|ok(?:ay)?|please|right)"
     r"\s*\?+[\s\"')]*$",

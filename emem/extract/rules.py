@@ -1479,7 +1479,7 @@ _REQUEST_OPEN = (
     + _AND_LEAD
     + r"(?i:(?:(?:please|pls|and|but|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|no|sorry|god|"
     r"seriously|honestly|look|listen|wait|one\s+more\s+thing|"
-    r"on\s+second\s+thought)[,:.!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
+    r"on\s+second\s+thought)[,:.!]?\s+)*(?:(?:can|could|would|will)\s+(?:you|we)\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
     r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"
 )
 """What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
@@ -1487,6 +1487,7 @@ _ERASE_VERB = (
     r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
     r"(?:drop|bin|scrap|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
     r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up)|"
+    r"(?:scratch|drop|bin|scrap|lose|strike|cross\s+out)(?=\s+(?:the|that|this)\s+(?:bit|part|stuff|line)\s+about\b)|"
     r"(?:scratch|drop|bin|scrap|lose|take|strike|cross)(?=[^.!?;]{0,60}\bfrom\s+(?:(?:your|the)\s+"
     r"(?:memory|notes|records?|files?|head|mind|system|database)|(?:whatever|what|everything|anything)\s+you\s+"
     r"(?:keep|have|hold|store|know|remember))\b))"
@@ -1506,6 +1507,7 @@ _KEEP_NOT = (
 _ABOUT_WHAT = (
     r"(?i:(?:all|everything|anything|whatever|what\s+I\s+(?:just\s+)?(?:said|told\s+you|mentioned|shared|wrote))\s+)?"
     r"(?i:(?:about|of|regarding|re|on|to\s+do\s+with|related\s+to)\s+)?(?i:(?:any|all)\s+of\s+)?"
+    r"(?i:(?:all|any|every)\s+mentions?\s+of\s+)?"
 )
 FORGET_REQUEST = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
@@ -1525,7 +1527,8 @@ ANAPHORIC_FORGET = (
     r"(?i:pretend|act\s+(?:like|as\s+if))\s+I\s+(?:never|didn't|did\s+not)\s+"
     r"(?:said|say|mention(?:ed)?|told\s+you|tell\s+you)(?:\s+(?:that|this|it|anything))?|"
     r"(?i:I\s+(?:don't|do\s+not)\s+want\s+(?:that|this|it)\s+(?:kept|stored|saved|remembered|recorded|written\s+down)))"
-    r"(?:\s+(?i:from\s+(?:your\s+(?:memory|head|mind|notes|records?|files?)|(?:whatever|what|everything|anything)\s+"
+    r"(?:\s+(?i:from\s+(?:your\s+(?:memory|head|mind|notes|records?|files?)|the\s+(?:logs?|records?|notes|files?|system)|"
+    r"(?:whatever|what|everything|anything)\s+"
     r"you\s+(?:keep|have|hold|store|know|remember)(?:\s+(?:on|about)\s+me)?)|entirely|altogether|completely|"
     r"please|too|as\s+well|anywhere|at\s+all|either|for\s+now|though|for\s+me))*"
     r"(?:\s*,\s*(?i:about|re|regarding|i\.e\.)\s+(?P<obj>[^.!?;]{2,80})|\s+(?i:about)\s+(?P<about>[^.!?;,]{2,60}))?"
@@ -1548,8 +1551,8 @@ _POINTING = r"(?i:that|this|it|those|these)(?:\s+(?i:one|bit|part|stuff))?"
 """An object that points back at what was just said ("that", "that one", "this bit")."""
 _OUT_OF_MEMORY = (
     rf"^{_REQUEST_OPEN}(?:(?i:i'd|i\s+would)\s+(?i:rather|prefer\s+(?:it\s+if\s+)?)\s*(?i:you)\s+"
-    rf"(?i:kept|left|took|got)|(?i:leave|keep|take|get|cut))\s+(?P<obj>[^.!?;]{{1,60}}?)\s+(?i:out\s+of|off)\s+"
-    rf"{_MEMORY_PLACE}"
+    rf"(?i:kept|left|took|got)|(?i:let's\s+)?(?i:leave|keep|take|get|cut))\s+(?P<obj>[^.!?;]{{1,60}}?)"
+    rf"(?:\s+(?i:between\s+us)(?:\s+and)?)?\s+(?i:out\s+of|off)\s+{_MEMORY_PLACE}"
 )
 """A request to leave something out of the memory ("Leave the counselor part out of your notes",
 "take the medication bit out of what you keep on me", "leave that out of what you remember")."""
@@ -1565,17 +1568,38 @@ _NO_RECORD = (
 )
 """A memory wished without it ("I'd prefer you had no record of the bankruptcy")."""
 _KEEP_NONE = (
-    rf"^{_REQUEST_OPEN}(?i:(?:don't|do\s+not|not|never)\s+(?:even\s+)?(?:have|put|write|keep|hold|store)|"
+    rf"^{_REQUEST_OPEN}(?i:(?:don't|do\s+not|not|never|no\s+need\s+to)\s+(?:even\s+)?(?:have|put|write|keep|hold|store)|"
     r"(?:(?:i'd|i\s+would)\s+)?(?:rather|prefer)\s+(?:(?:it\s+if|that)\s+)?(?:you\s+)?(?:don't|didn't|did\s+not|not)\s+"
     r"(?:remember|keep|store|record|have))\s+"
     rf"(?P<obj>{_POINTING}|(?i:any|all)\s+of\s+{_POINTING})"
-    rf"(?:\s+(?i:on\s+(?:the\s+)?record|in\s+{_MEMORY_PLACE}|down|anywhere|either|at\s+all))*\s*(?=[.!?,;]|$)"
+    rf"(?:\s+(?i:on\s+(?:the\s+)?record|on\s+file|in\s+{_MEMORY_PLACE}|down|anywhere|either|at\s+all))*\s*(?=[.!?,;]|$)"
 )
 """A request pointing back not to keep what was just said ("Please don't keep any of that, though",
 "don't even keep it in your head", "Don't have that on record", "Can you not keep that, Bertrand?",
 "rather don't remember that one")."""
 _UNHEAR = rf"^{_REQUEST_OPEN}(?i:unhear|unsee|unread|unremember)\s+(?:it|that|this)\b"
 """A wish the hearer had not heard ("Unhear it, please?")."""
+_POINTED_AWAY = (
+    rf"^{_REQUEST_OPEN}(?:"
+    r"(?i:let's|let\s+us)\s+pretend\s+(?:that|this|it|I\s+never\s+said\s+(?:that|it))(?:\s+(?:conversation|bit|part))?"
+    r"(?:\s+never\s+happened)?|"
+    r"(?i:I\s+(?:don't|do\s+not)\s+want\s+you\s+(?:remembering|keeping|storing|recording|holding\s+on\s*to|hanging\s+on\s*to))"
+    r"\s+(?:that|this|it)|"
+    r"(?i:I'd|I\s+would)\s+like\s+(?:that|this|it)\s+(?:removed|deleted|erased|wiped|gone)\s+from\s+"
+    rf"{_MEMORY_PLACE}|"
+    r"(?i:(?:that|this|it)\s+(?:stays|goes|should\s+stay|can\s+stay|is\s+to\s+stay)|(?:can|could)\s+(?:that|this|it)\s+"
+    r"(?:stay|be\s+kept|go))\s+(?i:off\s+the\s+record|out\s+of\s+"
+    rf"{_MEMORY_PLACE})|"
+    r"(?i:(?:that's|that\s+is)\s+not\s+something\s+(?:you|I\s+want\s+you\s+to)\s+(?:need\s+to\s+|have\s+to\s+)?"
+    r"(?:keep|remember|store|hold\s+on\s*to))|"
+    r"(?i:(?:best|better)\s+(?:if\s+)?you\s+(?:forget|don't\s+remember|don't\s+keep))\s+(?:that|this|it)\b|"
+    r"(?i:scratch|strike|scrap)\s+(?:that|this)(?=,?\s+(?i:I\s+(?:shouldn't|should\s+not)\s+have)\b)"
+    r")"
+)
+"""A request pointing back in other words ("Let's pretend that conversation never happened", "I
+don't want you remembering that", "I'd like that removed from your memory", "Can that stay off the
+record?", "That's not something you need to keep", "Best if you forget that one"): what it means
+is what was said just before."""
 _FORGET_SAID_NAMED = (
     rf"^{_REQUEST_OPEN}(?i:forget|ignore|disregard)\s+(?i:that\s+)?I\s+(?:(?i:ever|just|even)\s+)?"
     r"(?i:said|told\s+you|mentioned|brought\s+up)\s+"
@@ -1640,7 +1664,7 @@ def said_topic_only(ctx: Ctx) -> list[str]:
 
 REGRETS_SAYING = re.compile(
     r"\b(?:(?:shouldn't|should\s+not)\s+have|wish\s+I\s+(?:hadn't|had\s+not|didn't))\s+"
-    r"(?:said|told\s+you|mentioned|brought\s+up)\s+(?:that|this|it)\b",
+    r"(?:said|told\s+you|mentioned|brought\s+up|shared)\s+(?:that|this|it)\b",
     re.IGNORECASE,
 )
 """A speaker regretting what they just said ("Oh, I shouldn't have said that.", "I wish I hadn't
@@ -3082,6 +3106,15 @@ RULES: tuple[Rule, ...] = (
         _KEEP_NONE,
         memory_topic,
         kw="have put write keep hold store remember record",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _POINTED_AWAY,
+        said_topic,
+        kw="pretend want like stays goes stay kept go something best better scratch strike scrap",
         negated=True,
         cessation="any",
         confidence=0.85,
