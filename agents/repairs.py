@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
-from emem.numbers import CARDINALS, TEENS, TENS_PATTERN, UNITS_PATTERN
+from emem.numbers import CARDINALS, ORDINALS, TEENS, TENS_PATTERN, UNITS_PATTERN
 from emem.timeparse import MONTH_NAME, WEEKDAY
 
 _WORDS = rf"{TENS_PATTERN}(?:-{UNITS_PATTERN})?"
@@ -59,10 +59,7 @@ _SAID_WORDS = "|".join(sorted([*CARDINALS, *TEENS], key=len, reverse=True))
 _SAID_NUMBER = re.compile(rf"(?<![\w-])(?:{_SAID_WORDS})(?![\w-])", re.IGNORECASE)
 """Numbers under twenty in words: what a repair may put right ("eighteen pianos a week. Sorry,
 twenty"), though never what it gives ("no, one of them" is no repair)."""
-_ORDINAL = re.compile(
-    r"(?<![\w-])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)(?![\w-])",
-    re.IGNORECASE,
-)
+_ORDINAL = re.compile(rf"(?<![\w-])(?:{'|'.join(ORDINALS)})(?![\w-])", re.IGNORECASE)
 """Ordinals in words ("every third weekend"), which a repair may put right ("Fourth, actually")."""
 _VALUE_FIRST = re.compile(
     rf"(?:(?<=^)|(?<=[.!?]\s))(?P<value>\d[\d,.]*|(?:{_SAID_WORDS}|{_WORDS})|"

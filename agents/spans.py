@@ -18,6 +18,7 @@ from enum import StrEnum
 from emem.answer import EvidenceItem
 from emem.index.text import STOP_WORDS, tokenize
 from emem.numbers import CARDINALS, COMPOUND_PATTERN, compound_value
+from emem.numbers import ORDINALS as SAID_ORDINALS
 from emem.timeparse import MONTHS
 
 
@@ -419,7 +420,7 @@ _AGE = re.compile(
 )
 
 
-ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
+ORDINALS = {w: n for w, n in SAID_ORDINALS.items() if 2 <= n <= 8}
 """'a third shift' is three shifts now."""
 _ORDINALS = "|".join(ORDINALS)
 _TOTAL = re.compile(

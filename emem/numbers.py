@@ -30,6 +30,21 @@ TEENS: dict[str, int] = {
     "eighteen": 18,
     "nineteen": 19,
 }
+ORDINALS: dict[str, int] = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+}
+"""First to twelfth, the ordinals people write out ("every third weekend", "the last week" aside)."""
 TENS: dict[str, int] = {
     "twenty": 20,
     "thirty": 30,

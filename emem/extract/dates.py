@@ -30,7 +30,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from emem.numbers import CARDINALS
+from emem.numbers import CARDINALS, ORDINALS
 from emem.timeparse import MONTHS
 
 Granularity = Literal["day", "week", "month", "year"]
@@ -285,7 +285,8 @@ def _r_whole_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span |
     return None if year is None else _month(anchor, year, month)
 
 
-_NTH_WEEK = {"first": 0, "second": 1, "third": 2, "fourth": 3}
+_NTH_WEEK = {w: ORDINALS[w] - 1 for w in ("first", "second", "third", "fourth")}
+"""Weeks counted from a month's start (0: its first seven days)."""
 
 
 def _r_week_of_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:

@@ -1367,7 +1367,9 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
     return part
 
 
-_TOLD_ABOUT = re.compile(r"\b(?:told\s+you|said|mentioned|shared)\s+(?:about|regarding|re)\s+$", re.I)
+_TOLD = r"\b(?:told\s+you|said|mentioned|shared)\s+(?:about|regarding|re)\s+"
+"""What was told about: a request naming it ("what I told you about ...") names a statement."""
+_TOLD_ABOUT = re.compile(_TOLD + "$", re.I)
 
 
 def forget_topic(m: re.Match[str], ctx: Ctx, group: str = "obj") -> list[str]:
@@ -1395,7 +1397,7 @@ def topics_named(text: str, start: int, ctx: Ctx, *, told: bool) -> list[str]:
     return topics
 
 
-_FRONTED_TOLD = re.compile(r"\b(?:told\s+you|said|mentioned|shared)\s+(?:about|regarding|re)\s+", re.I)
+_FRONTED_TOLD = re.compile(_TOLD, re.I)
 
 
 def fronted_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1452,6 +1454,8 @@ _AGENT_NOUN = (
 )
 """A trade named by its agent ending ("saddler", "cheesemaker", "conservator"), for jobs the word
 list lacks; not the many such words that name no trade ("member", "customer", "neighbour")."""
+_AGENT_AGAIN = rf"(?:,\s+(?:[a-z][\w-]*\s+){{0,2}}{_AGENT_NOUN},)?"
+"""The trade said again, more exactly ("a saddler, bench saddler, at ...")."""
 _FROM_A_START = r",?\s+(?:starting|from|start(?:ing|s)?\s+(?:on|in))\b"
 """What dates a verbless new job ("Data analyst at Fenwick Insurance, starting in March")."""
 _COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
@@ -1888,15 +1892,14 @@ RULES: tuple[Rule, ...] = (
     # held at a place with a capitalised name
     R(
         "works_at",
-        rf"{{S}}{{BEN}}{{ADV}}\s+(?:a|an|the)\s+(?:[a-z][\w-]*\s+)?{_AGENT_NOUN}(?:,\s+(?:[a-z][\w-]*\s+){{0,2}}"
-        rf"{_AGENT_NOUN},)?\s+(?:at|for)\s+{{obj:org}}",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:a|an|the)\s+(?:[a-z][\w-]*\s+)?{_AGENT_NOUN}{_AGENT_AGAIN}\s+(?:at|for)\s+{{obj:org}}",
         org_cap,
         confidence=0.6,
     ),
     R(
         "job_title",
-        rf"{{S}}{{BEN}}{{ADV}}\s+(?:a|an|the)\s+(?P<obj>(?:[a-z][\w-]*\s+)?{_AGENT_NOUN})(?:,\s+(?:[a-z][\w-]*\s+){{0,2}}"
-        rf"{_AGENT_NOUN},)?\s+(?:at|for)\s+(?:the\s+)?[A-Z]",
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:a|an|the)\s+(?P<obj>(?:[a-z][\w-]*\s+)?{_AGENT_NOUN}){_AGENT_AGAIN}"
+        r"\s+(?:at|for)\s+(?:the\s+)?[A-Z]",
         job,
         confidence=0.6,
     ),
@@ -1983,7 +1986,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "works_at",
         r"{S}{BEN}{ADV}\s+(?:now\s+)?(?:at|with)\s+{obj:org}(?:\s+now)?,?\s+as\s+(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,3}?"
-        r"(?:{role:job}|[a-z]{3,}(?:er|or|ist|ian))\b",
+        rf"(?:{{role:job}}|{_AGENT_NOUN})\b",
         org_cap,
         confidence=0.8,
     ),
