@@ -162,3 +162,12 @@ def test_a_move_in_a_named_week_of_a_month_starts_then() -> None:
     assert _dated_homes("We're in Oamaru! Moved over in the last week of January.") == {
         "Oamaru": "2025-01-25"
     }
+
+
+def test_a_move_up_on_a_date_dates_the_home_said_now() -> None:
+    """Said on 1 March: "We're in Morpeth now!" alone is undated; the move's own clause dates it.
+    "Moving up in the world" names no date and no move."""
+    assert _dated_homes("We're in Morpeth now! Moved up at the end of January, a flat by the river.") == {
+        "Morpeth": "2025-01-21"
+    }
+    assert _dated_homes("I'm moving up in the world, new title and all.") == {}

@@ -76,6 +76,17 @@ _ON_A_DAY = re.compile(r"^\s*on\s+(?:the\s+)?(?:\d|(?:Mon|Tues|Wednes|Thurs|Fri|
 """A move's date ("we moved on the 23rd"), where "moved on" is otherwise moving on from something."""
 _UP_TO = re.compile(rf"^\s*up\s+(?:to|into)\s+{_PLACE}")
 """A move up to a place ("moving up to Glasgow"), where "moving up" alone is a promotion."""
+_UP_THEN = re.compile(r"^\s*up\s+(?:(?:at|in|on)\s+)?")
+"""What may stand between "moved up" and the move's date ("Moved up at the end of June")."""
+
+
+def _up_on_a_date(rest: str, when: datetime) -> bool:
+    """ "moved up at the end of June": a move with its date, where "moved up" alone may be a
+    promotion ("moving up in the world" names no date)."""
+    up = _UP_THEN.match(rest)
+    return up is not None and any(d.span[0] <= up.end() for d in find_date_mentions(rest, when, "past"))
+
+
 _CONTINUED = re.compile(r"[.!]+\s+(?P<rest>(?:[Oo]ut\s+of|[Ii]nto|[Aa]way\s+from)\b[^.!?;]*)")
 """A verbless sentence right after a move saying where from or where to."""
 _NEGATED = re.compile(r"\b(?:not|never|no\s+longer)\b|n't\b", re.I)
@@ -125,7 +136,12 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
             or before.count('"') % 2
             or (
                 rest.lstrip().startswith(("on", "in with", "up"))
-                and not (moved_in_with or _ON_A_DAY.match(rest) or _UP_TO.match(rest))
+                and not (
+                    moved_in_with
+                    or _ON_A_DAY.match(rest)
+                    or _UP_TO.match(rest)
+                    or _up_on_a_date(rest, turn.time)
+                )
             )
             or _QUESTION.match(text[clause_start:].lstrip())
         ):

@@ -345,6 +345,16 @@ _KIN_CALLED = re.compile(r"\b(?:Mum|Mom|Dad|Mother|Father|Grandma|Grandpa|Granny
 """Kin called by the word as by a name ("About Mum."): whom a request's "her" may mean."""
 
 
+def _dates_undated(move: FactCandidate, read: FactCandidate) -> bool:
+    """Whether a move's fact dates the same value the rules read undated from the same turn."""
+    return (
+        move.kind == read.kind == "assert"
+        and read.valid_from is None
+        and move.valid_from is not None
+        and move.source_turn_ids == read.source_turn_ids
+    )
+
+
 def _kin_called(sentence: str) -> str | None:
     """The one kin word a sentence uses as a name, if it uses exactly one."""
     found = set(_KIN_CALLED.findall(sentence))
@@ -943,15 +953,18 @@ class OfflineExtractor:
             answer = turns[index + 1] if index + 1 < len(turns) else None
             if answer is not None and roles.get(answer.speaker) == "user" and _AFFIRM.match(answer.text):
                 out.extend(self._confirmed(turn, answer, index, resolver, state))
-        said = {(f.subject, f.predicate, f.object.lower()) for f in out}
+        said = {(f.subject, f.predicate, f.object.lower()): i for i, f in enumerate(out)}
         for turn in turns:
             if roles.get(turn.speaker) == "agent":
                 continue
-            out.extend(
-                f
-                for f in moves(turn, resolver.canonical)
-                if (f.subject, f.predicate, f.object.lower()) not in said
-            )
+            for f in moves(turn, resolver.canonical):
+                at = said.get((f.subject, f.predicate, f.object.lower()))
+                if at is None:
+                    out.append(f)
+                elif _dates_undated(f, out[at]):
+                    # "We're in Jesmond now! Moved up at the end of June": the rules read the home
+                    # undated, the move's clause dates it
+                    out[at] = f
             parts = [turn.text[a:b] for a, b in split_sentences(turn.text)]
             out.extend(role_holders(turn, resolver.canonical, parts))
         named = {f.subject for f in out if f.predicate == "name" and f.kind == "assert"}
