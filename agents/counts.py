@@ -20,14 +20,18 @@ from datetime import datetime
 from emem.agents.assistant import cue_kin
 from emem.agents.spans import (
     NUMBER_PATTERN,
+    TALLY,
     focus_words,
     number_value,
     people_total,
     sentences,
     stated_quantity,
+    stated_tally,
 )
 from emem.answer import EvidenceItem, Plan
+from emem.extract.patterns import RELATIONS
 from emem.index.text import tokenize
+from emem.repairs import repaired
 
 _NAME = r"[A-Z][\w'’-]+"
 _NAMES = rf"{_NAME}(?:(?:,\s*|,?\s+and\s+){_NAME})*"
@@ -51,6 +55,13 @@ GAIN = re.compile(
 )
 """Words with which members join it ("adopted a rabbit", "three more hens", "moved into", "we got a
 kitten": said by the owners, not "a fox got two of the chickens")."""
+_HOPED = re.compile(
+    r"\b(?:hopefully|I\s+hope|hoping|plan(?:ning)?\s+to|going\s+to|want\s+to|might|maybe|fingers\s+crossed)\b",
+    re.I,
+)
+"""A change hoped for or planned, which has not happened yet."""
+_BUYS = re.compile(r"(?:adopted|bought|took in|rescued|added)", re.I)
+"""Gains whose members follow the verb ("bought a kitten"); a name before it is the buyer."""
 _ONLY_NAMES = re.compile(
     rf"\b(?i:only|just)\s+(?:(?i:me)\s+and\s+)?({_NAMES})(?:\s+(?:are|is))?(?:\s+[a-z]+){{0,3}}?\s+(?i:left|now)\b"
 )
@@ -128,7 +139,13 @@ _BARE_TOTAL = re.compile(
     re.I,
 )
 """A sentence that is only a total ("So eighteen.", "That's five now.")."""
-_APPOSED_TOTAL = re.compile(rf"^\W*({NUMBER_PATTERN})(?:\s+[a-z]+)?(?:\s*[,.!;]|\s*$)", re.I)
+_GROUPED = re.compile(
+    r"girls|boys|kids|children|people|members|players|students|pupils|adults|clients|regulars", re.I
+)
+"""Nouns a total of people may be said in ("Nine girls") whatever the set is called."""
+_APPOSED_TOTAL = re.compile(
+    rf"^\W*({NUMBER_PATTERN})(?:\s+of\s+them|\s+(?P<noun>[a-z]+))?(?:\s*[,.!;]|\s*$)", re.I
+)
 """A verbless total right after the set is named ("I coach my niece's netball team. Nine girls, all
 under eleven.", "My regular clients are A, B and C. Three, and that's enough."): the number opens
 the sentence, alone or with its noun."""
@@ -141,6 +158,20 @@ def said_order(e: EvidenceItem) -> tuple[datetime, tuple[tuple[int, str], ...]]:
     them: turns of one session share its time, and "S1:10" comes after "S1:9"."""
     parts = re.findall(r"\d+|\D+", e.turn_id)
     return e.time, tuple((int(p), "") if p.isdigit() else (-1, p) for p in parts)
+
+
+_RELATION = "|".join(sorted(RELATIONS, key=len, reverse=True))
+_KIN_NAMED = re.compile(
+    rf"\b(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{_RELATION})\s+(?P<name>[A-Z][a-z]+)\b"
+)
+"""Someone the speaker names by a relation ("my sister Gesine"): a person with sets of their own."""
+_THEIR_TALLY = re.compile(
+    rf"^\W*(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{_RELATION})\s+)?(?P<name>[A-Z][a-z]+)"
+    r"(?:,[^,]{1,40},)?(?:['’]s\s+(?:at|up\s+to|down\s+to|got|on)\b|\s+(?:is|was)\s+(?:at|up\s+to|down\s+to|on)\b"
+    r"|\s+(?:has|had|keeps|runs)\b)"
+)
+"""A sentence giving somebody else's tally ("Gesine's at 15 hives", "My sister Gesine, the one in
+Ontario, is up to 12 hives"): about their set, not the speaker's."""
 
 
 def count_over_time(
@@ -164,6 +195,7 @@ def count_over_time(
         The count and how many statements changed it, or None when no statement gave a total.
     """
     turns = sorted({(e.conversation_id, e.turn_id): e for e in evidence}.values(), key=said_order)
+    kin_named = {m.group("name") for e in turns for m in _KIN_NAMED.finditer(e.text)}
     count: int | None = None
     changes = 0
     members: set[str] = set()
@@ -171,12 +203,22 @@ def count_over_time(
         if until is not None and e.time > until:
             continue
         linked = False
-        told = sentences(e.text)
+        told = sentences(repaired(e.text))  # "23 of them. No, 24": the count as meant
         for i, sentence in enumerate(told):
             named = [n for n in member_names(sentence) if n in members]
             listing = count is not None and not members and name_list(sentence)
             if not (linked or mentions(sentence, focus) or named or listing):
                 continue
+            if (other := _THEIR_TALLY.match(sentence)) and other.group("name") in kin_named - members:
+                linked = False
+                continue  # "Gesine's at 15 hives": her hives, not the speaker's
+            if TALLY.match(sentence):
+                n = stated_tally(" ".join(told[i : i + 2]), focus)
+                if n is not None:
+                    if count is not None and n != count:
+                        changes += 1
+                    count, linked = n, True
+                    continue
             if linked and (bare := _BARE_TOTAL.match(sentence)) and (n := _number(bare.group(1))) is not None:
                 # "Twenty-two kids signed up, then four quit. So eighteen.": a total said alone
                 # right after the set's change is its size
@@ -188,6 +230,12 @@ def count_over_time(
                 linked
                 and count is None
                 and (apposed := _APPOSED_TOTAL.match(sentence))
+                # "service the station there. Ten days.": a number of something else
+                and (
+                    not apposed.group("noun")
+                    or mentions(apposed.group("noun"), focus)
+                    or _GROUPED.fullmatch(apposed.group("noun"))
+                )
                 and (n := _number(apposed.group(1))) is not None
             ):
                 count = n
@@ -237,6 +285,15 @@ def _read_sentence(
         gained = None  # "Time for more bibs.": more of something else, not a member joining
     lost = LOSS.search(sentence) if not gained else None
     change = gained or lost
+    if change is not None and _HOPED.search(sentence):
+        change = gained = lost = None  # "Two more before Christmas, hopefully": not yet a change
+    if (
+        gained is not None
+        and not mentions(sentence, focus)
+        and _BUYS.fullmatch(gained.group(0))
+        and not [n for n in member_names(sentence[gained.end() :]) if n not in members]
+    ):
+        return None  # "Sizwe already bought a surfboard": the buyer is named, nothing joined
     if count is not None and change is not None:
         total = _TOTAL_AGAIN.search(sentence[change.end() :])
         if total and (n := _number(total.group(1))) is not None:

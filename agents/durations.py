@@ -14,11 +14,13 @@ from emem.agents.spans import NUMBER_PATTERN, about, number_value
 from emem.answer import EvidenceItem
 
 _ASKS = re.compile(
-    r"^\s*how\s+many\s+(?P<unit>years|months|weeks|days)\s+(?:have|has|had|did|do|does|was|were)\b"
+    r"^\s*how\s+many\s+(?P<unit>years|months|weeks|days)\s+(?:(?:at|in|on|of)\s+(?:the\s+)?[a-z]+\s+)?"
+    r"(?:have|has|had|did|do|does|was|were)\b"
     r"(?!.*\b(?:between|since|after|before|until|till|ago|left|from|to\s+go)\b)",
     re.I,
 )
-"""How long someone did something, not the time between two events ("How many days between ...")."""
+"""How long someone did something ("How many weeks at sea had I done?"), not the time between two
+events ("How many days between ...")."""
 _HOW_LONG = re.compile(
     r"^\s*how\s+long\s+(?:does|did|do|is|was|were|will|has|had|have|are)\b"
     r"(?!.*\b(?:between|since|after|before|until|till|ago|left|from|to\s+go|been)\b)",

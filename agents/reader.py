@@ -8,7 +8,7 @@ import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from emem.agents.amounts import (
@@ -38,14 +38,15 @@ from emem.agents.frames import (
 )
 from emem.agents.members import which_member
 from emem.agents.named import named_instance
+from emem.agents.pets import asks_about_pet, pet_answer
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
-from emem.agents.repairs import repaired
 from emem.agents.replies import reply_to_question
 from emem.agents.rescheduled import rescheduled
 from emem.agents.revoked import called_off
 from emem.agents.spans import (
     GENERIC_KINDS,
     NEEDS_SPECIFIC,
+    TIME_FRAME,
     AnswerType,
     Span,
     about,
@@ -88,8 +89,9 @@ from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
 from emem.prompting import load_prompt, memory_block
+from emem.repairs import repaired
 from emem.subjects import AGENT_NAMES
-from emem.timeparse import WEEKDAY
+from emem.timeparse import MONTH_NAME, WEEKDAY
 from emem.tokens import count_tokens
 
 
@@ -196,9 +198,28 @@ def event_date(
                 year = "" if stated and label(last) == f"{last.start.day} {last.start:%B}" else f" {fixed:%Y}"
                 return fixed, f"{fixed.day} {fixed:%B}{year}"
         mentions = after or mentions
+    text = date_text(e.text)
+    # "they're not doing it in December. They're thinking March next year": a date the turn says
+    # it is not is no answer when it gives another
+    mentions = [m for m in mentions if not _DATE_DENIED.search(text[: m.span[0]])] or mentions
     if mentions:
         return mentions[0].start, label(mentions[0])
     return e.time, f"{e.time.day} {e.time:%B %Y}"
+
+
+def _new_date_given(e: EvidenceItem) -> bool:
+    """Whether the turn dates something ahead of when it was said, in words that do not deny it."""
+    text = date_text(e.text)
+    return any(
+        m.start > e.time and not _DATE_DENIED.search(text[: m.span[0]])
+        for m in find_date_mentions(text, e.time, "future")
+    )
+
+
+_DATE_DENIED = re.compile(
+    r"\b(?:not|no\s+longer|never|no)\b[^.!?;,]{0,25}$|n't\b[^.!?;,]{0,25}$", re.IGNORECASE
+)
+"""Words that deny the date right after them ("not doing it in", "won't be in", "no December")."""
 
 
 DAY_PARTS = frozenset(
@@ -207,6 +228,8 @@ DAY_PARTS = frozenset(
 """Asked heads that ask for a weekday: "What evening ...?", "Which mornings ...?"."""
 _BARE_DAY = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 _ASKS_WEEKDAY = re.compile(r"\b(?:what|which) days?\b(?! of)", re.IGNORECASE)
+_NOW = re.compile(r"\b(?:now|these\s+days)\s*\??\s*$", re.IGNORECASE)
+"""A question about when something is to happen as things stand ("When is the launch now?")."""
 _NOT_YET = re.compile(r"^\s*when\s+(?:is|are|will|'s)\b|^\s*when's\b", re.IGNORECASE)
 
 
@@ -270,7 +293,13 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
         year = origin_year(candidates[: READ_DEPTH * 2])
         if year is not None:
             return year
-    if _NOT_YET.search(question):
+    if _NOW.search(question):
+        # "When might the wedding happen now?": the latest turn that dates it, not the first plan
+        top = candidates[: READ_DEPTH * 2]
+        candidates = sorted((e for e in top if dated(e)), key=lambda e: e.time, reverse=True) + [
+            e for e in candidates if e not in top or not dated(e)
+        ]
+    if _NOT_YET.search(question) or _NOW.search(question):
         candidates = [e for e in candidates if dated(e)]
         if not candidates:
             return None
@@ -353,12 +382,33 @@ def what_head(question: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+_VALUE_DATE = re.compile(rf"\((?P<mon>{MONTH_NAME})\s+(?P<y>\d{{4}})\)\s*$", re.IGNORECASE)
+"""The month a plan's value carries ("go to Salzburg (May 2030)")."""
+
+
+def _dated_outside(value: str, start: datetime, end: datetime) -> bool:
+    """Whether a value carries a month that lies wholly outside [start, end]."""
+    m = _VALUE_DATE.search(value)
+    if m is None:
+        return False
+    month = datetime.strptime(f"{m['mon'][:3]} {m['y']}", "%b %Y").replace(tzinfo=start.tzinfo or UTC)
+    following = month.replace(year=month.year + (month.month == 12), month=month.month % 12 + 1)
+    return following <= start or month > end
+
+
 def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | None:
     """The ledger's value for the predicate the question names most specifically (the plan lists
     the most-cued first); for "before"/"used to" questions, the latest value it replaced. None when
     the question asks for a kind of value (a colour, a name) that no resolved value holds."""
     order = {p: i for i, p in enumerate(plan.predicates)}
     states = _asked_subjects(question, plan, states)
+    if plan.time_from is not None and plan.time_to is not None:
+        # "Where am I going for training in June?" is not answered by a plan dated May
+        states = [
+            f.model_copy(update={"values": kept})
+            for f in states
+            if (kept := [v for v in f.values if not _dated_outside(v, plan.time_from, plan.time_to)])
+        ]
     if not states:
         return None
     if answer_type(question) is AnswerType.NAME and (
@@ -835,11 +885,12 @@ def _count(
     cats" then "Tiza died"); else the ledger's members the question is about; else a number a
     turn states about it ("I go 4 times a week"), the latest such when not asked about the past;
     else the turns. `said` is every turn read, superseded ones included: a replay needs them."""
-    focus = focus_words(question, set(plan.entities))
+    # "How many safes had I cracked this year?" counts safes, not years: a frame of time says when
+    counting = TIME_FRAME.sub(" ", question)
+    focus = focus_words(counting, set(plan.entities))
     # "How many pets": "two cats" and "a puppy" speak of pets too. Such a replay is weaker than
     # the ledger's set when the ledger tracked the set's changes itself (its history).
-    kin = counted_words(question, plan)
-    until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+    kin = counted_words(counting, plan)
     involved = [e for e in said if involves(e, plan.entities)]
     # "I told you we ringed 2,800. It was 2,300.": the number a correction gives replaces the one
     # it takes back, for the period it was told of, unless a later turn states another.
@@ -848,9 +899,15 @@ def _count(
         for e in involved
         if corrects_number(e.text) and (n := stated_quantity(e.text, focus)) is not None
     ]
+    until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
     if fixed:
         at, n = max(fixed, key=lambda x: x[0].time)
-        if not any(e.time > at.time and stated_quantity(e.text, focus) is not None for e in involved):
+        if not any(
+            e.time > at.time
+            and (until is None or e.time <= until)
+            and stated_quantity(e.text, focus) is not None
+            for e in involved
+        ):
             return str(n)
     kin_trace = trace = None
     if not _EVENTS_OFTEN.search(question):
@@ -1037,6 +1094,8 @@ def _read_rules(
 ) -> tuple[str, Status]:
     """`offline_read`'s rules, before a reply to the conversation's own question is consulted."""
     every = [e for c in pack.closures for e in c.evidence]
+    if asks_about_pet(question) and (pet := pet_answer(question, _told(pack))) is not None:
+        return pet, "answered"  # "Whose dog is Brisa?": the turn naming the animal says
     if unnamed_kin(question, plan):
         # "What does Idris's mum do?": the ledger's facts about Idris are not about his mother.
         facts = [f for f in facts if f.predicate in RELATIONS]
@@ -1145,6 +1204,12 @@ def _read_rules(
     ):
         return named, "answered"  # "Which watch was I on?": "Red Watch"
     off = called_off(question, plan, holding)
+    if off is not None and plan.operation == Operation.TEMPORAL_LOOKUP:
+        # "not happening in November ... They're saying May next year": called off for a date
+        # the same turn replaces, which the lookup below answers
+        source = next((e for e in holding if off in e.text), None)
+        if source is not None and _new_date_given(source):
+            off = None
     if off is not None:
         return off, "answered"  # "When is the surgery?": it was called off, not its old date
     if plan.operation == Operation.TEMPORAL_LOOKUP:

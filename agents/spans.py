@@ -57,7 +57,11 @@ class Span:
 _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
     (
         AnswerType.PHONE,
-        re.compile(r"\b(?:phone|cell|mobile|telephone)(?: number)?\b|\bnumber to (?:call|text)\b", re.I),
+        re.compile(
+            r"\b(?:phone|cell|mobile|telephone)(?: number)?\b|\bnumber to (?:call|text)\b"
+            r"|\b(?:work|home|office|business|landline)\s+number\b|\bwhat\s+number\s+(?:do|does|should|can)\b[^?]*\bcall\b",
+            re.I,
+        ),
     ),
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
     (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
@@ -323,6 +327,12 @@ def focus_words(question: str, entities: set[str]) -> set[str]:
     }
 
 
+TIME_FRAME = re.compile(
+    r"\b(?:this|last|next|that)\s+(?:year|month|week|season|term|semester|summer|winter|spring|autumn|fall)\b"
+    r"|\bso\s+far\b",
+    re.I,
+)
+"""A frame of time in a question ("this year", "so far"), which says when, not what is counted."""
 _WHEN_WORDS = frozenset(tokenize(" ".join(MONTHS)))
 """Month names say when, not what: "Where did Luca live in June 2023?" is not about June."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -424,10 +434,15 @@ ORDINALS = {w: n for w, n in SAID_ORDINALS.items() if 2 <= n <= 8}
 """'a third shift' is three shifts now."""
 _ORDINALS = "|".join(ORDINALS)
 _TOTAL = re.compile(
-    rf"\b({NUMBER_PATTERN})\s+(?:\w+\s+)?(?:in total|total|altogether|in all)\b|\b(?:that's|so that's|so)\s+({NUMBER_PATTERN})\b",
+    rf"\b({NUMBER_PATTERN})\s+(?:\w+\s+)?(?:in total|total|altogether|in all)\b|\b(?:that's|so that's|so)\s+({NUMBER_PATTERN})\b"
+    rf"|\b(?:count|tally|total)\s+(?:is|was|['’]s|stands\s+at)\s+(?:now\s+|up\s+to\s+|down\s+to\s+)?({NUMBER_PATTERN})\b"
+    rf"|\bso\s+(?:I['’]m|we['’]re|it['’]s|I\s+have|we\s+have|I['’]ve\s+got|we['’]ve\s+got)\s+(?:[a-z]+\s+){{0,3}}?"
+    rf"({NUMBER_PATTERN})\s+(?:[a-z]+\s+)?now\b"
+    rf"|\bso\s+(?:[a-z'’]+\s+){{0,6}}?(?:is|are|['’]s)\s+(?:up\s+to\s+|down\s+to\s+)?({NUMBER_PATTERN})\s+now\b",
     re.I,
 )
-"""A total said outright ("So five in total", "that's three animals") outranks the parts."""
+"""A total said outright ("So five in total", "that's three animals", "Blend count is 4 now", "so
+I'm looking after 15 now") outranks the parts."""
 _TRAILING_COUNT = re.compile(
     rf"(?P<before>[^.!?,;]{{3,60}}),\s*(?P<n>{NUMBER_PATTERN})\s+(?:at\s+the\s+moment|right\s+now|now|currently|"
     rf"so\s+far|at\s+present|this\s+time)\b",
@@ -510,6 +525,18 @@ def _names_focus(word: str, stems: set[str]) -> bool:
     return _stem(word) in stems or bool(stems.intersection(_tokens(word)))
 
 
+TALLY = re.compile(
+    rf"(?:^|(?<=[.!?])\s+)\W*(?P<label>[A-Za-z]+(?:\s+[a-z]+){{0,2}}):\s*"
+    rf"(?:(?:I['’]m|we['’]re|it['’]s)\s+(?:up|down)\s+to\s+)?(?P<n>{NUMBER_PATTERN})\b(?![:.,]\d)"
+    r"(?!\s+of\b)(?=(?:\s+[a-z]+){0,4}\s*(?:[.!,;]|$))",
+    re.I,
+)
+"""A tally said as a label and a number ("Safe tally: 19.", "Blends: 7.", "Sea time: I'm up to 5
+weeks."): the label names what is counted."""
+_TALLY_FIXED = re.compile(
+    rf"\s*[.,]?\s*(?:wait|no|sorry|actually|I\s+mean)[,.!]?\s+(?:(?:it's|it\s+was|make\s+that)\s+)?(?P<n>{NUMBER_PATTERN})\b",
+    re.I,
+)
 _TOLD_NUMBER = re.compile(
     rf"\btold\s+you\b[^.!?]*?\b(?:{NUMBER_PATTERN})\b[^.!?]*[.!?,;]?\s*(?:no,?\s+)?"
     rf"(?:it\s+was|it['’]s|it\s+is|actually|in\s+fact)\s+(?:only\s+|just\s+)?({NUMBER_PATTERN})\b(?![:.]\d)",
@@ -524,6 +551,24 @@ def corrects_number(text: str) -> bool:
     return _TOLD_NUMBER.search(text) is not None
 
 
+def stated_tally(text: str, focus: set[str]) -> int | None:
+    """The last tally the text keeps of what is counted ("Safe tally: 19."), as put right in the
+    next breath ("Safe tally: 9. Wait, 10 - I forgot the gun safe"); None when it keeps none.
+
+    Args:
+        text: a turn or sentences of one.
+        focus: the question's content words naming what is counted.
+
+    Returns:
+        The number.
+    """
+    tallies = [t for t in TALLY.finditer(text) if focus and about(t.group("label"), focus)]
+    if not tallies:
+        return None
+    fixed = _TALLY_FIXED.match(text, tallies[-1].end())
+    return number_value((fixed or tallies[-1]).group("n"))
+
+
 def stated_quantity(text: str, focus: set[str]) -> int | None:
     """A number the text states about one of the focus words ("4 times a week", "three kids",
     "down to one job", "no roommates"), or None: a count said outright, not counted from turns."""
@@ -531,6 +576,8 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
     stems = {f for f in focus} | {_stem(f) for f in focus}
     if focus and stated_none(text, focus):
         return 0
+    if (n := stated_tally(text, focus)) is not None:
+        return n
     told = _TOLD_NUMBER.search(text)
     if told and about(text, focus):
         return number_value(told.group(1))  # "I told you 2,800. It was 2,300."

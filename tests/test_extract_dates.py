@@ -142,3 +142,18 @@ def test_is_a_pure_function_of_its_inputs() -> None:
 def test_a_part_of_a_month_is_that_third_of_it(text: str, start: date, end: date) -> None:
     """ "At the end of July" is not 1 July: a move said so must not be current on the 15th."""
     assert span(text, MONDAY, "future") == (start, end, "month")
+
+
+def test_a_month_of_a_year_said_after_it_and_a_year_deferred_to() -> None:
+    labels = {
+        t: [m.label() for m in find_date_mentions(t, MONDAY, "future")]
+        for t in ("They're thinking March next year.", "Deferring to 2026.", "We pushed it back to 2027.")
+    }
+    assert labels == {
+        "They're thinking March next year.": ["March 2024"],
+        "Deferring to 2026.": ["2026"],
+        "We pushed it back to 2027.": ["2027"],
+    }
+    assert find_date_mentions("up to 2000 people came", MONDAY) == []
+    whole = find_date_mentions("How many had I sold by the 12th of January?", MONDAY)
+    assert [m.surface for m in whole] == ["the 12th of January"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from test_forget_phrasings import chat
 
+from emem.agents.spans import AnswerType, answer_type
 from emem.memory import Memory
 
 
@@ -41,3 +42,17 @@ def test_the_asked_type_answers(memory: Memory, mode: str) -> None:
     assert "ana@crumbandrye.com" in email.answer and "hartleys" not in email.answer, email.answer
     work = memory.ask("Where do I work now?", namespace="typed", mode=mode)
     assert "Crumb and Rye" in work.answer, work.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "phone"),
+    [
+        ("What's my work number?", True),
+        ("What's Ilse's home number?", True),
+        ("What number do my customers call me on?", True),
+        ("What number is my flat?", False),
+        ("What number did Ilse wear in the final?", False),
+    ],
+)
+def test_a_number_to_call_asks_for_a_phone(question: str, phone: bool) -> None:
+    assert (answer_type(question) is AnswerType.PHONE) is phone

@@ -7,12 +7,14 @@ and "my ex" is one person, not every partner."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from said import extracted
 from test_forget_phrasings import chat
 
+from emem.ledger.withhold import ForgetRequest
 from emem.memory import Memory
 
 MODES = ("auto", "deep", "fast")
@@ -185,3 +187,54 @@ def test_the_secrets_are_withheld_and_the_rest_answered(memory: Memory, mode: st
     assert "forget" in marriage.answer.lower(), marriage.answer
     studio = memory.ask("Where did Ines move her studio to?", namespace="named", mode=mode)
     assert "Porto" in studio.answer, studio.answer
+
+
+@pytest.mark.parametrize(
+    ("said", "topic"),
+    [
+        ("That stuff about Dad's scan - please forget it.", "Dad's scan"),
+        ("And the locker code I gave you - could you wipe it?", "locker code"),
+        ("The therapy thing I mentioned in May - I'd rather you didn't hold on to that.", "therapy"),
+        ("And Ravi, the thing about Imke from April - she wants it private, so please forget it.", "Imke"),
+        ("And Kasimir - erase all of that.", "Kasimir"),
+        ("Could you unlearn the gallery's address?", "gallery's address"),
+    ],
+)
+def test_a_topic_named_before_a_dash_and_pointed_back_at(said: str, topic: str) -> None:
+    assert _topics("We had a long week.", said) == [topic]
+
+
+def test_wished_out_of_memory_after_a_dash_or_not_to_sit_anywhere() -> None:
+    assert _topics(
+        "We had a long week.",
+        "And the loan from my nephew - it's repaid and I'd like it gone from your memory.",
+    )
+    secret = "My IBAN is GB33BUKB20201555555555."
+    assert _topics(secret, "Delete it - I don't want it sitting anywhere.") == [f"said: {secret}"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "That thing with the car - forget it, it's fine.",
+        "The garden - I'd like it gone by Friday.",
+        "And Kasimir - he says hello.",
+    ],
+)
+def test_what_only_looks_like_a_topic_before_a_dash(said: str) -> None:
+    assert _topics("We had a long week.", said) == []
+
+
+def test_what_a_request_describes_in_its_own_words_covers() -> None:
+    """ "the spare key hiding place" names the turn that said "under the green pot" by half its
+    words; "the Okonjos' address" covers their place and "Where do the Okonjos live?"."""
+    when = datetime(2025, 6, 1, tzinfo=UTC)
+    hiding = ForgetRequest.for_topic(
+        "spare key hiding place", subject="user", revision_id="r", known_from=when
+    )
+    assert hiding.covers(text="The spare key is under the green pot by the shed.")
+    assert not hiding.covers(text="The key to the shed is on the hook.")
+    theirs = ForgetRequest.for_topic("the Okonjos' address", subject="user", revision_id="r", known_from=when)
+    assert theirs.covers(text="I'm fetching a lamp from the Okonjos. Their place is 9, 2nd Avenue.")
+    assert theirs.covers(text="Where do the Okonjos live?")
+    assert not theirs.covers(text="The Okonjos bought a lamp.")

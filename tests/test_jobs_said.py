@@ -24,6 +24,12 @@ def _facts(*texts: str) -> set[tuple[str, str]]:
         ("I'm trucking, well, hauling nights for Deverell Freight out of Leeds.", "Deverell Freight"),
         ("I've been offered head gardener at Ashcombe Hall. I start in May.", "Ashcombe Hall"),
         ("I've taken a job in the payroll team at Morrow Logistics. I start in June.", "Morrow Logistics"),
+        # an aside between dashes does not hide where the job is
+        (
+            "I'm a cooper - I make barrels, mostly for whisky - at Speyburn Cooperage in Craigellachie.",
+            "Speyburn Cooperage",
+        ),
+        ("Starting at Halden Freight on Monday.", "Halden Freight"),
     ],
 )
 def test_a_new_job_said_by_the_employers_name(said: str, employer: str) -> None:
@@ -39,6 +45,8 @@ def test_a_new_job_said_by_the_employers_name(said: str, employer: str) -> None:
         "I'm a member at Riverside Gym now.",  # a word with an agent ending that is no trade
         "I'm a regular at the Crown and Anchor.",
         "I'm at home now, as a matter of fact.",
+        "Starting Middlemarch tonight, it's enormous.",  # a book begun, not a job
+        "Passed Welsh level 1! Starting Level 2 in the autumn.",
     ],
 )
 def test_what_is_no_employer_is_not_filed_as_one(said: str) -> None:

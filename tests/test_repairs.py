@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from dated_conversations import dated_conversation
+from said import user_turns
 
 from emem.agents.amounts import money_span
-from emem.agents.repairs import repaired
+from emem.extract.offline import OfflineExtractor
 from emem.memory import Memory
+from emem.repairs import repaired
 
 
 @pytest.mark.parametrize(
@@ -40,6 +42,17 @@ from emem.memory import Memory
             "The exam is on the 8th of May. No, the 1st, sorry, the 8th is my mum's birthday.",
             "the 1st of May",
         ),
+        # put right after a dash, in the same sentence
+        (
+            "We counted 42 swifts over the barn - sorry, 24, I read it backwards.",
+            "We counted 24 swifts over the barn,",
+        ),
+        (
+            "Her recital is on the 9th of June - no, the 6th of June, at seven.",
+            "on the 6th of June, at seven.",
+        ),
+        ("The new landlord is Mr. Okafor - sorry, Mrs. Okafor.", "The new landlord is Mrs. Okafor."),
+        ("My dentist is Dr. Fairbairn - no, hang on, Dr. Fairweather.", "My dentist is Dr. Fairweather."),
     ],
 )
 def test_a_value_put_right_replaces_the_one_of_its_shape(said: str, meant: str) -> None:
@@ -57,10 +70,26 @@ def test_a_value_put_right_replaces_the_one_of_its_shape(said: str, meant: str) 
         "Is it the 3rd? No, I don't think so.",
         "I asked Tom. No, Mary wasn't there.",
         "Did you see Leeds? No, Sarah went.",
+        "We drove to Leeds - sorry, it rained the whole way.",
+        "I've got 3 kids - no, I mean it, they're loud.",
     ],
 )
 def test_a_cue_that_puts_no_value_right_changes_nothing(said: str) -> None:
     assert repaired(said) == said
+
+
+def test_the_ledger_holds_the_value_put_right_in_the_same_sentence() -> None:
+    """The extractor reads what the reader reads: "Dr. Fairbairn - no, hang on, Dr. Fairweather"
+    files Dr. Fairweather, and a value of the next sentence is not taken back with it."""
+    facts = [
+        (f.kind, f.predicate, f.object)
+        for f in OfflineExtractor()(
+            user_turns("My GP is Dr. Fairbairn - no, hang on, Dr. Fairweather. Fairbairn is the locum.")
+        )
+    ]
+    assert ("retract", "gp", "Dr. Fairbairn") in facts
+    assert ("assert", "gp", "Dr. Fairweather") in facts
+    assert not [f for f in facts if f[0] == "retract" and f[2] == "Fairbairn"]
 
 
 def test_the_house_number_put_right_keeps_its_street() -> None:

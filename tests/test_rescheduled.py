@@ -94,3 +94,35 @@ def memory(tmp_path_factory: pytest.TempPathFactory) -> Memory:
 def test_every_mode_answers_the_new_time(memory: Memory, mode: str) -> None:
     a = memory.ask("When is the grant report due?", namespace="mv", mode=mode)
     assert "20 May" in a.answer and "30th" not in a.answer, a.answer
+
+
+def test_a_date_denied_beside_the_new_one_and_a_year_deferred_to(tmp_path: Path) -> None:
+    """ "not in November ... May next year" and "I'm not sitting it this year. Deferring to
+    2026." answer a question about now with the new time, in every mode."""
+    conv = chat(
+        (
+            "2024-02-03T09:00:00+00:00",
+            [
+                ("user", "My sister's graduation is in Galway in November. I've booked the train already."),
+                ("user", "I'm sitting the bar exam in August, fingers crossed."),
+            ],
+        ),
+        (
+            "2024-09-20T09:00:00+00:00",
+            [
+                (
+                    "user",
+                    "The graduation's not happening in November - the university had a fire. They're saying May next year.",
+                ),
+                ("user", "I'm not sitting the bar exam this year, work is mad. Deferring to 2026."),
+            ],
+        ),
+    )
+    m = Memory(tmp_path / "h")
+    m.add_conversation(conv, namespace="n")
+    for mode in ("auto", "fast", "deep"):
+        graduation = m.ask("When is my sister's graduation now?", namespace="n", mode=mode)
+        assert "May" in graduation.answer and "November" not in graduation.answer, (mode, graduation.answer)
+        exam = m.ask("When will I sit the bar exam now?", namespace="n", mode=mode)
+        assert "2026" in exam.answer and "August" not in exam.answer, (mode, exam.answer)
+    m.close()

@@ -9,8 +9,8 @@ import pytest
 from said import spoken
 
 from emem.agents.corrections import correction_in
-from emem.agents.repairs import repaired
 from emem.agents.stated import age_in, origin_year, with_day_of
+from emem.repairs import repaired
 
 
 @pytest.mark.parametrize(

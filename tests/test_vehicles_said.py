@@ -28,6 +28,14 @@ def _vehicles(*texts: str) -> list[str]:
         ("We swapped our old Clio for a Kia Niro hybrid.", "Kia Niro"),
         ("The van's a silver Doblo, MOT due in September.", "Doblo"),
         ("New van as well. Sold the Doblo and bought a white Trafic with my name on the side.", "Trafic"),
+        # a year among the words before the make
+        ("I drive a 2011 Mazda Demio with a dodgy clutch.", "Mazda Demio"),
+        ("I drive a red 2016 Fabia, it does the school run.", "Fabia"),
+        # a named one sold for the one bought, said without another word of motoring
+        (
+            "I sold the Corsa in June and bought a blue Suzuki Jimny there - the lanes are steep.",
+            "Suzuki Jimny",
+        ),
     ],
 )
 def test_the_vehicle_one_drives(said: str, vehicle: str) -> None:
@@ -41,6 +49,7 @@ def test_the_vehicle_one_drives(said: str, vehicle: str) -> None:
         "I drive a school bus for the district.",  # a kind, not a make
         "I traded my Xbox for a Switch.",  # nothing of vehicles in the turn
         "The car's a write-off.",
+        "I sold the house in May and bought a Victorian terrace in Leith.",  # no make, a kind of house
     ],
 )
 def test_what_is_not_a_vehicle_one_drives(said: str) -> None:

@@ -302,6 +302,11 @@ def _r_week_of_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span
     return end - 7 * _DAY, end, "week", approx
 
 
+def _r_month_of_year_said(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
+    year = anchor.year + {"next": 1, "this": 0, "last": -1}[m["rel"].lower()]
+    return _month(anchor, year, MONTHS[m["mon"].lower()])
+
+
 def _r_year(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
     return _year(anchor, int(m["y"]))
 
@@ -469,7 +474,8 @@ _TABLE: list[tuple[str, Resolver]] = [
     (
         r"\b(?:on|from|until|till|by)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b"
         r"(?!\s+(?:floor|time|go|attempt|try|place|row|grade|lap|hole|round|stop|page|anniversary|birthday|"
-        r"century|day|week|year)\b)",
+        r"century|day|week|year)\b)"
+        rf"(?!\s+(?:of\s+)?{_FULL_MON})",  # "by the 12th of January": the date said whole
         _r_day_of_month,
     ),
     (
@@ -481,8 +487,17 @@ _TABLE: list[tuple[str, Resolver]] = [
         rf"|(?:early|late|mid-?)\s*|(?:the\s+)?(?:end|beginning|start|middle)\s+of\s+){_FULL_MON}\b(?!\s*\d)",
         _r_month,
     ),
+    (  # "March next year": the month of the year said after it
+        rf"\b{_FULL_MON}\s+(?P<rel>next|this|last)\s+year\b",
+        _r_month_of_year_said,
+    ),
     (
         rf"\b(?:(?:back\s+)?in|during|since|of|around|from|until|till|by)\s+(?:(?:early|late|mid-?)\s*)?{_YEAR}\b",
+        _r_year,
+    ),
+    (  # "Deferring to 2031", "pushed it back to 2032"
+        rf"\b(?:deferr\w*|postpon\w*|push\w*(?:\s+(?:it|them))?(?:\s+back)?|put\s+(?:it\s+)?off|delay\w*|mov\w+\s+(?:it|them))"
+        rf"\s+(?:to|until|till)\s+{_YEAR}\b",
         _r_year,
     ),
     (

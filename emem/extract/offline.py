@@ -38,7 +38,7 @@ from emem.extract.rules import (
     singular_species,
 )
 from emem.extract.schema import FactCandidate
-from emem.extract.self_correction import corrected_in_next_breath
+from emem.extract.self_correction import corrected_in_next_breath, corrected_in_same_breath
 from emem.extract.sentences import split_sentences
 from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
@@ -109,7 +109,7 @@ _CHANGE_VERB = re.compile(
 _ASKS_MEMORY = re.compile(
     r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[,:]\s+)?"
     r"(?:(?:and|but|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:(?:can|could|would|will)\s+(?:you|we)\s+(?:(?:please|also|just|kindly)\s+)*"
-    r"(?:not\s+|never\s+|stop\s+)?(?:forget|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
+    r"(?:not\s+|never\s+|stop\s+)?(?:forget|unlearn|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
     r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s*to|hold\s+on\s*to)\b|"
     r"(?:can|could)\s+(?:that|this|it)\s+(?:stay|be\s+kept|go)\s+(?:off\s+the\s+record|out\s+of\s+(?:your|the)\s+))",
     re.IGNORECASE,
@@ -117,6 +117,13 @@ _ASKS_MEMORY = re.compile(
 """A question that asks the memory to forget (or not keep) something: a request, not a question,
 also when it opens by naming whom it asks ("Solène, would you forget ...?") or asks that what was
 said stay out of it ("Can that stay off the record?")."""
+_ASKS_MEMORY_AFTER = re.compile(
+    r"(?:,|\s[-–—])\s+(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
+    r"(?:forget|delete|erase|remove|wipe|scrub|purge|drop)\s+(?:it|that|this|them)\b",
+    re.IGNORECASE,
+)
+"""The same question after the phrase naming what it asks about ("And that key safe code I gave
+you - could you wipe it?")."""
 _REQUEST_TAG = re.compile(
     r",\s*(?:(?:will|would|could|can|won't)\s+you(?:\s+(?:please|for\s+me))?|yeah|yes|ok(?:ay)?|please|right)"
     r"\s*\?+[\s\"')]*$",
@@ -133,6 +140,19 @@ def request_without_tag(sentence: str) -> str | None:
 
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
+_ASIDE = re.compile(r"\s[-–—]\s[^-–—.!?;]{3,120}?\s[-–—]\s")
+"""An aside between dashes ("I'm a luthier - I make and repair violins - at Saptak Strings")."""
+
+
+def _aside_dropped(sentence: str) -> tuple[str, None] | None:
+    """The sentence without its asides, so what they interrupt reads as one clause ("I'm a
+    luthier at Saptak Strings"); None when it has none. (One space in their place: a run of
+    blanks would make the rules' optional-word patterns backtrack for ever.)"""
+    if not _ASIDE.search(sentence):
+        return None
+    return _ASIDE.sub(" ", sentence), None
 
 
 def is_question(sentence: str) -> bool:
@@ -970,6 +990,9 @@ class OfflineExtractor:
         named = {f.subject for f in out if f.predicate == "name" and f.kind == "assert"}
         canonical = {t.speaker: resolver.canonical(t.speaker) for t in turns}
         out.extend(f for f in introductions(turns, roles, canonical) if f.subject not in named)
+        for turn in turns:
+            if roles.get(turn.speaker) != "agent":
+                out.extend(corrected_in_same_breath(turn, split_sentences(turn.text), out))
         return out
 
     def _confirmed(
@@ -1039,7 +1062,7 @@ class OfflineExtractor:
             sentence = text[s:e]
             only: tuple[Rule, ...] | None = None
             if is_question(sentence):
-                if _ASKS_MEMORY.match(sentence):
+                if _ASKS_MEMORY.match(sentence) or _ASKS_MEMORY_AFTER.search(sentence):
                     only = self._request_rules  # "Can you not keep my health stuff?" is a request
                 elif (untagged := request_without_tag(sentence)) is not None:
                     sentence, only = untagged, self._request_rules
@@ -1173,6 +1196,7 @@ class OfflineExtractor:
             _coordinated(plain),
             _leading_pronoun(plain, antecedent),
             _companion_dropped(plain),
+            _aside_dropped(plain),
         ):
             if restored is not None:
                 texts.append(restored)

@@ -808,6 +808,24 @@ PETS = (
     "schnauzer",
     "dalmatian",
 )
+_DOG_WORDS = (
+    "puppy pup golden_retriever retriever labrador poodle terrier beagle husky corgi dachshund bulldog "
+    "german_shepherd spaniel pug chihuahua border_collie collie greyhound schnauzer dalmatian"
+)
+PET_FAMILY = {
+    **dict.fromkeys(_DOG_WORDS.split(), "dog"),
+    **dict.fromkeys(("kitten", "kitty", "tabby", "maine_coon"), "cat"),
+    "bunny": "rabbit",
+}
+"""What kind of animal a pet word names ("a border collie" is a dog), keys with "_" for spaces."""
+
+
+def pet_family(species: str) -> str:
+    """The kind of animal a species or breed word names ("border collie" -> "dog")."""
+    key = " ".join(species.lower().split()).replace(" ", "_")
+    return PET_FAMILY.get(key, species.lower())
+
+
 PET = rf"(?:(?:[a-z]+\s+){{0,2}}?{_alt(PETS)}(?:s|es)?)\b"
 
 _CAP = r"(?:[A-Z][\w'.&-]*)"

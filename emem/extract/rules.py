@@ -1058,13 +1058,18 @@ def favourite_of(m: re.Match[str]) -> str | None:
 _VEHICLE = r"(?P<obj>[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}\b))*)"
 """A vehicle by its make and model, as people name the one they drive ("Mitsubishi Outlander",
 "Isuzu D-Max", "Ram 3500", "Hilux")."""
+_VEHICLE_MODS = r"(?:(?:[a-z][\w-]*|(?:19|20)\d\d)\s+){0,3}?"
+"""What may come between the article and the make ("a green 2019 Outback", "a 2018 Seat Leon")."""
 _VEHICLE_TALK = re.compile(
     rf"\b(?:{VEHICLE_NOUN}|drive|drives|driving|drove|traded\s+in|written\s+off|"
     r"write-off|nicked|stolen|mileage|miles|kilomet(?:re|er)s|mpg|engine|gearbox|MOT|second[\s-]hand|"
-    r"got\s+rid\s+of|double[\s-]cab|hatchback|saloon|SUV|4x4|estate\s+car|hybrid|diesel)\b",
+    r"got\s+rid\s+of|double[\s-]cab|hatchback|saloon|SUV|4x4|estate\s+car|hybrid|diesel|"
+    r"sold\s+(?:the|my|our)\s+(?-i:[A-Z])\w+[,\s][^.!?]{0,30}?\bbought)\b",
     re.IGNORECASE,
 )
-"""Words of motoring: what makes "I've got a Hilux now" a vehicle and not a dog or a phone."""
+"""Words of motoring: what makes "I've got a Hilux now" a vehicle and not a dog or a phone; or a
+named one sold for the one bought ("sold the Outback before we left and bought a Nissan
+Frontier")."""
 
 
 def vehicle(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1483,12 +1488,12 @@ _REQUEST_OPEN = (
     + _AND_LEAD
     + r"(?i:(?:(?:please|pls|and|but|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|no|sorry|god|"
     r"seriously|honestly|look|listen|wait|one\s+more\s+thing|"
-    r"on\s+second\s+thought)[,:.!]?\s+)*(?:(?:can|could|would|will)\s+(?:you|we)\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
+    r"on\s+second\s+thought)(?:[,:.!]|\s+[-–—])?\s+)*(?:(?:can|could|would|will)\s+(?:you|we)\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
     r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"
 )
 """What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
 _ERASE_VERB = (
-    r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
+    r"(?i:forget|unlearn|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
     r"(?:drop|bin|scrap|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
     r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up)|"
     r"(?:scratch|drop|bin|scrap|lose|strike|cross\s+out)(?=\s+(?:the|that|this)\s+(?:bit|part|stuff|line)\s+about\b)|"
@@ -1562,7 +1567,8 @@ _OUT_OF_MEMORY = (
 "take the medication bit out of what you keep on me", "leave that out of what you remember")."""
 _NOT_IN_MEMORY = (
     r"{I}\s+(?:don't|do\s+not)\s+want\s+(?P<obj>[^.!?;,]{1,40}?)\s+(?:(?:living|sitting|kept|stored|saved|"
-    rf"floating\s+around|anywhere)\s+)*(?:(?:in|on)\s+{_MEMORY_PLACE}|in\s+here\b)"
+    rf"floating\s+around|anywhere)\s+)*(?:(?:in|on)\s+{_MEMORY_PLACE}|in\s+here\b|"
+    r"(?<=sitting\s)anywhere\b|(?<=stored\s)anywhere\b|(?<=saved\s)anywhere\b)"
 )
 """Something not wanted in the memory ("I don't want him in your memory", "I don't want it living
 anywhere in your records")."""
@@ -1613,15 +1619,32 @@ _FORGET_SAID_NAMED = (
 """A request that names what it points back at ("forget I mentioned Eilif and the money", "forget
 I told you the recipe", "Forget I said his name"): what it names, and what was said just before."""
 _FRONTED = (
-    r"^(?P<obj>(?i:that|the|this|what|all\s+the|everything|anything)\b[^.!?;]{3,80}?"
-    r"\b(?i:told\s+you|said|mentioned|shared|news|stuff|bit|part|info|information)\b[^.!?;]{0,60}?),\s+"
+    r"^(?:(?i:and|so|oh|also|about)\s+)*(?:[A-Z][a-z]+,\s+)?"
+    r"(?P<obj>(?i:that|the|this|what|all\s+the|everything|anything)\b[^.!?;]{1,80}?"
+    r"\b(?i:told\s+you|gave\s+you|said|mentioned|shared|news|stuff|bit|part|thing\s+about|info|information)\b"
+    r"[^.!?;]{0,60}?)(?:,|\s+[-–—])\s+(?:[^.!?;]{0,60}?(?:,\s*|\s)(?i:so|and)\s+)?"
     rf"{_REQUEST_OPEN}(?:(?:{_ERASE_VERB}|{_KEEP_NOT}|(?i:take|cut|leave|get)(?=\s+\w+\s+out\b))\s+"
     r"(?i:it|that|them|this)\b|(?i:let's|let\s+us)\s+not\s+(?:have|keep|store)\s+(?i:it|that|this)\b)"
 )
 """A request that names its topic first and points back at it ("That baby news from the spring,
-erase it", "What I told you about her diagnosis, let's not have that sitting in your memory"):
+erase it", "the thing about Kavya from March - she wants it kept private, so please forget it", "What I told you about her diagnosis, let's not have that sitting in your memory", "About
+the ear business I told you in March - please forget it"):
 the phrase must say it is something said ("told you", "news", "stuff"), so "The bins, take them
 out" asks nothing of the memory."""
+
+_FRONTED_GONE = (
+    r"^(?:(?i:and|so|oh|also)\s+)*(?P<obj>(?i:the|that|this|my|our)\b[^.!?;]{3,60}?)\s+[-–—]\s+[^.!?;]{0,40}?"
+    r"\b(?i:I'd|I\s+would)\s+like\s+(?i:it|that|this|them)\s+(?i:removed|deleted|erased|wiped|gone)\s+from\s+"
+    rf"{_MEMORY_PLACE}"
+)
+"""A topic named first and wished out of the memory ("And the money I owed my cousin - that's
+sorted and I'd like it gone from your memory"): the request names the memory, so the phrase need
+not say it was something told."""
+_NAME_FRONTED = (
+    r"^(?:(?i:and|so|oh|also)\s+)*(?P<obj>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+[-–—]\s+(?i:please\s+)?"
+    rf"{_ERASE_VERB}\s+(?i:all\s+of\s+)?(?i:that|it|him|her|them)\b"
+)
+"""A person named and then erased ("And Solange - erase all of that.")."""
 
 
 def memory_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -2187,7 +2210,9 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "has_pet",
-        rf"{{S}}{{vg:have,own:now}}\s+{_COUNT}\s+{_SPECIES}(?:\s+(?:named|called)\s+{_PETNAME})?",
+        rf"{{S}}{{vg:have,own:now}}\s+{_COUNT}\s+(?:(?!{_PETS}\b)[a-z]+\s+)?{_SPECIES}(?:(?:\s+(?:named|called)\s+|(?<![sS]),\s*)"
+        r"(?:(?<=named\s)|(?<=called\s)|(?=[A-Z][a-z]+(?:\s*[,.!;]|\s*$|\s+(?:who|which|that|and)\b)))"
+        rf"{_PETNAME})?",
         pet,
     ),
     R(
@@ -2655,34 +2680,35 @@ RULES: tuple[Rule, ...] = (
     # the vehicle one drives ("I drive a Mitsubishi Outlander", "I've got an Isuzu D-Max pickup now")
     R(
         "drives",
-        rf"{{S}}{{vg:drive:now}}\s+(?:a|an|the|my|our)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}",
+        rf"{{S}}{{vg:drive:now}}\s+(?:a|an|the|my|our)\s+{_VEHICLE_MODS}{_VEHICLE}",
         vehicle,
         dated=True,
     ),
     R(
         "drives",
-        rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}"
-        r"(?:\s+(?:pickup|van|truck|car|ute|estate|hatchback|4x4))?(?=\s+(?:now|instead)\b|\s*[,.!;]|$)",
+        rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+{_VEHICLE_MODS}{_VEHICLE}"
+        r"(?:\s+(?:pickup|van|truck|car|ute|estate|hatchback|4x4|hybrid|diesel|electric|EV))?"
+        r"(?=\s+(?:now|instead|here|there)\b|\s*[,.!;]|$)",
         vehicle_in_talk,
         dated=True,
     ),
     R(  # "New van as well. Sold the Doblo and bought a white Trafic with my name on the side."
         "drives",
-        rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}(?=\s+(?:with|from)\b)",
+        rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+{_VEHICLE_MODS}{_VEHICLE}(?=\s+(?:with|from)\b)",
         vehicle_named_in_turn,
         dated=True,
     ),
     R(  # "The van's a silver Doblo": the vehicle said by what it is
         "drives",
         r"^(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:new\s+|work\s+)?(?:van|car|truck|pickup|ute)(?:'s|\s+is)\s+(?:now\s+)?(?:a|an)\s+"
-        rf"(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}",
+        rf"{_VEHICLE_MODS}{_VEHICLE}",
         vehicle,
         kw="van car truck pickup ute",
     ),
     R(  # "I traded the Polo Vivo for a silver Nissan Navara double cab": what it was traded for
         "drives",
         rf"{{S}}{{vg:trade,swap,exchange,part-exchange:past}}\s+(?:in\s+)?(?:the|my|our|a|an)\s+(?:[\w-]+\s+){{0,3}}?"
-        rf"(?:for|in\s+for)\s+(?:a|an)\s+(?:[a-z][\w-]*\s+){{0,2}}?{_VEHICLE}",
+        rf"(?:for|in\s+for)\s+(?:a|an)\s+{_VEHICLE_MODS}{_VEHICLE}",
         vehicle_in_talk,
         dated=True,
     ),
@@ -2788,7 +2814,10 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "works_at",
-        r"{S}{BEN}{ADV}\s+(?:starting|joining|beginning)\s+(?:(?:a\s+new\s+job|work)\s+)?(?:at\s+)?{obj:org}",
+        # "Starting at Globex", "joining Globex", "starting a new job at Globex"; not "Starting
+        # Shuggie Bain" (a book) or "Starting Level 2 next term"
+        r"{S}{BEN}{ADV}\s+(?:(?:starting|beginning)\s+(?:(?:a\s+new\s+job|work)\s+)?at|"
+        r"(?:starting|beginning)\s+(?:a\s+new\s+job|work)|joining(?:\s+at)?)\s+{obj:org}",
         org_cap,
         starts=True,
     ),
@@ -3059,7 +3088,7 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         FORGET_REQUEST,
         forget_topic,
-        kw="forget delete erase remove wipe scrub scrap purge ditch rid drop bin clear lose disregard let using "
+        kw="forget unlearn delete erase remove wipe scrub scrap purge ditch rid drop bin clear lose disregard let using "
         "throw stop remember keep store save record retain hold hang log track memorise memorize scratch take "
         "strike cross",
         negated=True,
@@ -3070,7 +3099,7 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         ANAPHORIC_FORGET,
         said_topic,
-        kw="forget delete erase remove wipe scrub scrap purge ditch rid remember keep store save record "
+        kw="forget unlearn delete erase remove wipe scrub scrap purge ditch rid remember keep store save record "
         "hold hang pretend act scratch drop bin lose take strike cross kept stored saved remembered recorded",
         negated=True,
         cessation="any",
@@ -3135,7 +3164,25 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         _FRONTED,
         fronted_topic,
-        kw="told said mentioned shared news stuff bit part info information",
+        kw="told gave said mentioned shared news stuff bit part thing info information",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _FRONTED_GONE,
+        fronted_topic,
+        kw="like",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _NAME_FRONTED,
+        forget_topic,
+        kw="forget unlearn delete erase remove wipe scrub purge ditch rid",
         negated=True,
         cessation="any",
         confidence=0.85,
@@ -3345,6 +3392,14 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("hobby", r"{S}{vg:quit,stop,give up:past}\s+(?P<obj>[a-z]+ing)\b", hobby, kind="retract", dated=True),
+    R(  # "I sold the Outback before we left": what was said of the Outback (driving it) ends
+        ANY_PREDICATE,
+        r"{S}{vg:sell,scrap:past}\s+(?:my|our|the)\s+(?P<obj>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",
+        place,
+        kind="end",
+        dated=True,
+        fallback=True,
+    ),
     R(
         ANY_PREDICATE,
         r"{S}{vg:quit,leave:past}\s+(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",

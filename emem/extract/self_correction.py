@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from emem.extract.schema import FactCandidate
 from emem.models import Turn
+from emem.repairs import repaired
 
 _CUE = re.compile(
     r"^\W*(?:sorry|oops|whoops|I\s+mean|I\s+meant|correction|no\s+wait|wait|make\s+that|typo)\W*[,:!-]?\s+"
@@ -70,3 +71,69 @@ def corrected_in_next_breath(
             out.append(FactCandidate(object=fact.object, kind="retract", **base))
             out.append(FactCandidate(object=value, valid_from=fact.valid_from, **base))
     return out
+
+
+def corrected_in_same_breath(
+    turn: Turn, sentences: Sequence[tuple[int, int]], facts: Sequence[FactCandidate]
+) -> list[FactCandidate]:
+    """Retractions and restatements for values put right inside their own sentence ("lost 6 - no,
+    8", "Dr. Fitzgibbon - no, hang on, Dr. FitzGerald"), read by the reader's repair rules
+    (`emem.repairs`), so what the ledger holds and what the reader reads agree.
+
+    Args:
+        turn: the turn.
+        sentences: its sentence spans.
+        facts: every fact read so far (those not read from one of this turn's sentences are
+            left alone).
+
+    Returns:
+        For each value the repaired sentence no longer holds: its retraction and the words that
+        replaced it, sourced to the turn.
+    """
+    out: list[FactCandidate] = []
+    for s, e in sentences:
+        out.extend(_repaired_in_sentence(turn, turn.text[s:e].strip(), facts))
+    return out
+
+
+def _repaired_in_sentence(turn: Turn, sentence: str, facts: Sequence[FactCandidate]) -> list[FactCandidate]:
+    fixed = repaired(sentence)
+    if fixed == sentence:
+        return []
+    out: list[FactCandidate] = []
+    for fact in facts:
+        if (
+            fact.kind != "assert"
+            or turn.turn_id not in fact.source_turn_ids
+            or fact.surface.strip() not in sentence
+            or fact.object not in sentence
+            or fact.object in fixed
+        ):
+            continue
+        value = _replacement(sentence, fixed, fact.object)
+        if value is None or value == fact.object:
+            continue
+        base = {
+            "subject": fact.subject,
+            "predicate": fact.predicate,
+            "surface": sentence,
+            "source_turn_ids": [turn.turn_id],
+            "confidence": fact.confidence,
+        }
+        out.append(FactCandidate(object=fact.object, kind="retract", **base))
+        out.append(FactCandidate(object=value, valid_from=fact.valid_from, **base))
+    return out
+
+
+def _replacement(sentence: str, fixed: str, value: str) -> str | None:
+    """What `value` became in the repaired sentence: as many words, of the same shape, where it
+    stood (a repair rewrites from the value it replaces on, never what comes before it); None
+    when the words there are not a value of that shape."""
+    start = sentence.find(value)
+    if start < 0 or fixed[:start] != sentence[:start]:
+        return None
+    words = fixed[start:].split()[: len(value.split())]
+    new = " ".join(words).strip(" ,;:.!?-–—")
+    if value.endswith(".") and not new.endswith("."):
+        new = " ".join(words).strip(" ,;:!?-–—")  # "Dr." kept its full stop
+    return new if new and _shape(new) == _shape(value) else None

@@ -267,11 +267,12 @@ def matcher(topic: str) -> _Matcher:
         if using:
             return _said_in_rows(topic, using)
     proper = [
-        n
+        n.removesuffix("'") if n.endswith("s'") else n  # "the Gowdas' address": the Gowdas
         for n in _PROPER.findall(topic)
         if n != "I" and not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
     ]
     owners = [n[:-2] for n in proper if n.endswith("'s") and _NAME.match(n[:-2])]
+    owners += [n for n in proper if f"{n}'" in topic and n.endswith("s") and _NAME.match(n)]
     if rows and owners:
         # "Theo's new job": the topic's facts about Theo, and turns naming Theo with the topic's
         # words or a value of its shape ("Ms Tachibana ... Her number is 078-391-5527"); Theo's
@@ -280,6 +281,9 @@ def matcher(topic: str) -> _Matcher:
         name = "|".join(re.escape(o.casefold()) for o in owners)
         if any("phone" in t.predicates for t in rows):
             words.append(rf"\b(?:(?:{name})['’]s|his|her|their)\s+number\b")  # "Robin's number is ..."
+        if any("address" in t.predicates for t in rows):
+            # "the Gowdas' address": "Their place is 14, 3rd Street", "Where do the Gowdas live?"
+            words.append(r"\b(?:his|her|their)\s+(?:place|house|flat)\s+is\b|\blives?\b|\bliving\b")
         every = f"(?s:^(?=.*\\b(?:{name})\\b)(?=.*(?:{_join(words)})))" if words else None
         preds = tuple(dict.fromkeys(p for t in rows for p in t.predicates))
         return _Matcher(preds, every, None, None, tuple(owners))
@@ -318,6 +322,16 @@ def matcher(topic: str) -> _Matcher:
             "".join(rf"(?=.*\b{_word_stem(w)})" for w in group) for group in combinations(rest, need)
         )
         return _Matcher((), f"(?s:^{fixed}(?:{options}))", None, None)
+    if len(content) > 1 and content[-1] in ("name", "names"):
+        content = content[:-1]  # "that patient's name": the turn naming the patient says it
+    if len(content) >= 3:
+        # "the spare key hiding place": a request describes what was said in its own words (the
+        # turn said "under the blue flowerpot"): half its words, two at least, name the turn
+        need = max(2, (len(content) + 1) // 2)
+        options = "|".join(
+            "".join(rf"(?=.*\b{_word_stem(w)})" for w in group) for group in combinations(content, need)
+        )
+        return _Matcher((), f"(?s:^(?:{options}))", None, None)
     every = "".join(rf"(?=.*\b{_word_stem(w)})" for w in content)
     return _Matcher((), f"(?s:^{every})", None, None)
 

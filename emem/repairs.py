@@ -19,13 +19,17 @@ import re
 from emem.numbers import CARDINALS, ORDINALS, TEENS, TENS_PATTERN, UNITS_PATTERN
 from emem.timeparse import MONTH_NAME, WEEKDAY
 
+_TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
+"""A title said with a name ("Dr. Fitzgibbon - no, hang on, Dr. FitzGerald"), part of the name."""
+_SENTENCE_END = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bMx)(?<!\bProf)[.!?;](?:\s+|$)")
+"""Where a sentence ends; not at a title's full stop ("Mrs. Rao")."""
 _WORDS = rf"{TENS_PATTERN}(?:-{UNITS_PATTERN})?"
 """Numbers written in words that a repair may give ("seventy-five a tuning. No, eighty"); one to
 nineteen are left out, as "no, one of them" is no repair."""
 _CUE = re.compile(
-    r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,]))\s*"
+    r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,])|(?<=\s[-–—]\s))\s*"
     r"(?:(?:oh|ah|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
-    r"(?:sorry|no\s+wait|wait,?\s+no|no,?\s+sorry|I\s+mean|I\s+meant|make\s+that|correction|scratch\s+that|"
+    r"(?:sorry|no,?\s+(?:hang|hold)\s+on|no\s+wait|wait,?\s+no|no,?\s+sorry|I\s+mean|I\s+meant|make\s+that|correction|scratch\s+that|"
     rf"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait)|no(?=,?\s+(?:the\s+)?(?:\d|[£$€]|(?:{_WORDS})\b))|"
     r"no(?=,\s+[A-Z][a-z]+\s*(?:[.!;]|$)))\b[,:!.-]*\s*"
     r"(?:(?:no|what\s+am\s+I\s+saying|I\s+(?:checked|looked|mean)|I\s+got\s+that\s+wrong|my\s+bad)[,:!.]?\s+)*",
@@ -51,7 +55,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ordinal", re.compile(r"\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)),
     ("time", re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)),
     ("number", re.compile(rf"(?<![\w.,£$€:])(?:\d+(?:[.,]\d+)?|{_WORDS})(?![\w:-])", re.IGNORECASE)),
-    ("name", re.compile(r"\b[A-Z][a-z]+(?:['’]s)?\b")),
+    ("name", re.compile(rf"\b{_TITLE}[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:['’]s)?\b")),
 )
 """Value shapes, most specific first: a span is read as the first shape it matches."""
 
@@ -77,7 +81,7 @@ _NOT_NAMES = frozenset(
     "That That's This Yes Okay Ok Thanks Also Then My Our His Her Their He She They We You".split()
 )
 _BARE_NAME = re.compile(
-    r"^(?:(?:it's|that's|it\s+was|that\s+was|I\s+mean)\s+)?[A-Z][a-z]+(?:['’]s)?\s*(?:[,.;!?]|$)"
+    rf"^(?:(?:it's|that's|it\s+was|that\s+was|I\s+mean)\s+)?{_TITLE}[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:['’]s)?\s*(?:[,.;!?]|$)"
 )
 """A name put right stands alone in its clause ("no sorry, that's Angus, ...")."""
 _NOT = re.compile(r",?\s*not\s+(?P<old>[^,.;!?]+?)\s*(?=[,.;!?]|$)", re.IGNORECASE)
@@ -121,9 +125,12 @@ def _values(text: str, said: bool = False) -> list[tuple[str, int, int]]:
 def _repair_once(text: str) -> str | None:
     for cue in _CUE.finditer(text):
         before, after = text[: cue.start()], text[cue.end() :]
+        dashed = re.search(r"\s[-–—]\s*$", before)
+        if dashed:
+            before = before[: dashed.start()]  # "lost 6 - no, 8": the dash goes with its cue
         if not before.strip():
             continue  # "Sorry, I forgot: ...": nothing said before it to put right
-        sentence_end = re.search(r"[.!?;](?:\s|$)", after)
+        sentence_end = _SENTENCE_END.search(after)
         region = after[: sentence_end.start()] if sentence_end else after
         repairs = _values(region)
         if not repairs or len(region[: repairs[0][1]].split()) > 4:
@@ -170,7 +177,7 @@ def _repair_once(text: str) -> str | None:
             rest = region[: named.start()] + rest
         # what is left of the repair once its value is in place ("900471, the last two are the
         # other way round" -> "the last two are the other way round")
-        lead = re.match(r"^(?:(?:it's|that's|it\s+is|it\s+was)\s+)?", rest)
+        lead = re.match(r"^(?:(?:it's|that's|it\s+is|it\s+was)\s+)?(?:the\s+)?", rest)
         if lead is not None and rest[lead.end() :].startswith(region[repairs[0][1] : repairs[0][2]]):
             rest = rest[lead.end() + repairs[0][2] - repairs[0][1] :].lstrip(" ,;.")
         tail = after[len(region) :]
@@ -178,7 +185,8 @@ def _repair_once(text: str) -> str | None:
             rest = rest.strip()
             if re.search(r"[.!?]\s*$", rewritten):
                 rest = rest[:1].upper() + rest[1:]  # a sentence of its own now
-            return f"{rewritten.rstrip()} {rest}{tail}".strip()
+            joint = "," if dashed and not re.search(r"[.!?;,]\s*$", rewritten) else ""
+            return f"{rewritten.rstrip()}{joint} {rest}{tail}".strip()
         if re.search(r"[.!?;]\s*$", rewritten):
             tail = re.sub(r"^[.!?;]", "", tail)  # the cue's sentence is gone: one full stop, not two
         return f"{rewritten.rstrip()}{tail}".strip()
@@ -276,7 +284,7 @@ def _compatible(said: str, repair: str) -> bool:
 
 def _previous_sentence_start(before: str) -> int:
     """Where the sentence before the cue starts (a repair corrects what was just said)."""
-    ends = [m.end() for m in re.finditer(r"[.!?;](?:\s+)", before.rstrip())]
+    ends = [m.end() for m in _SENTENCE_END.finditer(before.rstrip()) if m.end() < len(before.rstrip())]
     return ends[-1] if ends else 0
 
 
