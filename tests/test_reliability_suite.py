@@ -233,14 +233,15 @@ def test_the_second_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
         ("holdout13", "d", 31),
         ("holdout14", "e", 33),
         ("holdout15", "g", 34),
+        ("holdout16", "b", 35),
     ],
 )
 def test_a_later_holdout_split_is_a_full_suite_of_its_own(
     suite, split: str, prefix: str, per_dimension: int
 ) -> None:
-    """holdout3...holdout15, each written blind to the code (sessions 8 to 20) while others tuned on
+    """holdout3...holdout16, each written blind to the code (sessions 8 to 21) while others tuned on
     every older split, and committed before emem ran on it: its own conversations
-    (m01..., n01..., p01..., q01..., r01..., u01..., v01..., w01..., z01..., c01..., d01..., e01..., g01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
+    (m01..., n01..., p01..., q01..., r01..., u01..., v01..., w01..., z01..., c01..., d01..., e01..., g01..., b01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
     a full set of cases in every dimension, and some asked through the as_of parameter."""
     convs = {k: v for k, v in suite.conversations.items() if v.split == split}
     assert len(convs) >= 12 and all(re.fullmatch(rf"{prefix}\d\d", k) for k in convs)
@@ -307,6 +308,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("d13-1", "holdout13", False, "Where does Pia live?", "Sines, says the holdout13 answer"),
         _result("e14-1", "holdout14", False, "Where does Quin live?", "Odemira, says the holdout14 answer"),
         _result("g15-1", "holdout15", False, "Where does Rafe live?", "Mertola, says the holdout15 answer"),
+        _result("b16-1", "holdout16", False, "Where does Sid live?", "Serpa, says the holdout16 answer"),
     ]
     splits = [*SPLITS, "all"]
     report = markdown_report(results, splits, ["fast"], "header")
@@ -325,6 +327,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "| dimension (holdout13) | fast |" in report and "- d13-1 [stale_value]: fast" in report
     assert "| dimension (holdout14) | fast |" in report and "- e14-1 [stale_value]: fast" in report
     assert "| dimension (holdout15) | fast |" in report and "- g15-1 [stale_value]: fast" in report
+    assert "| dimension (holdout16) | fast |" in report and "- b16-1 [stale_value]: fast" in report
     assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
     hidden_texts = ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?")
     later = ("Where does Ed live?", "Evora", "Where does Flo live?", "Tavira", "Where does Gus live?")
@@ -354,6 +357,8 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         "Odemira",
         "Where does Rafe live?",
         "Mertola",
+        "Where does Sid live?",
+        "Serpa",
     ):
         assert hidden not in report
     assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
@@ -370,6 +375,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "Sines, says the holdout13 answer" in full
     assert "Odemira, says the holdout14 answer" in full
     assert "Mertola, says the holdout15 answer" in full
+    assert "Serpa, says the holdout16 answer" in full
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
@@ -416,6 +422,8 @@ def test_the_command_runs_a_held_out_split_without_showing_its_answers(
         ("holdout14", (295, 35, 65, 27, 15)),
         # session 20: 300+ cases, 40+ yes/no, 70+ through as_of, 27+ requests, 15+ controls
         ("holdout15", (300, 40, 70, 27, 15)),
+        # session 21: 360+ cases, 45+ yes/no, 90+ through as_of, 27+ requests, 15+ controls
+        ("holdout16", (360, 45, 90, 27, 15)),
     ],
 )
 def test_recent_holdouts_mix_speakers_yes_no_questions_and_as_of(
