@@ -138,6 +138,8 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
         "work number",
         "home number",
         "office number",
+        "studio number",
+        "shop number",
     ),
     "address": ("address",),
     "diet": ("diet", "vegetarian", "vegan", "pescatarian", "eat meat", "keto"),

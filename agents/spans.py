@@ -59,7 +59,7 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
         AnswerType.PHONE,
         re.compile(
             r"\b(?:phone|cell|mobile|telephone)(?: number)?\b|\bnumber to (?:call|text)\b"
-            r"|\b(?:work|home|office|business|landline)\s+number\b|\bwhat\s+number\s+(?:do|does|should|can)\b[^?]*\bcall\b",
+            r"|\b(?:work|home|office|business|landline|studio|shop|desk|direct|personal|private)\s+number\b|\bwhat\s+number\s+(?:do|does|should|can)\b[^?]*\bcall\b",
             re.I,
         ),
     ),

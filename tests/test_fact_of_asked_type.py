@@ -49,6 +49,7 @@ def test_the_asked_type_answers(memory: Memory, mode: str) -> None:
     [
         ("What's my work number?", True),
         ("What's Ilse's home number?", True),
+        ("What's my studio number?", True),
         ("What number do my customers call me on?", True),
         ("What number is my flat?", False),
         ("What number did Ilse wear in the final?", False),

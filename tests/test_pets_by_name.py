@@ -62,6 +62,13 @@ def test_a_kind_asked_about_is_answered_yes_or_no() -> None:
     assert (pet_answer("Is Pepa a dog?", said) or "").startswith("Yes: ")
 
 
+def test_a_kind_of_dog_is_a_breed_not_dog() -> None:
+    said = [spoken("I've got a whippet, Olive, who hates rain.", 3, "Lior")]
+    assert pet_answer("What kind of dog is Olive?", said) == "a whippet"
+    plain = [spoken("I have a dog, Olive.", 3, "Lior")]
+    assert pet_answer("What kind of dog is Olive?", plain) is None
+
+
 def test_a_name_no_turn_gives_a_kind_is_not_answered() -> None:
     said = [spoken("Pepa was sick on the rug again.", 3, "Lior")]
     assert pet_answer("What kind of animal is Pepa?", said) is None

@@ -36,6 +36,7 @@ def _vehicles(*texts: str) -> list[str]:
             "I sold the Corsa in June and bought a blue Suzuki Jimny there - the lanes are steep.",
             "Suzuki Jimny",
         ),
+        ("I sold the Clio and bought a grey Ford Ranger - more room for the dogs.", "Ford Ranger"),
     ],
 )
 def test_the_vehicle_one_drives(said: str, vehicle: str) -> None:

@@ -807,10 +807,16 @@ PETS = (
     "greyhound",
     "schnauzer",
     "dalmatian",
+    "lurcher",
+    "whippet",
+    "labradoodle",
+    "cockapoo",
+    "sheepdog",
 )
 _DOG_WORDS = (
     "puppy pup golden_retriever retriever labrador poodle terrier beagle husky corgi dachshund bulldog "
-    "german_shepherd spaniel pug chihuahua border_collie collie greyhound schnauzer dalmatian"
+    "german_shepherd spaniel pug chihuahua border_collie collie greyhound schnauzer dalmatian lurcher whippet "
+    "labradoodle cockapoo sheepdog"
 )
 PET_FAMILY = {
     **dict.fromkeys(_DOG_WORDS.split(), "dog"),

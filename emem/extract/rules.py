@@ -2688,7 +2688,7 @@ RULES: tuple[Rule, ...] = (
         "drives",
         rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+{_VEHICLE_MODS}{_VEHICLE}"
         r"(?:\s+(?:pickup|van|truck|car|ute|estate|hatchback|4x4|hybrid|diesel|electric|EV))?"
-        r"(?=\s+(?:now|instead|here|there)\b|\s*[,.!;]|$)",
+        r"(?=\s+(?:now|instead|here|there)\b|\s*[,.!;]|\s+[-–—]\s|$)",
         vehicle_in_talk,
         dated=True,
     ),
