@@ -29,7 +29,7 @@ from emem.agents.spans import (
     stated_tally,
 )
 from emem.answer import EvidenceItem, Plan
-from emem.extract.patterns import RELATIONS
+from emem.extract.patterns import KIN_NAMED, RELATION_WORDS
 from emem.index.text import tokenize
 from emem.repairs import repaired
 
@@ -160,13 +160,10 @@ def said_order(e: EvidenceItem) -> tuple[datetime, tuple[tuple[int, str], ...]]:
     return e.time, tuple((int(p), "") if p.isdigit() else (-1, p) for p in parts)
 
 
-_RELATION = "|".join(sorted(RELATIONS, key=len, reverse=True))
-_KIN_NAMED = re.compile(
-    rf"\b(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{_RELATION})\s+(?P<name>[A-Z][a-z]+)\b"
-)
+_KIN_NAMED = re.compile(KIN_NAMED)
 """Someone the speaker names by a relation ("my sister Gesine"): a person with sets of their own."""
 _THEIR_TALLY = re.compile(
-    rf"^\W*(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{_RELATION})\s+)?(?P<name>[A-Z][a-z]+)"
+    rf"^\W*(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{RELATION_WORDS})\s+)?(?P<name>[A-Z][a-z]+)"
     r"(?:,[^,]{1,40},)?(?:['’]s\s+(?:at|up\s+to|down\s+to|got|on)\b|\s+(?:is|was)\s+(?:at|up\s+to|down\s+to|on)\b"
     r"|\s+(?:has|had|keeps|runs)\b)"
 )
@@ -195,7 +192,7 @@ def count_over_time(
         The count and how many statements changed it, or None when no statement gave a total.
     """
     turns = sorted({(e.conversation_id, e.turn_id): e for e in evidence}.values(), key=said_order)
-    kin_named = {m.group("name") for e in turns for m in _KIN_NAMED.finditer(e.text)}
+    kin_named = {m.group("kin_name") for e in turns for m in _KIN_NAMED.finditer(e.text)}
     count: int | None = None
     changes = 0
     members: set[str] = set()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from emem.agents.spans import sentences
 from emem.answer import EvidenceItem
-from emem.extract.patterns import PETS, RELATIONS, pet_family
+from emem.extract.patterns import KIN_NAMED, PETS, pet_family
 
 _SPECIES = "|".join(sorted((p.replace(" ", r"\s+") for p in PETS), key=len, reverse=True))
 _NAME = r"[A-Z][a-z]+"
@@ -34,11 +34,7 @@ _OURS_NEXT = re.compile(rf"^\W*(?i:my|our)\s+(?P<kind>(?:[a-z-]+\s+)?(?:{_SPECIE
 _SPEAKERS_OWN = re.compile(r"\b(?i:my|our|I|we|I've|we've)\b")
 _NAMED_HAS = re.compile(rf"\b(?P<owner>{_NAME})\s+(?:has|had|owns|adopted|got|keeps)\b")
 _PRONOUN_HAS = re.compile(r"\b(?i:he|she|they)\s+(?:has|had|have|owns?|adopted|got|keeps?)\b")
-_RELATION = "|".join(sorted(RELATIONS, key=len, reverse=True))
-_PERSON = re.compile(
-    rf"\b(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{_RELATION})\s+(?P<who>{_NAME})\b"
-    rf"|(?:^|[.!?]\s+)(?P<subject>{_NAME})\s+(?:is|was|has|lives|works)\b"
-)
+_PERSON = re.compile(rf"{KIN_NAMED}|(?:^|[.!?]\s+)(?P<subject>{_NAME})\s+(?:is|was|has|lives|works)\b")
 _NOT_OWNERS = frozenset("I My Our The A An He She They We It And But So".split())
 
 _WHOSE = re.compile(
@@ -142,7 +138,7 @@ def _owner(before: str, e: EvidenceItem, earlier: Sequence[str]) -> str | None:
         people = [
             who
             for m in _PERSON.finditer(said)
-            if (who := m.group("who") or m.group("subject")) not in _NOT_OWNERS
+            if (who := m.group("kin_name") or m.group("subject")) not in _NOT_OWNERS
         ]
         return people[-1] if people else None
     if _SPEAKERS_OWN.search(before):

@@ -353,6 +353,10 @@ RELATIONS = (
     "ex-girlfriend",
     "ex-partner",
 )
+RELATION_WORDS = "|".join(sorted(RELATIONS, key=len, reverse=True))
+"""The relations as one alternation, longest first ("co-worker" before "worker")."""
+KIN_NAMED = rf"\b(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{RELATION_WORDS})\s+(?P<kin_name>[A-Z][a-z]+)\b"
+"""Someone named by their relation to the speaker ("my sister Gesine", "my older brother Nikhil")."""
 REL_MODIFIERS = (
     "best",
     "close",
