@@ -29,7 +29,7 @@ from emem.agents.spans import (
     stated_tally,
 )
 from emem.answer import EvidenceItem, Plan
-from emem.extract.patterns import KIN_NAMED, RELATION_WORDS
+from emem.extract.patterns import KIN_BEFORE_NAME, KIN_NAMED
 from emem.index.text import tokenize
 from emem.repairs import repaired
 
@@ -163,7 +163,7 @@ def said_order(e: EvidenceItem) -> tuple[datetime, tuple[tuple[int, str], ...]]:
 _KIN_NAMED = re.compile(KIN_NAMED)
 """Someone the speaker names by a relation ("my sister Gesine"): a person with sets of their own."""
 _THEIR_TALLY = re.compile(
-    rf"^\W*(?:(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{RELATION_WORDS})\s+)?(?P<name>[A-Z][a-z]+)"
+    rf"^\W*(?:{KIN_BEFORE_NAME})?(?P<name>[A-Z][a-z]+)"
     r"(?:,[^,]{1,40},)?(?:['’]s\s+(?:at|up\s+to|down\s+to|got|on)\b|\s+(?:is|was)\s+(?:at|up\s+to|down\s+to|on)\b"
     r"|\s+(?:has|had|keeps|runs)\b)"
 )

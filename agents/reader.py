@@ -91,7 +91,7 @@ from emem.llm.usage import LLMCall
 from emem.prompting import load_prompt, memory_block
 from emem.repairs import repaired
 from emem.subjects import AGENT_NAMES
-from emem.timeparse import MONTH_NAME, WEEKDAY
+from emem.timeparse import MONTH_NAME, MONTHS, WEEKDAY
 from emem.tokens import count_tokens
 
 
@@ -201,7 +201,7 @@ def event_date(
     text = date_text(e.text)
     # "they're not doing it in December. They're thinking March next year": a date the turn says
     # it is not is no answer when it gives another
-    mentions = [m for m in mentions if not _DATE_DENIED.search(text[: m.span[0]])] or mentions
+    mentions = [m for m in mentions if not _denied(text, m)] or mentions
     if mentions:
         return mentions[0].start, label(mentions[0])
     return e.time, f"{e.time.day} {e.time:%B %Y}"
@@ -210,10 +210,12 @@ def event_date(
 def _new_date_given(e: EvidenceItem) -> bool:
     """Whether the turn dates something ahead of when it was said, in words that do not deny it."""
     text = date_text(e.text)
-    return any(
-        m.start > e.time and not _DATE_DENIED.search(text[: m.span[0]])
-        for m in find_date_mentions(text, e.time, "future")
-    )
+    return any(m.start > e.time and not _denied(text, m) for m in find_date_mentions(text, e.time, "future"))
+
+
+def _denied(text: str, mention: DateMention) -> bool:
+    """Whether the words right before a date in `text` deny it ("not doing it in December")."""
+    return _DATE_DENIED.search(text[: mention.span[0]]) is not None
 
 
 _DATE_DENIED = re.compile(
@@ -293,13 +295,14 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
         year = origin_year(candidates[: READ_DEPTH * 2])
         if year is not None:
             return year
-    if _NOW.search(question):
+    now = _NOW.search(question) is not None
+    if now:
         # "When might the wedding happen now?": the latest turn that dates it, not the first plan
         top = candidates[: READ_DEPTH * 2]
         candidates = sorted((e for e in top if dated(e)), key=lambda e: e.time, reverse=True) + [
             e for e in candidates if e not in top or not dated(e)
         ]
-    if _NOT_YET.search(question) or _NOW.search(question):
+    if now or _NOT_YET.search(question):
         candidates = [e for e in candidates if dated(e)]
         if not candidates:
             return None
@@ -391,8 +394,9 @@ def _dated_outside(value: str, start: datetime, end: datetime) -> bool:
     m = _VALUE_DATE.search(value)
     if m is None:
         return False
-    month = datetime.strptime(f"{m['mon'][:3]} {m['y']}", "%b %Y").replace(tzinfo=start.tzinfo or UTC)
-    following = month.replace(year=month.year + (month.month == 12), month=month.month % 12 + 1)
+    number, year = MONTHS[m["mon"].lower()], int(m["y"])
+    month = datetime(year, number, 1, tzinfo=start.tzinfo or UTC)
+    following = datetime(year + (number == 12), number % 12 + 1, 1, tzinfo=month.tzinfo)
     return following <= start or month > end
 
 

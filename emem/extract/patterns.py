@@ -355,7 +355,9 @@ RELATIONS = (
 )
 RELATION_WORDS = "|".join(sorted(RELATIONS, key=len, reverse=True))
 """The relations as one alternation, longest first ("co-worker" before "worker")."""
-KIN_NAMED = rf"\b(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{RELATION_WORDS})\s+(?P<kin_name>[A-Z][a-z]+)\b"
+KIN_BEFORE_NAME = rf"\b(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{RELATION_WORDS})\s+"
+"""What introduces someone by their relation to the speaker ("my sister ", "my older brother ")."""
+KIN_NAMED = rf"{KIN_BEFORE_NAME}(?P<kin_name>[A-Z][a-z]+)\b"
 """Someone named by their relation to the speaker ("my sister Gesine", "my older brother Nikhil")."""
 REL_MODIFIERS = (
     "best",
@@ -753,13 +755,41 @@ JOB = (
     rf"(?:(?!(?:{'|'.join(EVALUATIVE)})\b)(?:[a-z][\w-]*|[A-Z]{{2,4}}(?![a-z]))\s+){{0,3}}?{_alt(JOBS)}"
     r"(?:\s+(?:assistant|manager|technician|practitioner))?\b"
 )
-PETS = (
-    "dog",
+DOG_WORDS = (
     "puppy",
     "pup",
+    # breeds people name their pets by ("our golden retriever Bruno")
+    "golden retriever",
+    "retriever",
+    "labrador",
+    "poodle",
+    "terrier",
+    "beagle",
+    "husky",
+    "corgi",
+    "dachshund",
+    "bulldog",
+    "german shepherd",
+    "spaniel",
+    "pug",
+    "chihuahua",
+    "border collie",
+    "collie",
+    "greyhound",
+    "schnauzer",
+    "dalmatian",
+    "lurcher",
+    "whippet",
+    "labradoodle",
+    "cockapoo",
+    "sheepdog",
+)
+"""Words for a dog by its age or breed: each is a pet word, and names a dog."""
+CAT_WORDS = ("kitten", "kitty", "tabby", "maine coon")
+"""Words for a cat by its age or breed: each is a pet word, and names a cat."""
+PETS = (
+    "dog",
     "cat",
-    "kitten",
-    "kitty",
     "hamster",
     "rabbit",
     "bunny",
@@ -787,53 +817,19 @@ PETS = (
     "chicken",
     "hen",
     "duck",
-    # breeds people name their pets by ("our golden retriever Bruno")
-    "golden retriever",
-    "retriever",
-    "labrador",
-    "poodle",
-    "terrier",
-    "beagle",
-    "husky",
-    "corgi",
-    "dachshund",
-    "bulldog",
-    "german shepherd",
-    "spaniel",
-    "pug",
-    "chihuahua",
-    "border collie",
-    "collie",
-    "tabby",
-    "maine coon",
     "parakeet",
     "cockatoo",
-    "greyhound",
-    "schnauzer",
-    "dalmatian",
-    "lurcher",
-    "whippet",
-    "labradoodle",
-    "cockapoo",
-    "sheepdog",
+    *DOG_WORDS,
+    *CAT_WORDS,
 )
-_DOG_WORDS = (
-    "puppy pup golden_retriever retriever labrador poodle terrier beagle husky corgi dachshund bulldog "
-    "german_shepherd spaniel pug chihuahua border_collie collie greyhound schnauzer dalmatian lurcher whippet "
-    "labradoodle cockapoo sheepdog"
-)
-PET_FAMILY = {
-    **dict.fromkeys(_DOG_WORDS.split(), "dog"),
-    **dict.fromkeys(("kitten", "kitty", "tabby", "maine_coon"), "cat"),
-    "bunny": "rabbit",
-}
-"""What kind of animal a pet word names ("a border collie" is a dog), keys with "_" for spaces."""
+"""Words a pet is called by (every reader of them orders them longest first)."""
+PET_FAMILY = {**dict.fromkeys(DOG_WORDS, "dog"), **dict.fromkeys(CAT_WORDS, "cat"), "bunny": "rabbit"}
+"""What kind of animal a pet word names ("a border collie" is a dog)."""
 
 
 def pet_family(species: str) -> str:
     """The kind of animal a species or breed word names ("border collie" -> "dog")."""
-    key = " ".join(species.lower().split()).replace(" ", "_")
-    return PET_FAMILY.get(key, species.lower())
+    return PET_FAMILY.get(" ".join(species.lower().split()), species.lower())
 
 
 PET = rf"(?:(?:[a-z]+\s+){{0,2}}?{_alt(PETS)}(?:s|es)?)\b"

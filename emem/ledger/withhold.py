@@ -316,24 +316,23 @@ def matcher(topic: str) -> _Matcher:
         # "owing Teodoro money", "Chiamaka's fiancé being posted abroad": the person named, and
         # most of the other words (a request paraphrases what was said: "I owe my brother
         # Teodoro three thousand euros" has no "money")
-        need = (len(rest) + 1) // 2
         fixed = "".join(rf"(?=.*\b{_word_stem(w)})" for w in anchors)
-        options = "|".join(
-            "".join(rf"(?=.*\b{_word_stem(w)})" for w in group) for group in combinations(rest, need)
-        )
-        return _Matcher((), f"(?s:^{fixed}(?:{options}))", None, None)
+        return _Matcher((), f"(?s:^{fixed}(?:{_some_of(rest, (len(rest) + 1) // 2)}))", None, None)
     if len(content) > 1 and content[-1] in ("name", "names"):
         content = content[:-1]  # "that patient's name": the turn naming the patient says it
     if len(content) >= 3:
         # "the spare key hiding place": a request describes what was said in its own words (the
         # turn said "under the blue flowerpot"): half its words, two at least, name the turn
-        need = max(2, (len(content) + 1) // 2)
-        options = "|".join(
-            "".join(rf"(?=.*\b{_word_stem(w)})" for w in group) for group in combinations(content, need)
-        )
-        return _Matcher((), f"(?s:^(?:{options}))", None, None)
+        return _Matcher((), f"(?s:^(?:{_some_of(content, max(2, (len(content) + 1) // 2))}))", None, None)
     every = "".join(rf"(?=.*\b{_word_stem(w)})" for w in content)
     return _Matcher((), f"(?s:^{every})", None, None)
+
+
+def _some_of(words: Sequence[str], need: int) -> str:
+    """A regex alternation that holds when a text says `need` of `words` (each by its family)."""
+    return "|".join(
+        "".join(rf"(?=.*\b{_word_stem(w)})" for w in group) for group in combinations(words, need)
+    )
 
 
 def _said_in_rows(topic: str, rows: Sequence[Topic]) -> _Matcher:
