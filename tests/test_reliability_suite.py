@@ -234,14 +234,15 @@ def test_the_second_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
         ("holdout14", "e", 33),
         ("holdout15", "g", 34),
         ("holdout16", "b", 35),
+        ("holdout17", "j", 36),
     ],
 )
 def test_a_later_holdout_split_is_a_full_suite_of_its_own(
     suite, split: str, prefix: str, per_dimension: int
 ) -> None:
-    """holdout3...holdout16, each written blind to the code (sessions 8 to 21) while others tuned on
+    """holdout3...holdout17, each written blind to the code (sessions 8 to 22) while others tuned on
     every older split, and committed before emem ran on it: its own conversations
-    (m01..., n01..., p01..., q01..., r01..., u01..., v01..., w01..., z01..., c01..., d01..., e01..., g01..., b01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
+    (m01..., n01..., p01..., q01..., r01..., u01..., v01..., w01..., z01..., c01..., d01..., e01..., g01..., b01..., j01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
     a full set of cases in every dimension, and some asked through the as_of parameter."""
     convs = {k: v for k, v in suite.conversations.items() if v.split == split}
     assert len(convs) >= 12 and all(re.fullmatch(rf"{prefix}\d\d", k) for k in convs)
@@ -309,6 +310,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("e14-1", "holdout14", False, "Where does Quin live?", "Odemira, says the holdout14 answer"),
         _result("g15-1", "holdout15", False, "Where does Rafe live?", "Mertola, says the holdout15 answer"),
         _result("b16-1", "holdout16", False, "Where does Sid live?", "Serpa, says the holdout16 answer"),
+        _result("j17-1", "holdout17", False, "Where does Tia live?", "Moura, says the holdout17 answer"),
     ]
     splits = [*SPLITS, "all"]
     report = markdown_report(results, splits, ["fast"], "header")
@@ -328,6 +330,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "| dimension (holdout14) | fast |" in report and "- e14-1 [stale_value]: fast" in report
     assert "| dimension (holdout15) | fast |" in report and "- g15-1 [stale_value]: fast" in report
     assert "| dimension (holdout16) | fast |" in report and "- b16-1 [stale_value]: fast" in report
+    assert "| dimension (holdout17) | fast |" in report and "- j17-1 [stale_value]: fast" in report
     assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
     hidden_texts = ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?")
     later = ("Where does Ed live?", "Evora", "Where does Flo live?", "Tavira", "Where does Gus live?")
@@ -359,6 +362,8 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         "Mertola",
         "Where does Sid live?",
         "Serpa",
+        "Where does Tia live?",
+        "Moura",
     ):
         assert hidden not in report
     assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
@@ -376,6 +381,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "Odemira, says the holdout14 answer" in full
     assert "Mertola, says the holdout15 answer" in full
     assert "Serpa, says the holdout16 answer" in full
+    assert "Moura, says the holdout17 answer" in full
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
@@ -424,6 +430,8 @@ def test_the_command_runs_a_held_out_split_without_showing_its_answers(
         ("holdout15", (300, 40, 70, 27, 15)),
         # session 21: 360+ cases, 45+ yes/no, 90+ through as_of, 27+ requests, 15+ controls
         ("holdout16", (360, 45, 90, 27, 15)),
+        # session 22: 365+ cases, 48+ yes/no, 95+ through as_of, 27+ requests, 17+ controls
+        ("holdout17", (365, 48, 95, 27, 17)),
     ],
 )
 def test_recent_holdouts_mix_speakers_yes_no_questions_and_as_of(
