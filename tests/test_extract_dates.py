@@ -87,6 +87,17 @@ def test_prefer_future_places_months_and_weekdays_forward() -> None:
     assert span("on Friday", MONDAY, "past")[:2] == (date(2023, 5, 5), date(2023, 5, 6))
 
 
+def test_since_looks_back_even_where_the_clause_looks_ahead() -> None:
+    said = datetime(2031, 9, 14, tzinfo=UTC)
+    [since] = find_date_mentions("I've been driving for Tanner's since mid-August.", said, "future")
+    assert since.start.date() == date(2031, 8, 11)
+    [since] = find_date_mentions("at the depot since August", said, "future")
+    assert since.start.date() == date(2031, 8, 1)
+    # without "since" a future reading still goes ahead
+    [ahead] = find_date_mentions("starting in August", said, "future")
+    assert ahead.start.year == 2032
+
+
 def test_ordinary_words_are_not_dates() -> None:
     for text in (
         "I may go there",

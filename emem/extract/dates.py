@@ -580,6 +580,10 @@ def forget_date_mentions() -> None:
     _date_mentions.cache_clear()
 
 
+_SINCE = re.compile(r"since\b", re.IGNORECASE)
+_SINCE_BEFORE = re.compile(r"\bsince\s+$", re.IGNORECASE)
+
+
 @lru_cache(maxsize=DATE_MENTION_CACHE)
 def _date_mentions(
     text: str, anchor: datetime, prefer: Prefer, zone: tuple[str, str]
@@ -588,7 +592,9 @@ def _date_mentions(
     found: list[tuple[int, int, Span]] = []
     for pattern, resolve in _COMPILED:
         for m in pattern.finditer(text):
-            span = resolve(m, anchor, prefer)
+            # "since mid-August" is behind whatever the clause looks ahead to
+            since = _SINCE.match(m.group(0)) or _SINCE_BEFORE.search(text, 0, m.start())
+            span = resolve(m, anchor, "past" if since else prefer)
             if span is not None:
                 found.append((m.start(), m.end(), span))
     found.sort(key=lambda f: (f[0], -(f[1] - f[0])))

@@ -175,7 +175,7 @@ NOT_NAMES = frozenset(
     exactly right true agreed amazing wonderful fantastic cheers bye goodbye see take have had""".split()
 )
 
-_TOKEN = re.compile(r"\b[A-Z][a-z]+\b")
+_TOKEN = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b")
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]{3,}(?![\w-])")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\s*[\"'(]*$")
 

@@ -25,7 +25,7 @@ _PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:do|da|de|dos|das|del|di|upon|le|la)\s+)?[
 """A place name of up to three capitalised words, which may be joined by a lower-case particle
 ("Foz do Arelho", "Stratford upon Avon")."""
 _MOVE = re.compile(
-    r"\b(?P<subj>I|[Ww]e|[Hh]e|[Ss]he|[A-Z][a-z]+)(?P<aux>'m|'re|'s|\s+am|\s+are|\s+is|\s+will\s+be|'ll\s+be|'ve|\s+have|\s+has)?"
+    r"\b(?P<subj>I|[Ww]e|[Hh]e|[Ss]he|[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)(?P<aux>'m|'re|'s|\s+am|\s+are|\s+is|\s+will\s+be|'ll\s+be|'ve|\s+have|\s+has)?"
     r"(?:\s+(?:just|finally|also|now|actually|officially))*\s+"
     r"(?P<verb>moving|moved|relocating|relocated|move|relocate)\b(?P<rest>[^.!?;]*)"
 )
@@ -150,7 +150,7 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
         if subj.lower() in ("he", "she"):
             # "Tunde got a job offer in Toronto! He's moving there in October": the person the
             # sentence before is about
-            prior = re.findall(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\s+[a-z]", text[:clause_start])
+            prior = re.findall(r"(?:^|[.!?]\s+)([A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\s+[a-z]", text[:clause_start])
             if not prior or prior[-1].lower() in NOT_NAMES:
                 continue
             subj = prior[-1]

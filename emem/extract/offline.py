@@ -71,6 +71,14 @@ _CONDITION = re.compile(
     r"\b(?:if|unless|when|whenever|once|suppose|supposing|imagine|assuming)\b", re.IGNORECASE
 )
 _CESSATION = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer|never)\b", re.IGNORECASE)
+_ATTRIBUTE_CHANGED = re.compile(
+    r",\s*(?:and\s+)?no\s+longer\s+(?:a\s+|an\s+|the\s+)?"
+    r"(?!(?:working|living|there|here|with|at|in|for|on|employed|based|doing|going|seeing)\b)[a-z]+(?:\s+[a-z]+)?"
+    r"\s*(?=[.!?,;]|$)",
+    re.IGNORECASE,
+)
+"""A clause after a fact saying another attribute changed ("..., no longer junior"): not a
+cessation of the fact itself."""
 _STOPPED = re.compile(r"\b(?:any\s?more|any\s+longer|no\s+longer)\b", re.IGNORECASE)
 _CORRECTION = re.compile(
     r"\b(?:actually|in\s+fact|correction|to\s+be\s+clear|for\s+the\s+record)\b", re.IGNORECASE
@@ -86,7 +94,7 @@ _FUNCTION_WORDS = frozenset(
 )
 """Words after which "I ..." or "Anna ..." starts a clause of its own (not a relative clause)."""
 _ELLIPSIS = re.compile(
-    r"^(?:[A-Z][a-z]{2,}ed|Been|Just|Finally|Recently|Currently|Still|Also|Totally|Really|Went|Got|Took|Made|Ran|"
+    r"^(?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]{2,}ed|Been|Just|Finally|Recently|Currently|Still|Also|Totally|Really|Went|Got|Took|Made|Ran|"
     r"Won|Bought|Saw|Began|Found|Left|Lost|Quit|Came|Flew|Spent|Met|Built|Sold|Broke|Wrote|Gave|Taught|Had|Did|"
     r"Love|Adore)\b(?!')"
 )
@@ -109,7 +117,7 @@ _CHANGE_VERB = re.compile(
 _ASKS_MEMORY = re.compile(
     r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[,:]\s+)?"
     r"(?:(?:and|but|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:(?:can|could|would|will)\s+(?:you|we)\s+(?:(?:please|also|just|kindly)\s+)*"
-    r"(?:not\s+|never\s+|stop\s+)?(?:forget|unlearn|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
+    r"(?:not\s+|never\s+|stop\s+)?(?:forget|unlearn|unremember|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
     r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s*to|hold\s+on\s*to)\b|"
     r"(?:can|could)\s+(?:that|this|it)\s+(?:stay|be\s+kept|go)\s+(?:off\s+the\s+record|out\s+of\s+(?:your|the)\s+))",
     re.IGNORECASE,
@@ -119,11 +127,13 @@ also when it opens by naming whom it asks ("Solène, would you forget ...?") or 
 said stay out of it ("Can that stay off the record?")."""
 _ASKS_MEMORY_AFTER = re.compile(
     r"(?:,|\s[-–—])\s+(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:(?:please|also|just|kindly)\s+)*"
-    r"(?:forget|delete|erase|remove|wipe|scrub|purge|drop)\s+(?:it|that|this|them)\b",
+    r"(?:(?:not|never|stop)\s+(?:keep|store|remember|save|record|hold\s+on\s*to|hang\s+on\s*to)|"
+    r"forget|unlearn|unremember|delete|erase|remove|wipe|scrub|purge|drop|bin|scrap|let\s+go\s+of)"
+    r"\s+(?:it|that|this|them)\b",
     re.IGNORECASE,
 )
 """The same question after the phrase naming what it asks about ("And that key safe code I gave
-you - could you wipe it?")."""
+you - could you wipe it?", "... - could you not keep it?")."""
 _REQUEST_TAG = re.compile(
     r",\s*(?:(?:will|would|could|can|won't)\s+you(?:\s+(?:please|for\s+me))?|yeah|yes|ok(?:ay)?|please|right)"
     r"\s*\?+[\s\"')]*$",
@@ -276,7 +286,7 @@ _START_CUE = re.compile(
 _LATER_NAME = re.compile(
     r"^\W*(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:'s|\s+is)|(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:called|named)|"
     r"(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+(?:her|him|it)|"
-    r"(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+an?\s+(?:[a-z-]+\s+){0,2}?(?:called|named))\s+(?P<name>[A-Z][a-z]+)\b"
+    r"(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+an?\s+(?:[a-z-]+\s+){0,2}?(?:called|named))\s+(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b"
 )
 
 
@@ -284,7 +294,7 @@ _GREETING = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|morning|good\s+(?:morning|afternoon|evening))(?:\s+there)?\W*$", re.I
 )
 _PRONOUN = re.compile(r"\b(?:he|she)(?:'s|\s+is|\s+was|\s+has|'ll)?\b", re.IGNORECASE)
-_CAP_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+_CAP_WORD = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b")
 _COORDINATED = re.compile(
     r"^(?P<subj>I|We)(?:'m|'ve|'re|\s)[^.!?;]*?(?:\b(?:but|and|then|so)|,)\s+(?=(?:(?:then|recently|later|eventually|finally|just|"
     r"also|now)\s+)?(?:[a-z]{3,}ed|went|got|became|began|took|left|quit|bought|sold|found|made|gave|fell|grew)\b)"
@@ -327,7 +337,7 @@ _LEADING_PRONOUN = re.compile(
     r"(?P<verb>'s|'ll|'re|'ve|\s+is|\s+are|\s+was|\s+were|\s+has|\s+have|\s+had|\s+will|(?=\s+(?:[a-z]+(?:s|ed)|left|quit|got|took|went|made|sold|bought|found|began|became|set|ran|won|lost|gave|came|kept|built|spent|met|sent)\b))"
 )
 _COMPANION = re.compile(
-    r"^(?P<name>[A-Z][a-z]+)\s+and\s+(?:his|her|their)\s+[a-z]+(?:\s+[A-Z][a-z]+)?\s+(?=[a-z])"
+    r"^(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\s+and\s+(?:his|her|their)\s+[a-z]+(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)?\s+(?=[a-z])"
 )
 
 
@@ -335,7 +345,7 @@ _RELATIVE_NAMED = re.compile(NAMED_PERSON)
 _THE_NAMED = re.compile(r"\b[Tt]he\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
 
 
-_CALLED = re.compile(r"\b(?:called|named)\s+([A-Z][a-z]+)\b")
+_CALLED = re.compile(r"\b(?:called|named)\s+([A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b")
 
 
 def _one_person(sentence: str, speaker: str) -> str | None:
@@ -447,7 +457,7 @@ _ASKED_FIELDS = (
 )
 _BARE_REPLY = re.compile(
     r"^\W*(?:(?:sure|yes|yeah|yep|ok(?:ay)?|of\s+course)\W+)?(?:(?:it's|it\s+is|that's|that\s+is|it\s+would\s+be)\s+)?"
-    r"(?P<value>[^.!?]*?\d[^!?]*?|[A-Z][a-z]+)\s*(?:[.!]|$)",
+    r"(?P<value>[^.!?]*?\d[^!?]*?|[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\s*(?:[.!]|$)",
     re.IGNORECASE,
 )
 
@@ -828,7 +838,7 @@ _ASKS_NAMES = re.compile(
 )
 _NAME_REPLY = re.compile(
     r"^\W*(?:(?:they're|they\s+are|(?:she|he|it)(?:'s|\s+is)|(?:her|his|its|their)\s+names?\s+(?:is|are))\s+)?"
-    r"(?P<names>[A-Z][a-z]+(?:\s*,\s*[A-Z][a-z]+)*(?:,?\s+and\s+[A-Z][a-z]+)?)\s*(?:[.!]|$)",
+    r"(?P<names>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:\s*,\s*[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)*(?:,?\s+and\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)?)\s*(?:[.!]|$)",
     re.IGNORECASE,
 )
 _COUNT_WORDS = {
@@ -1512,7 +1522,9 @@ class OfflineExtractor:
             return False
         if not rule.negated and _NEGATION.search(prefix):
             return False
-        tail = sentence[m.start() :]
+        # "a UX designer at Goanna Health now, no longer junior": what is no longer so there is
+        # another attribute, said after the fact in its own clause
+        tail = _ATTRIBUTE_CHANGED.sub(" ", sentence[m.start() :])
         ceased = bool(_CESSATION.search(tail) or _CESSATION.search(prefix))
         if rule.cessation == "required" and not ceased and not _CORRECTION.search(prefix):
             return False
@@ -1710,7 +1722,9 @@ class OfflineExtractor:
         people = [speaker]
         if not others:
             return people
-        mentioned = [n for n in re.findall(r"\b[A-Z][a-z]+\b", surface) if n not in NOT_NAMES]
+        mentioned = [
+            n for n in re.findall(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b", surface) if n not in NOT_NAMES
+        ]
         related = [
             name
             for f in self._history(speaker, state, earlier)
@@ -1766,7 +1780,9 @@ def _states_something(text: str) -> bool:
     "Oh wait, I was wrong about that, scratch that" states nothing of its own."""
     if re.search(r"\d", text):
         return True
-    if any(w.lower() not in NOT_NAMES for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text)):
+    if any(
+        w.lower() not in NOT_NAMES for w in re.findall(r"(?<=[a-z,;] )[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+", text)
+    ):
         return True  # a name mid-sentence ("my ex Joost keeps calling, forget that")
     words = [w for w in re.findall(r"[^\W_]+", text.lower()) if w not in _FILLER]
     return len(words) >= 6

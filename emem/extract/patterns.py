@@ -357,7 +357,7 @@ RELATION_WORDS = "|".join(sorted(RELATIONS, key=len, reverse=True))
 """The relations as one alternation, longest first ("co-worker" before "worker")."""
 KIN_BEFORE_NAME = rf"\b(?i:my|our|his|her|their)\s+(?:[a-z]+\s+)?(?:{RELATION_WORDS})\s+"
 """What introduces someone by their relation to the speaker ("my sister ", "my older brother ")."""
-KIN_NAMED = rf"{KIN_BEFORE_NAME}(?P<kin_name>[A-Z][a-z]+)\b"
+KIN_NAMED = rf"{KIN_BEFORE_NAME}(?P<kin_name>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b"
 """Someone named by their relation to the speaker ("my sister Gesine", "my older brother Nikhil")."""
 REL_MODIFIERS = (
     "best",
@@ -381,7 +381,7 @@ FIRST_PERSON = (
     r"(?P<fp>(?:(?:[Mm]y|[Oo]ur)\s+[a-z]+\s+and\s+)?\b(?:I|i|[Ww]e)\b"
     r"|\b[Mm]e\s+and\s+(?:my|our)\s+[a-z]+\b)"
 )
-NAME = r"(?P<name>\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?!\w)"
+NAME = r"(?P<name>\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:-[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)?)(?!\w)"
 NAMED_PERSON = (
     rf"(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{_alt(REL_MODIFIERS)}\s+)?(?P<rel>{_alt(RELATIONS)}),?\s+)?{NAME}"
 )
@@ -834,7 +834,10 @@ def pet_family(species: str) -> str:
 
 PET = rf"(?:(?:[a-z]+\s+){{0,2}}?{_alt(PETS)}(?:s|es)?)\b"
 
-_CAP = r"(?:[A-Z][\w'.&-]*)"
+UPPER = "A-Z" + "".join(ch for ch in map(chr, range(0xC0, 0x250)) if ch.isupper())
+"""Capital letters of the Latin alphabets for a character class ("Ōhope", "Ærø", "Łódź"): `[A-Z]`
+alone misses every place whose name starts with an accented capital."""
+_CAP = rf"(?:[{UPPER}][\w'.&-]*)"
 _PLACE_JOIN = r"(?:(?:of|de|del|la|le|du|da|on|upon|am|el|los|las|san|saint)\s+)?"
 PLACE = rf"(?:the\s+)?{_CAP}(?:\s+(?!I\b){_PLACE_JOIN}{_CAP})*"
 _ABBREV_DOT = (
@@ -855,7 +858,7 @@ OBJECT_KINDS = {
     "np": NP,
     "job": JOB,
     "pet": PET,
-    "name": r"[A-Z][a-z]+\b",
+    "name": r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b",
     "num": NUMBER,
 }
 DET = r"(?:a|an|the|my|our|some|this|that|these|those|his|her|their)"

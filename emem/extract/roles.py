@@ -35,7 +35,7 @@ _ROLE = (
     r"(?:" + "|".join(re.escape(h).replace(r"\ ", r"\s+") for h in _HEADS) + r"))(?![\w-])"
 )
 _TITLE = r"^(?:Dr|Doctor|Professor|Prof|Mr|Mrs|Ms|Miss|Coach)\.?\s+"
-_NAME = rf"(?P<name>(?:{_TITLE[1:]})?[A-Z][a-z][\w'-]*(?:\s+[A-Z][a-z][\w'-]*)?)"
+_NAME = rf"(?P<name>(?:{_TITLE[1:]})?[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž][\w'-]*(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž][\w'-]*)?)"
 _DET = r"(?P<det>(?i:my|our|your|the))"
 
 

@@ -466,7 +466,7 @@ _NUMBERS = ("a", "an", "one", "two", "three", "four", "five", "another", "some")
 _MORE_PETS_RE = re.compile(
     r"^\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+)(?:also\s+)?(?:a|an|one|another)\s+"
     r"(?P<species>(?:[a-z]+\s+){0,2}?(?:" + "|".join(sorted(PETS, key=len, reverse=True)) + r"))\b\s*,?\s+"
-    r"(?:(?:named|called)\s+)?(?P<name>[A-Z][a-z]+)\b"
+    r"(?:(?:named|called)\s+)?(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b"
 )
 """A further pet in the same breath ("a dog named Juniper and a rabbit named Clove")."""
 _MORE_COUNTED_RE = re.compile(
@@ -480,7 +480,7 @@ def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-_PET_NAME_WORD = r"[A-Z][a-z]+\b"
+_PET_NAME_WORD = r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b"
 _NAME_LIST = re.compile(
     rf"^(?:\s+(?!and\b)[\w'-]+){{0,4}}?\s*[,:(-]\s*(?:(?:named|called)\s+)?(?P<names>{_PET_NAME_WORD}"
     rf"(?:\s*,\s*{_PET_NAME_WORD})*,?\s+(?:and|&)\s+{_PET_NAME_WORD})"
@@ -1075,7 +1075,9 @@ Frontier")."""
 def vehicle(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A vehicle's make and model, not a word that only opens a sentence's next part."""
     obj = m.group("obj")
-    return [] if obj.split()[0].lower() in NOT_NAMES else [obj]
+    if obj.split()[0].lower() in NOT_NAMES or obj.lower() in PETS:
+        return []  # "went for a Labrador in the end" after car talk: a dog, not a car
+    return [obj]
 
 
 def vehicle_in_talk(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1165,6 +1167,15 @@ _FIRM_HEAD = re.compile(
 )
 """The last word of a firm's name, which a person's name does not end with: an organisation's head
 noun, or a word that ends a firm's name without making one of any capitalised words ("School")."""
+
+
+_WORKPLACE = (
+    r"(?:centre|center|clinic|hospital|practice|surgery|firm|company|agency|studio|bank|bakery|restaurant|"
+    r"caf[eé]|lab|garage|salon|gym|hotel|pharmacy|charity|council|museum|library|factory|warehouse|brewery|"
+    r"school|college|university|newspaper|magazine|paper|startup|start-up|consultancy)"
+)
+"""Lowercase kinds of workplace, by which a speaker may name their employer again ("the vet
+centre" for "Whakatāne Vet Centre")."""
 
 
 def field_of(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1309,7 +1320,7 @@ _TOPIC_SPLIT = re.compile(
 to or her teacher's name"): a coordinator followed by a new noun phrase, not "my mum and dad"."""
 _WH_OPEN = re.compile(r"^(?:which|what|where|who|when)\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"^(?:his|her|their)\s+", re.IGNORECASE)
-_NAMED = re.compile(r"\b[A-Z][a-z]+\b")
+_NAMED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b")
 
 
 def _person_before(sentence: str, end: int, antecedent: str | None) -> str | None:
@@ -1363,7 +1374,9 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
     words = part.split()
     if not words or len(words) > 6 or words[0].lower() in PRONOUN_START - {"i", "my"}:
         return None
-    if (named := re.fullmatch(r"([A-Z][a-z]+)'s\s+(?:full\s+|real\s+)?name", part)) is not None:
+    if (
+        named := re.fullmatch(r"([A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)'s\s+(?:full\s+|real\s+)?name", part)
+    ) is not None:
         return named.group(1)  # "don't store his name": the person is what is named
     if _PHYSICAL.search(part) and not told:
         return None  # "remove the onions from the recipe": a task, not a request to forget
@@ -1428,7 +1441,7 @@ def R(predicate: str, template: str, post: Post = np(), kw: str = "", **opts: ob
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
 _PET_TAIL = r"(?!\s*(?:tank|food|bowl|toy|toys|bed|cage|treats?|sitter|walker|park|shelter|show|bite|hair|-))"
 _SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|foster|old|baby|black|white|grey|gray|orange|first|second|third|other)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
-_PETNAME = r"(?P<name2>[A-Z][a-z]+)\b"
+_PETNAME = r"(?P<name2>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b"
 _PROPOSED = (
     r"\s+(?:just\s+|finally\s+|actually\s+)?proposed\b(?!\s+to\s+(?!me\b))(?!\s+(?:that|we|a|an|the)\b)"
 )
@@ -1493,8 +1506,10 @@ _REQUEST_OPEN = (
 )
 """What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
 _ERASE_VERB = (
-    r"(?i:forget|unlearn|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
+    r"(?i:forget|unlearn|unremember|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
     r"(?:drop|bin|scrap|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
+    r"(?:drop|bin|scrap|ditch|lose)(?=\s+(?:my|our|the|that|this)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:code|pin|password|passcode|passphrase|combination|login|number)\b)|"
     r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up)|"
     r"(?:scratch|drop|bin|scrap|lose|strike|cross\s+out)(?=\s+(?:the|that|this)\s+(?:bit|part|stuff|line)\s+about\b)|"
     r"(?:scratch|drop|bin|scrap|lose|take|strike|cross)(?=[^.!?;]{0,60}\bfrom\s+(?:(?:your|the)\s+"
@@ -1520,7 +1535,7 @@ _ABOUT_WHAT = (
 )
 FORGET_REQUEST = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
-    r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,60}|(?i:which|what|where|who|when)\s+[^.!?;,]{1,60}|"
+    r"(?P<obj>(?i:my|our|the|his|her|their)\s+(?:(?!\s[-–—]\s)[^.!?;,]){1,60}|(?i:which|what|where|who|when)\s+[^.!?;,]{1,60}|"
     r"(?i:that|this)\s+(?!(?i:I|we|you|for\s+now|though|too|please|either|anywhere|at\s+all|from)\b)[a-z][^.!?;,]{1,60}|"
     r"(?i:him|her|them)\b|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
 )
@@ -1531,7 +1546,7 @@ _POINTED = r"(?:number|amount|figure|sum|price|name|date|address|bit|part|detail
 """What a request pointing back may call what it points at ("get rid of that figure")."""
 ANAPHORIC_FORGET = (
     rf"^{_REQUEST_OPEN}(?:(?:{_ERASE_VERB}|{_KEEP_NOT})\s+"
-    rf"(?i:(?:that|this)(?:\s+(?:last\s+)?{_POINTED})?|I\s+(?:just\s+)?(?:said|told\s+you|mentioned|wrote)"
+    rf"(?i:(?:that|this)(?:\s+(?:last\s+)?{_POINTED})?|I\s+(?:just\s+|ever\s+|even\s+)?(?:said|told\s+you|mentioned|wrote)"
     rf"(?:\s+(?:that|this|it|anything|the\s+{_POINTED}))?)|"
     r"(?i:pretend|act\s+(?:like|as\s+if))\s+I\s+(?:never|didn't|did\s+not)\s+"
     r"(?:said|say|mention(?:ed)?|told\s+you|tell\s+you)(?:\s+(?:that|this|it|anything))?|"
@@ -1614,16 +1629,25 @@ _FORGET_SAID_NAMED = (
     rf"^{_REQUEST_OPEN}(?i:forget|ignore|disregard)\s+(?i:that\s+)?I\s+(?:(?i:ever|just|even)\s+)?"
     r"(?i:said|told\s+you|mentioned|brought\s+up)\s+"
     r"(?!(?i:that|this|it|anything|about|what|everything|so|to|how|why|when|where|which|who|we|I|you|he|she|they)\b)"
-    r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,50}|[A-Z][a-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
+    r"(?P<obj>(?i:my|our|the|his|her|their)\s+[^.!?;,]{1,50}|[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
 )
 """A request that names what it points back at ("forget I mentioned Eilif and the money", "forget
 I told you the recipe", "Forget I said his name"): what it names, and what was said just before."""
+_FRONT_LEAD = (
+    r"^(?:(?i:and|so|oh|also|about|hey|right|ok(?:ay)?|now)[,]?\s+)*(?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+,\s+)?"
+)
+"""What may open a sentence before the topic it names first ("And about ...", "hey, ...")."""
+_FRONT_NAMED = r"(?:(?i:that|the|this|what|all\s+the|everything|anything|my|our|his|her|their)\b|[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+'s\b)"
+"""How a topic named first begins: a determiner, a possessive, or someone's ("Anselme's ...")."""
+_LET_GO = r"(?i:drop|bin|scrap|lose|ditch|scratch|let\s+go\s+of)"
+"""Verbs that erase only when they point back at something said ("the thing about Dolores - please
+drop it"); alone they mean other things ("drop the kids off")."""
 _FRONTED = (
-    r"^(?:(?i:and|so|oh|also|about)\s+)*(?:[A-Z][a-z]+,\s+)?"
-    r"(?P<obj>(?i:that|the|this|what|all\s+the|everything|anything)\b[^.!?;]{1,80}?"
-    r"\b(?i:told\s+you|gave\s+you|said|mentioned|shared|news|stuff|bit|part|thing\s+about|info|information)\b"
+    _FRONT_LEAD + rf"(?P<obj>{_FRONT_NAMED}[^.!?;]{{1,80}}?"
+    r"\b(?i:told\s+(?:you|me)|gave\s+you|said|mentioned|shared|news|stuff|bit|part|thing\s+about|info|"
+    r"information|business)\b"
     r"[^.!?;]{0,60}?)(?:,|\s+[-–—])\s+(?:[^.!?;]{0,60}?(?:,\s*|\s)(?i:so|and)\s+)?"
-    rf"{_REQUEST_OPEN}(?:(?:{_ERASE_VERB}|{_KEEP_NOT}|(?i:take|cut|leave|get)(?=\s+\w+\s+out\b))\s+"
+    rf"{_REQUEST_OPEN}(?:(?:{_ERASE_VERB}|{_KEEP_NOT}|{_LET_GO}|(?i:take|cut|leave|get)(?=\s+\w+\s+out\b))\s+"
     r"(?i:it|that|them|this)\b|(?i:let's|let\s+us)\s+not\s+(?:have|keep|store)\s+(?i:it|that|this)\b)"
 )
 """A request that names its topic first and points back at it ("That baby news from the spring,
@@ -1631,6 +1655,23 @@ erase it", "the thing about Kavya from March - she wants it kept private, so ple
 the ear business I told you in March - please forget it"):
 the phrase must say it is something said ("told you", "news", "stuff"), so "The bins, take them
 out" asks nothing of the memory."""
+
+_WIPE_VERB = r"(?i:erase|wipe|scrub|delete|purge|unremember|unlearn)"
+"""Verbs that can only mean taking something out of a memory."""
+_FRONTED_STRONG = (
+    _FRONT_LEAD + rf"(?P<obj>{_FRONT_NAMED}[^.!?;,]{{2,60}}?)(?:,|\s+[-–—])\s+{_REQUEST_OPEN}"
+    rf"(?:{_WIPE_VERB}|{_KEEP_NOT})\s+(?i:it|that|them|this)\b"
+)
+"""A topic named first, whatever it is, and then wiped or not to be kept ("The blood pressure
+tablets - don't hold on to that"): the verb leaves no other reading."""
+_ABOUT_FRONTED = (
+    r"^(?:(?i:and|so|oh|also|ok(?:ay)?)[,]?\s+)*(?i:about|as\s+for|regarding)\s+(?P<obj>[^.!?;,]{2,60}?)"
+    rf"(?:,|\s+[-–—])\s+{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT}|{_LET_GO})\s+(?i:it|that|them|this)\b"
+)
+"""A topic introduced by "about" and then erased ("About the solar business idea - please erase
+it"): "about" says it is something said, so "forget it" and "drop it" are requests here, where
+after a bare phrase they may mean "never mind" ("The party - forget it, it's off")."""
+
 
 _FRONTED_GONE = (
     r"^(?:(?i:and|so|oh|also)\s+)*(?P<obj>(?i:the|that|this|my|our)\b[^.!?;]{3,60}?)\s+[-–—]\s+[^.!?;]{0,40}?"
@@ -1641,7 +1682,7 @@ _FRONTED_GONE = (
 sorted and I'd like it gone from your memory"): the request names the memory, so the phrase need
 not say it was something told."""
 _NAME_FRONTED = (
-    r"^(?:(?i:and|so|oh|also)\s+)*(?P<obj>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+[-–—]\s+(?i:please\s+)?"
+    r"^(?:(?i:and|so|oh|also)\s+)*(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)?)\s+[-–—]\s+(?i:please\s+)?"
     rf"{_ERASE_VERB}\s+(?i:all\s+of\s+)?(?i:that|it|him|her|them)\b"
 )
 """A person named and then erased ("And Solange - erase all of that.")."""
@@ -1686,7 +1727,41 @@ def said_topic_only(ctx: Ctx) -> list[str]:
             else:
                 merged.append(part)
         topics += [f"{SAID_PREFIX}{x.strip()}" for x in merged if x.strip() and not is_question_text(x)]
+        topics += [t for t in named_things(flat) if t not in topics]
     return topics
+
+
+_NAMED_THING = re.compile(
+    r"(?:(?<=\s)|^)(?i:the|a|an|her|his|my|our|their)\s+((?:[A-Z][\w'-]+\s+){1,3}[a-z]{3,}(?:\s+[a-z]{3,})?)\b"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|but|or|with|for|in|at|to|from|because|so|that|which|after|before|"
+    r"is|was|are|were|has|had|have|can|could|will|would|should|must|may|might|needs?)\b)"
+)
+_PLACE_BEFORE = re.compile(
+    r"\b(?:to|at|in|into|on|near|from|of|by|beside|behind|outside|inside|past|through|around)\s+$",
+    re.IGNORECASE,
+)
+_NOUN_PHRASE_ONLY = re.compile(
+    r"^(?:(?i:look|so|and|oh|right|ok(?:ay)?|also)[,]?\s+)*(?:[A-Z][a-z]+,\s+)?(?i:that|the|this|my)\s+"
+    r"(?P<obj>(?!(?:is|was|are|were)\b)[a-z][\w'-]*(?:\s+(?!(?:is|was|are|were|has|had|have)\b)[a-z][\w'-]*){0,3})[.!]?$"
+)
+"""A sentence that only points at a topic ("Look, Oriel, that allergy.") before a request about
+it ("I don't want it living anywhere in your records")."""
+
+
+def named_things(statement: str) -> list[str]:
+    """What a statement pointed back at names by a proper noun ("Mrunal decided against the
+    Muscat job" -> "Muscat job"; "And the Aadhaar number can go too" -> "Aadhaar number"):
+    forgetting the statement forgets the thing too, so the turns that first told of it
+    ("interviewing for a clinic job in Muscat") are withheld with it. Not a place the statement
+    only locates something by ("the farmer next to the Lyonshall apiary"). A statement that is
+    only a pointing noun phrase names that noun ("that allergy")."""
+    if (only := _NOUN_PHRASE_ONLY.match(statement)) is not None:
+        return [only.group("obj")]
+    return [
+        m.group(1)
+        for m in _NAMED_THING.finditer(statement)
+        if not _PLACE_BEFORE.search(statement[: m.start()])
+    ]
 
 
 REGRETS_SAYING = re.compile(
@@ -2021,7 +2096,7 @@ RULES: tuple[Rule, ...] = (
     # years in a trade, said by the one who plies it ("Sixteen years a postman and I still ...")
     R(
         "job_title",
-        r"^(?P<lead>)(?:[A-Z][a-z]+|\d+)\s+years?\s+(?:as\s+)?(?:a|an)\s+{obj:job}\b",
+        r"^(?P<lead>)(?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+|\d+)\s+years?\s+(?:as\s+)?(?:a|an)\s+{obj:job}\b",
         job,
         kw="years year",
     ),
@@ -2127,7 +2202,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "relationship_status",
-        r"\b(?P<name>[A-Z][a-z]+)'s\s+(?:wife|husband)\b",
+        r"\b(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)'s\s+(?:wife|husband)\b",
         const("married"),
         confidence=0.6,
     ),
@@ -2136,7 +2211,7 @@ RULES: tuple[Rule, ...] = (
     R("relationship_status", r"\b(?:[Mm]y)\s+(?:fianc[ée]e?|fiancee?)\b", const("engaged"), confidence=0.6),
     R(
         "relationship_status",
-        r"(?:^|[.!?]\s+|\b(?:and|so)\s+)[A-Z][a-z]+" + _PROPOSED,
+        r"(?:^|[.!?]\s+|\b(?:and|so)\s+)[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+" + _PROPOSED,
         const("engaged"),
         dated=True,
     ),
@@ -2173,7 +2248,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "relationship_status",
-        r"{S}(?:{BEN}{ADV}\s+(?:dating|seeing)\s+(?:someone|somebody|a\s+\w+|[A-Z][a-z]+)|"
+        r"{S}(?:{BEN}{ADV}\s+(?:dating|seeing)\s+(?:someone|somebody|a\s+\w+|[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)|"
         r"{vg:start:past}\s+dating\b|{BEN}{ADV}\s+in\s+a\s+(?:new\s+)?relationship\b)",
         const("in a relationship"),
         dated=True,
@@ -2188,7 +2263,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "age",
         r"{S}{BEN}\s+{obj:num}(?=\s*(?:[.!,;]|$|\s+now\b|\s+this\s+year\b|\s+and\s+(?:I|still)\b|"
-        r"\s+and\s+[A-Z][a-z]+(?:\s+is|'s)\s+\d))",
+        r"\s+and\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:\s+is|'s)\s+\d))",
         age,
     ),
     R(
@@ -2211,7 +2286,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "has_pet",
         rf"{{S}}{{vg:have,own:now}}\s+{_COUNT}\s+(?:(?!{_PETS}\b)[a-z]+\s+)?{_SPECIES}(?:(?:\s+(?:named|called)\s+|(?<![sS]),\s*)"
-        r"(?:(?<=named\s)|(?<=called\s)|(?=[A-Z][a-z]+(?:\s*[,.!;]|\s*$|\s+(?:who|which|that|and)\b)))"
+        r"(?:(?<=named\s)|(?<=called\s)|(?=[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:\s*[,.!;]|\s*$|\s+(?:who|which|that|and)\b)))"
         rf"{_PETNAME})?",
         pet,
     ),
@@ -2246,7 +2321,7 @@ RULES: tuple[Rule, ...] = (
         "has_child",
         r"{S}{vg:have,welcome:past}\s+(?:a|our|my|a\s+new)\s+(?P<kin>baby\s+boy|baby\s+girl|baby|son|daughter)"
         rf"\b(?![\s-]*(?:shower|sitter|monitor|gate|food|clothes|steps?|brother|sister))(?:(?:,?\s+(?:named|called)\s+|"
-        rf",\s+(?=[A-Z][a-z]+\s*,)){_PETNAME})?",
+        rf",\s+(?=[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\s*,)){_PETNAME})?",
         child,
         dated=True,
     ),
@@ -2267,12 +2342,12 @@ RULES: tuple[Rule, ...] = (
     R(
         "friend_of",
         r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:best|close|good|old|dear|childhood|oldest|new)\s+)*friend"
-        r"(?:,\s*|\s+)(?:named\s+)?(?P<obj>[A-Z][a-z]+)\b",
+        r"(?:,\s*|\s+)(?:named\s+)?(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b",
         person(),
     ),
     R(
         "friend_of",
-        r"{S}{vg:become,make:past}\s+friends\s+with\s+(?P<obj>[A-Z][a-z]+)\b",
+        r"{S}{vg:become,make:past}\s+friends\s+with\s+(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b",
         person(),
         dated=True,
     ),
@@ -2466,19 +2541,19 @@ RULES: tuple[Rule, ...] = (
     # name and contact details
     R(
         "name",
-        r"\b(?:[Mm]y)\s+(?:first\s+|full\s+)?name(?:'s|\s+is)\s+(?P<obj>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b",
+        r"\b(?:[Mm]y)\s+(?:first\s+|full\s+)?name(?:'s|\s+is)\s+(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)?)\b",
         person_name,
         confidence=0.9,
     ),
     R(
         "name",
         r"(?:^|[,;]\s*|\b(?:[Ee]veryone|[Pp]eople|[Ff]riends|[Mm]ost\s+people|[Ee]verybody|[Tt]hey)\s+(?:now\s+)?)"
-        r"(?:[Pp]lease\s+)?(?:[Cc]alls?\s+me|[Ii]\s+go\s+by|I'm\s+going\s+by)\s+(?P<obj>[A-Z][a-z]+)\b(?!\s+(?:at|on)\b)",
+        r"(?:[Pp]lease\s+)?(?:[Cc]alls?\s+me|[Ii]\s+go\s+by|I'm\s+going\s+by)\s+(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b(?!\s+(?:at|on)\b)",
         person_name,
     ),
     R(
         "name",
-        r"^(?:[Hh]i|[Hh]ello|[Hh]ey)(?:\s+there)?[,!]?\s+(?:I'm|I\s+am)\s+(?P<obj>[A-Z][a-z]+)\b",
+        r"^(?:[Hh]i|[Hh]ello|[Hh]ey)(?:\s+there)?[,!]?\s+(?:I'm|I\s+am)\s+(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b",
         person_name,
     ),
     R(
@@ -2686,9 +2761,9 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "drives",
-        rf"{{S}}{{vg:get,buy:past}}\s+(?:a|an)\s+{_VEHICLE_MODS}{_VEHICLE}"
+        rf"{{S}}{{vg:get,buy,go for,choose,pick,settle on,end up with:past}}\s+(?:a|an)\s+{_VEHICLE_MODS}{_VEHICLE}"
         r"(?:\s+(?:pickup|van|truck|car|ute|estate|hatchback|4x4|hybrid|diesel|electric|EV))?"
-        r"(?=\s+(?:now|instead|here|there)\b|\s*[,.!;]|\s+[-–—]\s|$)",
+        r"(?=\s+(?:now|instead|here|there|in\s+the\s+end)\b|\s*[,.!;]|\s+[-–—]\s|$)",
         vehicle_in_talk,
         dated=True,
     ),
@@ -2837,13 +2912,13 @@ RULES: tuple[Rule, ...] = (
     # "I'm Head of Operations now"): capitals and a head noun of roles mark it as a title
     R(
         "job_title",
-        rf"{{S}}{{BEN}}{{ADV}}\s+(?:now\s+)?(?P<obj>(?:[A-Z][a-z]+\s+){{0,2}}(?:{_TITLE_HEADS}))"
+        rf"{{S}}{{BEN}}{{ADV}}\s+(?:now\s+)?(?P<obj>(?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\s+){{0,2}}(?:{_TITLE_HEADS}))"
         r"(?=\s+(?:at|for|with|in|now)\b|\s*[,.!;]|$)",
         job,
     ),
     R(
         "job_title",
-        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?P<obj>(?:Head|Director|Chief)\s+of\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+        r"{S}{BEN}{ADV}\s+(?:now\s+)?(?P<obj>(?:Head|Director|Chief)\s+of\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)?)"
         r"(?=\s+(?:at|for|with|in|now)\b|\s*[,.!;]|$)",
         job,
     ),
@@ -3164,7 +3239,26 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         _FRONTED,
         fronted_topic,
-        kw="told gave said mentioned shared news stuff bit part thing info information",
+        kw="told gave said mentioned shared news stuff bit part thing info information business",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _FRONTED_STRONG,
+        fronted_topic,
+        kw="erase wipe scrub delete purge unremember unlearn remember keep store save record retain hold hang log "
+        "track memorise memorize",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _ABOUT_FRONTED,
+        fronted_topic,
+        kw="about regarding",
         negated=True,
         cessation="any",
         confidence=0.85,
@@ -3249,7 +3343,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "forget_request",
         r"^(?:[Pp]lease\s+)?[Ss]top\s+(?:remembering|storing|tracking|bringing\s+up)\s+"
-        r"(?P<obj>(?:my|our)\s+[^.!?;,]{2,60}|[A-Z][a-z]+)",
+        r"(?P<obj>(?:my|our)\s+[^.!?;,]{2,60}|[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)",
         forget_topic,
         negated=True,
         cessation="any",
@@ -3344,6 +3438,28 @@ RULES: tuple[Rule, ...] = (
         org_cap,
         kind="end",
         dated=True,
+    ),
+    # quitting what one did at a job ("I've quit long-haul", "I gave up nursing"): a weak end that
+    # ends only an employer told in the same words ("I drive long-haul for Prairie Crest Freight")
+    R(
+        "works_at",
+        r"{S}{vg:quit,give up:past}\s+(?!(?:my|the|a|an|his|her|our|their|it|that|this|work|job|smoking|drinking)\b)"
+        r"(?P<obj>[a-z][\w-]*)(?=\s*(?:[.,;!?]|$)|\s+(?:after|last|in|this|and|because|for\s+good)\b)",
+        np(2),
+        kind="end",
+        dated=True,
+        confidence=0.6,
+    ),
+    # leaving a workplace named by its kind ("I've left the vet centre"): it ends only an employer
+    # running under that name (low confidence), so "I left the office at six" records nothing
+    R(
+        "works_at",
+        r"{S}{vg:quit,leave:past}\s+the\s+(?P<obj>(?:[a-z][\w-]*\s+){0,2}" + _WORKPLACE + r")\b"
+        r"(?=\s*(?:[.,;!?]|$|\s(?:after|last|in|on|this|yesterday|today|and|because|so|for\s+good)\b))",
+        np(4),
+        kind="end",
+        dated=True,
+        confidence=0.6,
     ),
     R(
         "job_title",
@@ -3469,7 +3585,7 @@ RULES: tuple[Rule, ...] = (
     R(
         CORRECT,
         r"(?:^|[,;:]\s*|\b(?i:sorry|oops|and|no|wait)\W+)(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
-        r"(?:\s+(?i:for|with|about)\s+[A-Z][a-z]+)?\s*[,;:]\s*(?i:it's|it\s+is|it\s+was|that's|but|he's|she's|they're)"
+        r"(?:\s+(?i:for|with|about)\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)?\s*[,;:]\s*(?i:it's|it\s+is|it\s+was|that's|but|he's|she's|they're)"
         r"\s+(?:(?i:actually|really|in\s+fact)\s+)?(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
         r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
         np(4, split_lists=False),
@@ -3478,7 +3594,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         CORRECT,
-        r"(?:\b[A-Z][a-z]+'s|\b(?i:is|are|was)|\bI'm|\bI\s+am|\b(?i:he's|she's|we're|they're))\s+(?:(?i:actually|really)\s+)?"
+        r"(?:\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+'s|\b(?i:is|are|was)|\bI'm|\bI\s+am|\b(?i:he's|she's|we're|they're))\s+(?:(?i:actually|really)\s+)?"
         r"(?P<obj>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)\s*,?\s*(?i:not)\s+(?P<old>[\w'&.-]+(?:\s+[\w'&.-]+){0,3}?)"
         r"(?=\s*(?:[.,!?;]|$|\s+(?:as|like|because|since|I|lol|haha)\b))",
         np(4, split_lists=False),
@@ -3488,7 +3604,7 @@ RULES: tuple[Rule, ...] = (
     # a pet that left the household, by its name ("Mango passed away", "we had to rehome Clove")
     R(
         "has_pet",
-        r"\b(?P<obj>[A-Z][a-z]+)\s+(?:(?:has|had|sadly|just|finally)\s+)?(?:died|passed\s+away|passed\s+on|ran\s+away|"
+        r"\b(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\s+(?:(?:has|had|sadly|just|finally)\s+)?(?:died|passed\s+away|passed\s+on|ran\s+away|"
         r"(?:got|was|has\s+been)\s+(?:adopted|rehomed|put\s+down|put\s+to\s+sleep)|went\s+to\s+(?:a|her|his|their)\s+new\s+home)\b",
         person(),
         kind="end",
@@ -3499,7 +3615,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "has_pet",
         r"{S}(?:{vg:rehome,lose,give away,put down:past}|\s+had\s+to\s+(?:rehome|give\s+away|put\s+down))\s+"
-        r"(?P<obj>[A-Z][a-z]+)\b",
+        r"(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b",
         person(),
         kind="end",
         dated=True,
@@ -3507,7 +3623,7 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "has_pet",
-        r"{S}(?:{vg:give:past}|\s+had\s+to\s+give)\s+(?P<obj>[A-Z][a-z]+)\s+(?:away|up)\b",
+        r"{S}(?:{vg:give:past}|\s+had\s+to\s+give)\s+(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\s+(?:away|up)\b",
         person(),
         kind="end",
         dated=True,
@@ -3601,7 +3717,8 @@ RULES: tuple[Rule, ...] = (
     # a diet said as a fragment that closes a clause ("pescatarian I guess.", "..., so vegetarian.")
     R(
         "diet",
-        rf"(?:^|,\s*so\s+|^[Ss]o\s+|^[Nn]ow\s+|^[Bb]asically\s+|^[Jj]ust\s+)(?P<obj>(?i:{DIETS}))(?:\s+(?:I\s+guess|I\s+suppose|"
+        rf"(?:^|,\s*so\s+|^[Ss]o\s+|^[Nn]ow\s+|^[Bb]asically\s+|^[Jj]ust\s+)(?P<obj>(?i:{DIETS}))"
+        rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?i:{DIETS}))?(?:\s+(?:I\s+guess|I\s+suppose|"
         r"I\s+think|now|then|basically|technically|these\s+days|for\s+now))?\s*[.!]*$",
         diet,
         confidence=0.7,
@@ -3683,7 +3800,8 @@ RULES: tuple[Rule, ...] = (
     # employer by an organisation's name ("I'm still at Kerr's Garage")
     R(
         "works_at",
-        rf"{{S}}{{BE}}{{ADV}}\s+(?:at|with)\s+(?P<obj>(?:[A-Z][\w'&.-]*\s+){{1,3}}{ORG_HEADS})\b",
+        rf"{{S}}{{BE}}{{ADV}}\s+(?:at|with)\s+(?:the\s+)?(?P<obj>(?:[A-Z][\w'&.-]*\s+(?:(?:of|and|&|for|de|du)\s+)?){{1,4}}"
+        rf"(?:{ORG_HEADS}|Cent(?:re|er)))\b",
         org,
         confidence=0.7,
         kw="at with",
@@ -3873,13 +3991,13 @@ RULES: tuple[Rule, ...] = (
     # Hospital Limerick, starting 4 August"): a job title at an employer, from a start
     R(
         "works_at",
-        r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{job:job}\s+at\s+{obj:org}" + _FROM_A_START,
+        r"^(?P<lead>)(?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\s+)?{job:job}\s+at\s+{obj:org}" + _FROM_A_START,
         org,
         starts=True,
     ),
     R(
         "job_title",
-        r"^(?P<lead>)(?:[A-Z][a-z]+\s+)?{obj:job}\s+at\s+[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}"
+        r"^(?P<lead>)(?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\s+)?{obj:job}\s+at\s+[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,3}"
         r"(?:\s+in\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})?" + _FROM_A_START,
         job,
         starts=True,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Collection, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Literal, NamedTuple
@@ -425,6 +425,11 @@ class ForgetRequest(BaseModel):
     owners: list[str] = []
     """Whose facts `predicates` covers when the topic names another person ("Theo's new job");
     empty: the requester's own facts."""
+    told_from: datetime | None = None
+    told_until: datetime | None = None
+    """When the request says the topic was told ("the medical thing I told you about in March",
+    "the ADHD stuff from March"): only what was said then is covered, so a hospital job told in
+    June is not withheld by a request about a medical matter told in March. None: any time."""
 
     @classmethod
     def for_topic(
@@ -516,16 +521,50 @@ def active_forget_requests(
     out = []
     for res in ledger.facts(namespace, predicate=PREDICATE, valid_at=when, known_at=when):
         for rev in res.revisions:
-            out.append(
-                ForgetRequest.for_topic(
-                    rev.object_text,
-                    subject=rev.subject,
-                    revision_id=rev.id,
-                    known_from=rev.known_from,
-                    source=rev.sources[0] if rev.sources else None,
-                )
+            request = ForgetRequest.for_topic(
+                rev.object_text,
+                subject=rev.subject,
+                revision_id=rev.id,
+                known_from=rev.known_from,
+                source=rev.sources[0] if rev.sources else None,
             )
+            window = told_month(rev.surface or "", rev.known_from)
+            if window is not None:
+                request = request.model_copy(update={"told_from": window[0], "told_until": window[1]})
+            out.append(request)
     return sorted(out, key=lambda r: (r.known_from, r.revision_id))
+
+
+_MONTHS = "january february march april may june july august september october november december".split()
+_TOLD_IN = re.compile(
+    r"\b(?:(?:told\s+(?:you|me)|said|mentioned|gave\s+you|shared|brought\s+up)(?:\s+(?:about|to\s+you))?"
+    r"(?:\s+\w+){0,2}?\s+(?:back\s+)?in|(?:stuff|thing|things|bit|news|info|business)\s+from)\s+"
+    rf"(?P<month>{'|'.join(m.title() for m in _MONTHS)})\b"
+)
+"""The month a request says its topic was told in ("I told you about in March", "the stuff from
+March"); a month said of the topic itself ("the trip in March") does not follow a telling."""
+_SLACK = timedelta(days=3)
+
+
+def told_month(sentence: str, known: datetime) -> tuple[datetime, datetime] | None:
+    """When a request says it was told (pure): that month, the latest one not after the request,
+    with three days either side (a turn near midnight in another zone). None: it does not say.
+
+    Args:
+        sentence: the request as said.
+        known: when the request was made.
+
+    Returns:
+        (from, until), or None.
+    """
+    m = _TOLD_IN.search(sentence)
+    if m is None:
+        return None
+    month = _MONTHS.index(m.group("month").lower()) + 1
+    year = known.year if month <= known.month else known.year - 1
+    start = datetime(year, month, 1, tzinfo=known.tzinfo or UTC)
+    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=start.tzinfo)
+    return start - _SLACK, end + _SLACK
 
 
 def withholding(
@@ -584,7 +623,12 @@ def withholding_said(
         The first such request that covers it, or None.
     """
     return withholding(
-        [r for r in requests if r.known_from >= said],
+        [
+            r
+            for r in requests
+            if r.known_from >= said
+            and (r.told_from is None or r.told_until is None or r.told_from <= said < r.told_until)
+        ],
         text=text,
         predicate=predicate,
         obj=obj,
