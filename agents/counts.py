@@ -149,7 +149,7 @@ _APPOSED_TOTAL = re.compile(
 """A verbless total right after the set is named ("I coach my niece's netball team. Nine girls, all
 under eleven.", "My regular clients are A, B and C. Three, and that's enough."): the number opens
 the sentence, alone or with its noun."""
-_INTRODUCED = re.compile(r"^([A-Z][a-z]+)\s+(?:is|was)\s+(?:the|a|an|our|my)\b")
+_INTRODUCED = re.compile(r"^([A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\s+(?:is|was)\s+(?:the|a|an|our|my)\b")
 """A member introduced by name after its set's total ("Brisket is the ginger one")."""
 
 
@@ -163,7 +163,7 @@ def said_order(e: EvidenceItem) -> tuple[datetime, tuple[tuple[int, str], ...]]:
 _KIN_NAMED = re.compile(KIN_NAMED)
 """Someone the speaker names by a relation ("my sister Gesine"): a person with sets of their own."""
 _THEIR_TALLY = re.compile(
-    rf"^\W*(?:{KIN_BEFORE_NAME})?(?P<name>[A-Z][a-z]+)"
+    rf"^\W*(?:{KIN_BEFORE_NAME})?(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)"
     r"(?:,[^,]{1,40},)?(?:['’]s\s+(?:at|up\s+to|down\s+to|got|on)\b|\s+(?:is|was)\s+(?:at|up\s+to|down\s+to|on)\b"
     r"|\s+(?:has|had|keeps|runs)\b)"
 )

@@ -27,7 +27,7 @@ WHICH_OF = re.compile(
 _FRIENDS = re.compile(r"^(?:two|three)\s+(?:friends|of\s+us|of\s+them)$|^(?:two|three)\s+\w+$", re.I)
 _CLAUSE = re.compile(
     r"[.!?;:]\s+|,\s+(?:and|but|while|whereas)\s+|\s+(?:and|but|while|whereas)\s+(?=[A-Z])"
-    r"|,\s+(?=[A-Z][a-z]+(?:['’]s)?\s+(?:is|was|does|did|has|had|drives|works|runs|plays|teaches|lives|"
+    r"|,\s+(?=[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:['’]s)?\s+(?:is|was|does|did|has|had|drives|works|runs|plays|teaches|lives|"
     r"[a-z]+s)\b)"
 )
 """Where a clause ends; a comma too when a name and its verb follow ("Tam's the old boy, Fly does

@@ -19,7 +19,7 @@ from emem.answer import EvidenceItem
 from emem.extract.patterns import KIN_NAMED, PETS, pet_family
 
 _SPECIES = "|".join(sorted((p.replace(" ", r"\s+") for p in PETS), key=len, reverse=True))
-_NAME = r"[A-Z][a-z]+"
+_NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+"
 _NAMED = re.compile(
     rf"\b(?P<kind>(?:[a-z-]+\s+)?(?:{_SPECIES}))(?:[^.!?;,]{{0,40}}?,?\s+(?:named|called)\s+|,\s*)(?P<name>{_NAME})\b"
 )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
+from emem.agents.ages import age_answer
 from emem.agents.amounts import (
     asks_amount,
     asks_money,
@@ -21,6 +22,7 @@ from emem.agents.amounts import (
     states_amount,
 )
 from emem.agents.assistant import cue_kin
+from emem.agents.birthdays import birthday_answer
 from emem.agents.corrected import latest_correction, without_retracted
 from emem.agents.corrections import correction_in
 from emem.agents.counts import count_over_time, counted_words
@@ -715,7 +717,7 @@ def _candidates(
 
 
 _NAMED_SUBJECT = re.compile(
-    r"^(?:(?:and|but|so|then|also|oh|well)\s+)?(?P<name>[A-Z][a-z]+)(?:\s+and\s+[A-Z][a-z]+)?\s+"
+    r"^(?:(?:and|but|so|then|also|oh|well)\s+)?(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)(?:\s+and\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)?\s+"
     r"(?:(?:just|also|finally|still|recently|now|already|has|had|is|was)\s+)?"
     r"(?P<verb>\w+ed|\w+s|is|was|got|quit|left|made|took|went|ran|bought|began|found|said|had|has|does|did)\b"
 )
@@ -758,7 +760,7 @@ def told_of_others(text: str, asked: set[str], focus: set[str], people: frozense
 
 
 _NAMED_KIN_Q = re.compile(
-    r"(?P<owner>\b[A-Z][a-z]+|\b(?:my|[Tt]he user['’]s)\s+[a-z]+)['’]s\s+(?P<kin>mum|mom|mother|dad|father|parents?|sister|brother|"
+    r"(?P<owner>\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+|\b(?:my|[Tt]he user['’]s)\s+[a-z]+)['’]s\s+(?P<kin>mum|mom|mother|dad|father|parents?|sister|brother|"
     r"sibling|son|daughter|kids?|child(?:ren)?|wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|"
     r"cousin|aunt|uncle|niece|nephew|grand(?:mother|father|ma|pa)|boss|manager|friend|colleague|"
     r"roommate|neighbou?r)\b"
@@ -1038,6 +1040,10 @@ def offline_read(
     would otherwise abstain on (agents.replies). `addressed` is the conversation's user and its
     agents when they are known: the agent's "you" is the user."""
     answer, status = _read_rules(question, plan, pack, facts, people, addressed)
+    if status == "abstained" and (age := age_answer(question, _told(pack))) is not None:
+        # "How old is Horopito?" where no rule above read one: the latest turn that binds an
+        # age to the name ("my cat Horopito, a tortoiseshell who's fourteen")
+        answer, status = age, "answered"
     if status == "abstained" or plan.operation == Operation.TEMPORAL_ARITHMETIC:
         reply = reply_to_question(question, _told(pack), before=said_by(question, plan))
         if reply is not None:
@@ -1100,6 +1106,8 @@ def _read_rules(
     every = [e for c in pack.closures for e in c.evidence]
     if asks_about_pet(question) and (pet := pet_answer(question, _told(pack))) is not None:
         return pet, "answered"  # "Whose dog is Brisa?": the turn naming the animal says
+    if (birthday := birthday_answer(question, _told(pack))) is not None:
+        return birthday, "answered"  # "When is Tamsin's dad's birthday?": the date bound to him
     if unnamed_kin(question, plan):
         # "What does Idris's mum do?": the ledger's facts about Idris are not about his mother.
         facts = [f for f in facts if f.predicate in RELATIONS]

@@ -792,7 +792,7 @@ def _caption_object(caption: str) -> str:
 def best_sentence(question: str, text: str) -> str:
     """The sentence of `text` sharing the most words with the question (verbatim)."""
     # The people a question names are in every sentence about them ("Priti!"): not what it asks.
-    named = set(tokenize(" ".join(re.findall(r"(?<!^)\b[A-Z][a-z]+", question.strip()))))
+    named = set(tokenize(" ".join(re.findall(r"(?<!^)\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+", question.strip()))))
     q = set(tokenize(question)) - named or set(tokenize(question))
     # Ties go to the sentence saying more ("My usual is a flat white", not "I need coffee").
     # A question states nothing: statements first.

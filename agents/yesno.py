@@ -44,6 +44,11 @@ ENDED = re.compile(
 """Cues that a plan or state ended or was replaced, in any topic: a role handed on ("stood down as
 treasurer"), a life or a foster placement ended ("We lost Gherkin", "Wonton got adopted"), a
 condition outgrown, a thing sold."""
+_REPLACEMENT = re.compile(r"\binstead\b|\bchange\s+of\s+plans?\b", re.IGNORECASE)
+"""What marks a sentence as the plan that replaced another ("they're coming to us instead"): the
+sentence says what holds now, so the question it best answers is answered yes."""
+_RESTATED = re.compile(r"[;,]\s*(?:and\s+)?no\s+[A-ZÀ-ÖØ-ÞĀ-Ž]\w+\s*[.!]?\s*$")
+"""A recap that restates a replacement by naming what it replaced ("...; no Kristiansund.")."""
 _MOVED = re.compile(
     r"\b(?:moved|pushed|postponed|rescheduled|shifted|put\s+(?:it\s+)?off|deferred|delayed)\s+(?:back\s+)?(?:to|until|till)\b"
     r"|\b(?:decided\s+to\s+|going\s+to\s+|I['’]ll\s+)?wait(?:ing)?\s+(?:until|till)\b",
@@ -70,6 +75,26 @@ def _weights(words: set[str], corpus: Sequence[str]) -> dict[str, float]:
 def _score(sentence: str, weights: dict[str, float]) -> float:
     # `about` reads "the wedding's been moved" as about the wedding (it drops the possessive)
     return sum(w for word, w in weights.items() if about(sentence, {word}))
+
+
+def _replacement_asked(sentence: str, weights: dict[str, float]) -> bool:
+    """Whether the sentence states, as the replacement of a plan, the very thing asked ("Change
+    of plan for Easter: Xabier's parents are coming to us instead" for "Did Xabier's parents come
+    to us for Easter?"): it marks a replacement, ends nothing else, does not set the replacement
+    against what it gave up ("We were going to ..., but ... instead"), names most of what the
+    question asks (by weight), and negates none of its words ("The house didn't sell, so we're renting it out
+    instead" for "Did we sell the house?")."""
+    marker = _REPLACEMENT.search(sentence)
+    if marker is None or ENDED.search(_REPLACEMENT.sub(" ", sentence)):
+        return False
+    if re.search(r"\bbut\b", sentence[: marker.start()], re.IGNORECASE) or not weights:
+        return False
+    if _score(sentence, weights) < sum(weights.values()) / 2:
+        return False
+    return not any(
+        re.search(rf"(?:n['’]t|\bnot|\bnever|\bno)\s+(?:\w+\s+)?{re.escape(w)}", sentence, re.IGNORECASE)
+        for w in weights
+    )
 
 
 def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
@@ -102,17 +127,22 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     if best is None:
         return None
     plan_turn, plan_sentence, _ = best
-    if ENDED.search(plan_sentence):
+    replaced_by_it = _replacement_asked(plan_sentence, weights)
+    if ENDED.search(plan_sentence) and not replaced_by_it:
         return f"No: {plan_sentence}"  # "the dog idea is dead btw": the best match ends it itself
     # The plan's own words stand in for the question's ("a motorbike, a Royal Enfield").
     extra = focus_words(plan_sentence, set()) - focus - _GENERIC
     extra_weights = {w: v / 2 for w, v in _weights(extra, corpus).items()}
-    timed = bool(re.search(r"\b(?:in|on|by|for)\s+(?:[A-Z][a-z]+|the\s+\w+)\b", asked))
+    timed = bool(re.search(r"\b(?:in|on|by|for)\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+|the\s+\w+)\b", asked))
     ends = []
     for e, s, score in scored:
         if e.time < plan_turn.time or (e is plan_turn and s == plan_sentence):
             continue
         if not (ENDED.search(s) or (timed and _MOVED.search(s))):
+            continue
+        if replaced_by_it and (e is plan_turn or score <= 0 or _REPLACEMENT.search(s) or _RESTATED.search(s)):
+            # what the replacement ended, said beside it ("Kedarkantha is off ... Hampta Pass
+            # instead"), or the replacement said again ("Hampta Pass, 8 to 13 June, instead of ...")
             continue
         total = score + _score(s, extra_weights)
         if total > 0:
@@ -132,7 +162,9 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
         ]
         if later:
             return f"No: {max(later, key=lambda x: (x[1], x[0]))[2]}"
-    if _STILL.search(asked):
+    if _STILL.search(asked) or replaced_by_it:
+        # "Did Xabier's parents come for Easter?" best matched by "Change of plan: Xabier's
+        # parents are coming to us instead": what the question asks is what replaced the plan
         return f"Yes: {plan_sentence}"
     return None
 

@@ -87,6 +87,38 @@ def test_a_statement_the_ledger_replaced_is_a_no_in_any_words() -> None:
     )
 
 
+def test_what_replaced_a_plan_is_a_yes_when_it_is_what_is_asked() -> None:
+    ev = said(
+        "For the bank holiday we're driving up to see Aoife's sister in Sligo.",
+        "Change of plan for the bank holiday: Aoife's sister is coming down to us instead, the car's in the garage.",
+    )
+    assert yes_no("Did Aoife's sister come down to us for the bank holiday?", ev) == (
+        "Yes: Change of plan for the bank holiday: Aoife's sister is coming down to us instead, the car's in the garage."
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "replacement"),
+    [
+        # what the replacement gave up is asked
+        (
+            "Did we sell the cottage in Dornoch?",
+            "The cottage in Dornoch didn't sell, so we're letting it out instead.",
+        ),
+        # the replacement set against the plan it replaced
+        (
+            "Are we moving to a bigger flat?",
+            "We were going to move to a bigger flat, but the landlord is building us an extension instead.",
+        ),
+        # the replacement is about something else
+        ("Did Ronan run the Dublin marathon?", "Ronan is running the Cork half in October instead."),
+    ],
+)
+def test_a_replacement_that_is_not_what_is_asked_is_no_yes(question: str, replacement: str) -> None:
+    ev = said("Some news from the family this month.", replacement)
+    assert not (yes_no(question, ev) or "").startswith("Yes")
+
+
 def test_not_a_yes_no_question() -> None:
     ev = said("I'm vegan now.")
     assert yes_no("What do I eat?", ev) is None

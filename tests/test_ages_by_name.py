@@ -1,0 +1,76 @@
+"""Ages asked about by name ("How old is Pepper?"), read from the sentence that binds an age to
+the name: a relative clause, a pronoun in the next clause or sentence, a recap, "N years old"."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from emem.agents.ages import age_answer, age_said, asks_age_of
+from emem.answer import EvidenceItem
+
+
+def said(text: str, month: int = 1) -> EvidenceItem:
+    return EvidenceItem(
+        conversation_id="c",
+        turn_id=f"S{month}:1",
+        session_id=f"S{month}",
+        speaker="user",
+        text=text,
+        time=datetime(2030, month, 1, tzinfo=UTC),
+        score=1.0,
+    )
+
+
+TWO_PETS = (
+    "At home there's my dog Pepper, a lurcher who's nine and afraid of bins, and my brother's "
+    "rabbit Nutmeg, who's two and eats cables."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "age"),
+    [
+        (TWO_PETS, "Pepper", "9"),
+        (TWO_PETS, "Nutmeg", "2"),
+        ("We foster a pony called Juno at the farm; she's seventeen and greedy.", "Juno", "17"),
+        ("Still in Leith with Bramble. He's a beagle, eleven years old, and hates rain.", "Bramble", "11"),
+        ("Pepper, nine, on a diet; Nutmeg, two, a menace.", "Nutmeg", "2"),
+        ("Our foal Clover is three weeks old today.", "Clover", "3 weeks"),
+        ("Ines turned 40 on Sunday.", "Ines", "40"),
+    ],
+)
+def test_an_age_bound_to_the_name(text: str, name: str, age: str) -> None:
+    assert age_said(said(text), name) == age
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # said of someone else in between
+        ("I ride Juno on Mondays. My cousin owns Rocket; he's twenty.", "Juno"),
+        # not an age
+        ("Pepper is 30 kg now.", "Pepper"),
+        ("Juno is at the farm.", "Juno"),
+    ],
+)
+def test_no_age_is_bound_where_the_sentence_binds_none(text: str, name: str) -> None:
+    assert age_said(said(text), name) is None
+
+
+def test_the_latest_turn_binding_an_age_answers() -> None:
+    turns = [
+        said("My cat Sable is seven and very vocal.", month=1),
+        said("Correction: Sable is actually eight, not seven. I checked her papers.", month=5),
+        said("My sister's horse is twenty-two.", month=6),
+    ]
+    assert age_answer("How old is Sable?", turns) == "8"
+    assert age_answer("How old is Sable?", turns[:1]) == "7"
+
+
+def test_only_a_question_about_a_name_is_read() -> None:
+    assert asks_age_of("How old is Sable?") == "Sable"
+    assert asks_age_of("How old is Archimède now?") == "Archimède"
+    assert asks_age_of("How old is my cat?") is None
+    assert asks_age_of("Where does Sable sleep?") is None
