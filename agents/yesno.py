@@ -77,12 +77,12 @@ def _score(sentence: str, weights: dict[str, float]) -> float:
     return sum(w for word, w in weights.items() if about(sentence, {word}))
 
 
-def _replacement_asked(sentence: str, weights: dict[str, float]) -> bool:
+def _replacement_asked(sentence: str, weights: dict[str, float], question: str = "") -> bool:
     """Whether the sentence states, as the replacement of a plan, the very thing asked ("Change
     of plan for Easter: Xabier's parents are coming to us instead" for "Did Xabier's parents come
     to us for Easter?"): it marks a replacement, ends nothing else, does not set the replacement
     against what it gave up ("We were going to ..., but ... instead"), names most of what the
-    question asks (by weight), and negates none of its words ("The house didn't sell, so we're renting it out
+    question asks (by weight) and every name it names, and negates none of its words ("The house didn't sell, so we're renting it out
     instead" for "Did we sell the house?")."""
     marker = _REPLACEMENT.search(sentence)
     if marker is None or ENDED.search(_REPLACEMENT.sub(" ", sentence)):
@@ -91,6 +91,9 @@ def _replacement_asked(sentence: str, weights: dict[str, float]) -> bool:
         return False
     if _score(sentence, weights) < sum(weights.values()) / 2:
         return False
+    names = re.findall(r"(?<!^)(?<![.?!]\s)\b[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*", question)
+    if any(n != "I" and n.split("'")[0].split("’")[0] not in sentence for n in names):
+        return False  # "Are we driving to Carlisle for Easter?" is not what "... instead" says
     return not any(
         re.search(rf"(?:n['’]t|\bnot|\bnever|\bno)\s+(?:\w+\s+)?{re.escape(w)}", sentence, re.IGNORECASE)
         for w in weights
@@ -127,7 +130,7 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     if best is None:
         return None
     plan_turn, plan_sentence, _ = best
-    replaced_by_it = _replacement_asked(plan_sentence, weights)
+    replaced_by_it = _replacement_asked(plan_sentence, weights, asked)
     if ENDED.search(plan_sentence) and not replaced_by_it:
         return f"No: {plan_sentence}"  # "the dog idea is dead btw": the best match ends it itself
     # The plan's own words stand in for the question's ("a motorbike, a Royal Enfield").
@@ -135,10 +138,16 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     extra_weights = {w: v / 2 for w, v in _weights(extra, corpus).items()}
     timed = bool(re.search(r"\b(?:in|on|by|for)\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+|the\s+\w+)\b", asked))
     ends = []
+    replacements = []
     for e, s, score in scored:
         if e.time < plan_turn.time or (e is plan_turn and s == plan_sentence):
             continue
         if not (ENDED.search(s) or (timed and _MOVED.search(s))):
+            continue
+        if not replaced_by_it and _replacement_asked(s, weights, asked):
+            # the plan was replaced by what is asked ("meant to drive down to Ailsa's folks" then
+            # "Change of plan for Easter: Ailsa's folks came up to us instead")
+            replacements.append((e.time, s))
             continue
         if replaced_by_it and (e is plan_turn or score <= 0 or _REPLACEMENT.search(s) or _RESTATED.search(s)):
             # what the replacement ended, said beside it ("Kedarkantha is off ... Hampta Pass
@@ -147,6 +156,10 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
         total = score + _score(s, extra_weights)
         if total > 0:
             ends.append((total, e.time, s))
+    if replacements:
+        when, sentence = max(replacements, key=lambda x: x[0])
+        if not any(t > when for _, t, _ in ends):
+            return f"Yes: {sentence}"
     if ends:
         _, _, sentence = max(ends, key=lambda x: (x[0], x[1]))
         return f"No: {sentence}"

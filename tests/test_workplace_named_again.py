@@ -114,3 +114,25 @@ def test_a_weak_end_closes_the_employer_told_with_it(tmp_path: Path) -> None:
         assert now.values == []  # ended, and nothing named after it
         before = memory.resolve("user", "works_at", namespace="ns", valid_at=datetime(2025, 5, 1, tzinfo=UTC))
         assert before.values == ["Prairie Sky Freight"]
+
+
+def test_workplaces_of_other_trades() -> None:
+    facts = [
+        (f.object, f.kind)
+        for f in extracted(
+            "I'm a stillman at Craigmore Distillery.",
+            "Big news: I've left the distillery. I'm at the Strathy Cooperage now, on the repair bench.",
+            predicate="works_at",
+        )
+    ]
+    assert ("distillery", "end") in facts and ("Strathy Cooperage", "assert") in facts
+
+
+def test_a_diet_said_with_more_after_it() -> None:
+    diets = [
+        f.object
+        for f in extracted(
+            "So vegetarian rather than vegan now, the egg man comes on Tuesdays.", predicate="diet"
+        )
+    ]
+    assert diets == ["vegetarian"]

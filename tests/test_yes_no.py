@@ -97,6 +97,16 @@ def test_what_replaced_a_plan_is_a_yes_when_it_is_what_is_asked() -> None:
     )
 
 
+def test_a_later_replacement_that_is_what_is_asked_is_a_yes() -> None:
+    ev = said(
+        "For the long weekend we're meant to be flying out to Moira's brother in Belfast.",
+        "Change of plan for the long weekend: Moira's brother came over to us instead, flights were silly.",
+    )
+    assert (yes_no("Did Moira's brother come over for the long weekend?", ev) or "").startswith("Yes")
+    # the plan it replaced, named by its place, is a no
+    assert (yes_no("Are we flying to Belfast for the long weekend?", ev) or "").startswith("No")
+
+
 @pytest.mark.parametrize(
     ("question", "replacement"),
     [

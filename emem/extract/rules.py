@@ -1172,7 +1172,8 @@ noun, or a word that ends a firm's name without making one of any capitalised wo
 _WORKPLACE = (
     r"(?:centre|center|clinic|hospital|practice|surgery|firm|company|agency|studio|bank|bakery|restaurant|"
     r"caf[eé]|lab|garage|salon|gym|hotel|pharmacy|charity|council|museum|library|factory|warehouse|brewery|"
-    r"school|college|university|newspaper|magazine|paper|startup|start-up|consultancy)"
+    r"school|college|university|newspaper|magazine|paper|startup|start-up|consultancy|distillery|winery|"
+    r"cooperage|workshop|mill|dairy|nursery|yard|farm|kitchen|theatre|theater|depot|plant)"
 )
 """Lowercase kinds of workplace, by which a speaker may name their employer again ("the vet
 centre" for "Whakatāne Vet Centre")."""
@@ -3719,7 +3720,7 @@ RULES: tuple[Rule, ...] = (
         "diet",
         rf"(?:^|,\s*so\s+|^[Ss]o\s+|^[Nn]ow\s+|^[Bb]asically\s+|^[Jj]ust\s+)(?P<obj>(?i:{DIETS}))"
         rf"(?:,?\s+(?:rather\s+than|instead\s+of|not)\s+(?i:{DIETS}))?(?:\s+(?:I\s+guess|I\s+suppose|"
-        r"I\s+think|now|then|basically|technically|these\s+days|for\s+now))?\s*[.!]*$",
+        r"I\s+think|now|then|basically|technically|these\s+days|for\s+now))?\s*(?:[.!]*$|,\s)",
         diet,
         confidence=0.7,
         kw="vegetarian vegan pescatarian pescetarian keto paleo gluten dairy plant carnivore flexitarian kosher halal",
@@ -3801,7 +3802,7 @@ RULES: tuple[Rule, ...] = (
     R(
         "works_at",
         rf"{{S}}{{BE}}{{ADV}}\s+(?:at|with)\s+(?:the\s+)?(?P<obj>(?:[A-Z][\w'&.-]*\s+(?:(?:of|and|&|for|de|du)\s+)?){{1,4}}"
-        rf"(?:{ORG_HEADS}|Cent(?:re|er)))\b",
+        rf"(?:{ORG_HEADS}|Cent(?:re|er)|Distillery|Winery|Cooperage|Workshop|Nursery|Depot))\b",
         org,
         confidence=0.7,
         kw="at with",
