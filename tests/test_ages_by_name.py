@@ -3,25 +3,10 @@ the name: a relative clause, a pronoun in the next clause or sentence, a recap, 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from said import spoken
 
 from emem.agents.ages import age_answer, age_said, asks_age_of
-from emem.answer import EvidenceItem
-
-
-def said(text: str, month: int = 1) -> EvidenceItem:
-    return EvidenceItem(
-        conversation_id="c",
-        turn_id=f"S{month}:1",
-        session_id=f"S{month}",
-        speaker="user",
-        text=text,
-        time=datetime(2030, month, 1, tzinfo=UTC),
-        score=1.0,
-    )
-
 
 TWO_PETS = (
     "At home there's my dog Pepper, a lurcher who's nine and afraid of bins, and my brother's "
@@ -42,7 +27,7 @@ TWO_PETS = (
     ],
 )
 def test_an_age_bound_to_the_name(text: str, name: str, age: str) -> None:
-    assert age_said(said(text), name) == age
+    assert age_said(spoken(text, 1), name) == age
 
 
 @pytest.mark.parametrize(
@@ -56,14 +41,14 @@ def test_an_age_bound_to_the_name(text: str, name: str, age: str) -> None:
     ],
 )
 def test_no_age_is_bound_where_the_sentence_binds_none(text: str, name: str) -> None:
-    assert age_said(said(text), name) is None
+    assert age_said(spoken(text, 1), name) is None
 
 
 def test_the_latest_turn_binding_an_age_answers() -> None:
     turns = [
-        said("My cat Sable is seven and very vocal.", month=1),
-        said("Correction: Sable is actually eight, not seven. I checked her papers.", month=5),
-        said("My sister's horse is twenty-two.", month=6),
+        spoken("My cat Sable is seven and very vocal.", month=1),
+        spoken("Correction: Sable is actually eight, not seven. I checked her papers.", month=5),
+        spoken("My sister's horse is twenty-two.", month=6),
     ]
     assert age_answer("How old is Sable?", turns) == "8"
     assert age_answer("How old is Sable?", turns[:1]) == "7"

@@ -3,32 +3,18 @@ or a recap gives each person theirs."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from said import spoken
 
 from emem.agents.birthdays import asks_birthday_of, birthday_answer
 from emem.answer import EvidenceItem
 
-
-def said(text: str, month: int, speaker: str = "user") -> EvidenceItem:
-    return EvidenceItem(
-        conversation_id="c",
-        turn_id=f"S{month}:1",
-        session_id=f"S{month}",
-        speaker=speaker,
-        text=text,
-        time=datetime(2030, month, 1, tzinfo=UTC),
-        score=1.0,
-    )
-
-
-MIXED = said(
+MIXED = spoken(
     "Ruaridh's birthday is the 5th of March. Wait, no, that's his dad's. Ruaridh's is the 25th of March. "
     "His dad's is the 5th.",
     2,
 )
-REPAIRED = said("The boys' birthday is the 4th of October. Sorry - the 14th. The 4th is Orla's.", 3)
+REPAIRED = spoken("The boys' birthday is the 4th of October. Sorry - the 14th. The 4th is Orla's.", 3)
 
 
 @pytest.mark.parametrize(
@@ -41,7 +27,7 @@ REPAIRED = said("The boys' birthday is the 4th of October. Sorry - the 14th. The
         # a later recap gives each their own
         (
             "When is Ruaridh's dad's birthday?",
-            [MIXED, said("Ruaridh 25 March, his dad 5 March.", 4, "assistant")],
+            [MIXED, spoken("Ruaridh 25 March, his dad 5 March.", 4, "assistant")],
             "5 March",
         ),
     ],
@@ -59,7 +45,7 @@ def test_only_someone_named_is_read() -> None:
 
 
 def test_a_later_turn_putting_it_right_in_other_words_is_left_to_the_corrections() -> None:
-    told = said("Don't let me forget Ines's birthday, the 12th of May.", 1)
-    corrected = said("I told you Ines's birthday was the 12th of May. Wrong: it's the 21st.", 5)
+    told = spoken("Don't let me forget Ines's birthday, the 12th of May.", 1)
+    corrected = spoken("I told you Ines's birthday was the 12th of May. Wrong: it's the 21st.", 5)
     assert birthday_answer("When is Ines's birthday?", [told]) == "12 May"
     assert birthday_answer("When is Ines's birthday?", [told, corrected]) is None
