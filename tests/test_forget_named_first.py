@@ -155,3 +155,46 @@ def test_a_place_that_only_locates_is_not_what_is_forgotten() -> None:
         )
     ]
     assert "Ashby allotment" not in topics and topics  # the statement itself is still covered
+
+
+@pytest.mark.parametrize(
+    ("said", "topic"),
+    [
+        ("You can forget the PIN now.", "PIN"),
+        ("Feel free to forget about my therapist.", "therapist"),
+        ("Kindly forget my PIN.", "PIN"),
+        ("You can drop my therapist from your notes.", "therapist"),
+        ("Erase all trace of the PIN.", "PIN"),
+        ("Don't keep a record of my therapist.", "therapist"),
+        ("I don't want you knowing about my therapist.", "therapist"),
+        ("Could you stop remembering my therapist's name?", "therapist"),
+        ("My PIN - bin it please.", "PIN"),
+        ("Wipe that PIN.", "PIN"),
+        ("I want the PIN gone from your memory.", "PIN"),
+        ("Please purge the PIN from memory.", "PIN"),
+        ("That's between us, don't save it.", "said: My therapist is Dr Kowalczyk"),
+    ],
+)
+def test_requests_in_more_of_the_words_people_use(said: str, topic: str) -> None:
+    topics = [
+        f.object
+        for f in extracted(
+            "My therapist is Dr Kowalczyk and my PIN is 4471.", said, predicate="forget_request"
+        )
+    ]
+    assert any(t.startswith(topic) for t in topics), topics
+    assert "PIN from memory" not in topics
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "You can come round at six.",
+        "Feel free to drop by on Sunday.",
+        "You should keep the receipt.",
+        "Could you remember my new number?",
+        "I don't want you to worry about it.",
+    ],
+)
+def test_openers_of_requests_that_ask_nothing_of_the_memory(said: str) -> None:
+    assert extracted("My PIN is 4471.", said, predicate="forget_request") == []

@@ -118,6 +118,7 @@ _ASKS_MEMORY = re.compile(
     r"^\W*(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[,:]\s+)?"
     r"(?:(?:and|but|also|oh|ok(?:ay)?|so|please|btw|actually)[,:]?\s+)*(?:(?:can|could|would|will)\s+(?:you|we)\s+(?:(?:please|also|just|kindly)\s+)*"
     r"(?:not\s+|never\s+|stop\s+)?(?:forget|unlearn|unremember|delete|erase|remove|wipe|scrub|scrap|purge|keep|store|remember|save|record|"
+    r"remembering|keeping|storing|saving|recording|tracking|"
     r"drop|bin|clear|lose|disregard|let\s+go\s+of|hang\s+on\s*to|hold\s+on\s*to)\b|"
     r"(?:can|could)\s+(?:that|this|it)\s+(?:stay|be\s+kept|go)\s+(?:off\s+the\s+record|out\s+of\s+(?:your|the)\s+))",
     re.IGNORECASE,

@@ -1279,7 +1279,7 @@ def allergen(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 _TOPIC_TAIL = re.compile(
     r"(?:\s+(?:anymore|any\s+more|again|ever\s+again|please|for\s+me|from\s+now\s+on|right\s+now|now|"
-    r"from\s+(?:your|the|my)\s+(?:memory|records?|system|files?|notes|database|head|mind)|on\s+(?:file|record)|"
+    r"from\s+(?:(?:your|the|my)\s+)?(?:memory|records?|system|files?|notes|database|head|mind)|on\s+(?:file|record)|"
     r"written\s+down|though|anywhere|"
     r"altogether|completely|entirely|at\s+all|permanently|forever|too|either|as\s+well|also|thanks|"
     r"earlier|before|back\s+then|the\s+other\s+day|(?:in|over|during|from)\s+the\s+(?:summer|spring|autumn|fall|winter)|"
@@ -1503,7 +1503,8 @@ _REQUEST_OPEN = (
     + r"(?i:(?:(?:please|pls|and|but|also|oh|ok(?:ay)?|now|so|actually|btw|fyi|hey|right|yeah|just|no|sorry|god|"
     r"seriously|honestly|look|listen|wait|one\s+more\s+thing|"
     r"on\s+second\s+thought)(?:[,:.!]|\s+[-–—])?\s+)*(?:(?:can|could|would|will)\s+(?:you|we)\s+(?:(?:please|also|just|kindly)\s+)*|(?:i'd|i\s+would)\s+like\s+you\s+to\s+|"
-    r"i\s+(?:want|need)\s+you\s+to\s+|please\s+)?)"
+    r"i\s+(?:want|need)\s+you\s+to\s+|please\s+|kindly\s+|(?:you\s+(?:can|may|should|could)|feel\s+free\s+to|"
+    r"you['’]re\s+free\s+to)\s+(?:(?:now|just|also|safely)\s+)?)?)"
 )
 """What may open a request to the memory itself: asides, "can you", "I'd like you to"."""
 _ERASE_VERB = (
@@ -1526,18 +1527,20 @@ _KEEP_NOT = (
     rf"(?i:(?:don't|do\s+not|not|never|no\s+need\s+to)\s+{_RETAIN_VERB}|"
     rf"(?:you\s+)?(?:don't|do\s+not)\s+(?:need|have)\s+to\s+{_RETAIN_VERB}|"
     rf"(?:i'd|i\s+would)\s+(?:rather|prefer\s+(?:it\s+if\s+)?)\s*you\s+(?:didn't|did\s+not|don't|not|wouldn't)\s+{_RETAIN_VERB}|"
-    rf"i\s+(?:don't|do\s+not)\s+want\s+(?:you\s+to|it)\s+(?:{_RETAIN_VERB}|(?:to\s+be\s+)?(?:kept|stored|saved|remembered)))"
+    rf"i\s+(?:don't|do\s+not)\s+want\s+(?:you\s+to|it)\s+(?:{_RETAIN_VERB}|(?:to\s+be\s+)?(?:kept|stored|saved|remembered))|"
+    r"i\s+(?:don't|do\s+not)\s+want\s+you\s+(?:knowing|remembering|keeping|storing|holding\s+on\s*to)(?:\s+about)?)"
 )
 """A request not to retain something: "can you not keep", "I'd rather you didn't remember"."""
 _ABOUT_WHAT = (
     r"(?i:(?:all|everything|anything|whatever|what\s+I\s+(?:just\s+)?(?:said|told\s+you|mentioned|shared|wrote))\s+)?"
     r"(?i:(?:about|of|regarding|re|on|to\s+do\s+with|related\s+to)\s+)?(?i:(?:any|all)\s+of\s+)?"
     r"(?i:(?:all|any|every)\s+mentions?\s+of\s+)?"
+    r"(?i:(?:(?:all|any|every)\s+)?(?:a\s+)?(?:traces?|records?|notes?)\s+(?:of|on|about)\s+)?"
 )
 FORGET_REQUEST = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
     r"(?P<obj>(?i:my|our|the|his|her|their)\s+(?:(?!\s[-–—]\s)[^.!?;,]){1,60}|(?i:which|what|where|who|when)\s+[^.!?;,]{1,60}|"
-    r"(?i:that|this)\s+(?!(?i:I|we|you|for\s+now|though|too|please|either|anywhere|at\s+all|from)\b)[a-z][^.!?;,]{1,60}|"
+    r"(?i:that|this)\s+(?!(?i:I|we|you|for\s+now|though|too|please|either|anywhere|at\s+all|from)\b)[A-Za-z][^.!?;,]{1,60}|"
     r"(?i:him|her|them)\b|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
 )
 """One request to forget, by structure: an opener, a verb of erasing (or "not" + a verb of keeping),
@@ -1588,13 +1591,18 @@ _NOT_IN_MEMORY = (
 )
 """Something not wanted in the memory ("I don't want him in your memory", "I don't want it living
 anywhere in your records")."""
+_WANT_GONE = (
+    r"{I}(?:\s+(?:want|need)|['’]d\s+like|\s+would\s+like)\s+(?P<obj>[^.!?;,]{1,40}?)\s+"
+    rf"(?:gone|removed|deleted|erased|wiped)\s+(?:from|out\s+of)\s+{_MEMORY_PLACE}"
+)
+"""Something wished out of the memory ("I want the PIN gone from your memory")."""
 _NO_RECORD = (
     r"{I}(?:'d|\s+would)\s+(?:prefer|rather)\s+(?:it\s+if\s+)?you\s+(?:had|kept)\s+no\s+(?:record|note|trace)s?\s+of\s+"
     r"(?P<obj>[^.!?;,]{2,60})"
 )
 """A memory wished without it ("I'd prefer you had no record of the bankruptcy")."""
 _KEEP_NONE = (
-    rf"^{_REQUEST_OPEN}(?i:(?:don't|do\s+not|not|never|no\s+need\s+to)\s+(?:even\s+)?(?:have|put|write|keep|hold|store)|"
+    rf"^{_REQUEST_OPEN}(?i:(?:don't|do\s+not|not|never|no\s+need\s+to)\s+(?:even\s+)?(?:have|put|write|keep|hold|store|save|record|remember)|"
     r"(?:(?:i'd|i\s+would)\s+)?(?:rather|prefer)\s+(?:(?:it\s+if|that)\s+)?(?:you\s+)?(?:don't|didn't|did\s+not|not)\s+"
     r"(?:remember|keep|store|record|have))\s+"
     rf"(?P<obj>{_POINTING}|(?i:any|all)\s+of\s+{_POINTING})"
@@ -1663,6 +1671,13 @@ _FRONTED_STRONG = (
     _FRONT_LEAD + rf"(?P<obj>{_FRONT_NAMED}[^.!?;,]{{2,60}}?)(?:,|\s+[-–—])\s+{_REQUEST_OPEN}"
     rf"(?:{_WIPE_VERB}|{_KEEP_NOT})\s+(?i:it|that|them|this)\b"
 )
+_SECRET_FRONTED = (
+    _FRONT_LEAD
+    + r"(?P<obj>(?i:my|our|the|that|this)\s+(?:[\w-]+\s+){0,3}?(?i:code|pin|password|passcode|combination|number))"
+    rf"(?:,|\s+[-–—])\s+{_REQUEST_OPEN}{_LET_GO}\s+(?i:it|that|them|this)\b"
+)
+"""A secret's kind named first and let go of ("My PIN - bin it please"): the kind says what is
+meant, so the weak verbs erase here."""
 """A topic named first, whatever it is, and then wiped or not to be kept ("The blood pressure
 tablets - don't hold on to that"): the verb leaves no other reading."""
 _ABOUT_FRONTED = (
@@ -3166,7 +3181,7 @@ RULES: tuple[Rule, ...] = (
         forget_topic,
         kw="forget unlearn delete erase remove wipe scrub scrap purge ditch rid drop bin clear lose disregard let using "
         "throw stop remember keep store save record retain hold hang log track memorise memorize scratch take "
-        "strike cross",
+        "strike cross unremember knowing remembering keeping storing",
         negated=True,
         cessation="any",
         confidence=0.9,
@@ -3202,6 +3217,15 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "forget_request",
+        _WANT_GONE,
+        memory_topic,
+        kw="want need like",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
         _NO_RECORD,
         memory_topic,
         kw="prefer rather",
@@ -3213,7 +3237,7 @@ RULES: tuple[Rule, ...] = (
         "forget_request",
         _KEEP_NONE,
         memory_topic,
-        kw="have put write keep hold store remember record",
+        kw="have put write keep hold store remember record save",
         negated=True,
         cessation="any",
         confidence=0.85,
@@ -3251,6 +3275,15 @@ RULES: tuple[Rule, ...] = (
         fronted_topic,
         kw="erase wipe scrub delete purge unremember unlearn remember keep store save record retain hold hang log "
         "track memorise memorize",
+        negated=True,
+        cessation="any",
+        confidence=0.85,
+    ),
+    R(
+        "forget_request",
+        _SECRET_FRONTED,
+        fronted_topic,
+        kw="drop bin scrap lose ditch scratch let",
         negated=True,
         cessation="any",
         confidence=0.85,
