@@ -198,3 +198,15 @@ def test_requests_in_more_of_the_words_people_use(said: str, topic: str) -> None
 )
 def test_openers_of_requests_that_ask_nothing_of_the_memory(said: str) -> None:
     assert extracted("My PIN is 4471.", said, predicate="forget_request") == []
+
+
+def test_it_wished_gone_after_a_topic_named_first_is_that_topic() -> None:
+    topics = [
+        f.object
+        for f in extracted(
+            "We kept the third kitten. So 3 cats.",
+            "And the loan from my aunt - that's settled and I'd like it gone from your memory.",
+            predicate="forget_request",
+        )
+    ]
+    assert any("loan" in t for t in topics) and not any("cats" in t for t in topics), topics

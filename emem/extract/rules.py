@@ -1592,10 +1592,11 @@ _NOT_IN_MEMORY = (
 """Something not wanted in the memory ("I don't want him in your memory", "I don't want it living
 anywhere in your records")."""
 _WANT_GONE = (
-    r"{I}(?:\s+(?:want|need)|['’]d\s+like|\s+would\s+like)\s+(?P<obj>[^.!?;,]{1,40}?)\s+"
+    r"{I}(?:\s+(?:want|need)|['’]d\s+like|\s+would\s+like)\s+(?P<obj>(?!(?:it|that|this|them)\b)[^.!?;,]{1,40}?)\s+"
     rf"(?:gone|removed|deleted|erased|wiped)\s+(?:from|out\s+of)\s+{_MEMORY_PLACE}"
 )
-"""Something wished out of the memory ("I want the PIN gone from your memory")."""
+"""Something wished out of the memory by name ("I want the PIN gone from your memory"); "I'd like
+it gone" points at a phrase named before it (`_FRONTED_GONE`) or said before (`_POINTED_AWAY`)."""
 _NO_RECORD = (
     r"{I}(?:'d|\s+would)\s+(?:prefer|rather)\s+(?:it\s+if\s+)?you\s+(?:had|kept)\s+no\s+(?:record|note|trace)s?\s+of\s+"
     r"(?P<obj>[^.!?;,]{2,60})"
