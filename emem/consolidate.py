@@ -275,11 +275,6 @@ def _retract(
     wanted = normalise_object(cand.object)
     if wanted:
         targets = _named(believed, wanted)
-        if not targets and cand.confidence < 0.7:
-            # "I've quit long-haul" ends the employer told with it ("I drive long-haul for
-            # Prairie Crest Freight"): a weak end names what was done there, not the employer
-            said = re.compile(rf"\b{re.escape(wanted)}\b")
-            targets = [r for r in believed if said.search(normalise_object(r.surface))]
     else:
         current = ledger.resolve(namespace, cand.subject, predicate, valid_at=known, known_at=known)
         objects = {r.object for r in current.revisions}
