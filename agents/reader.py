@@ -38,6 +38,7 @@ from emem.agents.frames import (
     says_of_subject,
     which_one,
 )
+from emem.agents.frequency import frequency_answer
 from emem.agents.members import which_member
 from emem.agents.named import named_instance
 from emem.agents.pets import asks_about_pet, pet_answer
@@ -1108,6 +1109,9 @@ def _read_rules(
         return pet, "answered"  # "Whose dog is Brisa?": the turn naming the animal says
     if (birthday := birthday_answer(question, _told(pack))) is not None:
         return birthday, "answered"  # "When is Tamsin's dad's birthday?": the date bound to him
+    frame = plan.time_to if plan.time_to is not None and not plan.needs_current else None
+    if (often := frequency_answer(question, _told(pack), frame)) is not None:
+        return often, "answered"  # "How often ...?": the frequency said, not a count of turns
     if unnamed_kin(question, plan):
         # "What does Idris's mum do?": the ledger's facts about Idris are not about his mother.
         facts = [f for f in facts if f.predicate in RELATIONS]
