@@ -72,12 +72,14 @@ def frequency_answer(
             continue
         said, where = found[-1]  # said last: what a correction in the turn settles on
         names = set(_NAMED.findall(where)) - _NOT_NAMES
-        for later in turns[:k]:  # newer turns naming the same one
+        unit = _UNIT_OF.findall(said)
+        for later in turns[:k]:  # newer turns naming the same one, or changing it in its units
             again = [
                 m.group(0)
                 for sentence in sentences(repaired(later.text))
-                if any(re.search(rf"\b{re.escape(n)}\b", sentence) for n in names)
                 for m in FREQUENCY.finditer(sentence)
+                if any(re.search(rf"\b{re.escape(n)}\b", sentence) for n in names)
+                or (_CHANGED.search(sentence) and _UNIT_OF.findall(m.group(0))[-1:] == unit[-1:])
             ]
             if again:
                 return again[-1]
@@ -86,4 +88,11 @@ def frequency_answer(
 
 
 _NAMED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]{2,}\b")
+_UNIT_OF = re.compile(rf"{_UNIT}", re.IGNORECASE)
+_CHANGED = re.compile(
+    r"\b(?:bumped|upped|cut|dropped|moved|changed|switched|increased|reduced|down\s+to|up\s+to|now)\b",
+    re.IGNORECASE,
+)
+"""A later sentence changing a frequency without naming what it is of ("I bumped it to four
+times a week"): it counts when its frequency is in the same units."""
 _NOT_NAMES = frozenset({"I", "The", "My", "Our", "Dr", "Mr", "Mrs", "Ms"})

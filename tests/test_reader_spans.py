@@ -342,7 +342,8 @@ def test_frequency_counts_social_lines_relations_and_current_words() -> None:
     plan = offline_plan(q, ["user"], subjects=["user"])
     old = _item("S1:1", 2, 0.78, "I go to the gym three times a week, Monday, Wednesday and Friday.")
     new = _item("S2:1", 6, 0.45, "I bumped it to four times a week, I added Saturday.")
-    assert offline_read(q, plan, _pack(old, new), []) == ("4", "answered")
+    # a "How often" question is answered with the frequency said, in its own words
+    assert offline_read(q, plan, _pack(old, new), []) == ("four times a week", "answered")
     assert not states_something("Congratulations, Daniel!", ["Daniel"])
     q = "What does the user's daughter do on Saturdays?"
     ivy = FactItem(subject="user", predicate="has_child", status="state", values=["a daughter named Ivy"])
