@@ -19,9 +19,11 @@ from emem.agents.counts import said_order
 from emem.agents.spans import sentences
 from emem.answer import EvidenceItem
 from emem.repairs import repaired
+from emem.timeparse import MONTH_NAMES, MONTHS
 
-_MONTHS = "January February March April May June July August September October November December".split()
-_MONTH = rf"(?:{'|'.join(_MONTHS)}|{'|'.join(m[:3] for m in _MONTHS)})\b\.?"
+_MONTH = (
+    rf"(?:{'|'.join(m.title() for m in MONTH_NAMES)}|{'|'.join(m[:3].title() for m in MONTH_NAMES)})\b\.?"
+)
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _DATE = (
     rf"(?:the\s+)?{_DAY}(?:\s+of)?\s+(?P<month>{_MONTH})|(?P<month2>{_MONTH})\s+(?:the\s+)?(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\b"
@@ -85,8 +87,8 @@ def _month_near(text: str, at: int) -> str | None:
 def _date(m: re.Match[str], text: str, at: int) -> str:
     day = m.group("day") or m.group("day2") or m.group("day3")
     month = m.group("month") or m.group("month2") or _month_near(text, at)
-    full = next((x for x in _MONTHS if month and x.lower().startswith(month.rstrip(".").lower()[:3])), None)
-    return f"{int(day)} {full}" if full else f"the {day}"
+    number = MONTHS.get(month.rstrip(".").lower()[:3]) if month else None
+    return f"{int(day)} {MONTH_NAMES[number - 1].title()}" if number else f"the {day}"
 
 
 def birthday_answer(question: str, evidence: Sequence[EvidenceItem]) -> str | None:

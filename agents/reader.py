@@ -1105,12 +1105,13 @@ def _read_rules(
 ) -> tuple[str, Status]:
     """`offline_read`'s rules, before a reply to the conversation's own question is consulted."""
     every = [e for c in pack.closures for e in c.evidence]
-    if asks_about_pet(question) and (pet := pet_answer(question, _told(pack))) is not None:
+    readable = _told(pack)
+    if asks_about_pet(question) and (pet := pet_answer(question, readable)) is not None:
         return pet, "answered"  # "Whose dog is Brisa?": the turn naming the animal says
-    if (birthday := birthday_answer(question, _told(pack))) is not None:
+    if (birthday := birthday_answer(question, readable)) is not None:
         return birthday, "answered"  # "When is Tamsin's dad's birthday?": the date bound to him
     frame = plan.time_to if plan.time_to is not None and not plan.needs_current else None
-    if (often := frequency_answer(question, _told(pack), frame)) is not None:
+    if (often := frequency_answer(question, readable, frame)) is not None:
         return often, "answered"  # "How often ...?": the frequency said, not a count of turns
     if unnamed_kin(question, plan):
         # "What does Idris's mum do?": the ledger's facts about Idris are not about his mother.
@@ -1146,7 +1147,7 @@ def _read_rules(
         holding = [e for e in holding if e.time < until] or holding
     states = without_retracted([_without_negated(f, every) for f in states], holding, plan)
     # "Am I still ...?": what was said last about it, not the best quote of the plan
-    told = [_as_meant(e, addressed, repair=not plan.asks_previous) for e in _told(pack)]
+    told = [_as_meant(e, addressed, repair=not plan.asks_previous) for e in readable]
     verdict = yes_no(question, told)
     if verdict is not None and verdict.startswith("No"):
         # The ledger decides what is current: when it holds the asked thing as replaced, its

@@ -36,6 +36,9 @@ MONTHS = {
     for m in names
 }
 
+MONTH_NAMES = tuple(max((m for m in MONTHS if MONTHS[m] == i), key=len) for i in range(1, 13))
+"""The twelve months' full names, lowercase, January first."""
+
 
 MONTH_NAME = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 """A month's name or abbreviation as a regular-expression group (no flags, longest first)."""

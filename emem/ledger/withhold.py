@@ -35,6 +35,7 @@ from pydantic import BaseModel
 from emem.errors import InputError
 from emem.index.porter import stem
 from emem.ledger.predicates import subject_key
+from emem.timeparse import MONTH_NAMES, MONTHS
 
 ForgetPolicy = Literal["withhold", "erase", "ignore"]
 POLICIES: tuple[ForgetPolicy, ...] = ("withhold", "erase", "ignore")
@@ -535,11 +536,10 @@ def active_forget_requests(
     return sorted(out, key=lambda r: (r.known_from, r.revision_id))
 
 
-_MONTHS = "january february march april may june july august september october november december".split()
 _TOLD_IN = re.compile(
     r"\b(?:(?:told\s+(?:you|me)|said|mentioned|gave\s+you|shared|brought\s+up)(?:\s+(?:about|to\s+you))?"
     r"(?:\s+\w+){0,2}?\s+(?:back\s+)?in|(?:stuff|thing|things|bit|news|info|business)\s+from)\s+"
-    rf"(?P<month>{'|'.join(m.title() for m in _MONTHS)})\b"
+    rf"(?P<month>{'|'.join(m.title() for m in MONTH_NAMES)})\b"
 )
 """The month a request says its topic was told in ("I told you about in March", "the stuff from
 March"); a month said of the topic itself ("the trip in March") does not follow a telling."""
@@ -560,7 +560,7 @@ def told_month(sentence: str, known: datetime) -> tuple[datetime, datetime] | No
     m = _TOLD_IN.search(sentence)
     if m is None:
         return None
-    month = _MONTHS.index(m.group("month").lower()) + 1
+    month = MONTHS[m.group("month").lower()]
     year = known.year if month <= known.month else known.year - 1
     start = datetime(year, month, 1, tzinfo=known.tzinfo or UTC)
     end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=start.tzinfo)
