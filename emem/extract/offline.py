@@ -16,6 +16,7 @@ from typing import NamedTuple
 from emem.extract.anaphora import resolve_there
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES, SENTENCE_ADVERBS, AliasResolver
+from emem.extract.forget_grammar import find_request
 from emem.extract.introductions import introductions
 from emem.extract.moves import moves
 from emem.extract.patterns import NAMED_PERSON
@@ -675,6 +676,8 @@ class _Scope:
     """The last statement before this sentence that is not an interjection or a regret."""
     named_before: str | None = None
     """`antecedent`, else for a turn's first sentence the person the speaker's last turn names."""
+    requested: bool = False
+    """An earlier sentence of the turn asked to forget something (`Ctx.requested`)."""
 
 
 def _anchored(m: re.Match[str], anchor: _Anchor) -> bool:
@@ -1073,7 +1076,11 @@ class OfflineExtractor:
             sentence = text[s:e]
             only: tuple[Rule, ...] | None = None
             if is_question(sentence):
-                if _ASKS_MEMORY.match(sentence) or _ASKS_MEMORY_AFTER.search(sentence):
+                if (
+                    _ASKS_MEMORY.match(sentence)
+                    or _ASKS_MEMORY_AFTER.search(sentence)
+                    or find_request(sentence) is not None
+                ):
                     only = self._request_rules  # "Can you not keep my health stuff?" is a request
                 elif (untagged := request_without_tag(sentence)) is not None:
                     sentence, only = untagged, self._request_rules
@@ -1109,6 +1116,7 @@ class OfflineExtractor:
                 earlier=earlier,
                 meant=meant,
                 named_before=named_before,
+                requested=any(f.predicate == "forget_request" for f in facts),
             )
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
             if k + 1 < len(spans):
@@ -1151,8 +1159,14 @@ class OfflineExtractor:
             ]
             matches.sort(key=lambda rm: rm[1].start())  # text order: a retraction sees only what came before
             specific = [(m.start(), m.end()) for rule, m in matches if not rule.fallback]
+            # last-resort rules after the others, each only where its predicate filed nothing
+            matches = [rm for rm in matches if not rm[0].last_resort] + [
+                rm for rm in matches if rm[0].last_resort
+            ]
             for rule, m in matches:
                 if rule.fallback and any(s < m.end() and m.start() < e for s, e in specific):
+                    continue
+                if rule.last_resort and any(f.predicate == rule.predicate for f in out):
                     continue
                 out.extend(
                     self._read(
@@ -1262,6 +1276,7 @@ class OfflineExtractor:
                 scope.earlier,
                 scope.meant,
                 scope.named_before,
+                scope.requested,
             ),
         )
         if not objects:

@@ -18,6 +18,7 @@ from typing import Literal
 
 from emem.extract.dates import DateMention
 from emem.extract.entities import NOT_NAMES, SENTENCE_ADVERBS
+from emem.extract.forget_grammar import find_request, fragment_topic, fronted_in, pointed_things, things_in
 from emem.extract.patterns import (
     HOME_NOUN,
     JOBS,
@@ -77,6 +78,9 @@ class Ctx:
     """`antecedent`, else (for a turn's first sentence) the one person the speaker's previous turn
     names, its last sentence first: whom a request's "him" means ("my ex, Reinhold, lives ..." /
     "Scrap him from your memory")."""
+    requested: bool = False
+    """An earlier sentence of the turn already asked to forget something: a later one that only
+    points ("I'd rather it wasn't stored") says it again, it names nothing new."""
 
 
 Post = Callable[[re.Match[str], Ctx], list[str]]
@@ -106,6 +110,10 @@ class Rule:
     """Starts at a date that may lie ahead ("moving to Seattle next month", "starting in July"):
     dates resolve forward and valid_from is the date's start; the object stays as it is."""
     confidence: float = 0.8
+    last_resort: bool = False
+    """Reads a sentence only when no other rule of its predicate filed anything from it (the
+    forget-request grammar: it catches what the phrase-by-phrase rules miss, and must not widen
+    what they read)."""
     keywords: frozenset[str] | None = None
     """Lowercase words of which one must occur in the sentence for the pattern to match."""
 
@@ -1728,9 +1736,16 @@ def said_topic_only(ctx: Ctx) -> list[str]:
     the request points back at is then covered sentence by sentence, so no sentence of it survives
     as "the rest of the turn" ("Yes." alone would cover every turn saying yes: a sentence of under
     three words goes with the one after it)."""
+    if (front := fronted_in(ctx.sentence)) is not None and not find_request(front):
+        # "About Mama's diagnosis: please don't keep that.": the request names it first
+        named = topics_named(front, 0, ctx, told=True)
+        if named:
+            return named
     topics: list[str] = []
     for statement in dict.fromkeys((*ctx.earlier, ctx.meant or ctx.previous)):
         flat = " ".join(statement.split())
+        if (front := fronted_in(flat)) is not None:  # "The fire service thing: Innes has ..."
+            topics += topics_named(front, 0, replace(ctx, sentence=flat), told=True)
         if (lead := _ABOUT_LEAD.match(flat)) is not None:
             # "About the sertraline I mentioned last time. I'd prefer you didn't have it on
             # record.": the sentence before only names what "it" is
@@ -1788,6 +1803,49 @@ REGRETS_SAYING = re.compile(
 )
 """A speaker regretting what they just said ("Oh, I shouldn't have said that.", "I wish I hadn't
 said that"): it points back."""
+
+
+def grammar_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """The topics of a request read by its parts (`emem.extract.forget_grammar`): what it names;
+    else, when it only points ("delete it"), the topic named before it in the sentence, the
+    thing a verbless sentence before it names ("The IVF."), what the sentence before points at
+    ("so that keypad code is dead"), else that sentence itself."""
+    found = find_request(ctx.sentence)
+    if found is None:
+        return []
+    if found.obj:
+        topics = topics_named(found.obj, found.obj_start, ctx, told=found.told)
+        if topics:
+            return topics
+        if found.told:  # "what I said about where she was interviewing": its words name it
+            return [found.obj]
+    if found.front:
+        topics = topics_named(found.front, max(ctx.sentence.find(found.front), 0), ctx, told=True)
+        if topics:
+            return topics
+    previous = ctx.previous
+    if ctx.requested or (previous and find_request(previous) is not None):
+        return []  # "Please don't keep that. I'd rather it wasn't written anywhere.": said already
+    if found.before:  # "I quit the weekend job at the dive shop, so please forget it"
+        things = things_in(found.before)[:1]
+        topics = [t for p in things for t in topics_named(p, 0, ctx, told=True)]
+        return topics or [f"{SAID_PREFIX}{found.before}"]
+    if previous and (fragment := fragment_topic(previous)) is not None:
+        topics = topics_named(fragment, 0, replace(ctx, sentence=previous), told=True)
+        if topics:
+            return topics
+    pointed = [
+        t
+        for p in pointed_things(previous)
+        for t in topics_named(p, previous.find(p), replace(ctx, sentence=previous), told=True)
+    ]
+    if pointed:
+        return pointed
+    if previous and (fronted := fronted_in(previous)) is not None:  # "The Gerlach thing: our lawyer ..."
+        topics = topics_named(fronted, 0, replace(ctx, sentence=previous), told=True)
+        if topics:
+            return topics + said_topic_only(ctx)
+    return said_topic_only(ctx)
 
 
 def regretted_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -3382,6 +3440,21 @@ RULES: tuple[Rule, ...] = (
         forget_topic,
         negated=True,
         cessation="any",
+    ),
+    # any other request, read by its parts (emem.extract.forget_grammar), where none above filed one
+    R(
+        "forget_request",
+        r"^",
+        grammar_topic,
+        kw="forget unremember unlearn delete erase remove wipe scrub purge expunge shred rid throw cross strike "
+        "discard drop bin ditch scrap dump toss junk trash clear lose cut take keep store save record retain "
+        "remember log track note write hold hang pretend act gone removed deleted erased wiped kept "
+        "stored saved recorded retained remembered logged noted written held record trace forgot binned dropped "
+        "scrubbed cleared ditched scrapped onto",
+        negated=True,
+        cessation="any",
+        confidence=0.8,
+        last_resort=True,
     ),
     # "I don't want health things stored anywhere": what is named, then the state it must not be in
     R(
