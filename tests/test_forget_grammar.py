@@ -26,9 +26,15 @@ from emem.extract.forget_grammar import find_request, fragment_topic, things_in
         ("About the inhaler I mentioned in June: I'd rather there was no record of it.", "inhaler"),
         ("The scan and all the waiting after it - I'd rather that wasn't stored.", "scan"),
         # a statement, then a request in the same sentence that only points
-        ("I stopped the evening shifts at the chip shop, so please forget I ever told you about it.", "chip shop"),
+        (
+            "I stopped the evening shifts at the chip shop, so please forget I ever told you about it.",
+            "chip shop",
+        ),
         # a phrase named before a request, with what says it was told
-        ("Marek's debts, what I told you in May, I'd rather you didn't hold on to any of it.", "Marek's debts"),
+        (
+            "Marek's debts, what I told you in May, I'd rather you didn't hold on to any of it.",
+            "Marek's debts",
+        ),
         ("And Dr Okafor, the surgeon: pretend I never told you his name.", "Okafor"),
     ],
 )
@@ -43,7 +49,10 @@ def test_a_request_read_by_its_parts_files_its_topic(said: str, topic: str) -> N
         # a verbless sentence names what the next one points at
         ("The egg freezing. I'd rather you removed anything I told you about it.", "egg freezing"),
         # a statement that points at a thing ("that ... code") names what "clear it out" means
-        ("We moved out of the flat, so that door code is useless. Clear it out of your memory, would you?", "door code"),
+        (
+            "We moved out of the flat, so that door code is useless. Clear it out of your memory, would you?",
+            "door code",
+        ),
     ],
 )
 def test_a_request_that_points_back_takes_the_sentence_before(said: str, topic: str) -> None:
@@ -87,3 +96,15 @@ def test_the_thing_a_statement_names_first() -> None:
     assert things_in("I stopped the evening shifts at the chip shop when I moved")[0] == (
         "the evening shifts at the chip shop"
     )
+
+
+def test_old_picks_the_value_and_the_topic_is_the_thing() -> None:
+    # "old" is not said where the code was told: the topic must be the code alone
+    topics = [
+        f.object
+        for f in extracted(
+            "They changed the locks on the shed, so scrub the old code I gave you.",
+            predicate="forget_request",
+        )
+    ]
+    assert topics == ["code"]

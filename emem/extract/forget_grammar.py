@@ -217,6 +217,8 @@ def _parts(text: str, obj: str, at: int, start: int) -> Found | None:
     ):
         return None  # "remove the onions from the recipe": taken from a thing, not from memory
     obj = _TAIL.sub("", obj).strip(" ,")
+    # "the old code I gave you": "old" picks which value, the topic is the code
+    obj = re.sub(r"^((?:the|my|our|that|this)\s+)(?:old|previous|former|earlier)\s+", r"\1", obj, flags=re.I)
     told = False
     if (m := _TOLD.match(obj) or _SAID_IT.match(obj)) is not None:
         told = True
