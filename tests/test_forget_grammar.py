@@ -19,6 +19,8 @@ from emem.extract.forget_grammar import find_request, fragment_topic, things_in
         ("We sold the van, so bin the old alarm code.", "alarm code"),
         # what was told about a thing, by the thing
         ("Erase everything I told you about that tribunal, please.", "tribunal"),
+        # "from my mum" belongs to what was told, it is not where something is taken from
+        ("And please delete what I told you about the gift from my mum.", "gift from my mum"),
         # an ambiguous verb with an object that is information
         ("And drop the name of my solicitor, please.", "solicitor"),
         # a wish that it were gone or never kept, pointing at the phrase before it
@@ -66,6 +68,8 @@ def test_a_request_that_points_back_takes_the_sentence_before(said: str, topic: 
         "I deleted the app, it kept crashing.",
         "I won't keep you long.",
         "Could you drop me at the station on Friday?",
+        "Clear the table before the guests arrive.",
+        "Forget about the picnic, we're staying in.",
         "Please don't carry them both at once.",
         "Forget it, I'll ask my brother.",
         "Delete him from your phone, Maya, honestly.",

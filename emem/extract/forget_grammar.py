@@ -93,7 +93,7 @@ _MEMORY_SIGN = re.compile(
     r"(?:memory|notes|records?|files?|head|mind|brain|system)|memory|records?|notes)\b|"
     r"\b(?:code|pin|password|passcode|number|name|details?|info(?:rmation)?|address|figure|amount|"
     r"what\s+I\s+(?:said|told|mentioned)|(?:everything|anything|all)\s+I\s+(?:said|told|mentioned)|"
-    r"I\s+(?:gave|told|sent|shared)\s+you)\b",
+    r"I\s+(?:gave|told|sent|shared)\s+you|(?:bit|part|stuff|line)\s+about)\b",
     re.IGNORECASE,
 )
 """Signs that an ambiguous verb ("drop", "bin") is addressed to the memory."""
@@ -104,7 +104,7 @@ _NOT_A_REQUEST = re.compile(
     r"^(?:done|understood|noted|okay|ok|sure|of\s+course)\b|"
     r"^(?:oh\s+)?forget\s+(?:it|that|about\s+it)\s*[,!.;-]|"
     r"\bforget\s+(?:it|that|about\s+it)\s*[,;–—-]+\s*(?:it|that|I|we|they|let's|never)\b|"
-    r"\bforget\s+about\s+[^,.;]+,\s+(?:we|I|let's)\b",
+    r"\bforget\s+about\s+[^,.;]+,\s+(?:we're|we\s+are|I'm|I\s+am|let's|we'll|I'll|we\s+will|I\s+will)\b",
     re.IGNORECASE,
 )
 """A report or a promise, not a request ("I deleted the app", "I won't keep it", "Done, forgotten")."""
@@ -335,3 +335,35 @@ def fronted_in(sentence: str) -> str | None:
     if not front or _REQUEST.match(front) or re.match(r"(?i:I|we|you|he|she|they|it)\b", front):
         return None  # "Drop it - I don't want ...": a request, not a phrase naming its topic
     return front
+
+
+_AMBIGUOUS_OPEN = re.compile(
+    rf"^{_LEAD}{_POLITE}(?:{_ERASE_AMBIGUOUS})\s+(?:the|my|our|this|that|those|these)\s+",
+    re.IGNORECASE,
+)
+
+
+def asks_nothing_of_memory(sentence: str) -> bool:
+    """Whether a sentence that sounds like a request asks nothing of the memory: a report or a
+    promise ("I deleted the app"), a dismissal ("forget it, I'll ask"), a plan dropped ("Forget
+    about the picnic, we're staying in"), a thing taken from another thing ("remove the onions
+    from the recipe"), or a verb with other senses used of a thing ("Clear the table ...").
+
+    Args:
+        sentence: one sentence.
+
+    Returns:
+        True when the sentence is not a request to forget, whatever rule reads it as one.
+    """
+    text = sentence.strip()
+    if _NOT_A_REQUEST.search(text):
+        return True
+    if re.search(
+        r"^(?:\w+\s+){0,6}?(?:remove|delete|clear|take|wipe)\s+(?!(?:what|everything|anything|all|whatever)\b)"
+        r"(?:(?!\b(?:about|told|said|mentioned)\b)[^.!?;]){1,60}?\s+(?:from|out\s+of|off)\s+"
+        r"(?:the|my|our|a|his|her|their)\s+(?!memory|notes|records?|files?|system)\w+",
+        text,
+        re.IGNORECASE,
+    ):
+        return True
+    return bool(_AMBIGUOUS_OPEN.match(text)) and not _MEMORY_SIGN.search(text)

@@ -66,7 +66,10 @@ _NEW_HOME = re.compile(
 """A home bought or moved into, its place said in another sentence of the turn."""
 _HOME_IS = re.compile(
     rf"(?:^|[.!?]\s+|(?<=moved),\s+)(?:(?:It's|It\s+is|[Ii]t's|[Oo]ur\s+new\s+(?:place|house|home)\s+is)\s+)?(?:[Aa]n?\s+)?"
-    rf"(?:[\w-]+\s+){{0,3}}?{HOME_NOUN}(?:\s+(?:on|with)\s+[\d.]+\s+acres?)?\s+{_HOME_AT}\s+(?P<place>{_PLACE})"
+    rf"(?:[\w-]+\s+){{0,3}}?(?:{HOME_NOUN}|rental|acreage|smallholding|croft|homestead)"
+    rf"(?:\s+(?:on|with)\s+[\d.]+\s+acres?|\s+with\s+(?:a|an|the)\s+[\w-]+)?\s+{_HOME_AT}\s+(?P<place>{_PLACE})"
+    rf"|(?:^|[.!?]\s+)[Tt]he\s+(?:acreage|smallholding|croft|homestead|farm)\s+{_HOME_AT}\s+(?P<place2>{_PLACE})"
+    rf"\s+is\s+(?:ours|mine)\b"
 )
 """Where a new home is ("It's a two-bed terrace in Horbury"), or a sentence of the home alone ("We
 bought a place! A weatherboard house in Donnybrook")."""
@@ -99,7 +102,10 @@ _CONDITIONAL = re.compile(
 def _place(m: re.Match[str] | None) -> str | None:
     if m is None:
         return None
-    place = re.split(r"(?<=[a-z]{2})\.\s", m.group("place"))[0].rstrip(".")  # "Lolo. Moving": a sentence ends
+    said = m.groupdict().get("place") or m.groupdict().get("place2")
+    if not said:
+        return None
+    place = re.split(r"(?<=[a-z]{2})\.\s", said)[0].rstrip(".")  # "Lolo. Moving": a sentence ends
     words = place.split()
     if words[0].lower() in NOT_NAMES or _NOT_A_HOME.match(place) or _WORK_UNIT.search(place):
         return None
@@ -120,13 +126,11 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
     out: list[FactCandidate] = []
     text = resolve_there(turn.text.replace("\u2019", "'"))
     for m in (*_MOVE.finditer(text), *_BARE_MOVED.finditer(text)):
-        if (
-            m.group("verb").startswith("move")
-            and m.group("verb") in ("move", "relocate")
-            and not m.group("aux")
-        ):
-            continue  # "we move" / "I move" alone is habitual or a question's frame
         rest = m.group("rest")
+        scheduled = m.group("verb") in ("move", "relocate") and not m.group("aux")
+        if scheduled and not _ON_A_DAY.match(rest):
+            continue  # "we move" / "I move" alone is habitual or a question's frame
+        # "we move on the 1st of September": a move on a day said in the present is scheduled
         moved_in_with = _IN_WITH.match(rest)
         clause_start = max(text.rfind(c, 0, m.start()) for c in ".!?") + 1
         before = text[clause_start : m.start()]
@@ -168,13 +172,17 @@ def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
                 origin = _place(_ORIGIN.search(rest))
                 destination = _place(_DESTINATION.search(rest))
         ahead = (
-            m.group("verb").endswith("ing")
+            scheduled
+            or m.group("verb").endswith("ing")
             or "will" in (m.groupdict().get("aux") or "")
             or "'ll" in (m.groupdict().get("aux") or "")
         )
         if destination is None and origin is None and not ahead and subj in ("I", "we", "We"):
             # a move done, its place said in another sentence of the turn
             destination = _place(_HERE.search(text) or _PLACE_ALONE.search(text) or _HOME_IS.search(text))
+        elif destination is None and origin is None and scheduled and subj in ("I", "we", "We"):
+            # "It's a little rental in Alboraya, and we move on the 1st of September"
+            destination = _place(_HOME_IS.search(text))
         if destination is None and origin is None:
             continue
         dates = find_date_mentions(rest, turn.time, "future" if ahead else "past")

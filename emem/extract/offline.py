@@ -241,6 +241,30 @@ _LEAD_IN = re.compile(
 """Words that lead into a statement without being part of it ("update:", "fyi", "oh and")."""
 
 
+_TIME_FRONT = re.compile(
+    r"^(?P<lead>(?:[Tt]his|[Ll]ast)\s+(?:week|weekend|month|year|morning|afternoon|evening|summer|spring|autumn|"
+    r"fall|winter|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)|[Yy]esterday|[Tt]oday|[Ee]arlier\s+this\s+\w+|"
+    r"(?:[Aa]|[Tt]wo|[Tt]hree)\s+(?:few\s+|couple\s+of\s+)?(?:days?|weeks?|months?)\s+ago|"
+    r"[Oo]n\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|[Ii]n\s+(?:January|February|March|April|May|June|July|"
+    r"August|September|October|November|December))\s*,?\s+(?=(?:I|We|we|He|he|She|she|They|they)\b)"
+)
+"""A time said before the subject ("This week I sold the Camry ..."): rules read a statement
+from its subject, so a reading puts the time after it."""
+
+
+def _time_fronted(plain: str) -> tuple[str, None] | None:
+    """The sentence with a fronted time moved to its end ("I sold the Camry ... this week"), or
+    None when it opens with none; dates are still read from the moved words."""
+    m = _TIME_FRONT.match(plain)
+    if m is None:
+        return None
+    rest = plain[m.end() :].rstrip()
+    stop = rest[-1] if rest[-1:] in ".!?" else ""
+    rest = rest[: len(rest) - len(stop)] if stop else rest
+    lead = m.group("lead")
+    return f"{rest[0].upper()}{rest[1:]}, {lead[0].lower()}{lead[1:]}{stop}", None
+
+
 def _plain_start(sentence: str) -> str:
     """The sentence without its lead-in words, starting with a capital: people type "fyi i'm
     vegetarian" and "also not vegan any more"; the rules read sentences as written in books."""
@@ -1216,6 +1240,9 @@ class OfflineExtractor:
         a second verb ("... but recently went vegan")."""
         plain = _plain_start(sentence)  # "fyi i'm vegetarian", "update: we signed ...": without the lead-in
         texts: list[tuple[str, _Anchor | None]] = [(plain, None)]
+        if (moved := _time_fronted(plain)) is not None:
+            plain = moved[0]  # "This week I sold ...": read from the subject, the time after it
+            texts.append(moved)
         for restored in (
             _pronoun_restored(plain),
             _coordinated(plain),

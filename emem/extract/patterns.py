@@ -390,7 +390,8 @@ SUBJECT = rf"(?:{FIRST_PERSON}|{NAMED_PERSON})"
 # Occupations: the head noun of a job title. Ambiguous heads ("cook", "runner", "fan") are left out.
 HOME_NOUN = (
     r"(?:house|home|flat|apartment|semi|terrace|cottage|bungalow|place|maisonette|farmhouse|townhouse|"
-    r"new-build|barn\s+conversion|houseboat|caravan|trailer|condo|duplex|bedsit|cabin)"
+    r"new-build|barn\s+conversion|houseboat|caravan|trailer|condo|duplex|bedsit|cabin|room|loft|villa|chalet|"
+    r"casita|annexe)"
 )
 """Kinds of home a person lives in, as said of where they live ("a two-bed terrace in Horbury",
 "a trailer out at Bells Flats")."""

@@ -49,19 +49,19 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(rf"\b{_DET}\s+{_ROLE}\s+(?:is|will\s+be)\s+(?:now\s+|still\s+)?{_NAME}"),
         # "Dr Vanterpool has been my supervisor since 1 June", "Ifeoluwa is our social worker now"
         re.compile(
-            rf"(?:^|[,;:]\s+|\band\s+){_NAME}\s+(?:is|has\s+been|will\s+be|became|becomes)\s+"
+            rf"(?:^|[,;:]\s+|\b(?:and|so)\s+){_NAME}\s+(?:is|has\s+been|will\s+be|became|becomes)\s+"
             rf"(?:now\s+|officially\s+)?{_DET}\s+{_ROLE}"
         ),
         # "Wojtek is head chef", "Keturah steps up to head chef from the 1st of May"
         re.compile(
-            rf"(?:^|[,;:]\s+|\band\s+)(?:(?i:a|some)\s+(?:guy|man|woman|lady|chap|bloke|person)\s+called\s+)?{_NAME}"
+            rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:a|some)\s+(?:guy|man|woman|lady|chap|bloke|person)\s+called\s+)?{_NAME}"
             rf"(?:\s+is(?:\s+now)?|\s+steps\s+up\s+to|\s+stepped\s+up\s+to|"
             rf"\s+(?:takes|took|has\s+taken|is\s+taking|will\s+take)\s+over\s+as)\s+(?P<det>)(?!a\s|an\s){_ROLE}"
         ),
         # "Evaristo's head brewer now": the contraction, only where the role ends the clause
         # ("Tom's boss is awful" is Tom's boss, not Tom)
         re.compile(
-            rf"(?:^|[,;:]\s+|\band\s+){_NAME}['’]s\s+(?:now\s+)?(?P<det>)(?!a\s|an\s){_ROLE}"
+            rf"(?:^|[,;:]\s+|\b(?:and|so)\s+){_NAME}['’]s\s+(?:now\s+)?(?P<det>)(?!a\s|an\s){_ROLE}"
             r"(?=\s*(?:now\b|at\b|for\b|from\b|[.,;!]|$))"
         ),
         # "we've got a new social worker, Ifeoluwa", "We've hired a new sous, Cadfael"

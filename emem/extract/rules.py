@@ -18,7 +18,14 @@ from typing import Literal
 
 from emem.extract.dates import DateMention
 from emem.extract.entities import NOT_NAMES, SENTENCE_ADVERBS
-from emem.extract.forget_grammar import find_request, fragment_topic, fronted_in, pointed_things, things_in
+from emem.extract.forget_grammar import (
+    asks_nothing_of_memory,
+    find_request,
+    fragment_topic,
+    fronted_in,
+    pointed_things,
+    things_in,
+)
 from emem.extract.patterns import (
     HOME_NOUN,
     JOBS,
@@ -270,6 +277,13 @@ _DEICTIC = frozenset({"there", "here", "that", "it", "that place", "them", "this
 def _place_text(raw: str) -> str:
     raw = re.sub(r"(?:'s|')$", "", raw.strip())
     return raw.rstrip(".,!?;:")
+
+
+def street_in_place(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """The street and the place a home is on and in ("on Otley Street in Skipton" -> "Otley
+    Street, Skipton"): the address a "Which street do I live on?" asks for."""
+    places = place(m, ctx)
+    return [f"{m.group('street')}, {places[0]}"] if places else []
 
 
 def place(m: re.Match[str], ctx: Ctx) -> list[str]:
@@ -1403,6 +1417,8 @@ def forget_topic(m: re.Match[str], ctx: Ctx, group: str = "obj") -> list[str]:
     """The topics of a forget request: "my social security number" -> "social security number";
     "the stuff about my diabetes and the medication" -> "diabetes", "medication"; "him" -> the
     person the turn just named. `group` names the match's group that holds what is named."""
+    if asks_nothing_of_memory(ctx.sentence):
+        return []  # "Clear the table before the guests arrive": no request to the memory
     named = m.groupdict().get(group)
     start = m.start(group) if named else m.end()
     return topics_named(named or "", start, ctx, told=bool(_TOLD_ABOUT.search(ctx.sentence[:start])))
@@ -1447,6 +1463,11 @@ def R(predicate: str, template: str, post: Post = np(), kw: str = "", **opts: ob
     return Rule(predicate, template, post, keywords=keywords, **opts)  # type: ignore[arg-type]
 
 
+_ON_STREET_IN = (
+    r"on\s+(?P<street>(?:[A-Z][\w'-]*\s+(?:(?:de|del|della|di|da|do|dos|das|la|le|du|van|von|den|der)\s+)?){0,3}?"
+    r"(?:[A-Z][\w'-]*))\s+in\s+{obj:place}"
+)
+"""A home on a street in an area ("on Carrer de Sueca in Ruzafa"): the area is where one lives."""
 _PETS = "|".join(sorted(PETS, key=len, reverse=True))
 _PET_TAIL = r"(?!\s*(?:tank|food|bowl|toy|toys|bed|cage|treats?|sitter|walker|park|shelter|show|bite|hair|-))"
 _SPECIES = rf"(?P<species>(?:(?:new|little|sweet|adorable|cute|rescue|foster|old|baby|black|white|grey|gray|orange|first|second|third|other)\s+)?(?:{_PETS})(?:s|es)?){_PET_TAIL}\b"
@@ -1905,7 +1926,43 @@ RULES: tuple[Rule, ...] = (
         r"{S}{vg:live,reside:now}\s+in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:[\w]+-)?"
         r"(?:house|flat|apartment|home|cottage|studio|bungalow|terrace|houseshare|place|room|condo|caravan|boat|"
         r"unit|townhouse|trailer|semi|maisonette|duplex|cabin|bedsit)"
-        r"\s+(?:in|near)\s+{obj:place}",
+        r"(?:\s+on\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})?\s+(?:in|near)\s+{obj:place}",
+        place,
+        dated=True,
+    ),
+    R(
+        "address",
+        r"{S}{vg:live,reside:now}\s+(?:in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?"
+        + HOME_NOUN
+        + r"\s+)?"
+        + _ON_STREET_IN,
+        street_in_place,
+    ),
+    # "I live in a share house on Warwick Street", "Home is a flat on Carrer de Sueca in Ruzafa",
+    # "I live on Warwick Street in North Hobart": the street, or the area after it
+    R(
+        "lives_in",
+        r"{S}{vg:live,reside:now}\s+(?:in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?"
+        + HOME_NOUN
+        + r"\s+)?"
+        + _ON_STREET_IN,
+        place,
+        dated=True,
+    ),
+    R(
+        "lives_in",
+        r"^(?:[Hh]ome|[Oo]ur\s+place|[Mm]y\s+place)\s+is\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
+        + HOME_NOUN
+        + r"\s+"
+        + _ON_STREET_IN,
+        place,
+        kw="home place",
+    ),
+    R(
+        "lives_in",
+        r"{S}{vg:live,reside:now}\s+in\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?"
+        + HOME_NOUN
+        + r"\s+on\s+{obj:place}(?=\s*(?:[,.;!?]|$|\s+(?:with|now|since|and|for|near|by)\b))",
         place,
         dated=True,
     ),
@@ -1968,7 +2025,7 @@ RULES: tuple[Rule, ...] = (
     R(  # "I'm in a flat in Petone with two flatmates": the home one is in, and where
         "lives_in",
         rf"{{S}}{{BEN}}(?:\s+(?:still|now|currently|living))?\s+in\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,3}}?"
-        rf"{HOME_NOUN}\s+(?:in|(?:out|up|down)\s+(?:at|in))\s+{{obj:place}}",
+        rf"{HOME_NOUN}\s+(?:in|on|(?:out|up|down)\s+(?:at|in))\s+{{obj:place}}",
         place,
         confidence=0.7,
     ),

@@ -1,0 +1,117 @@
+"""A thing's year ("What year is my Pajero?") answered with the year said of it, the latest one,
+not with when a turn was said; a time said before the subject ("This week I sold ...") does not
+hide the statement from the rules; a role said after "so" is read. Sentences written for these
+tests."""
+
+from __future__ import annotations
+
+import pytest
+from said import extracted, spoken
+
+from emem.agents.vintages import vintage_answer
+
+
+@pytest.mark.parametrize(
+    ("question", "turns", "answer"),
+    [
+        ("What year is my Corolla?", ["I drive a 2014 Toyota Corolla, silver."], "2014"),
+        # put right later: the latest turn's year, not the one after "not"
+        (
+            "What year was my Volvo?",
+            [
+                "My car's a 2009 Volvo V70.",
+                "Correction on the Volvo: the logbook says it's a 2008, not a 2009.",
+            ],
+            "2008",
+        ),
+        ("What year is the Rioja?", ["We opened a 2015 Rioja for the anniversary."], "2015"),
+    ],
+)
+def test_the_year_said_of_the_thing(question: str, turns: list[str], answer: str) -> None:
+    evidence = [spoken(t, month) for month, t in enumerate(turns, 1)]
+    assert vintage_answer(question, evidence) == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "turns"),
+    [
+        ("What year was Priya born?", ["Priya was born in a 1990 heatwave."]),  # an event, not a vintage
+        ("What year is my Corolla?", ["I moved to Leeds in 2019."]),  # nothing said of the car
+        ("What year did I move?", ["I moved in a 2019 rush."]),  # not "what year is/was X"
+    ],
+)
+def test_no_vintage_when_none_is_asked_or_said(question: str, turns: list[str]) -> None:
+    evidence = [spoken(t, month) for month, t in enumerate(turns, 1)]
+    assert vintage_answer(question, evidence) is None
+
+
+def test_a_time_said_before_the_subject() -> None:
+    facts = extracted("This week I sold the Astra and bought a Kia Ceed.", predicate="drives")
+    assert [f.object for f in facts] == ["Kia Ceed"]
+    moved = extracted("Last month we moved to Harrogate.", predicate="lives_in")
+    assert [f.object for f in moved] == ["Harrogate"]
+
+
+def test_a_role_said_after_so() -> None:
+    facts = extracted(
+        "Mr Dace has retired, so Ama is my line manager from this week.", predicate="line_manager"
+    )
+    assert [f.object for f in facts] == ["Ama"]
+
+
+def test_a_rented_room_is_a_home() -> None:
+    facts = extracted("I rent a room in Moseley now, near the park.", predicate="lives_in")
+    assert [f.object for f in facts] == ["Moseley"]
+
+
+def test_a_home_on_a_street_is_where_one_lives() -> None:
+    facts = extracted("I'm in a ground-floor flat on Alma Road now, with a garden.", predicate="lives_in")
+    assert [f.object for f in facts] == ["Alma Road"]
+    assert extracted("I'm in a flat on the top floor now.", predicate="lives_in") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "place"),
+    [
+        ("I live in a top-floor flat on Gorgie Road in Dalry, five flights up.", "Dalry"),
+        ("Home is a first-floor flat on Rua da Rosa in Bairro Alto.", "Bairro Alto"),
+        ("I live on Elm Row in Leith with my sister.", "Leith"),
+        ("I live in a shared house on Cowley Road.", "Cowley Road"),
+    ],
+)
+def test_a_home_on_a_street_in_an_area(said: str, place: str) -> None:
+    assert [f.object for f in extracted(said, predicate="lives_in")] == [place]
+
+
+def test_the_street_a_home_is_on_is_its_address() -> None:
+    facts = extracted("We live in a brick semi on Marsh Lane in Ormskirk.", predicate="address")
+    assert [f.object for f in facts] == ["Marsh Lane, Ormskirk"]
+
+
+def test_a_move_scheduled_in_the_present_with_the_home_in_the_same_sentence() -> None:
+    facts = extracted(
+        "We've found a place! It's a little rental with a yard in Tooting, and we move on the 3rd of May.",
+        predicate="lives_in",
+    )
+    assert [f.object for f in facts] == ["Tooting"]
+    assert facts[0].valid_from is not None and (facts[0].valid_from.month, facts[0].valid_from.day) == (5, 3)
+    assert extracted("We move the piano on Saturday to the church hall in Bury.", predicate="lives_in") == []
+
+
+def test_a_move_done_with_the_land_said_to_be_ours() -> None:
+    facts = extracted(
+        "We moved! The smallholding near Crediton is ours, the keys came on Friday.", predicate="lives_in"
+    )
+    assert [f.object for f in facts] == ["Crediton"]
+
+
+def test_what_replaced_a_plan_called_off() -> None:
+    from emem.agents.revoked import replacement_for
+
+    evidence = [
+        spoken("Half-term plan: we're taking the kids to Legoland from the 14th.", 2),
+        spoken("Legoland got cancelled, Ivy has chickenpox.", 3),
+        spoken("We did a cottage at Robin Hood's Bay at Easter instead.", 4),
+    ]
+    assert replacement_for("Where did we go instead of Legoland?", evidence) == "Robin Hood's Bay"
+    assert replacement_for("Where did we go at half-term?", evidence) is None
