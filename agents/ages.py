@@ -42,7 +42,7 @@ def _bound(sentence: str, name: str) -> str | None:
     n = re.escape(name)
     for pattern in (
         # "Horopito is fourteen", "Tamale turned 8", "Horopito, a tortoiseshell who's fourteen"
-        rf"\b{n}\b(?:,\s+(?:a|an|the|my|our)\s+[^,.;!?]{{1,40}}?)?,?\s+(?:who|which|that)?\s*{_IS}{_NUM}\b{_UNIT}{_NOT_AGE}",
+        rf"\b{n}\b(?:,\s+(?:a|an|the|my|our)\s+[^,.;!?]{{1,40}}?)?(?:,?\s+(?:who|which|that)?\s*|(?=['’]s\s)){_IS}{_NUM}\b{_UNIT}{_NOT_AGE}",
         rf"\b{n}\b\s*\(\s*(?P<age>\d{{1,2}})\s*\)",  # "Noah (10)"
         rf"\b{n},\s+{_NUM}\b{_UNIT}{_NOT_AGE}\s*[,;.]",  # a recap: "Horopito, fourteen, on the renal diet"
         rf"\b{_NUM}[-\s](?P<unit>years?|months?|weeks?)[-\s]old\s+(?:[a-z-]+\s+){{0,3}}?{n}\b",  # "a 6-year-old basset Archimède"

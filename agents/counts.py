@@ -66,7 +66,8 @@ _ONLY_NAMES = re.compile(
     rf"\b(?i:only|just)\s+(?:(?i:me)\s+and\s+)?({_NAMES})(?:\s+(?:are|is))?(?:\s+[a-z]+){{0,3}}?\s+(?i:left|now)\b"
 )
 _ONLY_NUMBER = re.compile(
-    rf"\b(?:only|just)\s+(?:the\s+)?({NUMBER_PATTERN})\s+(?:of\s+(?:them|us)|left)\b|\b({NUMBER_PATTERN})\s+left\b",
+    rf"\b(?:only|just)\s+(?:the\s+)?({NUMBER_PATTERN})\s+(?:of\s+(?:them|us)|left)\b|"
+    rf"\b({NUMBER_PATTERN})\s+(?:[a-z]+\s+)?left\b(?!\s+(?:the|for|to|on|in|at|home|early|her|him|us|me|them)\b)",
     re.I,
 )
 _CLAUSES = re.compile(r",\s*|\s+(?:so|but|and then|because)\s+")
@@ -135,16 +136,27 @@ def _number(word: str | None) -> int | None:
 
 
 _BARE_TOTAL = re.compile(
-    rf"^\W*(?:so|that's|so\s+that's|which\s+makes|making)\s+({NUMBER_PATTERN})\s*(?:now|again|in\s+total|total|altogether)?\W*$",
+    rf"^\W*(?:(?:so|that's|so\s+that's|which\s+makes|making)\s+(?:(?:I|we)(?:'ve|\s+have)\s+(?:got\s+)?)?"
+    rf"({NUMBER_PATTERN})\s*(?:now|again|in\s+total|total|altogether)?|"
+    rf"(?:(?:I|we)(?:'ve|\s+have)\s+(?:got\s+)?)?({NUMBER_PATTERN})\s+(?:now|again|in\s+total|altogether))\W*$",
     re.I,
 )
-"""A sentence that is only a total ("So eighteen.", "That's five now.")."""
+"""A sentence that is only a total ("So eighteen.", "That's five now.", "So I've seven now.",
+"Eight now.")."""
+_COUNTER = re.compile(
+    rf"\b(?P<noun>[a-z]+)\s+(?:log|count|tally|total|counter)\s*(?:is|was|'s|stands|stood|stayed|sits)?\s*"
+    rf"(?:now\s+|still\s+)?(?:at|on)?\s*({NUMBER_PATTERN})\b(?!\s*(?:%|am\b|pm\b|:))",
+    re.I,
+)
+"""A running tally said by its noun ("Dive log is at 212", "the hive count is 15 now")."""
 _GROUPED = re.compile(
     r"girls|boys|kids|children|people|members|players|students|pupils|adults|clients|regulars", re.I
 )
 """Nouns a total of people may be said in ("Nine girls") whatever the set is called."""
 _APPOSED_TOTAL = re.compile(
-    rf"^\W*({NUMBER_PATTERN})(?:\s+of\s+them|\s+(?P<noun>[a-z]+))?(?:\s*[,.!;]|\s*$)", re.I
+    rf"^\W*({NUMBER_PATTERN})(?:\s+of\s+them|\s+(?P<noun>[a-z]+))?"
+    r"(?:\s+(?:at\s+the\s+moment|right\s+now|now|currently|these\s+days|so\s+far|in\s+total))?(?:\s*[,.!;]|\s*$)",
+    re.I,
 )
 """A verbless total right after the set is named ("I coach my niece's netball team. Nine girls, all
 under eleven.", "My regular clients are A, B and C. Three, and that's enough."): the number opens
@@ -216,7 +228,21 @@ def count_over_time(
                         changes += 1
                     count, linked = n, True
                     continue
-            if linked and (bare := _BARE_TOTAL.match(sentence)) and (n := _number(bare.group(1))) is not None:
+            if (
+                (counter := _COUNTER.search(sentence)) is not None
+                and mentions(counter.group("noun"), focus)
+                and (n := _number(counter.group(2))) is not None
+            ):
+                # "Dive log is at 212": the tally said by its noun is the count
+                if count is not None and n != count:
+                    changes += 1
+                count, linked = n, True
+                continue
+            if (
+                linked
+                and (bare := _BARE_TOTAL.match(sentence))
+                and (n := _number(bare.group(1) or bare.group(2))) is not None
+            ):
                 # "Twenty-two kids signed up, then four quit. So eighteen.": a total said alone
                 # right after the set's change is its size
                 if count is not None and n != count:

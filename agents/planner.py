@@ -283,6 +283,13 @@ _VEHICLE_ASKED = re.compile(
 vehicle word elsewhere ("navigation in the truck", "the van finance") asks for something else."""
 
 
+_CITY_OF_ELSE = re.compile(
+    r"\b(?:city|town)\b.*\b(?:giving|going|flying|travel\w*|visit\w*|holding|held|hosting|playing|"
+    r"running|racing|speaking|presenting|performing|meeting|staying|studying|working|born|grow|grew)\b"
+)
+"""A city asked of another thing the question names (a talk, a race, a trip), not of a home."""
+
+
 def predicate_cues(question: str) -> list[str]:
     """Predicates the question's words point at, the most-cued first (ties in table order), so a
     reader answering one value takes the predicate the question names most specifically."""
@@ -298,6 +305,14 @@ def predicate_cues(question: str) -> list[str]:
         for p, cues in PREDICATE_CUES.items()
     }
     found = sorted((p for p, n in hits.items() if n), key=lambda p: -hits[p])
+    if (
+        "lives_in" in found
+        and _CITY_OF_ELSE.search(q)
+        and not re.search(
+            r"\b(?:live|living|lives|lived|home|move|moved|reside|settled|relocat\w*|based)\b", q
+        )
+    ):
+        found.remove("lives_in")  # "Which city am I giving my talk in?": the city of something else
     if _OCCUPATION.match(question):
         found = list(dict.fromkeys(["job_title", "works_at", *found]))
     if _DRIVES_WHAT.match(question):

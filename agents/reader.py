@@ -45,7 +45,7 @@ from emem.agents.pets import asks_about_pet, pet_answer
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.replies import reply_to_question
 from emem.agents.rescheduled import rescheduled
-from emem.agents.revoked import called_off
+from emem.agents.revoked import called_off, replacement_for
 from emem.agents.spans import (
     GENERIC_KINDS,
     NEEDS_SPECIFIC,
@@ -80,6 +80,7 @@ from emem.agents.spans import (
     typed_span,
 )
 from emem.agents.stated import ASKS_ORIGIN, age_in, origin_year, with_day_of
+from emem.agents.vintages import vintage_answer
 from emem.agents.yesno import with_verdict, yes_no
 from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Status
 from emem.errors import LLMError
@@ -403,6 +404,10 @@ def _dated_outside(value: str, start: datetime, end: datetime) -> bool:
     return following <= start or month > end
 
 
+_HOME_PREDICATES = frozenset({"lives_in", "address", "hometown"})
+_PLACES = frozenset({"lives_in", "hometown", "visited", "address", "works_at", "studies", "plans_to"})
+
+
 def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | None:
     """The ledger's value for the predicate the question names most specifically (the plan lists
     the most-cued first); for "before"/"used to" questions, the latest value it replaced. None when
@@ -427,6 +432,13 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     # "What's my work email?" cues works_at first, but an email is asked: a predicate whose values
     # are of the asked type answers before one more cued by the question's words
     fitting = [f for f in states if f.predicate in PREDICATES_FOR.get(answer_type(question), ())]
+    if plan.predicates and plan.predicates[0] in _HOME_PREDICATES:
+        # "Where do I live?" when the ledger holds no home: an employer or a trip is a place
+        # too, but not the one asked for
+        states = [f for f in states if f.predicate in _HOME_PREDICATES or f.predicate not in _PLACES]
+        fitting = [f for f in fitting if f.predicate in _HOME_PREDICATES]
+        if not states:
+            return None
     fact = min(fitting or states, key=lambda f: order.get(f.predicate, len(order)))
     current = {str(r.get("object")) for r in fact.revisions}
     earlier = [r for r in fact.history if str(r.get("object")) not in current]
@@ -1113,6 +1125,10 @@ def _read_rules(
     frame = plan.time_to if plan.time_to is not None and not plan.needs_current else None
     if (often := frequency_answer(question, readable, frame)) is not None:
         return often, "answered"  # "How often ...?": the frequency said, not a count of turns
+    if (instead := replacement_for(question, readable)) is not None:
+        return instead, "answered"  # "Where did we go instead of Disneyland?": what replaced it
+    if (year := vintage_answer(question, readable)) is not None:
+        return year, "answered"  # "What year is my Pajero?": the year said of it, not a turn's date
     if unnamed_kin(question, plan):
         # "What does Idris's mum do?": the ledger's facts about Idris are not about his mother.
         facts = [f for f in facts if f.predicate in RELATIONS]

@@ -88,3 +88,50 @@ _DEFERRED = re.compile(
     re.IGNORECASE,
 )
 """A plan put to a later time ("deferred my place to next year", "postponed until March")."""
+
+
+_INSTEAD_OF = re.compile(
+    r"\binstead\s+of\s+(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?(?P<plan>[^?,.]+?)\s*\??\s*$", re.I
+)
+_INSTEAD = re.compile(r"\binstead\b", re.I)
+_NAMED_PLACE = re.compile(
+    r"\b(?:at|to|in|for|on)\s+(?:the\s+)?(?P<place>[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*|de|la|du|am))*)"
+)
+
+
+def replacement_for(question: str, evidence: list[EvidenceItem]) -> str | None:
+    """What was done or planned instead of a plan the question names ("Where did we go instead of
+    Disneyland?"): the place a sentence saying "instead" names, said in the turn that called the
+    plan off or the nearest turn after it.
+
+    Args:
+        question: the question.
+        evidence: turns that may answer (any order).
+
+    Returns:
+        The place named ("Sylvan Lake"), else the sentence saying "instead"; None when the question
+        names no plan replaced or no turn says what replaced it.
+    """
+    m = _INSTEAD_OF.search(question)
+    if m is None:
+        return None
+    words = [w.lower() for w in re.findall(r"[\w'’-]+", m.group("plan")) if len(w) > 2]
+    if not words:
+        return None
+    turns = sorted(evidence, key=lambda e: e.time)
+    offs = [
+        i
+        for i, e in enumerate(turns)
+        if any(CALLED_OFF.search(s) and all(w in s.lower() for w in words) for s in sentences(e.text))
+    ]
+    if not offs:
+        return None
+    start = turns[offs[-1]].time
+    for e in turns[offs[-1] :]:
+        if (e.time - start).days > 62:
+            break
+        for s in sentences(e.text):
+            if _INSTEAD.search(s) and not all(w in s.lower() for w in words) and not CALLED_OFF.search(s):
+                place = _NAMED_PLACE.search(s)
+                return place.group("place") if place else s
+    return None

@@ -19,6 +19,8 @@ TWO_PETS = (
     [
         (TWO_PETS, "Pepper", "9"),
         (TWO_PETS, "Nutmeg", "2"),
+        # the contraction straight after the name, after another child's age
+        ("Eleven. No, twelve, he hates being called eleven. Maren's six.", "Maren", "6"),
         ("We foster a pony called Juno at the farm; she's seventeen and greedy.", "Juno", "17"),
         ("Still in Leith with Bramble. He's a beagle, eleven years old, and hates rain.", "Bramble", "11"),
         ("Pepper, nine, on a diet; Nutmeg, two, a menace.", "Nutmeg", "2"),
