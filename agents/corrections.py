@@ -37,7 +37,9 @@ class Correction:
         return frozenset(w for p in self.retracted for w in content_tokens(p))
 
 
-_CLAUSES = re.compile(r"\s*[;:,]\s+|\s+(?=\bbut\b)")
+_CLAUSES = re.compile(r"\s*[;:,]\s+|\s+(?=\bbut\b)|(?<=\b[A-Z])\.\s+(?=[Nn]ot\s)")
+"""Clause breaks; also after a spelled letter ("Kohl, with a K. Not Cole."), which the sentence
+splitter keeps as an initial."""
 _LEAD = re.compile(r"^(?:(?:and|but|so|also|oh|ha|well|though|plus)\b[,\s]*)+", re.I)
 _SAID = re.compile(
     r"\b(?:I|we)\s+(?:\w+\s+)?(?:said|told you|wrote|typed|gave you|put down|mentioned)\b\s*(?:that\s+)?(?P<what>.*)",
@@ -75,6 +77,8 @@ def _clauses(text: str) -> list[str]:
 def _filler(clause: str) -> bool:
     """A clause too short to state a value ("Also", "Vet update"), unless it holds a number or a
     copula ("it's beef")."""
+    if re.fullmatch(r"with\s+(?:a|an|one|two|double)\s+\w+", clause, re.I):
+        return True  # "with a K": how a name is spelled, not a value
     if re.search(r"\d|['’]s\b|\b(?:is|was|are|were)\b", clause, re.I):
         return False
     return len(clause.split()) <= 2

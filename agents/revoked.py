@@ -94,9 +94,16 @@ _INSTEAD_OF = re.compile(
     r"\binstead\s+of\s+(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?(?P<plan>[^?,.]+?)\s*\??\s*$", re.I
 )
 _INSTEAD = re.compile(r"\binstead\b", re.I)
-_NAMED_PLACE = re.compile(
-    r"\b(?:at|to|in|for|on)\s+(?:the\s+)?(?P<place>[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*|de|la|du|am))*)"
+_WHEN_WORD = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Easter|Christmas|Spring|Summer|Autumn|Winter)\b"
 )
+_NAMED_PLACE = re.compile(
+    rf"(?<!^)(?<![.!?]\s)\b(?:(?:at|to|in|for|on)\s+)?(?:the\s+)?(?P<place>(?!{_WHEN_WORD})[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*"
+    r"(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*|de|la|du|am))*)"
+)
+"""A name in a sentence, not at its start and not a month or a day ("the Blackpool congress in
+March" -> "Blackpool")."""
 
 
 def replacement_for(question: str, evidence: list[EvidenceItem]) -> str | None:

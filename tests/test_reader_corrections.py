@@ -35,6 +35,13 @@ def test_a_correction_names_what_it_takes_back_and_what_replaces_it() -> None:
     assert titled is not None and titled.replacement == "my dentist is Dr. Okafor"
 
 
+def test_a_name_spelled_out_then_not_the_old_one() -> None:
+    # "with a K" says how it is spelled; the sentence splitter keeps "K." as an initial
+    spelled = correction_in("And it's Marta Kowal, with a K. Not Coval. She emailed to say so.")
+    assert spelled is not None
+    assert spelled.retracted == ("Coval",) and "Kowal" in spelled.replacement
+
+
 def test_turns_that_take_nothing_back_are_no_corrections() -> None:
     assert correction_in("Not really my thing, I cycle to work.") is None
     assert correction_in("I'm not sure yet, but the hike was fun.") is None
