@@ -141,7 +141,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
         "studio number",
         "shop number",
     ),
-    "address": ("address",),
+    "address": ("address", "street"),
     "diet": ("diet", "vegetarian", "vegan", "pescatarian", "eat meat", "keto"),
     "reading": ("reading", "book"),
     "watching": ("watching", "show", "series", "tv"),
@@ -313,6 +313,8 @@ def predicate_cues(question: str) -> list[str]:
         )
     ):
         found.remove("lives_in")  # "Which city am I giving my talk in?": the city of something else
+    if "address" in found and "lives_in" in found and re.search(r"\bstreet\b", q):
+        found = list(dict.fromkeys(["address", *found]))  # "Which street do I live on?": the address
     if _OCCUPATION.match(question):
         found = list(dict.fromkeys(["job_title", "works_at", *found]))
     if _DRIVES_WHAT.match(question):

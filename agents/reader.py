@@ -1063,7 +1063,33 @@ def offline_read(
             answer, status = reply.answer, "answered"
     if status == "answered" and answer_type(question) is AnswerType.YESNO:
         answer = with_verdict(answer)  # a yes/no question is answered yes or no, with the quote
+    elif status == "answered" and not re.search(r"\bor\b", question) and echoes_question(answer, question):
+        # "What position did I play in roller derby?" -> "roller derby": the question's own words
+        # say nothing it did not
+        answer, status = abstention(question), "abstained"
     return answer, status
+
+
+def echoes_question(answer: str, question: str) -> bool:
+    """Whether an answer's content words are all words of the question (it adds nothing).
+
+    Args:
+        answer: the answer's text.
+        question: as asked.
+
+    Returns:
+        True when the answer has content words and every one is in the question.
+    """
+    said = {w for w in re.findall(r"[\w'’]+", answer.lower()) if w not in _FUNCTION_WORDS}
+    asked = {w for w in re.findall(r"[\w'’]+", question.lower()) if w not in _FUNCTION_WORDS}
+    return bool(said) and said <= asked
+
+
+_FUNCTION_WORDS = frozenset(
+    "a an the my our your his her their its i we you he she they it me us them is was are were be been am "
+    "in on at to of for from with by and do did does what which who where when".split()
+)
+"""Words that carry no value of their own; "off", "not", "no" and the like do ("my Japan trip is off")."""
 
 
 @dataclass(frozen=True)

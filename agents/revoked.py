@@ -99,7 +99,7 @@ _WHEN_WORD = (
     r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Easter|Christmas|Spring|Summer|Autumn|Winter)\b"
 )
 _NAMED_PLACE = re.compile(
-    rf"(?<!^)(?<![.!?]\s)\b(?:(?:at|to|in|for|on)\s+)?(?:the\s+)?(?P<place>(?!{_WHEN_WORD})[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*"
+    rf"(?<!^)(?<![.!?]\s)\b(?:(?:at|to|in|for|on)\s+)?(?:the\s+)?(?P<place>(?!{_WHEN_WORD}|I\b|I['’])[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*"
     r"(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*|de|la|du|am))*)"
 )
 """A name in a sentence, not at its start and not a month or a day ("the Blackpool congress in

@@ -115,3 +115,23 @@ def test_what_replaced_a_plan_called_off() -> None:
     ]
     assert replacement_for("Where did we go instead of Legoland?", evidence) == "Robin Hood's Bay"
     assert replacement_for("Where did we go at half-term?", evidence) is None
+
+
+def test_an_answer_of_the_questions_own_words_says_nothing() -> None:
+    from emem.agents.reader import echoes_question
+
+    assert echoes_question("roller derby", "What position did I play in roller derby?")
+    assert not echoes_question("jammer", "What position did I play in roller derby?")
+    assert not echoes_question("", "What position did I play?")
+
+
+def test_which_street_asks_the_address_and_an_instead_names_no_pronoun() -> None:
+    from emem.agents.planner import predicate_cues
+    from emem.agents.revoked import replacement_for
+
+    assert predicate_cues("Which street do I live on?")[0] == "address"
+    evidence = [
+        spoken("The Skye trip is off, the ferry's cancelled.", 3),
+        spoken("So I'm doing my walking on Arran instead, in June.", 3),
+    ]
+    assert replacement_for("Where am I walking instead of the Skye trip?", evidence) == "Arran"
