@@ -408,6 +408,20 @@ _HOME_PREDICATES = frozenset({"lives_in", "address", "hometown"})
 _PLACES = frozenset({"lives_in", "hometown", "visited", "address", "works_at", "studies", "plans_to"})
 
 
+def _address_left(fact: FactItem, states: list[FactItem]) -> bool:
+    """Whether an address was left by a later move: a home (`lives_in`) said after it, in a place
+    the address does not name ("Gloucester Road, Bristol", then "I moved to Glasgow")."""
+    if fact.predicate != "address" or not fact.revisions:
+        return False
+    since = max(str(r.get("valid_from") or "") for r in fact.revisions)
+    text = " ".join(fact.values).lower()
+    homes = [r for f in states if f.predicate == "lives_in" for r in (*f.revisions, *f.history)]
+    return any(
+        str(r.get("valid_from") or "") > since and str(r.get("object") or "").lower() not in text
+        for r in homes
+    )
+
+
 def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | None:
     """The ledger's value for the predicate the question names most specifically (the plan lists
     the most-cued first); for "before"/"used to" questions, the latest value it replaced. None when
@@ -432,6 +446,7 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     # "What's my work email?" cues works_at first, but an email is asked: a predicate whose values
     # are of the asked type answers before one more cued by the question's words
     fitting = [f for f in states if f.predicate in PREDICATES_FOR.get(answer_type(question), ())]
+    states = [f for f in states if not _address_left(f, states)]
     if plan.predicates and plan.predicates[0] in _HOME_PREDICATES:
         # "Where do I live?" when the ledger holds no home: an employer or a trip is a place
         # too, but not the one asked for

@@ -135,3 +135,31 @@ def test_which_street_asks_the_address_and_an_instead_names_no_pronoun() -> None
         spoken("So I'm doing my walking on Arran instead, in June.", 3),
     ]
     assert replacement_for("Where am I walking instead of the Skye trip?", evidence) == "Arran"
+
+
+def test_an_address_left_by_a_later_move() -> None:
+    from emem.agents.reader import _address_left
+    from emem.answer import FactItem
+
+    address = FactItem(
+        subject="user",
+        predicate="address",
+        status="state",
+        values=["Marsh Lane, Ormskirk"],
+        revisions=[{"object": "marsh lane ormskirk", "valid_from": "2031-01-10T10:00:00Z"}],
+    )
+    moved = FactItem(
+        subject="user",
+        predicate="lives_in",
+        status="state",
+        values=["Glasgow"],
+        revisions=[{"object": "Glasgow", "valid_from": "2031-05-10T10:00:00Z"}],
+    )
+    same = moved.model_copy(
+        update={
+            "values": ["Ormskirk"],
+            "revisions": [{"object": "Ormskirk", "valid_from": "2031-05-10T10:00:00Z"}],
+        }
+    )
+    assert _address_left(address, [address, moved])
+    assert not _address_left(address, [address, same])
