@@ -124,19 +124,23 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.server.owner
         owner._record(self.path, body)
         if self.path.endswith("/chat/completions"):
-            owner._enter()
-            try:
-                self._chat(owner, body)
-            finally:
-                owner._leave()
+            self._chat(owner, body)
         elif self.path.endswith("/embeddings"):
             self._embeddings(body)
         else:
             self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
 
     def _chat(self, owner: FakeOpenAIServer, body: dict[str, Any]) -> None:
-        reply = owner._next(body)
-        if reply.delay and owner._stopping.wait(reply.delay):
+        # In flight while the request is worked on, not while its reply is written: the client
+        # frees its slot as soon as it has read the reply, and on a loaded machine this handler
+        # may run its next line only after the next request has arrived.
+        owner._enter()
+        try:
+            reply = owner._next(body)
+            stopped = bool(reply.delay) and owner._stopping.wait(reply.delay)
+        finally:
+            owner._leave()
+        if stopped:
             return
         if reply.status != 200:
             self._send(reply.status, {"error": {"message": reply.content, "type": "server_error"}})
