@@ -317,6 +317,11 @@ value that is running). An end that lies ahead ("I'm leaving Tulpa at the end of
 fact holds now: it is recorded from the day before it was said up to the end."""
 
 
+_SAME_SITTING = timedelta(hours=6)
+"""How close before an unnamed end ("I don't live there any more") a value was told for the end
+not to mean it: said in the same sitting, the value is the one the speaker just gave."""
+
+
 def _end(
     namespace: str,
     cand: FactCandidate,
@@ -350,7 +355,9 @@ def _end(
     else:
         just_before = end_at - timedelta(microseconds=1)
         current = ledger.resolve(namespace, cand.subject, predicate, valid_at=just_before, known_at=known)
-        targets = list(current.revisions)
+        # "I moved to Glasgow last month. ... the door code - forget it, I don't live there any
+        # more": an end that names nothing does not mean a value told in the same sitting
+        targets = [r for r in current.revisions if known - r.known_from >= _SAME_SITTING]
     running = [r for r in targets if _runs_across(r, end_at)]
     if not running:
         if (
