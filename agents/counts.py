@@ -135,10 +135,12 @@ def _number(word: str | None) -> int | None:
     return number_value(word) if word else None
 
 
+_WE_HAVE = r"(?:(?:I|we)(?:'ve|\s+have)\s+(?:got\s+)?)?"
+"""An optional "I've (got)" / "we have" before a total ("So I've seven now")."""
 _BARE_TOTAL = re.compile(
-    rf"^\W*(?:(?:so|that's|so\s+that's|which\s+makes|making)\s+(?:(?:I|we)(?:'ve|\s+have)\s+(?:got\s+)?)?"
+    rf"^\W*(?:(?:so|that's|so\s+that's|which\s+makes|making)\s+{_WE_HAVE}"
     rf"({NUMBER_PATTERN})\s*(?:now|again|in\s+total|total|altogether)?|"
-    rf"(?:(?:I|we)(?:'ve|\s+have)\s+(?:got\s+)?)?({NUMBER_PATTERN})\s+(?:now|again|in\s+total|altogether))\W*$",
+    rf"{_WE_HAVE}({NUMBER_PATTERN})\s+(?:now|again|in\s+total|altogether))\W*$",
     re.I,
 )
 """A sentence that is only a total ("So eighteen.", "That's five now.", "So I've seven now.",

@@ -405,7 +405,6 @@ def _dated_outside(value: str, start: datetime, end: datetime) -> bool:
 
 
 _HOME_PREDICATES = frozenset({"lives_in", "address", "hometown"})
-_PLACES = frozenset({"lives_in", "hometown", "visited", "address", "works_at", "studies", "plans_to"})
 
 
 def _address_left(fact: FactItem, states: list[FactItem]) -> bool:
@@ -450,7 +449,8 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     if plan.predicates and plan.predicates[0] in _HOME_PREDICATES:
         # "Where do I live?" when the ledger holds no home: an employer or a trip is a place
         # too, but not the one asked for
-        states = [f for f in states if f.predicate in _HOME_PREDICATES or f.predicate not in _PLACES]
+        places = PREDICATES_FOR[AnswerType.PLACE]
+        states = [f for f in states if f.predicate in _HOME_PREDICATES or f.predicate not in places]
         fitting = [f for f in fitting if f.predicate in _HOME_PREDICATES]
         if not states:
             return None

@@ -13,7 +13,7 @@ import re
 
 from emem.agents.spans import REVISION, about, focus_words, question_names, sentences
 from emem.answer import EvidenceItem, Operation, Plan
-from emem.timeparse import MONTH_NAMES
+from emem.timeparse import DAY_NAME, MONTH_NAMES
 
 CALLED_OFF = re.compile(
     r"\bcancell?(?:ed|ing)?\b|\bcall(?:ed|ing)?\s+(?:it\s+)?off\b|\b(?:is|are|was|were|it['’]s|'s)\s+off\b"
@@ -97,7 +97,7 @@ _INSTEAD_OF = re.compile(
 _INSTEAD = re.compile(r"\binstead\b", re.I)
 _WHEN_WORD = (
     "(?:" + "|".join(m.capitalize() for m in MONTH_NAMES) + "|"
-    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Easter|Christmas|Spring|Summer|Autumn|Winter)\b"
+    rf"{DAY_NAME}|Easter|Christmas|Spring|Summer|Autumn|Winter)\b"
 )
 _NAMED_PLACE = re.compile(
     rf"(?<!^)(?<![.!?]\s)\b(?:(?:at|to|in|for|on)\s+)?(?:the\s+)?(?P<place>(?!{_WHEN_WORD}|I\b|I['’])[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*"

@@ -7,7 +7,9 @@ from datetime import UTC, datetime
 
 from emem.errors import InputError
 
-WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.IGNORECASE)
+DAY_NAME = r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
+"""A weekday's name, capitalised, as a regular-expression group."""
+WEEKDAY = re.compile(rf"\b{DAY_NAME}s?\b", re.IGNORECASE)
 """A weekday named in full, singular or plural ("Tuesday", "on Saturdays")."""
 
 _LOCOMO = re.compile(

@@ -65,7 +65,7 @@ _HEADS = (
     # 3: "pretend I never told you his name"
     r"(?:pretend|act\s+(?:like|as\s+if))\s+(?:that\s+)?I\s+(?:never|didn't|did\s+not)\s+(?:told\s+you|tell\s+you|mentioned|mention|said|say)\b",
 )
-_REQUEST = re.compile(rf"(?i:{_LEAD})(?:{'|'.join(f'(?:{h})' for h in _HEADS)})", re.IGNORECASE)
+_REQUEST = re.compile(rf"{_LEAD}(?:{'|'.join(f'(?:{h})' for h in _HEADS)})", re.IGNORECASE)
 
 _WISHED_AWAY = re.compile(
     r"\bI(?:'d|\s+would)\s+(?:rather|prefer(?:\s+it\s+if)?)\s+"

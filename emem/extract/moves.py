@@ -20,6 +20,7 @@ from emem.extract.entities import NOT_NAMES
 from emem.extract.patterns import HOME_NOUN
 from emem.extract.schema import FactCandidate
 from emem.models import Turn
+from emem.timeparse import DAY_NAME
 
 _PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:do|da|de|dos|das|del|di|upon|le|la)\s+)?[A-Z][\w'’.-]*){0,2}"
 """A place name of up to three capitalised words, which may be joined by a lower-case particle
@@ -75,7 +76,7 @@ _HOME_IS = re.compile(
 bought a place! A weatherboard house in Donnybrook")."""
 _IN_WITH = re.compile(rf"^\s*in\s+with\s+[^,.!?;]+,\s+in\s+(?P<place>{_PLACE})")
 """A move in with someone, then where ("moved in with my boyfriend Jolyon, in Menai Bridge")."""
-_ON_A_DAY = re.compile(r"^\s*on\s+(?:the\s+)?(?:\d|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b)")
+_ON_A_DAY = re.compile(rf"^\s*on\s+(?:the\s+)?(?:\d|{DAY_NAME}\b)")
 """A move's date ("we moved on the 23rd"), where "moved on" is otherwise moving on from something."""
 _UP_TO = re.compile(rf"^\s*up\s+(?:to|into)\s+{_PLACE}")
 """A move up to a place ("moving up to Glasgow"), where "moving up" alone is a promotion."""

@@ -44,7 +44,7 @@ from emem.extract.sentences import split_sentences
 from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
 from emem.subjects import speaker_roles
-from emem.timeparse import MONTH_NAMES, WEEKDAY
+from emem.timeparse import DAY_NAME, MONTH_NAMES, WEEKDAY
 
 _QUESTION_START = re.compile(
     r"^\W*(?:(?:so|and|but|oh|hey|wait)\W+)?(?:do|does|did|are|is|have|has|can|could|would|will|should|"
@@ -243,9 +243,9 @@ _LEAD_IN = re.compile(
 
 _TIME_FRONT = re.compile(
     r"^(?P<lead>(?:[Tt]his|[Ll]ast)\s+(?:week|weekend|month|year|morning|afternoon|evening|summer|spring|autumn|"
-    r"fall|winter|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)|[Yy]esterday|[Tt]oday|[Ee]arlier\s+this\s+\w+|"
+    rf"fall|winter|{DAY_NAME})|[Yy]esterday|[Tt]oday|[Ee]arlier\s+this\s+\w+|"
     r"(?:[Aa]|[Tt]wo|[Tt]hree)\s+(?:few\s+|couple\s+of\s+)?(?:days?|weeks?|months?)\s+ago|"
-    r"[Oo]n\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|[Ii]n\s+(?:"
+    rf"[Oo]n\s+{DAY_NAME}|[Ii]n\s+(?:"
     + "|".join(m.capitalize() for m in MONTH_NAMES)
     + r"))\s*,?\s+(?=(?:I|We|we|He|he|She|she|They|they)\b)"
 )
@@ -253,7 +253,7 @@ _TIME_FRONT = re.compile(
 from its subject, so a reading puts the time after it."""
 
 
-def _time_fronted(plain: str) -> tuple[str, None] | None:
+def _time_fronted(plain: str) -> str | None:
     """The sentence with a fronted time moved to its end ("I sold the Camry ... this week"), or
     None when it opens with none; dates are still read from the moved words."""
     m = _TIME_FRONT.match(plain)
@@ -263,7 +263,7 @@ def _time_fronted(plain: str) -> tuple[str, None] | None:
     stop = rest[-1] if rest[-1:] in ".!?" else ""
     rest = rest[: len(rest) - len(stop)] if stop else rest
     lead = m.group("lead")
-    return f"{rest[0].upper()}{rest[1:]}, {lead[0].lower()}{lead[1:]}{stop}", None
+    return f"{rest[0].upper()}{rest[1:]}, {lead[0].lower()}{lead[1:]}{stop}"
 
 
 def _plain_start(sentence: str) -> str:
@@ -1242,8 +1242,8 @@ class OfflineExtractor:
         plain = _plain_start(sentence)  # "fyi i'm vegetarian", "update: we signed ...": without the lead-in
         texts: list[tuple[str, _Anchor | None]] = [(plain, None)]
         if (moved := _time_fronted(plain)) is not None:
-            plain = moved[0]  # "This week I sold ...": read from the subject, the time after it
-            texts.append(moved)
+            plain = moved  # "This week I sold ...": read from the subject, the time after it
+            texts.append((moved, None))
         for restored in (
             _pronoun_restored(plain),
             _coordinated(plain),
