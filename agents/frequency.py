@@ -16,6 +16,7 @@ from emem.agents.counts import said_order
 from emem.agents.spans import about, focus_words, sentences
 from emem.answer import EvidenceItem
 from emem.repairs import repaired
+from emem.timeparse import DAY_NAME
 
 _N = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of|a\s+few)"
 _ORDINAL = r"(?:other|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))"
@@ -23,12 +24,14 @@ _UNIT = (
     r"(?:days?|nights?|weeks?|weekends?|fortnights?|months?|years?|mornings?|evenings?|hours?|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
 )
+_DAYS = rf"{DAY_NAME}s"
+"""A weekday said as a habit ("Tuesdays")."""
 FREQUENCY = re.compile(
     rf"\bevery\s+(?:{_ORDINAL}\s+|{_N}\s+)?{_UNIT}\b"
     rf"|\b(?:once|twice|{_N}\s+times)\s+(?:a|an|per|every)\s+{_UNIT}\b"
     rf"|\b{_N}\s+{_UNIT}\s+(?:in|out\s+of)\s+{_N}\b"
     r"|\b(?:daily|weekly|fortnightly|monthly|yearly|annually|nightly)\b"
-    r"|\bon\s+(?:alternate|(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends)\b",
+    rf"|\bon\s+(?:alternate|{_DAYS}(?:(?:,\s*|\s+and\s+|\s*&\s*){_DAYS})*|weekends)\b",
     re.IGNORECASE,
 )
 """A frequency as people say it ("every four months", "twice a day", "one weekend in four")."""

@@ -51,3 +51,8 @@ def test_a_period_asked_about_reads_what_was_said_by_then() -> None:
 def test_nothing_when_no_frequency_is_said_or_asked() -> None:
     assert frequency_answer("How often do I swim?", [spoken("I love swimming.", 1)]) is None
     assert frequency_answer("Where do I swim?", [spoken("I swim twice a week.", 1)]) is None
+
+
+def test_several_weekdays_said_as_one_habit() -> None:
+    evidence = [spoken("I swim on Mondays, Wednesdays and Fridays with the masters group.", 1)]
+    assert frequency_answer("How often do I swim?", evidence) == "on Mondays, Wednesdays and Fridays"

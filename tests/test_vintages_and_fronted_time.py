@@ -163,3 +163,12 @@ def test_an_address_left_by_a_later_move() -> None:
     )
     assert _address_left(address, [address, moved])
     assert not _address_left(address, [address, same])
+
+
+def test_a_job_started_as_a_title_at_an_employer_on_a_day() -> None:
+    said = "I start as head chef at Rowan & Vine in Stirling on the 1st of July."
+    assert [f.object for f in extracted(said, predicate="works_at")] == ["Rowan & Vine"]
+    assert [f.object for f in extracted(said, predicate="job_title")] == ["head chef"]
+    # "starting as ..." is the title without "as"
+    titles = extracted("I'm starting as a junior designer at Forma in September.", predicate="job_title")
+    assert [f.object for f in titles] == ["junior designer"]

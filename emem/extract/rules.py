@@ -2140,7 +2140,7 @@ RULES: tuple[Rule, ...] = (
     R("works_at", r"{S}{BEN}\s+(?:[a-z]+\s+)?{job:job}\s+(?:at|for)\s+{obj:org}", org, confidence=0.7),
     R(
         "job_title",
-        r"{S}{BEN}\s+(?:(?!been\b)[a-z]+\s+)?(?!(?:been|made)\b){obj:job}\s+(?=(?:at|for)\s+[A-Z])",
+        r"{S}{BEN}\s+(?:(?!been\b)[a-z]+\s+)?(?!(?:been|made|starting|as)\b){obj:job}\s+(?=(?:at|for)\s+[A-Z])",
         job,
         confidence=0.7,
     ),
@@ -4005,8 +4005,19 @@ RULES: tuple[Rule, ...] = (
     # a job that starts on a date said with it ("I start at Google on Monday")
     R(
         "works_at",
-        r"{S}(?:\s+start|'ll\s+start|\s+will\s+start|{BEN}\s+starting)(?:\s+(?:work|working))?\s+(?:at|with)\s+{obj:org}",
+        r"{S}(?:\s+start|'ll\s+start|\s+will\s+start|{BEN}\s+starting)(?:\s+(?:work|working))?"
+        r"(?:\s+as\s+(?:a\s+|an\s+|the\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)?\s+(?:at|with)\s+{obj:org}",
         org_cap,
+        starts=True,
+        needs_date=True,
+        kw="start starting",
+    ),
+    # and the title it starts with ("I start as head chef at Bramble & Oak on the 1st of July")
+    R(
+        "job_title",
+        r"{S}(?:\s+start|'ll\s+start|\s+will\s+start|{BEN}\s+starting)\s+as\s+(?:a\s+|an\s+|the\s+)?"
+        r"{obj:job}\s+(?=(?:at|with)\s+[A-Z])",
+        job,
         starts=True,
         needs_date=True,
         kw="start starting",
