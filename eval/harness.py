@@ -22,7 +22,15 @@ from emem.llm.usage import Usage
 from emem.prompting import Prompt, fill, load_prompt
 
 from .locomo_data import LocomoQuestion, LocomoSample, iter_questions, samples_sha256
-from .manifest import build_manifest, mark_finished, read_manifest, write_manifest
+from .manifest import (
+    MANIFEST_NAME,
+    build_manifest,
+    check_resume_settings,
+    continue_run,
+    mark_finished,
+    read_manifest,
+    write_manifest,
+)
 from .metrics import bleu1_for_category, official_score, retrieval_scores
 from .prompts import JUDGE_PROMPTS
 from .report import build_report
@@ -204,14 +212,8 @@ def _write_manifest(
     )
     previous = read_manifest(out_dir)
     if previous is not None:
-        if (
-            previous.dataset_sha256
-            and manifest.dataset_sha256
-            and previous.dataset_sha256 != manifest.dataset_sha256
-        ):
-            raise ConflictError(f"{out_dir}: run was started on other data (dataset sha256 differs)")
-        manifest.invocations = [*previous.invocations, *manifest.invocations]
-        manifest.systems = [*previous.systems, *(s for s in manifest.systems if s not in previous.systems)]
+        check_resume_settings(previous, manifest, out_dir / MANIFEST_NAME)
+        continue_run(previous, manifest)
     write_manifest(manifest, out_dir)
 
 
@@ -237,7 +239,8 @@ def run_eval(
     Resumable: (system, question id) pairs already logged are skipped; with `retry_errors` the
     failed ones are asked again and the new row supersedes the old in the report (the log keeps
     both). `manifest_extra` keys naming a manifest field (models, budget, seed, reader_offline,
-    command) fill it; others are kept under `extra`.
+    command) fill it; others are kept under `extra`, and every one is a setting a resumed run
+    must repeat.
     """
     names = [s.name for s in systems]
     if not systems or len(set(names)) != len(names):

@@ -361,6 +361,18 @@ def test_resume_refuses_other_data(tmp_path, samples):
         _run(changed, out, [OracleSystem()], limit=1)
 
 
+def test_resume_refuses_other_settings(tmp_path, samples):
+    out = tmp_path / "run"
+    settings = {"models": {"reader": "qwen2.5-0.5b"}, "budget": 1000, "activate": 3, "per_category": 20}
+    _run(samples, out, [OracleSystem()], limit=2, manifest_extra=settings)
+    other = {**settings, "budget": 2000, "activate": 5}
+    with pytest.raises(ConflictError, match=r"cannot resume: .*budget: 1000 ≠ 2000; activate: 3 ≠ 5"):
+        _run(samples, out, [OracleSystem()], manifest_extra=other)
+    again = OracleSystem()  # the logged settings resume
+    _run(samples, out, [again], limit=3, manifest_extra=settings)
+    assert again.calls == 1
+
+
 # --------------------------------------------------------------------------------------------
 # Harness end to end
 # --------------------------------------------------------------------------------------------

@@ -107,6 +107,7 @@ def register(app: typer.Typer, open_memory) -> None:
                 )
             samples = [samples[i] for i in idx]
         judge_fn = None
+        judge_setting = "none"
         if judge == "openai":
             chat = build_chat_model("judge", load_llm_settings(run_home))
             if chat is None:
@@ -114,6 +115,7 @@ def register(app: typer.Typer, open_memory) -> None:
                     "no judge endpoint configured (EMEM_LLM_JUDGE_MODEL / EMEM_LLM_MODEL)", "--judge"
                 )
             judge_fn = chat_judge(chat)
+            judge_setting = getattr(chat, "model", "chat-model")
         elif judge != "none":
             raise InputError(f"unknown judge {judge!r}; use none or openai", "--judge")
         shared = Shared(
@@ -142,6 +144,8 @@ def register(app: typer.Typer, open_memory) -> None:
                 "sample": sample if per_category is not None else None,
                 "activate": activate,
                 "fill_context": fill_context,
+                "reader_window": reader_window,
+                "judge": judge_setting,
                 "command": ["emem", *sys.argv[1:]],
             },
             dataset_path=data,
