@@ -22,11 +22,19 @@ from emem.llm.usage import Usage
 from emem.prompting import Prompt, fill, load_prompt
 
 from .locomo_data import LocomoQuestion, LocomoSample, iter_questions, samples_sha256
-from .manifest import build_manifest, mark_finished, read_manifest, write_manifest
+from .manifest import (
+    MANIFEST_NAME,
+    build_manifest,
+    check_resume_settings,
+    continue_run,
+    mark_finished,
+    read_manifest,
+    write_manifest,
+)
 from .metrics import bleu1_for_category, official_score, retrieval_scores
 from .prompts import JUDGE_PROMPTS
 from .report import build_report
-from .runlog import LOG_NAME, RunLog, RunRow
+from .runlog import LOG_NAME, PublicLog, PublicRow, RunLog, RunRow, merge_rows
 from .systems_base import EvalSystem, SystemOutput
 
 if TYPE_CHECKING:
@@ -168,14 +176,22 @@ def answer_one(system: EvalSystem, q: LocomoQuestion) -> RunRow:
 # --------------------------------------------------------------------------------------------
 
 
-def _check_resume(log: RunLog, questions: Sequence[LocomoQuestion]) -> None:
-    """Refuse to resume onto a log whose question ids mean different questions (other data)."""
+def _check_resume(
+    rows: Sequence[RunRow | PublicRow], questions: Sequence[LocomoQuestion], where: str | Path
+) -> None:
+    """Refuse to resume onto a log whose question ids mean different questions (other data). A
+    public row has no text to compare; its category must still be the question's."""
     by_qid = {q.qid: q for q in questions}
-    for row in log.rows():
+    for row in rows:
         q = by_qid.get(row.qid)
-        if q is not None and (row.question != q.question or row.gold != q.gold):
+        if q is None:
+            continue
+        same = row.category == q.category and row.sample_id == q.sample_id
+        if isinstance(row, RunRow):
+            same = same and row.question == q.question and row.gold == q.gold
+        if not same:
             raise ConflictError(
-                f"{log.path}: logged {row.qid} is a different question than the dataset's; "
+                f"{where}: logged {row.qid} is a different question than the dataset's; "
                 "use a fresh output directory for different data"
             )
 
@@ -191,7 +207,11 @@ def _write_manifest(
     limit: int | None,
     dataset_path: str | Path | None,
     extra: dict[str, Any] | None,
+    public: PublicLog | None,
 ) -> None:
+    """Record this start. A run found in `out_dir` or in the public log continues only with the
+    settings it was started with; the public log's history wins (it is the committed record, and
+    the only one on a fresh machine)."""
     manifest = build_manifest(
         samples_sha256=samples_sha256(samples),
         systems=[s.name for s in systems],
@@ -202,17 +222,17 @@ def _write_manifest(
         dataset_path=dataset_path,
         extra=extra,
     )
-    previous = read_manifest(out_dir)
+    stored, logged = read_manifest(out_dir), None
+    if stored is not None:
+        check_resume_settings(stored, manifest, out_dir / MANIFEST_NAME)
+    if public is not None and (logged := public.manifest()) is not None:
+        check_resume_settings(logged, manifest, public.path)
+    previous = logged or stored
     if previous is not None:
-        if (
-            previous.dataset_sha256
-            and manifest.dataset_sha256
-            and previous.dataset_sha256 != manifest.dataset_sha256
-        ):
-            raise ConflictError(f"{out_dir}: run was started on other data (dataset sha256 differs)")
-        manifest.invocations = [*previous.invocations, *manifest.invocations]
-        manifest.systems = [*previous.systems, *(s for s in manifest.systems if s not in previous.systems)]
+        continue_run(previous, manifest)
     write_manifest(manifest, out_dir)
+    if public is not None:
+        public.append_manifest(manifest)
 
 
 def run_eval(
@@ -230,6 +250,7 @@ def run_eval(
     retry_errors: bool = False,
     per_category: int | None = None,
     sample: str = "first",
+    public_log: str | Path | None = None,
 ) -> Path:
     """Evaluate every system on the same questions, logging to `out_dir/rows.jsonl`; returns the
     path of the written `report.md`.
@@ -237,7 +258,12 @@ def run_eval(
     Resumable: (system, question id) pairs already logged are skipped; with `retry_errors` the
     failed ones are asked again and the new row supersedes the old in the report (the log keeps
     both). `manifest_extra` keys naming a manifest field (models, budget, seed, reader_offline,
-    command) fill it; others are kept under `extra`.
+    command) fill it; others are kept under `extra`, and every one is a setting a resumed run
+    must repeat.
+
+    `public_log`: also log each row, without the dataset's text, to this file (`PublicLog`), which
+    can be committed. A run resumes from it alone (rows.jsonl and the manifest lost with the
+    machine), and the report is built from it, the local rows lending their text where they match.
     """
     names = [s.name for s in systems]
     if not systems or len(set(names)) != len(names):
@@ -246,17 +272,33 @@ def run_eval(
     out_dir.mkdir(parents=True, exist_ok=True)
     questions = list(iter_questions(samples, conversations, categories, limit, per_category, sample))
     log = RunLog(out_dir / LOG_NAME)
-    _check_resume(log, questions)
+    public = PublicLog(public_log) if public_log is not None else None
+    _check_resume(log.rows(), questions, log.path)
+    if public is not None:
+        _check_resume(public.rows(), questions, public.path)
     _write_manifest(
         out_dir, systems, samples, questions, categories=categories, conversations=conversations,
-        limit=limit, dataset_path=dataset_path, extra=manifest_extra,
+        limit=limit, dataset_path=dataset_path, extra=manifest_extra, public=public,
     )  # fmt: skip
-    logged = {row.key: row for row in log.rows()}
+    rows = log.rows()
+    if public is not None:
+        # Rows logged here before the public log was (or while its append was cut short) join it.
+        in_public = {row.key for row in public.rows()}
+        for row in rows:
+            if row.key not in in_public:
+                public.append(PublicRow.from_row(row))
+        rows, _ = merge_rows(rows, public.rows())
+    logged = {row.key: row for row in rows}
     done = {k for k, row in logged.items() if not (retry_errors and row.status == "error")}
     by_id = {s.sample_id: s for s in samples}
     groups: dict[str, list[LocomoQuestion]] = {}
     for q in questions:
         groups.setdefault(q.sample_id, []).append(q)
+
+    def record(row: RunRow) -> None:
+        log.append(row)
+        if public is not None:
+            public.append(PublicRow.from_row(row))
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), disable=not progress) as bar:
@@ -271,14 +313,18 @@ def run_eval(
                     system.prepare(by_id[sample_id])
                 except Exception as exc:  # recorded on every affected row
                     for q in pending:
-                        log.append(error_row(q, system.name, f"prepare failed: {_describe(exc)}"))
+                        record(error_row(q, system.name, f"prepare failed: {_describe(exc)}"))
                         bar.advance(task)
                     continue
                 for q in pending:
                     row = answer_one(system, q)
                     if judge is not None:
                         row = _apply_judge(row, judge)
-                    log.append(row)
+                    record(row)
                     bar.advance(task)
     mark_finished(out_dir)
-    return build_report(out_dir)
+    if public is not None:
+        finished = read_manifest(out_dir)
+        if finished is not None:
+            public.append_manifest(finished)
+    return build_report(out_dir, public_log=public_log)

@@ -34,7 +34,15 @@ from emem.prompting import fill, load_prompt
 
 from .harness import JudgeVerdict
 from .longmemeval_data import QUESTION_TYPES, LmeInstance, load_longmemeval
-from .manifest import RunManifest, build_manifest, mark_finished, read_manifest, write_manifest
+from .manifest import (
+    RunManifest,
+    build_manifest,
+    check_resume_settings,
+    continue_run,
+    mark_finished,
+    read_manifest,
+    write_manifest,
+)
 from .prompts import JUDGE_PROMPTS
 from .report import (
     OFFLINE_READER_LINE,
@@ -588,14 +596,10 @@ def _write_manifest(
     )  # fmt: skip
     previous = read_manifest(out_dir)
     if previous is not None:
-        for field in ("dataset_sha256", "models", "budget"):
-            old, new = getattr(previous, field), getattr(manifest, field)
-            if old and new and old != new:
-                raise ConflictError(
-                    f"{out_dir}: run was started with another {field} ({old} ≠ {new}); use a fresh --out"
-                )
-        manifest.invocations = [*previous.invocations, *manifest.invocations]
-        manifest.systems = [*previous.systems, *(s for s in manifest.systems if s not in previous.systems)]
+        check_resume_settings(
+            previous, manifest, out_dir, fields=("dataset_sha256", "models", "budget"), extra=False
+        )
+        continue_run(previous, manifest)
     write_manifest(manifest, out_dir)
 
 

@@ -10,11 +10,14 @@ import platform
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
+
+from emem.errors import ConflictError
 
 MANIFEST_NAME = "manifest.json"
 
@@ -209,3 +212,54 @@ def read_manifest(run_dir: str | Path) -> RunManifest | None:
     if not path.exists():
         return None
     return RunManifest.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+RESUME_SETTINGS = ("dataset_sha256", "models", "budget", "seed", "reader_offline")
+"""Manifest fields that change what an answer is: a run resumed with another value would mix
+incomparable rows in one report. The code revision and prompts may change between starts (each
+start records its own, in `invocations`); the selection (categories, conversations, limit) may
+grow: a run can be extended."""
+
+
+def settings_conflicts(
+    previous: RunManifest,
+    current: RunManifest,
+    fields: Sequence[str] = RESUME_SETTINGS,
+    extra: bool = True,
+) -> list[str]:
+    """Each setting both starts recorded with different values, as "name: old ≠ new". A field one
+    side did not record (None, empty) is not compared, so runs from before a setting was recorded
+    still resume; with `extra`, every `extra` key both recorded is a setting too."""
+    out = []
+    for field in fields:
+        old, new = getattr(previous, field), getattr(current, field)
+        if old not in (None, {}) and new not in (None, {}) and old != new:
+            out.append(f"{field}: {old} ≠ {new}")
+    if extra:
+        for key in sorted(previous.extra.keys() & current.extra.keys()):
+            if previous.extra[key] != current.extra[key]:
+                out.append(f"{key}: {previous.extra[key]} ≠ {current.extra[key]}")
+    return out
+
+
+def check_resume_settings(
+    previous: RunManifest,
+    current: RunManifest,
+    where: str | Path,
+    fields: Sequence[str] = RESUME_SETTINGS,
+    extra: bool = True,
+) -> None:
+    """Refuse, in one message naming every difference, to resume a run with other settings."""
+    conflicts = settings_conflicts(previous, current, fields, extra)
+    if conflicts:
+        raise ConflictError(
+            f"{where}: cannot resume: the run was started with other settings ({'; '.join(conflicts)}); "
+            "rerun with the logged settings, or use a fresh output directory (and public log)"
+        )
+
+
+def continue_run(previous: RunManifest, current: RunManifest) -> None:
+    """Make `current` (a new start's manifest) carry the run's history: earlier starts first,
+    then its own; systems in the order they joined the run."""
+    current.invocations = [*previous.invocations, *current.invocations]
+    current.systems = [*previous.systems, *(s for s in current.systems if s not in previous.systems)]

@@ -1,7 +1,9 @@
 """Build `report.md` (and its PNG plots) from a run directory's log and manifest.
 
 The report is a pure function of those two files: rebuilding it never re-runs a system, and the
-same log always yields byte-identical tables (rows are sorted, the bootstrap is seeded).
+same log always yields byte-identical tables (rows are sorted, the bootstrap is seeded). A run
+with a public log (runlog.PublicLog) is reported from it alone when rows.jsonl is gone: no table
+needs the dataset's text, and errors then show their exception class only.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy as np
 from .locomo_data import OFFICIAL_LOCOMO10_SHA256
 from .manifest import Invocation, RunManifest, read_manifest
 from .metrics import CATEGORY_NAMES, CATEGORY_ORDER, RECALL_KS, category_mapping_line
-from .runlog import LOG_NAME, RowBase, RunRow, read_rows
+from .runlog import LOG_NAME, PublicLog, RowBase, RunRow, merge_rows, read_rows
 from .stats import DEFAULT_CORRECT_THRESHOLD, bootstrap_ci, discordant_pairs, is_correct, mcnemar_exact
 
 REPORT_NAME = "report.md"
@@ -131,7 +133,9 @@ def _dataset_status(sha: str | None) -> str:
     return "**not the official LoCoMo-10 file**"
 
 
-def _header(by_system: dict[str, list[RunRow]], manifest: RunManifest | None) -> str:
+def _header(
+    by_system: dict[str, list[RunRow]], manifest: RunManifest | None, without_text: str | None = None
+) -> str:
     lines = ["# LoCoMo evaluation report", "", _reader_line(by_system, manifest), ""]
     if manifest is not None:
         code = manifest.code
@@ -151,6 +155,8 @@ def _header(by_system: dict[str, list[RunRow]], manifest: RunManifest | None) ->
             lines.append("- Settings: " + ", ".join(f"{k}: {v}" for k, v in sorted(manifest.extra.items())))
         if manifest.models:
             lines.append("- Models: " + ", ".join(f"{k}: {v}" for k, v in sorted(manifest.models.items())))
+    if without_text:
+        lines.append("- " + without_text)
     sizes = {name: len(rows) for name, rows in by_system.items()}
     lines.append("- Systems (questions logged): " + ", ".join(f"{n} ({k})" for n, k in sizes.items()))
     qsets = {name: {r.qid for r in rows} for name, rows in by_system.items()}
@@ -508,21 +514,37 @@ def build_report(
     seed: int | None = None,
     threshold: float = DEFAULT_CORRECT_THRESHOLD,
     plots: bool = True,
+    public_log: str | Path | None = None,
 ) -> Path:
     """Write `report.md` (+ PNGs) into `run_dir` from its log and manifest; returns the report path.
-    The bootstrap seed defaults to the manifest's seed, else 0."""
+    The bootstrap seed defaults to the manifest's seed, else 0.
+
+    With `public_log`, its rows and latest manifest are the run's (rows.jsonl only lends the text
+    of rows it shares), so the report can be rebuilt on a machine that has only the public log."""
     run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
     manifest = read_manifest(run_dir)
     rows = read_rows(run_dir / LOG_NAME, RunRow)
+    without_text = None
+    if public_log is not None:
+        public = PublicLog(public_log)
+        manifest = public.manifest() or manifest
+        rows, missing = merge_rows(rows, public.rows())
+        if missing:
+            without_text = (
+                f"Rows: {missing} of {len(rows)} read from the public log `{Path(public_log).name}` "
+                "alone: their predictions are not available here, and their errors show the "
+                "exception class only"
+            )
     order = manifest.systems if manifest is not None else []
     by_system = _group(rows, order)
     seed = seed if seed is not None else (manifest.seed if manifest and manifest.seed is not None else 0)
     if not by_system:
-        text = _header(by_system, manifest) + "\n\nNo rows logged yet.\n"
+        text = _header(by_system, manifest, without_text) + "\n\nNo rows logged yet.\n"
     else:
         cats = _cats_present(rows)
         sections = [
-            _header(by_system, manifest),
+            _header(by_system, manifest, without_text),
             _official_section(by_system, cats),
             _headline_section(by_system, n_resamples, seed),
             _bleu_section(by_system, cats),

@@ -555,3 +555,210 @@ def test_cli_sample_spread_is_used_and_recorded(tmp_path, locomo_path):
     assert json.loads((out / "manifest.json").read_text())["extra"]["sample"] == "spread"
     bad = CliRunner().invoke(app, [*args[:-4], "--sample", "random", "--out", str(tmp_path / "bad")])
     assert bad.exit_code != 0 and "sample must be" in bad.output
+
+
+# --------------------------------------------------------------------------------------------
+# The public log: scores without LoCoMo's text, committed, resumed from, reported from
+# --------------------------------------------------------------------------------------------
+
+
+def _dataset_strings() -> list[str]:
+    """Every question, answer and turn text of the fixture (numbers alone could match a hash)."""
+    texts = []
+    for s in FIXTURE:
+        for key, turns in s["conversation"].items():
+            if key.startswith("session_") and isinstance(turns, list):
+                texts += [t["text"] for t in turns] + [
+                    t["blip_caption"] for t in turns if "blip_caption" in t
+                ]
+        for qa in s["qa"]:
+            texts.append(qa["question"])
+            texts += [str(qa[k]) for k in ("answer", "adversarial_answer") if k in qa]
+    return [t for t in texts if not t.isdigit()]
+
+
+class HopTermsKeyword(KeywordSystem):
+    """Keyword answers that also report words of the conversation as deep's hop terms."""
+
+    name = "hops"
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        out = super().answer(question, sample_id, category)
+        out.usage.hop_terms = out.prediction.split()
+        return out
+
+
+class SaysWhatItRead(OracleSystem):
+    """Fails on one question with a message that quotes the question (as an LLM error can)."""
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        if "Paris" in question:
+            raise LLMError(f"no answer in the reply to {question!r}")
+        if "violin" in self.table.get(question, ""):
+            return SystemOutput(prediction="", status="error", error=f"reader gave up on {question}")
+        return super().answer(question, sample_id, category)
+
+
+def _quoting_judge(question: str, gold: str, prediction: str) -> JudgeVerdict:
+    if "Miso" in gold:
+        raise LLMError(f"judge reply has no CORRECT/WRONG verdict: 'the gold {gold} vs {prediction}'")
+    return JudgeVerdict(correct=gold.lower() in prediction.lower(), usage=Usage(llm_calls=1))
+
+
+class StopsAfter(OracleSystem):
+    """Answers `n` questions, then the run is stopped (as a session's end or Ctrl-C stops it)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        if self.calls == self.n:
+            raise KeyboardInterrupt
+        return super().answer(question, sample_id, category)
+
+
+class AskedLog(OracleSystem):
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[str] = []
+
+    def answer(self, question: str, sample_id: str, category: int) -> SystemOutput:
+        self.asked.append(question)
+        return super().answer(question, sample_id, category)
+
+
+def test_public_row_fields_are_the_run_row_without_dataset_text():
+    from emem.eval.runlog import DATASET_TEXT, PublicRow, RunRow
+
+    dropped = {k for k, v in DATASET_TEXT.items() if v is True}
+    assert dropped == {"question", "gold", "prediction", "error", "judge_error"}
+    kept_as_class = {"error", "judge_error"}  # the exception class only
+    assert set(PublicRow.model_fields) - {"kind"} == (set(RunRow.model_fields) - dropped) | kept_as_class
+
+
+def test_public_log_holds_no_dataset_text(tmp_path, samples, locomo_path):
+    from emem.eval.runlog import PublicLog
+
+    out, public = tmp_path / "run", tmp_path / "repo" / "scores.jsonl"
+    systems = [
+        OracleSystem(),
+        KeywordSystem(),
+        HopTermsKeyword(),
+        SaysWhatItRead("quotes"),
+        PrepareFails("noprep"),
+    ]
+    _run(samples, out, systems, judge=_quoting_judge, dataset_path=locomo_path, public_log=public)
+    private, data = (out / LOG_NAME).read_bytes(), public.read_bytes()
+    texts = _dataset_strings()
+    assert len(texts) > 20
+    seen_in_rows = [t for t in texts if t.encode() in private]
+    assert len(seen_in_rows) > 10  # the private log quotes the data, so the check below can fail
+    leaked = [t for t in texts if t.encode() in data or json.dumps(t)[1:-1].encode() in data]
+    assert leaked == []
+
+    rows = {r.key: r for r in PublicLog(public).rows()}
+    assert len(rows) == len(systems) * N_QUESTIONS
+    assert rows[("quotes", "conv-a#1")].error == "LLMError"  # the class, not the message
+    assert rows[("quotes", "conv-b#0")].error == "error"  # a self-reported failure names no class
+    assert rows[("noprep", "conv-b#0")].error == "prepare failed: ValueError"
+    assert rows[("oracle", "conv-a#3")].judge_error == "LLMError"
+    kw = rows[("keyword", "conv-a#3")]
+    assert kw.score == 0.333 and kw.retrieved_ids and kw.evidence == ["D1:3"] and kw.category == 4
+    assert kw.retrieval["recall@5"] == 1.0 and kw.usage.by_role["reader"].llm_calls == 1
+    assert kw.latency_ms == 2.0 and kw.stage_latency_ms == {"retrieve": 0.5, "read": 1.5}
+    assert rows[("hops", "conv-a#3")].usage.hop_terms == []
+    assert PublicLog(public).manifest().dataset_sha256 == dataset_sha256(locomo_path)
+
+
+def test_stopped_run_resumes_from_the_public_log_alone(tmp_path, samples, locomo_path):
+    from emem.eval.runlog import PublicLog
+
+    out, public = tmp_path / "machine1", tmp_path / "repo" / "scores.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        _run(samples, out, [StopsAfter(4)], dataset_path=locomo_path, public_log=public)
+    assert len(PublicLog(public).rows()) == 4
+    done = {r.qid for r in PublicLog(public).rows()}
+
+    # A fresh machine: only the committed public log (and the dataset) survive.
+    fresh = tmp_path / "machine2"
+    second = AskedLog()
+    report = _run(samples, fresh, [second], dataset_path=locomo_path, public_log=public)
+    by_question = {q.question: q.qid for q in iter_questions(samples)}
+    assert len(second.asked) == N_QUESTIONS - 4
+    assert {by_question[q] for q in second.asked} == set(by_question.values()) - done
+    assert len(read_rows(fresh / LOG_NAME)) == N_QUESTIONS - 4  # rows.jsonl: this machine's rows only
+
+    rows = PublicLog(public).rows()
+    assert len(rows) == N_QUESTIONS and all(r.score == 1.0 for r in rows)
+    first_start, second_start = PublicLog(public).manifest().invocations
+    assert first_start.finished_at is None and second_start.finished_at is not None
+    text = report.read_text(encoding="utf-8")
+    assert "| oracle | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 | 9 |" in text
+    assert "Rows: 4 of 9 read from the public log" in text  # their predictions are not here
+    assert "Run time: 2 start(s)" in text
+
+    third = AskedLog()  # nothing left: a rerun asks nothing and the log gains no row
+    _run(samples, fresh, [third], dataset_path=locomo_path, public_log=public)
+    assert third.asked == []
+    lines = [json.loads(x) for x in public.read_text(encoding="utf-8").splitlines()]
+    assert sum(1 for x in lines if x["kind"] == "row") == N_QUESTIONS
+
+
+def test_public_log_takes_rows_logged_before_it(tmp_path, samples):
+    from emem.eval.runlog import PublicLog
+
+    out, public = tmp_path / "run", tmp_path / "scores.jsonl"
+    _run(samples, out, [OracleSystem()], limit=3)  # started without a public log
+    second = OracleSystem()
+    _run(samples, out, [second], public_log=public)
+    assert second.calls == N_QUESTIONS - 3
+    assert len(PublicLog(public).rows()) == N_QUESTIONS
+
+
+def test_resume_refuses_other_settings(tmp_path, samples, locomo_path):
+    out, public = tmp_path / "run", tmp_path / "scores.jsonl"
+    settings = {"models": {"reader": "qwen2.5-0.5b"}, "budget": 1000, "activate": 3, "per_category": 20}
+    _run(samples, out, [OracleSystem()], limit=2, manifest_extra=settings, public_log=public)
+    other = {**settings, "budget": 2000, "activate": 5}
+    for where in (out, tmp_path / "fresh"):  # the run's manifest.json, or the public log alone
+        with pytest.raises(ConflictError, match=r"budget: 1000 ≠ 2000; activate: 3 ≠ 5"):
+            _run(samples, where, [OracleSystem()], manifest_extra=other, public_log=public)
+    with pytest.raises(ConflictError, match="cannot resume"):  # without a public log too
+        _run(samples, out, [OracleSystem()], manifest_extra={**settings, "models": {"reader": "x"}})
+    assert read_rows(tmp_path / "fresh" / LOG_NAME) == []  # refused before asking anything
+    again = OracleSystem()  # the logged settings resume
+    _run(samples, tmp_path / "fresh", [again], limit=3, manifest_extra=settings, public_log=public)
+    assert again.calls == 1
+
+
+def _cli(*args: str):
+    from typer.testing import CliRunner
+
+    from emem.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+def test_cli_public_log_resume_refusal_and_report(tmp_path, locomo_path):
+    public = tmp_path / "repo" / "scores.jsonl"
+    base = ["eval", "locomo", "--data", str(locomo_path), "--systems", "rag-bm25,full-context",
+            "--public-log", str(public), "--budget", "500"]  # fmt: skip
+    first = _cli(*base, "--out", str(tmp_path / "a"), "--home", str(tmp_path / "a-home"))
+    assert first.exit_code == 0, first.output
+    original = tmp_path / "a" / "report.md"
+
+    # Other settings on a fresh machine: one line naming them, no traceback.
+    bad = _cli(*base[:-1], "800", "--out", str(tmp_path / "b"), "--home", str(tmp_path / "b-home"))
+    assert bad.exit_code == 2 and "Traceback" not in bad.output, bad.output
+    assert "cannot resume" in bad.output and "budget: 500 ≠ 800" in bad.output
+
+    # The report from the public log alone is the run's report.
+    rebuilt = _cli("eval", "report", str(tmp_path / "c"), "--public-log", str(public))
+    assert rebuilt.exit_code == 0, rebuilt.output
+    report = tmp_path / "c" / "report.md"
+    assert _body(report) == _body(original)
+    assert "read from the public log `scores.jsonl` alone" in report.read_text(encoding="utf-8")
+    assert (tmp_path / "c" / PLOT_BY_CATEGORY).read_bytes()[:4] == b"\x89PNG"
+    missing = _cli("eval", "report", str(tmp_path / "c"), "--public-log", str(tmp_path / "nope.jsonl"))
+    assert missing.exit_code == 2 and "no such public log" in missing.output

@@ -86,6 +86,12 @@ def register(app: typer.Typer, open_memory) -> None:
             "--fill-context",
             help="Experimental: deep fills the budget left with unquoted turns of its segments.",
         ),
+        public_log: Path | None = typer.Option(
+            None,
+            "--public-log",
+            help="Also log every row without LoCoMo's text (ids, scores, usage, latency) to this "
+            "file, which can be committed; a rerun of the same command resumes from it alone.",
+        ),
     ) -> None:
         """Run every system on the same LoCoMo questions; resumable; writes rows, manifest, report."""
         require_eval_extra()
@@ -107,6 +113,7 @@ def register(app: typer.Typer, open_memory) -> None:
                 )
             samples = [samples[i] for i in idx]
         judge_fn = None
+        judge_setting = "none"
         if judge == "openai":
             chat = build_chat_model("judge", load_llm_settings(run_home))
             if chat is None:
@@ -114,6 +121,7 @@ def register(app: typer.Typer, open_memory) -> None:
                     "no judge endpoint configured (EMEM_LLM_JUDGE_MODEL / EMEM_LLM_MODEL)", "--judge"
                 )
             judge_fn = chat_judge(chat)
+            judge_setting = getattr(chat, "model", "chat-model")
         elif judge != "none":
             raise InputError(f"unknown judge {judge!r}; use none or openai", "--judge")
         shared = Shared(
@@ -142,21 +150,34 @@ def register(app: typer.Typer, open_memory) -> None:
                 "sample": sample if per_category is not None else None,
                 "activate": activate,
                 "fill_context": fill_context,
+                "reader_window": reader_window,
+                "judge": judge_setting,
                 "command": ["emem", *sys.argv[1:]],
             },
             dataset_path=data,
+            public_log=public_log,
         )
         console.print(f"report: {report}")
 
     @eval_app.command("report")
     @user_errors
-    def report(run_dir: Path = typer.Argument(..., help="A run's --out directory.")) -> None:
+    def report(
+        run_dir: Path = typer.Argument(..., help="A run's --out directory."),
+        public_log: Path | None = typer.Option(
+            None, "--public-log", help="The run's public log: enough alone when rows.jsonl is gone."
+        ),
+    ) -> None:
         """Rebuild report.md and the plots from a run's logs and manifest."""
         require_eval_extra()
         import json
 
         from emem.eval.report import build_report
 
+        if public_log is not None:
+            if not public_log.is_file():
+                raise InputError("no such public log", str(public_log))
+            console.print(f"report: {build_report(run_dir, public_log=public_log)}")
+            return
         if not (run_dir / "rows.jsonl").exists():
             raise InputError("no rows.jsonl here: not a run directory", str(run_dir))
         manifest = (
