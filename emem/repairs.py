@@ -20,6 +20,8 @@ from emem.numbers import CARDINALS, ORDINALS, TEENS, TENS_PATTERN, UNITS_PATTERN
 from emem.timeparse import MONTH_NAME, WEEKDAY
 
 _TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
+_NAME = r"[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:\s+of\s+(?:the\s+)?[A-Z][a-z]+)?"
+"""A name, with what it is of ("the Annals of Glaciology")."""
 """A title said with a name ("Dr. Fitzgibbon - no, hang on, Dr. FitzGerald"), part of the name."""
 _SENTENCE_END = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bMx)(?<!\bProf)[.!?;](?:\s+|$)")
 """Where a sentence ends; not at a title's full stop ("Mrs. Rao")."""
@@ -28,9 +30,10 @@ _WORDS = rf"{TENS_PATTERN}(?:-{UNITS_PATTERN})?"
 nineteen are left out, as "no, one of them" is no repair."""
 _CUE = re.compile(
     r"(?:(?<=^)|(?<=[.!?;,]\s)|(?<=[.!?;,])|(?<=\s[-–—]\s))\s*"
-    r"(?:(?:oh|ah|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
+    r"(?:(?:oh|ah|ha|hm+|um+|er+|no|hang\s+on|hold\s+on|wait)[,!.]?\s+)*"
     r"(?:sorry|no,?\s+(?:hang|hold)\s+on|no\s+wait|wait,?\s+no|no,?\s+sorry|I\s+mean|I\s+meant|make\s+that|correction|scratch\s+that|"
-    rf"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait)|no(?=,?\s+(?:the\s+)?(?:\d|[£$€]|(?:{_WORDS})\b))|"
+    rf"what\s+am\s+I\s+saying|or\s+rather|(?P<bare>wait|hold\s+on|hang\s+on)|(?P<parallel>well)|"
+    rf"no(?=,?\s+(?:the\s+)?(?:\d|[£$€]|(?:{_WORDS})\b))|"
     r"no(?=,\s+[A-Z][a-z]+\s*(?:[.!;]|$)))\b[,:!.-]*\s*"
     r"(?:(?:no|what\s+am\s+I\s+saying|I\s+(?:checked|looked|mean)|I\s+got\s+that\s+wrong|my\s+bad)[,:!.]?\s+)*",
     re.IGNORECASE,
@@ -39,10 +42,17 @@ _CUE = re.compile(
 ("Sorry, what am I saying, 10 August", "wait, no, I checked, it's £1,200"), or a bare "no" right
 before the value ("the 2nd of May, no, the 12th", "in Nashville. No, Asheville."); not "sorry to
 hear" inside a clause. A bare
-"wait" repairs only a value that stands alone ("Tuesdays. Wait, Wednesdays."), not a clause it
-opens ("Wait, Paul said ...")."""
+"wait" (or "hold on") repairs only a value that stands alone ("Tuesdays. Wait, Wednesdays.",
+"Hold on, it's the 17th."), not a clause it opens ("Wait, Paul said ..."). "Well" repairs only
+a value said after the same preposition as the one it replaces ("to the 10th. Well, to the
+11th")."""
 
+_SMALL = "|".join(sorted(CARDINALS, key=len, reverse=True))
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "measure",
+        re.compile(rf"\b(?:{_SMALL}|\d+)-(?!{UNITS_PATTERN}\b)[a-z]+\b", re.IGNORECASE),
+    ),
     (
         "date",
         re.compile(
@@ -55,9 +65,10 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ordinal", re.compile(r"\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)),
     ("time", re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)),
     ("number", re.compile(rf"(?<![\w.,£$€:])(?:\d+(?:[.,]\d+)?|{_WORDS})(?![\w:-])", re.IGNORECASE)),
-    ("name", re.compile(rf"\b{_TITLE}[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:['’]s)?\b")),
+    ("name", re.compile(rf"\b{_TITLE}{_NAME}(?:['’]s)?\b")),
 )
-"""Value shapes, most specific first: a span is read as the first shape it matches."""
+"""Value shapes, most specific first: a span is read as the first shape it matches. A measure is
+a number joined to its noun ("a two-bedroom bungalow. Sorry, three-bedroom")."""
 
 _SAID_WORDS = "|".join(sorted([*CARDINALS, *TEENS], key=len, reverse=True))
 _SAID_NUMBER = re.compile(rf"(?<![\w-])(?:{_SAID_WORDS})(?![\w-])", re.IGNORECASE)
@@ -81,7 +92,7 @@ _NOT_NAMES = frozenset(
     "That That's This Yes Okay Ok Thanks Also Then My Our His Her Their He She They We You".split()
 )
 _BARE_NAME = re.compile(
-    rf"^(?:(?:it's|that's|it\s+was|that\s+was|I\s+mean)\s+)?{_TITLE}[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:['’]s)?\s*(?:[,.;!?]|$)"
+    rf"^(?:(?:it's|that's|it\s+was|that\s+was|I\s+mean)\s+)?(?:the\s+)?{_TITLE}{_NAME}(?:['’]s)?\s*(?:[,.;!?]|$)"
 )
 """A name put right stands alone in its clause ("no sorry, that's Angus, ...")."""
 _NOT = re.compile(r",?\s*not\s+(?P<old>[^,.;!?]+?)\s*(?=[,.;!?]|$)", re.IGNORECASE)
@@ -98,7 +109,7 @@ def repaired(text: str) -> str:
     Returns:
         The text as the speaker meant it.
     """
-    out = _value_first(text)
+    out = _value_first(_OR_IS_IT.sub(r"Sorry, \g<value>.", text))
     for _ in range(3):  # a turn rarely repairs more than twice
         step = _repair_once(out)
         if step is None:
@@ -111,7 +122,8 @@ def _values(text: str, said: bool = False) -> list[tuple[str, int, int]]:
     """(shape, start, end) of each value in the text, left to right, not overlapping; `said`:
     of what a repair may put right, which includes numbers under twenty in words."""
     taken: list[tuple[str, int, int]] = []
-    shapes = (*_SHAPES, ("number", _SAID_NUMBER)) if said else _SHAPES
+    # A number under twenty opening a sentence ("Twelve kids.") is a number, not a name.
+    shapes = (*_SHAPES[:-1], ("number", _SAID_NUMBER), _SHAPES[-1]) if said else _SHAPES
     for shape, pattern in shapes:
         for m in pattern.finditer(text):
             if shape == "name" and m.group(0).rstrip("'’s") in _NOT_NAMES:
@@ -133,12 +145,27 @@ def _repair_once(text: str) -> str | None:
         sentence_end = _SENTENCE_END.search(after)
         region = after[: sentence_end.start()] if sentence_end else after
         repairs = _values(region)
+        if re.search(r"[.!]\s*$", cue.group(0)):
+            # "Wait, no. One of the splits failed. Ten.": the cue is a sentence of its own
+            later = _said_next(text[: cue.start()], after, sentences=2)
+            if later is not None:
+                return later + text[cue.start() :]
+        if sentence_end is not None and _MISTAKE.search(region):
+            # "Hang on, that was the old one, it changed in May. It's 2791 now.": the clause may
+            # name other values, but none of the repair's shape it did not say before
+            later = _said_next(text[: cue.start()], after[sentence_end.end() :], region=region)
+            if later is not None:
+                return later + text[cue.start() :]
         if not repairs or len(region[: repairs[0][1]].split()) > 4:
             continue  # the cue is followed by no value close to it: not a repair of a value
         if re.match(r"\s+(?:is|was|are|were)\b", region[repairs[0][2] :]):
             continue  # "No, the 1st, sorry, the 8th is my mum's birthday": a new statement of the 8th
-        if cue.group("bare") and not _LIST_ONLY.fullmatch(region, repairs[0][1]):
+        if cue.group("bare") and not (
+            _LIST_ONLY.fullmatch(region, repairs[0][1]) or _stands_alone(region, repairs[0])
+        ):
             continue  # "Wait, Paul said ...": a new clause, not a value put right
+        if cue.group("parallel") and not _parallel(before, region, repairs[0]):
+            continue  # "Well, we had fun": not a value put right
         listed = _list_repair(before, region, repairs)
         if listed is not None:
             return listed + after[len(region) :]
@@ -191,6 +218,98 @@ def _repair_once(text: str) -> str | None:
             tail = re.sub(r"^[.!?;]", "", tail)  # the cue's sentence is gone: one full stop, not two
         return f"{rewritten.rstrip()}{tail}".strip()
     return None
+
+
+_OR_IS_IT = re.compile(r"\b[Oo]r\s+is\s+it\s+(?P<value>[^?.!,;]{1,40})\?\s+(?P=value)\s*[.!]", re.IGNORECASE)
+"""A value doubted and then said again ("on Tuesdays. Or is it Wednesdays? Wednesdays."): read
+as a repair ("Sorry, Wednesdays."). A doubt left open repairs nothing."""
+_LEAD_IN = re.compile(
+    r"(?:(?:it|that|she|he)['’]s|(?:it|that|she|he)\s+(?:is|was)|they['’]re|they\s+are)\s+", re.IGNORECASE
+)
+"""How a repair's value may be introduced ("Hold on, it's the 17th", "She's Jinthe")."""
+_MISTAKE = re.compile(
+    r"\b(?:old|wrong|muddl\w*|mix(?:ed|ing)?\s+\w+\s+up|mixed\s+up|confus\w*|silly|thinking\s+of|"
+    r"changed|mistake|misremember\w*|typo|dropped)\b",
+    re.IGNORECASE,
+)
+"""A clause that says the value before it was a mistake ("that was the old one", "I'm muddling
+it"): the value that puts it right may come in the next sentence."""
+_PREPOSITIONS = r"(?:to|on|at|in|from|until|till|by|for|since)"
+
+
+def _stands_alone(region: str, value: tuple[str, int, int]) -> bool:
+    """The repair's clause is its value, introduced at most by "it's" ("Hold on, it's the 17th")."""
+    _, s, e = value
+    head = region[:s]
+    head = re.sub(r"(?:^|\s)the\s+$", " ", head, flags=re.IGNORECASE)
+    return (not head.strip() or _LEAD_IN.fullmatch(head) is not None) and not region[e:].strip(" ,")
+
+
+def _parallel(before: str, region: str, value: tuple[str, int, int]) -> bool:
+    """A value said again after the preposition of the one it replaces ("the 1st to the 10th of
+    July. Well, to the 11th of July")."""
+    prep = re.match(rf"{_PREPOSITIONS}\s+(?:the\s+)?", region, re.IGNORECASE)
+    if prep is None or prep.end() != value[1]:
+        return False
+    word = prep.group(0).split()[0].lower()
+    opening = before[_previous_sentence_start(before) :]
+    return any(
+        re.search(rf"\b{word}\s+(?:the\s+)?$", opening[:s], re.IGNORECASE)
+        for sh, s, _ in _values(opening)
+        if _compatible(sh, value[0])
+    )
+
+
+def _said_next(before: str, later: str, sentences: int = 1, region: str = "") -> str | None:
+    """`before` with its last value put right by a value said alone in one of the next
+    `sentences` sentences, when the repair's own sentence only says there was a mistake
+    ("Stockroom code is 2718. Hang on, that was the old one. It's 2791 now.", "eleven. Wait,
+    no. One of the splits failed. Ten."); None when none is such a value."""
+    found = None
+    for _ in range(sentences):
+        end = _SENTENCE_END.search(later)
+        sentence = later[: end.start()] if end else later
+        found = _value_alone(sentence)
+        if found is not None or end is None:
+            break
+        later = later[end.end() :]
+    if found is None:
+        return None
+    shape, value = found
+    opening = before[_previous_sentence_start(before) :]
+    if any(_compatible(sh, shape) and region[s:e] not in opening for sh, s, e in _values(region)):
+        return None  # the cue's own clause gives a new value of the shape: not deferred
+    if re.search(rf"\b{re.escape(value)}\b", opening):
+        return None  # said again, not put right
+    target = _target(_values(before, said=True), shape, before, None)
+    if target is None:
+        return None
+    ts, te = target
+    new = _fit(before[ts:te], value, shape)
+    if before[ts:te][:1].islower() and shape == "number":
+        new = new[:1].lower() + new[1:]  # "Ten." opened its sentence, not the one it joins
+    return None if new == before[ts:te] else before[:ts] + new + before[te:]
+
+
+def _value_alone(sentence: str) -> tuple[str, str] | None:
+    """(shape, value) of a sentence that is one value, introduced at most by "it's" and followed
+    at most by "now" ("It's 2791 now", "She's Jinthe", "Ten")."""
+    lead = _LEAD_IN.match(sentence)
+    start = lead.end() if lead else 0
+    values = [v for v in _values(sentence, said=True) if v[1] >= start]
+    if not values:
+        return None
+    shape, s, e = values[0]
+    if sentence[start:s].strip() not in ("", "the") or sentence[e:].strip(" ,") not in (
+        "",
+        "now",
+        "instead",
+        "actually",
+    ):
+        return None
+    if shape == "name" and lead is None:
+        return None  # "Paul." alone may be anything; "It's Paul" puts a name right
+    return shape, sentence[s:e]
 
 
 def _value_first(text: str) -> str:
