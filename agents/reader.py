@@ -74,6 +74,7 @@ from emem.agents.spans import (
     revises,
     salient_terms,
     sentences,
+    shared_focus,
     stated_quantity,
     stated_total,
     states_something,
@@ -171,14 +172,21 @@ def stated_label(mention: DateMention) -> str:
 
 
 def event_date(
-    e: EvidenceItem, *, ahead: bool = False, about: Sequence[str] = (), stated: bool = False
+    e: EvidenceItem,
+    *,
+    ahead: bool = False,
+    about: Sequence[str] = (),
+    stated: bool = False,
+    focus: frozenset[str] = frozenset(),
 ) -> tuple[datetime, str]:
     """When the evidence says the event happened: a date it mentions (read forwards when the turn
     talks about plans, or `ahead` when the question asks about something still to come), else
     when it was said. With `about` (the people the question asks of), a date said in the clauses
     naming them wins over one said of someone else in the same turn ("Priya's is May 2 and
     Paula's is May 20"). With `stated`, the label holds only the date parts the words say
-    (`stated_label`): a date still to come, or recurring, has no year unless one was said."""
+    (`stated_label`): a date still to come, or recurring, has no year unless one was said. With
+    `focus` (the question's words), a sentence about more of them than the first date's own
+    dates the event (`_dated_in_focus`)."""
     label = stated_label if stated else DateMention.label
     forwards = ahead or _FUTURE.search(e.text)
     direction: Literal["past", "future"] = "future" if forwards else "past"
@@ -206,9 +214,58 @@ def event_date(
     # "they're not doing it in December. They're thinking March next year": a date the turn says
     # it is not is no answer when it gives another
     mentions = [m for m in mentions if not _denied(text, m)] or mentions
+    if mentions and focus and (found := _dated_in_focus(text, mentions, focus)) is not None:
+        day, mention = found
+        if mention is not None:
+            return mention.start, label(mention)
+        year = "" if stated and label(mentions[0]) == stated_label(mentions[0]) else f" {day:%Y}"
+        return day, f"{day.day} {day:%B}{year}"
     if mentions:
         return mentions[0].start, label(mentions[0])
     return e.time, f"{e.time.day} {e.time:%B %Y}"
+
+
+def _dated_in_focus(
+    text: str, mentions: Sequence[DateMention], focus: frozenset[str]
+) -> tuple[datetime, DateMention | None] | None:
+    """The date of the sentence about more of the question's words than the first date's
+    sentence, when it gives one: a date it states, or a bare day ("The 11th is the day we fly
+    out to Sydney") in the month of the date said last before it in the turn. None when the
+    first date's sentence is as much about the question as any."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for piece in sentences(text):
+        at = text.find(piece, start)
+        if at < 0:
+            return None
+        spans.append((at, at + len(piece)))
+        start = at + len(piece)
+
+    def sentence_of(pos: int) -> tuple[int, int] | None:
+        return next(((s, e) for s, e in spans if s <= pos < e), None)
+
+    first = sentence_of(mentions[0].span[0])
+    if first is None:
+        return None
+    best = shared_focus(text[first[0] : first[1]], set(focus))
+    chosen: tuple[datetime, DateMention | None] | None = None
+    for s, e in spans:
+        if (s, e) == first:
+            continue
+        score = shared_focus(text[s:e], set(focus))
+        if score <= best:
+            continue
+        own = [m for m in mentions if s <= m.span[0] < e]
+        if own:
+            best, chosen = score, (own[0].start, own[0])
+            continue
+        day = _BARE_DAY.search(text, s, e)
+        said = [m for m in mentions if m.span[1] <= s and m.granularity == "day"]
+        if day is None or not said or re.match(r"\s+of\b", text[day.end() :]):
+            continue
+        with contextlib.suppress(ValueError):
+            best, chosen = score, (said[-1].start.replace(day=int(day.group(1))), None)
+    return chosen
 
 
 def _new_date_given(e: EvidenceItem) -> bool:
@@ -285,7 +342,12 @@ def dated(e: EvidenceItem) -> bool:
     return bool(find_date_mentions(date_text(e.text), e.time))
 
 
-def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequence[str] = ()) -> str | None:
+def temporal_lookup(
+    question: str,
+    candidates: list[EvidenceItem],
+    about: Sequence[str] = (),
+    focus: frozenset[str] = frozenset(),
+) -> str | None:
     """When something happens, from the candidates (best first): the weekday asked for by "what
     day" ("pottery on Tuesdays. Correction: Thursdays" -> "Thursdays"); for something that has not
     happened yet ("When is ..."), only a date a turn states, since the day a plan was mentioned is
@@ -311,7 +373,7 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
         if not candidates:
             return None
         # A date still to come (or a recurring one: "When is my birthday?") keeps the words' parts.
-        when, label = event_date(candidates[0], ahead=True, about=about, stated=True)
+        when, label = event_date(candidates[0], ahead=True, about=about, stated=True, focus=focus)
         return _with_day(when, label, candidates[1:], about)
     # A turn that states the event's date outranks one only said around it ("The wedding was
     # beautiful", said a week later, is not its date).
@@ -319,7 +381,7 @@ def temporal_lookup(question: str, candidates: list[EvidenceItem], about: Sequen
     chosen = stating[0] if stating else (candidates[0] if candidates else None)
     if chosen is None:
         return None
-    when, label = event_date(chosen, about=about)
+    when, label = event_date(chosen, about=about, focus=focus)
     return _with_day(when, label, stating[1:], about)
 
 
@@ -1306,7 +1368,7 @@ def _read_rules(
         candidates = candidates + [
             e for e in holding[: READ_DEPTH * 2] if e not in candidates and dated(e) and about(e.text, focus)
         ]
-        when = temporal_lookup(question, candidates, plan.entities)
+        when = temporal_lookup(question, candidates, plan.entities, frozenset(focus))
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         stated = stated_duration(question, focus_words(question, set(plan.entities)), holding)

@@ -373,6 +373,12 @@ def about(text: str, focus: set[str]) -> bool:
     return any(_stem(f) in words or any(_stem(t) in words for t in _tokens(f)) for f in focus)
 
 
+def shared_focus(text: str, focus: set[str]) -> int:
+    """How many focus words the text mentions, read as `about` reads them."""
+    words = {_stem(re.sub(r"(?:['’]s?)+$", "", w)) for w in tokenize(text)}
+    return sum(1 for f in focus if _stem(f) in words or any(_stem(t) in words for t in _tokens(f)))
+
+
 @functools.lru_cache(maxsize=4096)
 def _tokens(word: str) -> tuple[str, ...]:
     return tuple(tokenize(word))
