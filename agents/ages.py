@@ -101,7 +101,7 @@ def age_said(e: EvidenceItem, name: str) -> str | None:
     return None
 
 
-def age_answer(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
+def age_answer(question: str, evidence: Sequence[EvidenceItem], named: Sequence[str] = ()) -> str | None:
     """The answer to "How old is X?" from the latest turn that binds an age to X; None when the
     question is of another form or no turn does.
 
@@ -109,15 +109,24 @@ def age_answer(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
         question: as asked.
         evidence: turns that may answer (any order; the read path has already dropped turns
             after an as-of time).
+        named: the names the question's relative resolved to ("How old is my son?" -> Linus,
+            from the ledger), tried when the question names nobody itself.
 
     Returns:
         The age ("14", "6 weeks"), or None.
     """
     name = asks_age_of(question)
-    if name is None:
-        return None
+    if name is None and _ASKS.match(question) and _RELATIVE.search(question):
+        names = list(named)
+    else:
+        names = [name] if name is not None else []
     latest = sorted(evidence, key=said_order, reverse=True)
-    for e in latest:
-        if (age := age_said(e, name)) is not None:
-            return age
+    for who in names:
+        for e in latest:
+            if (age := age_said(e, who)) is not None:
+                return age
     return None
+
+
+_RELATIVE = re.compile(r"\b(?:my|our|the\s+user's|[A-Z][\w'’-]*['’]s)\s+(?:[a-z]+\s+)?[a-z]+\s*\??\s*$")
+"""A relative asked by kin ("my son", "Idris's youngest daughter"), not by name."""

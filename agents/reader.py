@@ -1130,7 +1130,8 @@ def offline_read(
     would otherwise abstain on (agents.replies). `addressed` is the conversation's user and its
     agents when they are known: the agent's "you" is the user."""
     answer, status = _read_rules(question, plan, pack, facts, people, addressed)
-    if status == "abstained" and (age := age_answer(question, _told(pack))) is not None:
+    named = [n for n in plan.entities if n.casefold() not in ("user", "the user")]
+    if status == "abstained" and (age := age_answer(question, _told(pack), named)) is not None:
         # "How old is Horopito?" where no rule above read one: the latest turn that binds an
         # age to the name ("my cat Horopito, a tortoiseshell who's fourteen")
         answer, status = age, "answered"

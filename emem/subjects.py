@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Literal
 
 from emem.extract.entities import NOT_NAMES, AliasResolver
@@ -285,7 +286,9 @@ _GENERAL = {
 }
 
 
-def relatives_of(ledger: object, namespace: str, subject: str) -> dict[str, list[str]]:
+def relatives_of(
+    ledger: object, namespace: str, subject: str, at: datetime | None = None
+) -> dict[str, list[str]]:
     """The subject's named relatives and pets by kind, from the ledger's current facts:
     {"sister": ["Ana"], "sibling": ["Ana"], "dog": ["Max"], "pet": ["Max"], "husband": ["Tom"], ...}.
 
@@ -293,6 +296,8 @@ def relatives_of(ledger: object, namespace: str, subject: str) -> dict[str, list
         ledger: an emem.ledger.store.Ledger.
         namespace: the tenant.
         subject: whose relatives (the user's subject).
+        at: the present the question is read at (valid and known then); None: the wall clock.
+            A conversation dated after the wall clock names its relatives after it.
 
     Returns:
         kind -> names, for `question_subjects(..., relatives=...)`.
@@ -300,7 +305,8 @@ def relatives_of(ledger: object, namespace: str, subject: str) -> dict[str, list
     from emem.ledger.predicates import named_value
 
     out: dict[str, list[str]] = {}
-    for res in ledger.facts(namespace, subject=subject):  # type: ignore[attr-defined]
+    facts = ledger.facts(namespace, subject=subject, valid_at=at, known_at=at)  # type: ignore[attr-defined]
+    for res in facts:
         if res.predicate not in _KIN_PREDICATES:
             continue
         for value in res.values:

@@ -61,3 +61,10 @@ def test_only_a_question_about_a_name_is_read() -> None:
     assert asks_age_of("How old is Archimède now?") == "Archimède"
     assert asks_age_of("How old is my cat?") is None
     assert asks_age_of("Where does Sable sleep?") is None
+
+
+def test_a_relative_asked_by_kin_is_read_by_the_name_the_ledger_gives() -> None:
+    turns = [spoken("Our son Tobias, who's nine, has taken up chess.", month=2)]
+    assert age_answer("How old is my son?", turns, named=["Tobias"]) == "9"
+    assert age_answer("How old is my son?", turns) is None  # no name resolved: nothing bound
+    assert age_answer("How old is Maren?", turns, named=["Tobias"]) is None  # a name asked is that name

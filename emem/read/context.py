@@ -280,6 +280,12 @@ class ReadRuntime:
         newest turn of the view when that is later."""
         return read_now(view.latest_time, utcnow())
 
+    def _read_at(self, view: NamespaceView) -> str:
+        """What `now` is for a memo key: the newest turn when it is later than the wall clock
+        (a conversation dated ahead), else "now" (the wall clock moves, the facts known do not)."""
+        latest = view.latest_time
+        return latest.isoformat() if latest is not None and latest > utcnow() else "now"
+
     def _ledger_memo(self, namespace: str, name: str, compute: Callable[[], T]) -> T:
         """A value derived from the ledger, recomputed only when the ledger changed (one indexed
         query per call instead of loading rows on every question)."""
@@ -377,11 +383,13 @@ class ReadRuntime:
         def named() -> frozenset[str]:
             names = set(self.known_entities(namespace, view))
             for speaker in self.speakers(view):
-                for kin in relatives_of(ledger, namespace, speaker).values():
+                for kin in relatives_of(ledger, namespace, speaker, self.now(view)).values():
                     names.update(kin)
             return frozenset(names)
 
-        return self._ledger_memo(namespace, "people:" + ",".join(self.speakers(view)), named)
+        return self._ledger_memo(
+            namespace, f"people:{self._read_at(view)}:" + ",".join(self.speakers(view)), named
+        )
 
     def question_subjects(self, namespace: str, view: NamespaceView, question: str) -> list[str]:
         """Who the question is about: "I"/"my"/"the user" -> the user's subject, "you" -> the
@@ -390,19 +398,20 @@ class ReadRuntime:
         ledger = self.ledger()
         inferred = self.inferred_user(view)
         user = user_speaker(speakers) or (inferred[0] if inferred else None)
+        now, at = self.now(view), self._read_at(view)
         return question_subjects(
             question,
             speakers,
             self._ledger_memo(namespace, "subjects", lambda: ledger.subjects(namespace)),
             aliases=self._ledger_memo(namespace, "aliases", lambda: name_aliases(ledger, namespace)),
             relatives=self._ledger_memo(
-                namespace, f"relatives:{user}", lambda: relatives_of(ledger, namespace, user)
+                namespace, f"relatives:{user}:{at}", lambda: relatives_of(ledger, namespace, user, now)
             )
             if user
             else None,
             inferred=inferred,
             relatives_for=lambda s: self._ledger_memo(
-                namespace, f"relatives:{s}", lambda: relatives_of(ledger, namespace, s)
+                namespace, f"relatives:{s}:{at}", lambda: relatives_of(ledger, namespace, s, now)
             ),
         )
 
