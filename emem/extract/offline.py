@@ -1839,7 +1839,7 @@ def _in_relative_clause(sentence: str, start: int, dates: Sequence[DateMention])
     if before is None:
         return False
     word = before.group(1)
-    if not word[:1].islower() or word in _FUNCTION_WORDS or word.endswith("ly"):
+    if not word[:1].islower() or word in _FUNCTION_WORDS or word.endswith(("ly", "wise")):
         return False
     return not any(d.span[1] == before.end(1) for d in dates)
 
@@ -1904,7 +1904,19 @@ def _medium_of(
         if medium:
             return medium
     siblings = {f.predicate for f in earlier if f.predicate in _MEDIA and f.subject == subject}
-    return siblings.pop() if len(siblings) == 1 else None
+    if len(siblings) == 1:
+        return siblings.pop()
+    # "Finished Creation Lake. I'm onto Tomb of Sand now": the medium of the work just ended, as
+    # its history says, when the ending itself could not tell
+    ended = {
+        frozenset(_words(f.object))
+        for f in earlier
+        if f.kind == "end" and f.predicate in _MEDIA and f.subject == subject
+    }
+    for f in history[::-1]:
+        if f.kind == "assert" and f.predicate in _MEDIA and frozenset(_words(f.object)) in ended:
+            return f.predicate
+    return None
 
 
 _AFFIRM = re.compile(

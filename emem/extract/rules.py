@@ -2158,7 +2158,7 @@ RULES: tuple[Rule, ...] = (
     # place (its capitalised name only: "I cook at home" names no employer).
     R(
         "works_at",
-        r"{S}{vg:fix,repair,service,bake,cook,serve:now}(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for)\s+{obj:org}",
+        r"{S}{vg:fix,repair,service,bake,cook,serve,roast,brew,bartend:now}(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for)\s+{obj:org}",
         org_name,
         dated=True,
         confidence=0.8,
@@ -2189,6 +2189,21 @@ RULES: tuple[Rule, ...] = (
     ),
     R("job_title", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{obj:job}", job),
     R("job_title", r"{S}{HAVE}{ADV}\s+been\s+(?:a|an)\s+{obj:job}", job),
+    # "Since July I've been head pastry chef at Marrow & Vine": a post held until now, at a place
+    R(
+        "works_at",
+        r"{S}{HAVE}{ADV}\s+been\s+(?:(?:a|an|the)\s+)?(?:[a-z]+\s+)?{job:job}\s+(?:at|for)\s+{obj:org}",
+        org_name,
+        dated=True,
+        confidence=0.7,
+    ),
+    R(
+        "job_title",
+        r"{S}{HAVE}{ADV}\s+been\s+(?:(?:a|an|the)\s+)?(?:[a-z]+\s+)?{obj:job}(?=\s+(?:at|for)\s+[A-Z])",
+        job,
+        dated=True,
+        confidence=0.7,
+    ),
     R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
     R(
         "works_at",
@@ -2789,6 +2804,20 @@ RULES: tuple[Rule, ...] = (
     R("reading", rf"{{S}}{{vg:start,begin:past}}\s+(?:reading|re-?reading)\s+{TITLE}", title, dated=True),
     R("reading", rf"\b(?:[Mm]y)\s+current\s+(?:read|book)\s+is\s+{TITLE}", title),
     R("reading", rf"{{S}}{{vg:finish:past}}\s+reading\s+{TITLE}", title, kind="end", dated=True),
+    # "Reading-wise I'm on Creation Lake": the medium said before the work
+    R(
+        "reading",
+        r"(?:(?<=[Rr]eading-wise )|(?<=[Bb]ook-wise )|(?<=[Rr]eading-wise, )|(?<=[Bb]ook-wise, ))"
+        rf"{{S}}{{BEN}}{{ADV}}\s+on\s+{TITLE}",
+        title,
+        kw="reading-wise book-wise",
+    ),
+    # "Finished X. I'm onto Tomb of Sand now", "Now on Caledonian Road by Andrew O'Hagan": the next
+    # work, by "onto" or by its author; the engine picks reading or watching
+    R(MEDIUM, rf"{{S}}{{BEN}}{{ADV}}\s+(?:onto|on\s+to)\s+{TITLE}", title, kw="onto"),
+    R(MEDIUM, rf"(?:^|[.!?]\s+)(?:[Nn]ow|[Nn]ext)\s+on\s+{TITLE}(?=\s+by\s+[A-Z])", title, kw="now next"),
+    # "Tomb of Sand finished.": a work ended, said title first
+    R(MEDIUM, rf"^{TITLE}\s+(?:finished|done)\s*[.!]", title, kind="end", kw="finished done"),
     R(
         "watching",
         rf"(?i:\b(?:right\s+now|at\s+the\s+moment|currently|these\s+days)\b)[^.!?]{{0,40}}?\b(?:one|a|the|my)\s+"
@@ -2897,6 +2926,12 @@ RULES: tuple[Rule, ...] = (
         r"(?:\s+(?:pickup|van|truck|car|ute|estate|hatchback|4x4|hybrid|diesel|electric|EV))?"
         r"(?=\s+(?:now|instead|here|there|in\s+the\s+end)\b|\s*[,.!;]|\s+[-–—]\s|$)",
         vehicle_in_talk,
+        dated=True,
+    ),
+    R(  # "The Ranger finally died. We replaced it with a silver Honda Odyssey."
+        "drives",
+        rf"{{S}}{{vg:replace:past}}\s+(?:it|her|him|them|the\s+\w+)\s+with\s+(?:a|an)\s+{_VEHICLE_MODS}{_VEHICLE}",
+        vehicle,
         dated=True,
     ),
     R(  # "New van as well. Sold the Doblo and bought a white Trafic with my name on the side."
