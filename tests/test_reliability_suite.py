@@ -236,14 +236,15 @@ def test_the_second_holdout_split_is_a_full_suite_of_its_own(suite) -> None:
         ("holdout16", "b", 35),
         ("holdout17", "j", 36),
         ("holdout18", "t", 37),
+        ("holdout19", "i", 38),
     ],
 )
 def test_a_later_holdout_split_is_a_full_suite_of_its_own(
     suite, split: str, prefix: str, per_dimension: int
 ) -> None:
-    """holdout3...holdout18, each written blind to the code (sessions 8 to 23) while others tuned on
+    """holdout3...holdout19, each written blind to the code (sessions 8 to 24) while others tuned on
     every older split, and committed before emem ran on it: its own conversations
-    (m01..., n01..., p01..., q01..., r01..., u01..., v01..., w01..., z01..., c01..., d01..., e01..., g01..., b01..., j01..., t01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
+    (m01..., n01..., p01..., q01..., r01..., u01..., v01..., w01..., z01..., c01..., d01..., e01..., g01..., b01..., j01..., t01..., i01...), mostly an agent and one user, some friends, 3+ dated sessions with later ones appended,
     a full set of cases in every dimension, and some asked through the as_of parameter."""
     convs = {k: v for k, v in suite.conversations.items() if v.split == split}
     assert len(convs) >= 12 and all(re.fullmatch(rf"{prefix}\d\d", k) for k in convs)
@@ -313,6 +314,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         _result("b16-1", "holdout16", False, "Where does Sid live?", "Serpa, says the holdout16 answer"),
         _result("j17-1", "holdout17", False, "Where does Tia live?", "Moura, says the holdout17 answer"),
         _result("t18-1", "holdout18", False, "Where does Ugo live?", "Beja, says the holdout18 answer"),
+        _result("i19-1", "holdout19", False, "Where does Val live?", "Vidigueira, says the holdout19 answer"),
     ]
     splits = [*SPLITS, "all"]
     report = markdown_report(results, splits, ["fast"], "header")
@@ -334,6 +336,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "| dimension (holdout16) | fast |" in report and "- b16-1 [stale_value]: fast" in report
     assert "| dimension (holdout17) | fast |" in report and "- j17-1 [stale_value]: fast" in report
     assert "| dimension (holdout18) | fast |" in report and "- t18-1 [stale_value]: fast" in report
+    assert "| dimension (holdout19) | fast |" in report and "- i19-1 [stale_value]: fast" in report
     assert "Where does Ana live?" in report and "Porto, says the dev answer" in report
     hidden_texts = ("Where does Bo live?", "Faro", "Where does Cy live?", "Braga", "Where does Di live?")
     later = ("Where does Ed live?", "Evora", "Where does Flo live?", "Tavira", "Where does Gus live?")
@@ -369,6 +372,8 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
         "Moura",
         "Where does Ugo live?",
         "Beja",
+        "Where does Val live?",
+        "Vidigueira",
     ):
         assert hidden not in report
     assert "- t-1 [stale_value]: fast" in report and "- h-1 [stale_value]: fast" in report
@@ -388,6 +393,7 @@ def test_the_report_details_dev_failures_and_only_names_held_out_ones() -> None:
     assert "Serpa, says the holdout16 answer" in full
     assert "Moura, says the holdout17 answer" in full
     assert "Beja, says the holdout18 answer" in full
+    assert "Vidigueira, says the holdout19 answer" in full
     assert "Where does Bo live?" in full and "Where does Di live?" not in full
 
 
@@ -440,6 +446,8 @@ def test_the_command_runs_a_held_out_split_without_showing_its_answers(
         ("holdout17", (365, 48, 95, 27, 17)),
         # session 23: 370+ cases, 50+ yes/no, 100+ through as_of, 27+ requests, 18+ controls
         ("holdout18", (370, 50, 100, 27, 18)),
+        # session 24: 370+ cases, 55+ yes/no, 100+ through as_of, 27+ requests, 18+ controls
+        ("holdout19", (370, 55, 100, 27, 18)),
     ],
 )
 def test_recent_holdouts_mix_speakers_yes_no_questions_and_as_of(

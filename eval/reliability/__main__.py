@@ -20,7 +20,8 @@ Examples:
     python -m emem.eval.reliability --split holdout15 --out /tmp/rh15  # the fifteenth held-out split
     python -m emem.eval.reliability --split holdout16 --out /tmp/rh16  # the sixteenth held-out split
     python -m emem.eval.reliability --split holdout17 --out /tmp/rh17  # the seventeenth held-out split
-    python -m emem.eval.reliability --split holdout18 --out /tmp/rh18  # the eighteenth, the only blind one
+    python -m emem.eval.reliability --split holdout18 --out /tmp/rh18  # the eighteenth held-out split
+    python -m emem.eval.reliability --split holdout19 --out /tmp/rh19  # the nineteenth, the only blind one
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         "--split",
         default="all",
         choices=(*SPLITS, "all"),
-        help="dev | test | holdout | holdout2 | holdout3 | holdout4 | holdout5 | holdout6 | holdout7 | holdout8 | holdout9 | holdout10 | holdout11 | holdout12 | holdout13 | holdout14 | holdout15 | holdout16 | holdout17 | holdout18 (the newest blind split) | all",
+        help="dev | test | holdout | holdout2 | holdout3 | holdout4 | holdout5 | holdout6 | holdout7 | holdout8 | holdout9 | holdout10 | holdout11 | holdout12 | holdout13 | holdout14 | holdout15 | holdout16 | holdout17 | holdout18 | holdout19 (the newest blind split) | all",
     )
     p.add_argument("--out", type=Path, default=Path("eval/results/reliability"))
     p.add_argument(
@@ -64,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
         "--show-heldout-failures",
         action="store_true",
         help="print and report the questions and answers of failing held-out cases (test, holdout, "
-        "holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11, holdout12, holdout13, holdout14, holdout15, holdout16, holdout17, holdout18); by default only their ids, so the held-out splits do not "
+        "holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11, holdout12, holdout13, holdout14, holdout15, holdout16, holdout17, holdout18, holdout19); by default only their ids, so the held-out splits do not "
         "become tuning material",
     )
     p.add_argument("--quiet", action="store_true")

@@ -46,6 +46,7 @@ Split = Literal[
     "holdout16",
     "holdout17",
     "holdout18",
+    "holdout19",
 ]
 SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
 HELD_OUT: tuple[str, ...] = tuple(s for s in SPLITS if s != "dev")
@@ -69,6 +70,7 @@ FRESH_ORDER: dict[str, int] = {
     "holdout16": 16,
     "holdout17": 17,
     "holdout18": 18,
+    "holdout19": 19,
 }
 """Splits added after the first two sort after them, oldest first, so adding a split never reorders
 the cases that were there before it (samples over every split stay comparable across sessions)."""
@@ -128,7 +130,7 @@ class Suite(BaseModel):
     cases: list[Case]
 
     def select(self, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout18` or `all`),
+        """Cases of a split (`dev`, `test`, `holdout`, `holdout2`...`holdout19` or `all`),
         optionally only the given ids, in file order."""
         wanted = set(ids) if ids is not None else None
         return [
@@ -151,7 +153,7 @@ def load_suite(root: Path | None = None) -> Suite:
     Returns:
         The suite, cases in file order with the later splits last (holdout, holdout2, holdout3,
         holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11, holdout12,
-        holdout13, holdout14, holdout15, holdout16, holdout17, then holdout18).
+        holdout13, holdout14, holdout15, holdout16, holdout17, holdout18, then holdout19).
         Raises ValueError on a duplicate id, an unknown conversation, or a case whose split differs from its
         conversation's (held-out cases never share a conversation with dev).
     """

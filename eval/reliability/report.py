@@ -90,7 +90,7 @@ def markdown_report(
 ) -> str:
     """The whole report: a table per split, then the failures split by split. Dev failures come with
     their question, answer, status and the checks that failed; a held-out split (test, holdout,
-    holdout2...holdout18) lists only its failing case ids unless `show_heldout_failures`, so
+    holdout2...holdout19) lists only its failing case ids unless `show_heldout_failures`, so
     reading a report does not turn the held-out cases into tuning material.
 
     Args:
