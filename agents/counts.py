@@ -145,6 +145,13 @@ _BARE_TOTAL = re.compile(
 )
 """A sentence that is only a total ("So eighteen.", "That's five now.", "So I've seven now.",
 "Eight now.")."""
+_AT_TOTAL = re.compile(
+    rf"(?:^\W*|,\s*|\bso\s+)(?:so\s+)?(?:I['’]m|I\s+am|we['’]re|we\s+are)\s+(?:now\s+)?(?:at|up\s+to|down\s+to)\s+"
+    rf"({NUMBER_PATTERN})\b(?!\s*(?:%|am\b|pm\b|:|o['’]clock|(?!now\b|again\b)[a-z]))",
+    re.I,
+)
+"""A running total said as where the speaker is ("I'm at seven now", "so we're up to nine"),
+with no noun after the number: in a turn about the set, its size."""
 _COUNTER = re.compile(
     rf"\b(?P<noun>[a-z]+)\s+(?:log|count|tally|total|counter)\s*(?:is|was|'s|stands|stood|stayed|sits)?\s*"
     rf"(?:now\s+|still\s+)?(?:at|on)?\s*({NUMBER_PATTERN})\b(?!\s*(?:%|am\b|pm\b|:))",
@@ -236,6 +243,16 @@ def count_over_time(
                 and (n := _number(counter.group(2))) is not None
             ):
                 # "Dive log is at 212": the tally said by its noun is the count
+                if count is not None and n != count:
+                    changes += 1
+                count, linked = n, True
+                continue
+            if (
+                (linked or mentions(sentence, focus) or (i > 0 and mentions(told[i - 1], focus)))
+                and (at := _AT_TOTAL.search(sentence))
+                and (n := _number(at.group(1))) is not None
+            ):
+                # "Two hives destroyed. I'm at seven now": where the tally stands
                 if count is not None and n != count:
                     changes += 1
                 count, linked = n, True

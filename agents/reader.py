@@ -1145,7 +1145,52 @@ def offline_read(
         # "What position did I play in roller derby?" -> "roller derby": the question's own words
         # say nothing it did not
         answer, status = abstention(question), "abstained"
+    elif status == "answered" and no_value_of_kind(question, answer):
+        answer, status = abstention(question), "abstained"
     return answer, status
+
+
+_WHICH = re.compile(
+    r"^\s*(?:which|what)\s+(?!(?:is|was|are|were|did|does|do|has|have|had)\b)[a-z]"
+    r"|^\s*what(?:['’]s|\s+is|\s+was)\s+the\s+name\s+of\b",
+    re.I,
+)
+_POSSESSOR_ONLY = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*['’]s\W*")
+_COUNTED_WORD = re.compile(
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty)",
+    re.I,
+)
+"""A number said in words: how many, never which one ("Two" is no journal)."""
+_CLAUSE_SCRAP = re.compile(
+    r"(?i:I|we|you|he|she|they|it)(?:['’](?:ve|m|re|s|d|ll))?(?:\s+(?!(?:a|an|the|just|my|our)\b)[a-z]+){0,2}\W*"
+)
+"""A subject and a verb with nothing named ("I've moved", "We've been"): a scrap of a clause."""
+
+
+def no_value_of_kind(question: str, answer: str) -> bool:
+    """Whether a "which/what <noun>" answer is no value at all (pure): a possessor alone ("Which
+    film did Radka work on?" -> "Jolanta's"), a number word for a thing that is not a number
+    ("Which journal published my second paper?" -> "Two"), or a scrap of a clause ("On which
+    island ...?" -> "I've moved"). A "whose" question is answered by a possessor.
+
+    Args:
+        question: as asked.
+        answer: the answer read.
+
+    Returns:
+        True when the answer cannot be the value the question asks for.
+    """
+    if re.search(r"\bwhose\b", question, re.I):
+        return False
+    text = answer.strip()
+    if not _WHICH.search(question) and not re.match(r"^\s*(?:on|in|at|from|to)\s+which\b", question, re.I):
+        return False  # "Who's doing the deliveries?" -> "Saskia's": Saskia is
+    if _POSSESSOR_ONLY.fullmatch(text):
+        return True
+    if _CLAUSE_SCRAP.fullmatch(text):
+        return True
+    return answer_type(question) is AnswerType.OTHER and bool(_COUNTED_WORD.fullmatch(text.strip(" .!")))
 
 
 def echoes_question(answer: str, question: str) -> bool:

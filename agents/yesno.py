@@ -100,6 +100,24 @@ def _replacement_asked(sentence: str, weights: dict[str, float], question: str =
     )
 
 
+_GIVEN_UP = re.compile(r"\binstead\s+of\s+(?P<gave>[^,.;!?]+)", re.IGNORECASE)
+
+
+def _given_up(sentence: str, question: str) -> bool:
+    """Whether the sentence names what the question asks as what was given up ("do it in
+    Montreal instead of Fort Henry" for "Is the wedding going to be at Fort Henry?"): every name
+    the question names is in the "instead of" phrase and nowhere else in the sentence."""
+    m = _GIVEN_UP.search(sentence)
+    if m is None:
+        return False
+    names = [n for n in re.findall(r"(?<!^)\b[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*", question.strip()) if n != "I"]
+    rest = sentence[: m.start()] + sentence[m.end() :]
+    return bool(names) and all(
+        re.search(rf"\b{re.escape(n)}", m.group("gave")) and not re.search(rf"\b{re.escape(n)}", rest)
+        for n in names
+    )
+
+
 def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     """Answer a yes/no question about a plan or state from what was said last about it.
 
@@ -130,6 +148,8 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     if best is None:
         return None
     plan_turn, plan_sentence, _ = best
+    if _given_up(plan_sentence, asked):
+        return f"No: {plan_sentence}"  # "in Montreal instead of Fort Henry" for "... at Fort Henry?"
     replaced_by_it = _replacement_asked(plan_sentence, weights, asked)
     if ENDED.search(plan_sentence) and not replaced_by_it:
         return f"No: {plan_sentence}"  # "the dog idea is dead btw": the best match ends it itself
@@ -141,6 +161,9 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     replacements = []
     for e, s, score in scored:
         if e.time < plan_turn.time or (e is plan_turn and s == plan_sentence):
+            continue
+        if _given_up(s, asked):
+            ends.append((score + 1.0, e.time, s))  # "..., instead of Glenmore Lodge"
             continue
         if not (ENDED.search(s) or (timed and _MOVED.search(s))):
             continue

@@ -148,3 +148,14 @@ def test_totals_said_plainly_after_the_set_is_named() -> None:
 def test_a_running_tally_said_by_its_noun() -> None:
     turns = ["Climb log is at 57 routes.", "Climb log is 64 now.", "Back on the wall: climb log is at 80."]
     assert [_replay(turns[:k], {"climbs", "climb"}) for k in range(1, 4)] == [57, 64, 80]
+
+
+def test_where_the_tally_stands_said_without_its_noun() -> None:
+    turns = [
+        "We keep goats up the hill. Four goats, all nannies.",
+        "Goat news: both of the older nannies had kids last week, so we're up to six.",
+        "Sold two of the goats to the Morrisons. We're at four now, and the field is quieter.",
+    ]
+    assert [_replay(turns[:k], {"goats", "goat"}) for k in range(1, 4)] == [4, 6, 4]
+    # an hour or a lesson is where something else stands
+    assert _replay(["We keep goats up the hill. Four goats.", "I'm at lesson nine of my course."], {"goats"}) == 4

@@ -26,6 +26,20 @@ def test_a_plan_called_off_in_other_words_is_a_no() -> None:
     )
 
 
+def test_what_was_given_up_for_another_is_a_no() -> None:
+    ev = said(
+        "The retreat is booked at Glenmore Lodge for the spring.",
+        "Retreat update: we're holding it at Aviemore Hostel instead of Glenmore Lodge, cheaper.",
+    )
+    assert yes_no("Is the retreat going to be at Glenmore Lodge?", ev) == (
+        "No: Retreat update: we're holding it at Aviemore Hostel instead of Glenmore Lodge, cheaper."
+    )
+    assert yes_no(
+        "Is the retreat going to be at Aviemore Hostel?",
+        ev,
+    ).startswith("Yes")
+
+
 def test_a_plan_moved_to_another_time_is_a_no_for_the_old_time() -> None:
     ev = said("We're off to Lisbon in April for the reunion.", "The reunion has been moved to October.")
     assert yes_no("Are we going to Lisbon for the reunion in April?", ev) == (
