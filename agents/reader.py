@@ -1156,6 +1156,9 @@ _WHICH = re.compile(
     re.I,
 )
 _POSSESSOR_ONLY = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*['’]s\W*")
+_CUE_ONLY = re.compile(
+    r"\W*(?:(?:wait|no|sorry|actually|oh|ah|um+|hm+|well|hang\s+on|hold\s+on|I\s+mean)\W*)+", re.I
+)
 _COUNTED_WORD = re.compile(
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty)",
@@ -1172,7 +1175,8 @@ def no_value_of_kind(question: str, answer: str) -> bool:
     """Whether a "which/what <noun>" answer is no value at all (pure): a possessor alone ("Which
     film did Radka work on?" -> "Jolanta's"), a number word for a thing that is not a number
     ("Which journal published my second paper?" -> "Two"), or a scrap of a clause ("On which
-    island ...?" -> "I've moved"). A "whose" question is answered by a possessor.
+    island ...?" -> "I've moved"). A "whose" question is answered by a possessor. Whatever the
+    question, the cue of a repair alone ("Wait, no") is no value.
 
     Args:
         question: as asked.
@@ -1184,6 +1188,8 @@ def no_value_of_kind(question: str, answer: str) -> bool:
     if re.search(r"\bwhose\b", question, re.I):
         return False
     text = answer.strip()
+    if _CUE_ONLY.fullmatch(text):
+        return True  # "Wait, no": the words that put a value right, without it
     if not _WHICH.search(question) and not re.match(r"^\s*(?:on|in|at|from|to)\s+which\b", question, re.I):
         return False  # "Who's doing the deliveries?" -> "Saskia's": Saskia is
     if _POSSESSOR_ONLY.fullmatch(text):

@@ -15,6 +15,7 @@ from emem.agents.reader import no_value_of_kind
         ("What's the name of the vet who treated Biscuit?", "Marta's"),
         ("Which magazine printed my third story?", "Three"),
         ("In which town did we buy the rug?", "We've been"),
+        ("Where does my brother live?", "Wait, no"),
     ],
 )
 def test_no_value(question: str, answer: str) -> None:
