@@ -215,11 +215,11 @@ def event_date(
     # it is not is no answer when it gives another
     mentions = [m for m in mentions if not _denied(text, m)] or mentions
     if mentions and focus and (found := _dated_in_focus(text, mentions, focus)) is not None:
-        day, mention = found
+        on, mention = found
         if mention is not None:
             return mention.start, label(mention)
-        year = "" if stated and label(mentions[0]) == stated_label(mentions[0]) else f" {day:%Y}"
-        return day, f"{day.day} {day:%B}{year}"
+        year = "" if stated and label(mentions[0]) == stated_label(mentions[0]) else f" {on:%Y}"
+        return on, f"{on.day} {on:%B}{year}"
     if mentions:
         return mentions[0].start, label(mentions[0])
     return e.time, f"{e.time.day} {e.time:%B %Y}"

@@ -158,4 +158,7 @@ def test_where_the_tally_stands_said_without_its_noun() -> None:
     ]
     assert [_replay(turns[:k], {"goats", "goat"}) for k in range(1, 4)] == [4, 6, 4]
     # an hour or a lesson is where something else stands
-    assert _replay(["We keep goats up the hill. Four goats.", "I'm at lesson nine of my course."], {"goats"}) == 4
+    assert (
+        _replay(["We keep goats up the hill. Four goats.", "I'm at lesson nine of my course."], {"goats"})
+        == 4
+    )
