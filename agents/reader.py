@@ -41,6 +41,7 @@ from emem.agents.frames import (
 from emem.agents.frequency import frequency_answer
 from emem.agents.members import which_member
 from emem.agents.named import named_instance
+from emem.agents.owners import owner_answer
 from emem.agents.pets import asks_about_pet, pet_answer
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.replies import reply_to_question
@@ -1130,6 +1131,9 @@ def offline_read(
     would otherwise abstain on (agents.replies). `addressed` is the conversation's user and its
     agents when they are known: the agent's "you" is the user."""
     answer, status = _read_rules(question, plan, pack, facts, people, addressed)
+    if (owner := owner_answer(question, _told(pack))) is not None:
+        # "Whose dog is Bobbin?": the keeper the turns give the name ("Bobbin, Rhett's new puppy")
+        answer, status = owner, "answered"
     named = [n for n in plan.entities if n.casefold() not in ("user", "the user")]
     if status == "abstained" and (age := age_answer(question, _told(pack), named)) is not None:
         # "How old is Horopito?" where no rule above read one: the latest turn that binds an
