@@ -16,14 +16,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from emem.answer import EvidenceItem
+from emem.subjects import AGENT_NAMES, USER_NAMES
 
 _ASKS = re.compile(
     r"^\s*(?i:whose)\s+[a-z]+\s+(?i:is|was|are|were)\s+(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*)\s*\??\s*$"
 )
 _NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*"
 _NOT_OWNERS = frozenset({"I", "My", "Our", "The", "A", "An", "And", "But", "So", "His", "Her", "Their"})
-_AGENT_LABELS = frozenset({"assistant", "agent", "ai", "bot", "system"})
-_USER_LABELS = frozenset({"user", "the user"})
 
 
 def asked_name(question: str) -> str | None:
@@ -98,6 +97,6 @@ def owner_answer(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
         ranked = talk.most_common(2)
         if ranked and ranked[0][1] >= 2 and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
             found = ranked[0][0]
-    if found is None or found.casefold() in _AGENT_LABELS | _USER_LABELS:
+    if found is None or found.strip().casefold() in AGENT_NAMES | USER_NAMES:
         return None
     return found

@@ -94,6 +94,7 @@ from emem.instructions import looks_like_instruction
 from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
+from emem.numbers import CARDINALS, TEENS
 from emem.prompting import load_prompt, memory_block
 from emem.repairs import repaired
 from emem.subjects import AGENT_NAMES
@@ -216,11 +217,10 @@ def event_date(
     # it is not is no answer when it gives another
     mentions = [m for m in mentions if not _denied(text, m)] or mentions
     if mentions and focus and (found := _dated_in_focus(text, mentions, focus)) is not None:
-        on, mention = found
-        if mention is not None:
-            return mention.start, label(mention)
-        year = "" if stated and label(mentions[0]) == stated_label(mentions[0]) else f" {on:%Y}"
-        return on, f"{on.day} {on:%B}{year}"
+        if isinstance(found, DateMention):
+            return found.start, label(found)
+        year = "" if stated and label(mentions[0]) == stated_label(mentions[0]) else f" {found:%Y}"
+        return found, f"{found.day} {found:%B}{year}"
     if mentions:
         return mentions[0].start, label(mentions[0])
     return e.time, f"{e.time.day} {e.time:%B %Y}"
@@ -228,11 +228,11 @@ def event_date(
 
 def _dated_in_focus(
     text: str, mentions: Sequence[DateMention], focus: frozenset[str]
-) -> tuple[datetime, DateMention | None] | None:
+) -> DateMention | datetime | None:
     """The date of the sentence about more of the question's words than the first date's
-    sentence, when it gives one: a date it states, or a bare day ("The 11th is the day we fly
-    out to Sydney") in the month of the date said last before it in the turn. None when the
-    first date's sentence is as much about the question as any."""
+    sentence, when it gives one: a date it states (its mention), or a bare day ("The 11th is the
+    day we fly out to Sydney") in the month of the date said last before it in the turn (that
+    day). None when the first date's sentence is as much about the question as any."""
     spans: list[tuple[int, int]] = []
     start = 0
     for piece in sentences(text):
@@ -249,7 +249,7 @@ def _dated_in_focus(
     if first is None:
         return None
     best = shared_focus(text[first[0] : first[1]], set(focus))
-    chosen: tuple[datetime, DateMention | None] | None = None
+    chosen: DateMention | datetime | None = None
     for s, e in spans:
         if (s, e) == first:
             continue
@@ -258,14 +258,14 @@ def _dated_in_focus(
             continue
         own = [m for m in mentions if s <= m.span[0] < e]
         if own:
-            best, chosen = score, (own[0].start, own[0])
+            best, chosen = score, own[0]
             continue
         day = _BARE_DAY.search(text, s, e)
         said = [m for m in mentions if m.span[1] <= s and m.granularity == "day"]
         if day is None or not said or re.match(r"\s+of\b", text[day.end() :]):
             continue
         with contextlib.suppress(ValueError):
-            best, chosen = score, (said[-1].start.replace(day=int(day.group(1))), None)
+            best, chosen = score, said[-1].start.replace(day=int(day.group(1)))
     return chosen
 
 
@@ -1131,16 +1131,17 @@ def offline_read(
     would otherwise abstain on (agents.replies). `addressed` is the conversation's user and its
     agents when they are known: the agent's "you" is the user."""
     answer, status = _read_rules(question, plan, pack, facts, people, addressed)
-    if (owner := owner_answer(question, _told(pack))) is not None:
+    told = _told(pack)
+    if (owner := owner_answer(question, told)) is not None:
         # "Whose dog is Bobbin?": the keeper the turns give the name ("Bobbin, Rhett's new puppy")
         answer, status = owner, "answered"
     named = [n for n in plan.entities if n.casefold() not in ("user", "the user")]
-    if status == "abstained" and (age := age_answer(question, _told(pack), named)) is not None:
+    if status == "abstained" and (age := age_answer(question, told, named)) is not None:
         # "How old is Horopito?" where no rule above read one: the latest turn that binds an
         # age to the name ("my cat Horopito, a tortoiseshell who's fourteen")
         answer, status = age, "answered"
     if status == "abstained" or plan.operation == Operation.TEMPORAL_ARITHMETIC:
-        reply = reply_to_question(question, _told(pack), before=said_by(question, plan))
+        reply = reply_to_question(question, told, before=said_by(question, plan))
         if reply is not None:
             answer, status = reply.answer, "answered"
     if status == "answered" and answer_type(question) is AnswerType.YESNO:
@@ -1163,11 +1164,7 @@ _POSSESSOR_ONLY = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w-]*['’]s\W*")
 _CUE_ONLY = re.compile(
     r"\W*(?:(?:wait|no|sorry|actually|oh|ah|um+|hm+|well|hang\s+on|hold\s+on|I\s+mean)\W*)+", re.I
 )
-_COUNTED_WORD = re.compile(
-    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    r"sixteen|seventeen|eighteen|nineteen|twenty)",
-    re.I,
-)
+_COUNTED_WORD = re.compile("(?:" + "|".join([*CARDINALS, *TEENS, "twenty"]) + ")", re.I)
 """A number said in words: how many, never which one ("Two" is no journal)."""
 _CLAUSE_SCRAP = re.compile(
     r"(?i:I|we|you|he|she|they|it)(?:['’](?:ve|m|re|s|d|ll))?(?:\s+(?!(?:a|an|the|just|my|our)\b)[a-z]+){0,2}\W*"

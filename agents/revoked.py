@@ -13,7 +13,7 @@ import re
 
 from emem.agents.spans import REVISION, about, focus_words, question_names, sentences
 from emem.answer import EvidenceItem, Operation, Plan
-from emem.timeparse import DAY_NAME, MONTH_NAMES
+from emem.timeparse import DAY_NAME, MONTH_TITLES
 
 CALLED_OFF = re.compile(
     r"\bcancell?(?:ed|ing)?\b|\bcall(?:ed|ing)?\s+(?:it\s+)?off\b|\b(?:is|are|was|were|it['’]s|'s)\s+off\b"
@@ -95,10 +95,7 @@ _INSTEAD_OF = re.compile(
     r"\binstead\s+of\s+(?:the\s+|our\s+|my\s+|his\s+|her\s+|their\s+)?(?P<plan>[^?,.]+?)\s*\??\s*$", re.I
 )
 _INSTEAD = re.compile(r"\binstead\b", re.I)
-_WHEN_WORD = (
-    "(?:" + "|".join(m.capitalize() for m in MONTH_NAMES) + "|"
-    rf"{DAY_NAME}|Easter|Christmas|Spring|Summer|Autumn|Winter)\b"
-)
+_WHEN_WORD = rf"(?:{MONTH_TITLES}|{DAY_NAME}|Easter|Christmas|Spring|Summer|Autumn|Winter)\b"
 _NAMED_PLACE = re.compile(
     rf"(?<!^)(?<![.!?]\s)\b(?:(?:at|to|in|for|on)\s+)?(?:the\s+)?(?P<place>(?!{_WHEN_WORD}|I\b|I['’])[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*"
     r"(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*|de|la|du|am))*)"

@@ -367,16 +367,24 @@ def about(text: str, focus: set[str]) -> bool:
     """True when the text mentions at least one focus word (crude stems both sides)."""
     if not focus:
         return True
-    # "my manager's name": the possessive is not part of the word, as in `focus_words`.
-    words = {_stem(re.sub(r"(?:['’]s?)+$", "", w)) for w in tokenize(text)}
-    # A focus word as the index reads it too ("puppy" is "puppi" once tokenised).
-    return any(_stem(f) in words or any(_stem(t) in words for t in _tokens(f)) for f in focus)
+    words = _stems_said(text)
+    return any(_says(words, f) for f in focus)
 
 
 def shared_focus(text: str, focus: set[str]) -> int:
     """How many focus words the text mentions, read as `about` reads them."""
-    words = {_stem(re.sub(r"(?:['’]s?)+$", "", w)) for w in tokenize(text)}
-    return sum(1 for f in focus if _stem(f) in words or any(_stem(t) in words for t in _tokens(f)))
+    words = _stems_said(text)
+    return sum(1 for f in focus if _says(words, f))
+
+
+def _stems_said(text: str) -> set[str]:
+    # "my manager's name": the possessive is not part of the word, as in `focus_words`.
+    return {_stem(re.sub(r"(?:['’]s?)+$", "", w)) for w in tokenize(text)}
+
+
+def _says(words: set[str], focus_word: str) -> bool:
+    # A focus word as the index reads it too ("puppy" is "puppi" once tokenised).
+    return _stem(focus_word) in words or any(_stem(t) in words for t in _tokens(focus_word))
 
 
 @functools.lru_cache(maxsize=4096)

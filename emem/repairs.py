@@ -20,9 +20,9 @@ from emem.numbers import CARDINALS, ORDINALS, TEENS, TENS_PATTERN, UNITS_PATTERN
 from emem.timeparse import MONTH_NAME, WEEKDAY
 
 _TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
+"""A title said with a name ("Dr. Fitzgibbon - no, hang on, Dr. FitzGerald"), part of the name."""
 _NAME = r"[A-Z][a-z]+(?:[A-Z][a-z]+)?(?:\s+of\s+(?:the\s+)?[A-Z][a-z]+)?"
 """A name, with what it is of ("the Annals of Glaciology")."""
-"""A title said with a name ("Dr. Fitzgibbon - no, hang on, Dr. FitzGerald"), part of the name."""
 _SENTENCE_END = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bMx)(?<!\bProf)[.!?;](?:\s+|$)")
 """Where a sentence ends; not at a title's full stop ("Mrs. Rao")."""
 _WORDS = rf"{TENS_PATTERN}(?:-{UNITS_PATTERN})?"

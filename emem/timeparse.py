@@ -44,6 +44,8 @@ MONTH_NAMES = tuple(max((m for m in MONTHS if MONTHS[m] == i), key=len) for i in
 
 MONTH_NAME = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 """A month's name or abbreviation as a regular-expression group (no flags, longest first)."""
+MONTH_TITLES = "(?:" + "|".join(m.capitalize() for m in MONTH_NAMES) + ")"
+"""The twelve months' full names, capitalised, as a regular-expression group ("In March I ...")."""
 
 
 def parse_locomo_time(value: object, where: str | None = None) -> datetime:

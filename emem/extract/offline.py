@@ -44,7 +44,7 @@ from emem.extract.sentences import split_sentences
 from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
 from emem.models import Turn
 from emem.subjects import speaker_roles
-from emem.timeparse import DAY_NAME, MONTH_NAMES, WEEKDAY
+from emem.timeparse import DAY_NAME, MONTH_TITLES, WEEKDAY
 
 _QUESTION_START = re.compile(
     r"^\W*(?:(?:so|and|but|oh|hey|wait)\W+)?(?:do|does|did|are|is|have|has|can|could|would|will|should|"
@@ -245,9 +245,7 @@ _TIME_FRONT = re.compile(
     r"^(?P<lead>(?:[Tt]his|[Ll]ast)\s+(?:week|weekend|month|year|morning|afternoon|evening|summer|spring|autumn|"
     rf"fall|winter|{DAY_NAME})|[Yy]esterday|[Tt]oday|[Ee]arlier\s+this\s+\w+|"
     r"(?:[Aa]|[Tt]wo|[Tt]hree)\s+(?:few\s+|couple\s+of\s+)?(?:days?|weeks?|months?)\s+ago|"
-    rf"[Oo]n\s+{DAY_NAME}|[Ii]n\s+(?:"
-    + "|".join(m.capitalize() for m in MONTH_NAMES)
-    + r"))\s*,?\s+(?=(?:I|We|we|He|he|She|she|They|they)\b)"
+    rf"[Oo]n\s+{DAY_NAME}|[Ii]n\s+{MONTH_TITLES})\s*,?\s+(?=(?:I|We|we|He|he|She|she|They|they)\b)"
 )
 """A time said before the subject ("This week I sold the Camry ..."): rules read a statement
 from its subject, so a reading puts the time after it."""
