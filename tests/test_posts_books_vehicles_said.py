@@ -60,3 +60,15 @@ def test_a_vehicle_that_replaced_the_old_one_is_driven() -> None:
     )
     assert [f.object for f in driven] == ["Toyota Hilux", "Skoda Octavia"]
     assert extracted("We replaced it with a new kettle.", predicate="drives") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("I've started at Harbour Bikes as workshop manager.", "workshop manager"),
+        ("I joined Harbour Bikes as head mechanic.", "head mechanic"),
+    ],
+)
+def test_a_post_taken_after_the_employer_without_an_article(text: str, title: str) -> None:
+    assert [f.object for f in extracted(text, predicate="job_title")] == [title]
+    assert extracted("I started at Harbour Bikes as well.", predicate="job_title") == []

@@ -3939,10 +3939,11 @@ RULES: tuple[Rule, ...] = (
         np(5, split_lists=False),
         kw="head director vp vice chief lead",
     ),
-    # the role said after the employer ("Started at Orbis on Monday, as a data analyst")
+    # the role said after the employer ("Started at Orbis on Monday, as a data analyst", "I've
+    # started at Saaristo Cycles as workshop manager")
     R(
         "job_title",
-        r"{S}{vg:start,begin,join:past}\s+(?:(?:at|with)\s+)?[A-Z][^,.!?;]{0,50},\s+as\s+(?:a|an)\s+{obj:job}",
+        r"{S}{vg:start,begin,join:past}\s+(?:(?:at|with)\s+)?[A-Z][^,.!?;]{0,50},?\s+as\s+(?:(?:a|an)\s+)?{obj:job}",
         job,
         dated=True,
     ),
