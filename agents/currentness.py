@@ -14,8 +14,9 @@ from datetime import datetime, timedelta
 
 from emem.agents.counts import GAIN, LOSS, member_names, mentions, name_list
 from emem.agents.spans import about_entity, revises, salient_terms, sentences, stated_quantity
-from emem.answer import EvidenceItem, Operation, Plan
+from emem.answer import EvidenceItem, FactItem, Operation, Plan
 from emem.ledger.models import Resolution, Revision
+from emem.ledger.predicates import subject_key
 from emem.ledger.withhold import PREDICATE as FORGET_PREDICATE
 from emem.models import StoredTurn
 
@@ -274,3 +275,49 @@ def said_by(question: str, plan: Plan) -> datetime | None:
     if plan.time_to is None or plan.needs_current or plan.operation != Operation.FACT:
         return None
     return plan.time_to if _STATE_THEN.search(question) else None
+
+
+def _folded(text: str) -> str:
+    """Lowercased words and digits, one space apart, padded: values compare whole, not by letter."""
+    return " " + " ".join(re.findall(r"\w+", text.casefold())) + " "
+
+
+def overruled(answer: str, plan: Plan, facts: Sequence[FactItem]) -> FactItem | None:
+    """The fact whose superseded value a reader's answer gives, when the ledger holds another.
+
+    Why: similarity proposes and the ledger decides. A model reading the context may still pick
+    the older turn over the LEDGER line above it ("021 448 3107" when the ledger holds the number
+    that replaced it); the answer must then carry the ledger's value, not the stale one. A
+    question that asks for an earlier value ("my old number") is not overruled, and neither is an
+    answer that also names a value the ledger holds (a change told as "from X to Y").
+
+    Args:
+        answer: the reader's answer.
+        plan: the question's plan (its operation, whether it asks for an earlier value, the one
+            subject it names).
+        facts: the facts resolved at the question's time.
+
+    Returns:
+        The first fact whose history value the answer gives without any of its current values,
+        or None.
+    """
+    if plan.asks_previous or plan.operation != Operation.FACT:
+        return None
+    # Only the facts of the one subject the question asks about: a number filed under the user
+    # may be their sister's, and a question about the sister is not the user's fact to overrule.
+    asked = {subject_key(e) for e in plan.entities}
+    about = [f for f in facts if subject_key(f.subject) in asked]
+    if len({subject_key(f.subject) for f in about}) != 1 or len(asked) != 1:
+        return None
+    said = _folded(answer)
+    for fact in about:
+        if fact.status != "state" or not fact.values:
+            continue
+        if any(_folded(v) in said for v in fact.values):
+            continue
+        current = {_folded(v) for v in fact.values}
+        for rev in fact.history:
+            old = _folded(str(rev.get("object_text") or rev.get("object") or ""))
+            if old.strip() and old not in current and old in said:
+                return fact
+    return None

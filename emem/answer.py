@@ -158,3 +158,6 @@ class Answer(BaseModel):
     withheld_by: str | None = None
     """The ledger revision of the forget request this question ran into: the answer says the user
     asked to forget it and gives no value (see emem.ledger.withhold)."""
+    overruled: str | None = None
+    """The reader's own answer when it gave a value the ledger holds as superseded at the
+    question's time; `answer` then carries the ledger's value (emem.agents.currentness.overruled)."""

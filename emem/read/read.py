@@ -9,7 +9,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from emem.agents.reader import Addressed, llm_read, offline_read, offline_reader_call
+from emem.agents.currentness import overruled
+from emem.agents.reader import Addressed, llm_read, offline_read, offline_reader_call, unnamed_kin
 from emem.agents.state import MasterState
 from emem.agents.withheld import withheld_answer
 from emem.answer import Answer, Plan
@@ -38,6 +39,7 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
     facts = state.get("facts", [])
     packed = state.get("pack")
     calls: list[LLMCall] = []
+    overruled_answer: str | None = None
     error = state.get("error")
     failed = [r for r in state.get("reports", []) if r.error]
     if failed and not error:
@@ -60,13 +62,22 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
             calls.append(call)
             if status == "error":
                 error = call.error
+        if (
+            status == "answered"
+            and not unnamed_kin(q, plan)  # "my sister's number": not the user's own fact
+            and (fact := overruled(answer, plan, facts)) is not None
+        ):
+            # the reader proposed a value the ledger holds as replaced: the ledger decides
+            overruled_answer, answer = answer, ", ".join(fact.values)
         near = state.get("withheld_near")
         if status == "abstained" and near is not None:
             # Nothing kept answers, and the turn nearest the question is one the user asked to
             # forget: say so, rather than that memory holds nothing.
             answer = withheld_answer(near)
     return {
-        "answer": build_answer(state, answer, status, error, calls),
+        "answer": build_answer(state, answer, status, error, calls).model_copy(
+            update={"overruled": overruled_answer}
+        ),
         "calls": calls,
         "timings": timed("read", start),
     }
