@@ -307,7 +307,10 @@ def overruled(answer: str, plan: Plan, facts: Sequence[FactItem]) -> FactItem | 
     # may be their sister's, and a question about the sister is not the user's fact to overrule.
     asked = {subject_key(e) for e in plan.entities}
     about = [f for f in facts if subject_key(f.subject) in asked]
-    if len({subject_key(f.subject) for f in about}) != 1 or len(asked) != 1:
+    subjects = {subject_key(f.subject) for f in about}
+    # a model planner lists things too ("mobile number"); another name is another person
+    others = [e for e in plan.entities if e[:1].isupper() and subject_key(e) not in subjects]
+    if len(subjects) != 1 or others:
         return None
     said = _folded(answer)
     for fact in about:

@@ -155,3 +155,6 @@ def test_only_the_asked_subjects_fact_is_overruled() -> None:
     assert overruled(OLD, about_aoife, [stale, aoifes]) is aoifes
     both = about_aoife.model_copy(update={"entities": ["user", "Aoife"]})
     assert overruled(OLD, both, [stale, aoifes]) is None
+    assert overruled(OLD, both, [stale]) is None  # Aoife is asked about; the user's fact is not hers
+    things = about_aoife.model_copy(update={"entities": ["user", "mobile number"]})
+    assert overruled(OLD, things, [stale]) is stale  # a model planner's entity that is no person
