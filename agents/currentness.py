@@ -316,9 +316,9 @@ def overruled(answer: str, plan: Plan, facts: Sequence[FactItem]) -> FactItem | 
     for fact in about:
         if fact.status != "state" or not fact.values:
             continue
-        if any(_folded(v) in said for v in fact.values):
-            continue
         current = {_folded(v) for v in fact.values}
+        if any(v in said for v in current):
+            continue
         for rev in fact.history:
             old = _folded(str(rev.get("object_text") or rev.get("object") or ""))
             if old.strip() and old not in current and old in said:

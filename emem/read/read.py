@@ -75,9 +75,7 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
             # forget: say so, rather than that memory holds nothing.
             answer = withheld_answer(near)
     return {
-        "answer": build_answer(state, answer, status, error, calls).model_copy(
-            update={"overruled": overruled_answer}
-        ),
+        "answer": build_answer(state, answer, status, error, calls, overruled=overruled_answer),
         "calls": calls,
         "timings": timed("read", start),
     }
@@ -100,9 +98,16 @@ def addressed(rt: ReadRuntime, view: NamespaceView) -> Addressed | None:
 
 
 def build_answer(
-    state: MasterState, text: str, status: str, error: str | None, calls: list[LLMCall]
+    state: MasterState,
+    text: str,
+    status: str,
+    error: str | None,
+    calls: list[LLMCall],
+    *,
+    overruled: str | None = None,
 ) -> Answer:
-    """The `Answer` from the final state: evidence as packed, usage over every call, prompt hashes."""
+    """The `Answer` from the final state: evidence as packed, usage over every call, prompt hashes,
+    and the reader's own answer when the ledger overruled it."""
     packed = state.get("pack")
     all_calls = [*state.get("calls", []), *calls]
     plan: Plan = state["plan"]
@@ -146,4 +151,5 @@ def build_answer(
         offline=usage.offline,
         error=error,
         withheld_by=state["withheld_by"].revision_id if state.get("withheld_by") else None,
+        overruled=overruled,
     )
