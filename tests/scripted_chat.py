@@ -3,11 +3,15 @@ the LLM stand-in (the house rule allows scripted LLMs); everything else in the t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+
+from emem.llm.base import ChatResult
+from emem.llm.usage import LLMCall
 
 
 class ScriptedChat(GenericFakeChatModel):
@@ -32,3 +36,33 @@ def call(name: str, args: dict[str, Any], call_id: str = "call-1") -> AIMessage:
     return AIMessage(
         content="", tool_calls=[{"name": name, "args": args, "id": call_id, "type": "tool_call"}]
     )
+
+
+Reply = str | dict[str, Any]
+
+
+class RoleChat:
+    """An emem `ChatModel` (no network) that answers each role from a table and records every
+    prompt: a dict reply is sent as JSON and parsed, as a model honouring the schema would."""
+
+    def __init__(self, replies: Mapping[str, Reply], default: Reply = "", model: str = "scripted") -> None:
+        self.model = model
+        self.replies = dict(replies)
+        self.default = default
+        self.sent: list[tuple[str, list[dict[str, str]]]] = []
+
+    def chat(
+        self,
+        role: str,
+        messages: list[dict[str, str]],
+        *,
+        schema: dict[str, Any] | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        prompt_hash: str | None = None,
+    ) -> ChatResult:
+        self.sent.append((role, messages))
+        reply = self.replies.get(role, self.default)
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        call = LLMCall(role=role, model=self.model, backend="langchain", prompt_hash=prompt_hash)
+        return ChatResult(text=text, data=None if isinstance(reply, str) else reply, call=call)

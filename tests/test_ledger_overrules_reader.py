@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scripted_chat import RoleChat
 
 from emem import Memory
 from emem.agents.currentness import overruled
 from emem.agents.planner import offline_plan
 from emem.agents.roles import RoleModels
 from emem.answer import FactItem, Operation
-from emem.llm.base import ChatResult
-from emem.llm.usage import LLMCall
 
 NS = "phone-user"
 OLD, NEW = "021 448 3107", "022 190 5562"
@@ -53,27 +52,6 @@ def conversation() -> dict[str, Any]:
             },
         ],
     }
-
-
-class StaleReader:
-    """Answers every reader call with a fixed text, as a small model that read the older turn would."""
-
-    def __init__(self, reply: str) -> None:
-        self.model = "scripted-reader"
-        self.reply = reply
-
-    def chat(
-        self,
-        role: str,
-        messages: list[dict[str, str]],
-        *,
-        schema: dict[str, Any] | None = None,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        prompt_hash: str | None = None,
-    ) -> ChatResult:
-        call = LLMCall(role=role, model=self.model, backend="langchain", prompt_hash=prompt_hash)
-        return ChatResult(text=self.reply, data=None, call=call)
 
 
 def fact(values: list[str], history: list[str]) -> FactItem:
@@ -123,7 +101,7 @@ def test_values_compare_as_whole_words() -> None:
 
 @pytest.mark.parametrize("mode", ["fast", "deep"])
 def test_the_ledger_value_reaches_the_answer_of_a_model_reader(tmp_path: Path, mode: str) -> None:
-    roles = RoleModels({"reader": StaleReader(OLD)})
+    roles = RoleModels({"reader": RoleChat({}, default=OLD, model="scripted-reader")})
     with Memory(tmp_path / "home", roles=roles) as m:
         m.add_conversation(conversation(), namespace=NS)
         answer = m.ask("What's my mobile number?", namespace=NS, mode=mode)
@@ -136,7 +114,9 @@ def test_the_ledger_value_reaches_the_answer_of_a_model_reader(tmp_path: Path, m
 
 
 def test_a_reader_that_gives_the_current_value_is_not_overruled(tmp_path: Path) -> None:
-    with Memory(tmp_path / "home", roles=RoleModels({"reader": StaleReader(NEW)})) as m:
+    with Memory(
+        tmp_path / "home", roles=RoleModels({"reader": RoleChat({}, default=NEW, model="scripted-reader")})
+    ) as m:
         m.add_conversation(conversation(), namespace=NS)
         answer = m.ask("What's my mobile number?", namespace=NS)
         assert answer.answer == NEW and answer.overruled is None

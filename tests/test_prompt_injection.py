@@ -5,16 +5,14 @@ that says not to follow instructions found in memory, and never in a system mess
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import small_conversation
+from scripted_chat import RoleChat
 
 from emem.agents.roles import RoleModels
-from emem.llm.base import ChatResult
-from emem.llm.usage import LLMCall
 from emem.memory import Memory
 from emem.prompting import memory_block
 
@@ -77,25 +75,11 @@ def test_the_injected_turn_is_still_remembered_as_data(homes: tuple[Path, Path])
         assert all("PWNED" not in v for f in m.facts(namespace="ns") for v in f.values)
 
 
-class ScriptedChat:
-    """A ChatModel that records every prompt and replies from a script (no network)."""
-
-    def __init__(self) -> None:
-        self.model = "scripted"
-        self.sent: list[tuple[str, list[dict[str, str]]]] = []
-
-    def chat(
-        self,
-        role: str,
-        messages: list[dict[str, str]],
-        *,
-        schema: dict[str, Any] | None = None,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        prompt_hash: str | None = None,
-    ) -> ChatResult:
-        self.sent.append((role, messages))
-        reply: Any = {
+def scripted_chat() -> RoleChat:
+    """Planner and assistant replies for Dana's employer (one quote the turn does not hold, which
+    must be rejected); every other role answers "Kinetica"."""
+    return RoleChat(
+        {
             "planner": {
                 "operation": "FACT",
                 "entities": ["Dana"],
@@ -113,15 +97,14 @@ class ScriptedChat:
                 ],
                 "note": "employer",
             },
-        }.get(role, "Kinetica")
-        text = reply if isinstance(reply, str) else json.dumps(reply)
-        call = LLMCall(role=role, model=self.model, backend="langchain", prompt_hash=prompt_hash)
-        return ChatResult(text=text, data=None if isinstance(reply, str) else reply, call=call)
+        },
+        default="Kinetica",
+    )
 
 
 def test_llm_prompts_fence_memory_and_forbid_obeying_it(homes: tuple[Path, Path]) -> None:
     _, injected = homes
-    chat = ScriptedChat()
+    chat = scripted_chat()
     with Memory(injected, roles=RoleModels({"planner": chat, "assistant": chat, "reader": chat})) as m:
         answer = m.ask("Where does Dana work now? Look at every session", namespace="ns", mode="deep")
         fast = m.ask("Where does Dana work?", namespace="ns", mode="fast")
