@@ -205,3 +205,52 @@ def test_a_rank_is_part_of_the_title_and_a_post_given_is_one(said: str, title: s
 @pytest.mark.parametrize("said", ["I've been made redundant.", "I've been made an offer by Kestrel Labs."])
 def test_being_made_something_else_is_no_post(said: str) -> None:
     assert extracted(said, predicate="job_title") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "title", "employer", "start"),
+    [
+        # said on 1 March 2025
+        (
+            "And I start at the Elbphilharmonie as head of audio next month.",
+            "head of audio",
+            "the Elbphilharmonie",
+            (2025, 4, 1),
+        ),
+        ("I'll be joining Acme as a senior engineer in May.", "senior engineer", "Acme", (2025, 5, 1)),
+        ("I'll be starting at Marrow as sous chef on the 3rd.", "sous chef", "Marrow", (2025, 3, 3)),
+        ("From June I'll be working as a nurse at St Luke's.", "nurse", "St Luke's", (2025, 6, 1)),
+        (
+            "Next week I start my new job as a data analyst at Brightwell.",
+            "data analyst",
+            "Brightwell",
+            (2025, 3, 3),
+        ),
+    ],
+)
+def test_a_job_ahead_files_its_title_and_employer_from_its_start(
+    said: str, title: str, employer: str, start: tuple[int, int, int]
+) -> None:
+    for predicate, value in (("job_title", title), ("works_at", employer)):
+        (fact,) = extracted(said, predicate=predicate)
+        assert fact.object == value
+        assert fact.valid_from is not None
+        assert (fact.valid_from.year, fact.valid_from.month, fact.valid_from.day) == start
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I start at 9 as usual.",
+        "I'll be working as hard as I can.",
+        "I start my new job tomorrow.",
+        "She will be joining us as a guest.",
+    ],
+)
+def test_what_starts_but_names_no_post_files_no_title(said: str) -> None:
+    assert extracted(said, predicate="job_title") == []
+
+
+def test_new_is_no_part_of_a_title() -> None:
+    said = "I'm going to be the new head chef at Ortolan."
+    assert [f.object for f in extracted(said, predicate="job_title")] == ["head chef"]

@@ -411,6 +411,7 @@ _RANK = re.compile(
 def job(m: re.Match[str], ctx: Ctx) -> list[str]:
     text, start = _group(m)
     obj = _ARTICLE.sub("", _trim(text)).strip()
+    obj = re.sub(r"^new\s+(?=\S)", "", obj)  # "the new head chef": "new" is no part of a title
     rank = _RANK.search(m.string[: m.start("obj")])
     if rank is not None and not obj.lower().startswith(rank.group("rank").lower()):
         obj = f"{rank.group('rank')} {obj}"  # "I'm chief electrician at Halyard": the rank too
@@ -1510,6 +1511,11 @@ _COUNT = r"(?P<count>a|an|two|three|four|five|another|\d)"
 _CHILD = r"(?P<kin>son|daughter|kid|child|stepson|stepdaughter|baby\s+(?:boy|girl))"
 _LIVE_NOUN = r"(?:place|apartment|flat|house|home|condo|neighbou?rhood|town|city)"
 _JOB_ANY = r"(?P<job>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+_TITLE_AHEAD = (
+    r"(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+    r"(?=\s+(?:at|with|for|there|next|this|on|in|from|starting|tomorrow|soon|after)\b|\s*[.,;!?]|$)"
+)
+"""A title said before the employer or the date a job starts ("as head of audio next month")."""
 _EVT = r"(?:to|at)\s+"
 _CESSATION = "required"
 _ONLY_RUNNING = 0.6
@@ -4056,6 +4062,50 @@ RULES: tuple[Rule, ...] = (
         job,
         starts=True,
         needs_date=True,
+        kw="start starting",
+    ),
+    # the title a job ahead starts with, said after the employer ("I start at the Elbphilharmonie
+    # as head of audio next month", "I'll be joining Acme as a senior engineer in May")
+    R(
+        "job_title",
+        r"{S}(?:\s+start|'ll\s+start|\s+will\s+start|{BEN}\s+starting|(?:'ll|\s+will)\s+be\s+(?:starting|joining)|"
+        r"{BEN}\s+(?:going\s+to|gonna)\s+(?:start|join)|'ll\s+join|\s+will\s+join|{BEN}\s+joining)"
+        rf"\s+(?:(?:at|with)\s+)?(?:the\s+)?[A-Z][^,.!?;]{{0,50}}?,?\s+as\s+(?:(?:a|an|the)\s+)?{_TITLE_AHEAD}",
+        job_phrase,
+        starts=True,
+        kw="start starting join joining",
+    ),
+    # a job ahead said by the work ("From March I'll be working as a nurse at St Luke's")
+    R(
+        "job_title",
+        rf"{{S}}(?:'ll|\s+will|{{BEN}}\s+(?:going\s+to|gonna)){{ADV}}\s+be\s+working\s+as\s+(?:(?:a|an)\s+)?{_TITLE_AHEAD}",
+        job_phrase,
+        starts=True,
+        kw="working",
+    ),
+    R(
+        "works_at",
+        r"{S}(?:'ll|\s+will|{BEN}\s+(?:going\s+to|gonna)){ADV}\s+be\s+working\s+(?:as\s+(?:(?:a|an)\s+)?"
+        r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+)?(?:at|for)\s+{obj:org}",
+        org_cap,
+        starts=True,
+        kw="working",
+    ),
+    # a new job ahead, said as "my new job" ("Next week I start my new job as a data analyst at Brightwell")
+    R(
+        "works_at",
+        r"{S}(?:\s+start|'ll\s+start|\s+will\s+start|{BEN}\s+starting)\s+(?:my|a|the|his|her)\s+(?:new\s+)?"
+        r"(?:job|position|role|post)(?:\s+as\s+(?:(?:a|an)\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)?\s+(?:at|with)\s+{obj:org}",
+        org_cap,
+        starts=True,
+        kw="start starting",
+    ),
+    R(
+        "job_title",
+        r"{S}(?:\s+start|'ll\s+start|\s+will\s+start|{BEN}\s+starting)\s+(?:my|a|the|his|her)\s+(?:new\s+)?"
+        rf"(?:job|position|role|post)\s+as\s+(?:(?:a|an)\s+)?{_TITLE_AHEAD}",
+        job_phrase,
+        starts=True,
         kw="start starting",
     ),
     # a job started, said by where ("I started at a design studio called Forma last month")
