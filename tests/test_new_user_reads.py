@@ -67,3 +67,37 @@ def test_work_said_by_activity_files_the_employer(tmp_path: Path) -> None:
         assert past.values == ["Colegio Brisa"], past
         a = mem.ask("Where did I work?", namespace=NS, as_of="2024-06-01T00:00:00+00:00", mode="fast")
         assert a.status == "answered" and "Colegio Brisa" in a.answer, a.answer
+
+
+def test_a_title_taken_up_ahead_is_current_from_its_start(tmp_path: Path) -> None:
+    conv = chat(
+        (
+            "2025-01-12T19:00:00+00:00",
+            [("user", "Hi, I'm Ilka. I work as a sound technician at the Gewandhaus.")],
+        ),
+        (
+            "2025-03-20T19:00:00+00:00",
+            [("user", "And I start at the Elbphilharmonie as head of audio next month.")],
+        ),
+        ("2025-06-02T19:00:00+00:00", [("user", "The new job is great so far.")]),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        for mode in ("auto", "fast", "deep"):
+            a = mem.ask("What's my job title?", namespace=NS, mode=mode)
+            assert a.answer == "head of audio", (mode, a.answer)
+            before = mem.ask(
+                "What's my job title?", namespace=NS, mode=mode, as_of="2025-03-25T00:00:00+00:00"
+            )
+            assert before.answer == "sound technician", (mode, before.answer)
+
+
+def test_what_is_read_now_after_a_finished_book_is_the_title(tmp_path: Path) -> None:
+    conv = chat(
+        ("2025-01-12T19:00:00+00:00", [("user", "I'm reading The Overstory at the moment.")]),
+        ("2025-03-20T19:00:00+00:00", [("user", "Finished The Overstory, now reading Piranesi.")]),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        for mode in ("auto", "fast", "deep"):
+            assert mem.ask("What am I reading?", namespace=NS, mode=mode).answer == "Piranesi", mode

@@ -346,6 +346,13 @@ _COORDINATED_NOW = re.compile(
 """A second present-tense verb with its complement: "I live in Valencia and work remotely for Tulpa"."""
 
 
+_COORDINATED_NOW_ING = re.compile(
+    r"^(?P<subj>I|We)(?:'ve|\s)[^.!?;]*?(?:\b(?:and|but)|,)\s+(?=(?:now|currently)\s+[a-z]{3,}ing\s)"
+)
+"""A later -ing verb after what was done: "I finished The Overstory, now reading Piranesi"."""
+_PROGRESSIVE = {"I": "I'm", "We": "we're"}
+
+
 def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
     """ "I've been vegetarian for years but recently went vegan" -> "... but I recently went vegan":
     a second verb of the speaker's sentence gets its subject back (past, present or -ing)."""
@@ -354,6 +361,10 @@ def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
         if m is not None:
             subject = m.group("subj")
             return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
+    m = _COORDINATED_NOW_ING.match(sentence)
+    if m is not None:  # "..., now reading X" -> "..., I'm now reading X"
+        subject = _PROGRESSIVE[m.group("subj")]
+        return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
     return None
 
 
