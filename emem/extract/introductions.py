@@ -63,10 +63,13 @@ def introductions(
         text = turn.text.replace("\u2019", "'")
         for m in _INTRODUCTION.finditer(text):
             name = m.group("name") or m.group("name2")
-            if not name or name.lower() in NOT_NAMES or name.casefold() == speaker.casefold():
+            if not name or name.lower() in NOT_NAMES:
                 continue
+            # "I'm Tomasz" said by the speaker labelled Tomasz: the label confirms it, and "What's
+            # my name?" then finds it in the ledger like a name the user gave under "user"
+            own_label = name.casefold() == speaker.casefold()
             others = [t.text for t in turns if t.speaker != speaker]
-            if not any(_addressed(name, o) for o in others):
+            if not own_label and not any(_addressed(name, o) for o in others):
                 continue
             subject = (canonical or {}).get(speaker, speaker)
             # The name they go by is the given name: questions say "Keiko", not "Keiko Tanaka".

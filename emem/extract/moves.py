@@ -46,6 +46,8 @@ _WORK_UNIT = re.compile(
     r"\s(?:[Ww]atch|[Tt]eam|[Ww]ard|[Bb]ranch|[Oo]ffice|[Dd]epot|[Ss]tation|[Dd]epartment|[Uu]nit|[Cc]rew|[Ss]quad)$"
 )
 """A destination that is a place of work ("moving to Blue Watch at Salford"), not a home."""
+_WEEKDAYS = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|weekends?$", re.I)
+"""A day moved to ("Swimming moved to Mondays") is no home."""
 _HOME_AT = (
     r"(?:in|near|outside|just\s+outside|on\s+the\s+(?:edge|outskirts)\s+of|at\s+the\s+(?:top|bottom)\s+of)"
 )
@@ -108,7 +110,12 @@ def _place(m: re.Match[str] | None) -> str | None:
         return None
     place = re.split(r"(?<=[a-z]{2})\.\s", said)[0].rstrip(".")  # "Lolo. Moving": a sentence ends
     words = place.split()
-    if words[0].lower() in NOT_NAMES or _NOT_A_HOME.match(place) or _WORK_UNIT.search(place):
+    if (
+        words[0].lower() in NOT_NAMES
+        or _WEEKDAYS.match(words[0])
+        or _NOT_A_HOME.match(place)
+        or _WORK_UNIT.search(place)
+    ):
         return None
     return place
 

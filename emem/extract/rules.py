@@ -261,7 +261,8 @@ NOT_PLACES = frozenset(
     """i i'm the a an my our your his her their this that it monday tuesday wednesday thursday friday
     saturday sunday january february march april may june july august september october november december
     christmas easter thanksgiving halloween god mom mum dad grandma grandpa lol omg haha yes no ok
-    everyone someone and but so because also then apt unit flat suite""".split()
+    everyone someone and but so because also then apt unit flat suite mondays tuesdays wednesdays
+    thursdays fridays saturdays sundays weekends""".split()
 )
 # Lowercase words that may follow a place name without making it a modifier ("Paris concert").
 _AFTER_PLACE_OK = frozenset(
