@@ -287,9 +287,21 @@ _DATE_DENIED = re.compile(
 
 
 DAY_PARTS = frozenset(
-    {"evening", "evenings", "morning", "mornings", "afternoon", "afternoons", "night", "nights"}
+    {
+        "day",
+        "days",
+        "evening",
+        "evenings",
+        "morning",
+        "mornings",
+        "afternoon",
+        "afternoons",
+        "night",
+        "nights",
+    }
 )
-"""Asked heads that ask for a weekday: "What evening ...?", "Which mornings ...?"."""
+"""Asked heads that ask for a weekday: "Which days ...?", "What evening ...?", "Which mornings ...?"
+(a "what day" that no turn answers with a weekday reads on as before)."""
 _BARE_DAY = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 _ASKS_WEEKDAY = re.compile(r"\b(?:what|which) days?\b(?! of)", re.IGNORECASE)
 _NOW = re.compile(r"\b(?:now|these\s+days)\s*\??\s*$", re.IGNORECASE)
@@ -1441,7 +1453,7 @@ def _read_rules(
             if f.predicate not in PREDICATES_FOR[AnswerType.PERSON]
             for v in f.values
         }
-    if plan.operation == Operation.FACT and asked_head(question) in DAY_PARTS:
+    if plan.operation in (Operation.FACT, Operation.LIST) and asked_head(question) in DAY_PARTS:
         # "What evening is Ione's ceramics class?" asks a weekday as "what day" does: the day
         # that replaced the old one when the turn changes it, unless the question is about then.
         pool = _candidates(question, plan, holding, people=people) or holding[:READ_DEPTH]

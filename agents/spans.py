@@ -83,7 +83,7 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
         ),
     ),
     (AnswerType.TOPIC, re.compile(r"^\s*what\s+(?:is|was|are|were|'s)\s+.+\babout\s*\??\s*$", re.I)),
-    (AnswerType.NAME, re.compile(r"\bname\b|\bnamed\b|\bcalled\b", re.I)),
+    (AnswerType.NAME, re.compile(r"\bnames?\b|\bnamed\b|\bcalled\b", re.I)),
     (
         AnswerType.PROPER,
         re.compile(
@@ -145,6 +145,9 @@ _CAP_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z]
 _PLACE_CUE = re.compile(
     r"\b(?:in|to|from|at|near|around|moved to|live in|living in)\s+((?:the\s+)?[A-Z][\w'’.-]*(?:[\s,]+[A-Z][\w'’.-]*)*)"
 )
+_DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no\s+longer)|n['’]t)\s+(?:[a-z]+\s+){0,2}$")
+"""A negation just before a place's cue ("we're not moving to", "didn't go to"): the place is
+denied there, not said to be where."""
 _HONORIFIC = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
 """A title before a name belongs to it: "my physio is Dr. Hale" names Dr. Hale, not "Dr"."""
 _NAMED = re.compile(
@@ -606,12 +609,17 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
         return number_value(trailing.group("n"))
     if focus and about(text, focus) and (of_them := _OF_THEM.search(text)):
         found = number_value(of_them.group(1))  # "into guitars, I have three of them"
-    for m in re.finditer(rf"\b({NUMBER_PATTERN}|a (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})", text, re.I):
+    # "a third guitar", "my third half marathon": the third of them is a count of three
+    for m in re.finditer(
+        rf"\b({NUMBER_PATTERN}|(?:a|my|our|his|her|their) (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})",
+        text,
+        re.I,
+    ):
         if text[max(m.start() - 1, 0) : m.start()] in ("£", "$", "€", "¥", "₹"):
             continue  # "£200 a week" is a sum, not a count of weeks
         following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
         if any(w in stems or _names_focus(w, stems) for w in following):
-            word = m.group(1).lower().removeprefix("a ")
+            word = re.sub(r"^(?:a|my|our|his|her|their)\s+", "", m.group(1).lower())
             found = number_value(word) or ORDINALS.get(word)
             if not after_correction(text[: m.start()]):
                 break
@@ -645,8 +653,8 @@ def np_head(text: str) -> str | None:
     return run[-1] if run else None
 
 
-_NAME_OF = re.compile(r"\bname of\s+(.+)$", re.I)
-_POSSESSOR_NAME = re.compile(r"([\w-]+)(?:'s|s'|’s)\s+(?:first\s+|last\s+|full\s+|new\s+)?name\b", re.I)
+_NAME_OF = re.compile(r"\bnames? of\s+(.+)$", re.I)
+_POSSESSOR_NAME = re.compile(r"([\w-]+)(?:'s|s'|’s)\s+(?:first\s+|last\s+|full\s+|new\s+)?names?\b", re.I)
 _CALLED = re.compile(
     r"^\s*(?:what|who)(?:['’]s|\s+(?:is|was|are|were))\s+(.+?)\s+(?:called|named)\s*\??\s*$", re.I
 )
@@ -763,11 +771,15 @@ def typed_span(
         found = [w for w in tokenize(text + " " + (caption or "")) if w in COLOURS]
         return found[0] if found else None
     if kind is AnswerType.PLACE:
+        denied: set[str] = set()
         for m in _PLACE_CUE.finditer(text):
             place = m.group(1).strip(" ,.")
+            if _DENIED_BEFORE.search(text[: m.start()]):
+                denied.add(place.lower())  # "we're not moving to Krakow after all": not where
+                continue
             if place.split()[0] not in _NOT_NAMES and place.lower() not in exclude:
                 return place
-        names = _proper_names(text, exclude)
+        names = _proper_names(text, exclude | denied)
         return names[0] if names else None
     if kind is AnswerType.PROPER and head in INSTITUTIONS:
         if not about(text, {head}):

@@ -101,3 +101,27 @@ def test_what_is_read_now_after_a_finished_book_is_the_title(tmp_path: Path) -> 
         mem.add_conversation(conv, namespace=NS)
         for mode in ("auto", "fast", "deep"):
             assert mem.ask("What am I reading?", namespace=NS, mode=mode).answer == "Piranesi", mode
+
+
+def test_the_days_something_moved_to_are_the_days_asked_for_now(tmp_path: Path) -> None:
+    conv = chat(
+        (
+            "2036-01-08T08:00:00+00:00",
+            [("user", "I'm training for a triathlon. I swim on Tuesdays and Thursdays.")],
+        ),
+        (
+            "2036-03-02T08:00:00+00:00",
+            [("user", "Swimming moved to Mondays and Wednesdays, the pool changed its timetable.")],
+        ),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        for mode in ("auto", "fast", "deep"):
+            now = mem.ask("Which days do I swim?", namespace=NS, mode=mode)
+            assert now.answer == "Mondays and Wednesdays", (mode, now.answer)
+            then = mem.ask(
+                "Which days do I swim?", namespace=NS, mode=mode, as_of="2036-02-01T00:00:00+00:00"
+            )
+            assert then.answer == "Tuesdays and Thursdays", (mode, then.answer)
+        # a day moved to is no home, and "Swimming" is nobody
+        assert mem.resolve("Swimming", "lives_in", namespace=NS).status == "miss"
