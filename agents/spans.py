@@ -450,6 +450,8 @@ _AGE = re.compile(
 ORDINALS = {w: n for w, n in SAID_ORDINALS.items() if 2 <= n <= 8}
 """'a third shift' is three shifts now."""
 _ORDINALS = "|".join(ORDINALS)
+_ORDINAL_OWNER = r"(?:a|my|our|his|her|their)"
+"""What may stand before an ordinal that counts ("a third guitar", "my third half marathon")."""
 _TOTAL = re.compile(
     rf"\b({NUMBER_PATTERN})\s+(?:\w+\s+)?(?:in total|total|altogether|in all)\b|\b(?:that's|so that's|so)\s+({NUMBER_PATTERN})\b"
     rf"|\b(?:count|tally|total)\s+(?:is|was|['’]s|stands\s+at)\s+(?:now\s+|up\s+to\s+|down\s+to\s+)?({NUMBER_PATTERN})\b"
@@ -611,7 +613,7 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
         found = number_value(of_them.group(1))  # "into guitars, I have three of them"
     # "a third guitar", "my third half marathon": the third of them is a count of three
     for m in re.finditer(
-        rf"\b({NUMBER_PATTERN}|(?:a|my|our|his|her|their) (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})",
+        rf"\b({NUMBER_PATTERN}|{_ORDINAL_OWNER} (?:{_ORDINALS}))\b((?:\s+[\w'-]+){{1,3}})",
         text,
         re.I,
     ):
@@ -619,7 +621,7 @@ def stated_quantity(text: str, focus: set[str]) -> int | None:
             continue  # "£200 a week" is a sum, not a count of weeks
         following = re.findall(r"[a-z]+", m.group(2).lower())[:3]
         if any(w in stems or _names_focus(w, stems) for w in following):
-            word = re.sub(r"^(?:a|my|our|his|her|their)\s+", "", m.group(1).lower())
+            word = re.sub(rf"^{_ORDINAL_OWNER}\s+", "", m.group(1).lower())
             found = number_value(word) or ORDINALS.get(word)
             if not after_correction(text[: m.start()]):
                 break

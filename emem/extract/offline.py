@@ -356,15 +356,13 @@ _PROGRESSIVE = {"I": "I'm", "We": "we're"}
 def _coordinated(sentence: str) -> tuple[str, _Anchor] | None:
     """ "I've been vegetarian for years but recently went vegan" -> "... but I recently went vegan":
     a second verb of the speaker's sentence gets its subject back (past, present or -ing)."""
-    for pattern in (_COORDINATED, _COORDINATED_ING, _COORDINATED_NOW):
+    for pattern in (_COORDINATED, _COORDINATED_ING, _COORDINATED_NOW, _COORDINATED_NOW_ING):
         m = pattern.match(sentence)
         if m is not None:
             subject = m.group("subj")
+            if pattern is _COORDINATED_NOW_ING:  # "..., now reading X" -> "..., I'm now reading X"
+                subject = _PROGRESSIVE[subject]
             return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
-    m = _COORDINATED_NOW_ING.match(sentence)
-    if m is not None:  # "..., now reading X" -> "..., I'm now reading X"
-        subject = _PROGRESSIVE[m.group("subj")]
-        return f"{sentence[: m.end()]}{subject} {sentence[m.end() :]}", _Anchor(m.end(), "fp")
     return None
 
 
