@@ -50,6 +50,13 @@ _CURRENT = re.compile(
     r"\b(?:now|currently|current|these days|still|at the moment|at present|nowadays|latest|anymore)\b",
     re.IGNORECASE,
 )
+
+
+def asks_now(question: str) -> bool:
+    """Whether a question says it asks what holds now ("now", "currently", "these days")."""
+    return bool(_CURRENT.search(question))
+
+
 _PRESENT = re.compile(
     r"\b(?:is|are|am|does|do|has|have)\b|\b(?:what|where|who|which|how)['’]s\b|\b(?:isn't|aren't|doesn't|don't)\b",
     re.IGNORECASE,

@@ -16,7 +16,14 @@ from datetime import UTC, datetime
 from emem.agents.spans import about as about_question
 from emem.agents.spans import focus_words, sentences
 from emem.answer import EvidenceItem, FactItem
-from emem.ledger.withhold import ForgetRequest, withholding, withholding_said
+from emem.ledger.withhold import (
+    ForgetRequest,
+    clauses,
+    said_uncovered,
+    shown_surface,
+    withholding,
+    withholding_said,
+)
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ def apply_forget_requests(
     withheld: Mapping[tuple[str, str], ForgetRequest] | None = None,
     ranked: Sequence[EvidenceItem] | None = None,
     entities: Sequence[str] = (),
+    now: bool = False,
 ) -> Withheld:
     """Drop what the requests cover, and say whether the question is about it.
 
@@ -62,6 +70,8 @@ def apply_forget_requests(
             same; None: on the mode's own evidence.
         entities: the people and things the question names (the plan's entities): a turn is on
             the question's topic by its other words, not by naming the person asked about.
+        now: the question asks what holds now ("now", "currently"): an on-topic statement no
+            request covers, said after the withheld one, answers it.
 
     Returns:
         The evidence and facts that may be used, and the request the question is about.
@@ -101,13 +111,17 @@ def apply_forget_requests(
             found = withholding_said(requests, said, predicate=f.predicate, obj=v, subject=f.subject)
             if found is None and surfaces.get(v):
                 # A value read from words the user asked to forget ("Dad's diabetes" covers "he's
-                # diabetic") is withheld with them, whatever predicate it was filed under.
+                # diabetic") is withheld with them, whatever predicate it was filed under, unless
+                # a clause of its own says it.
                 found = withholding_said(requests, said, text=surfaces[v])
+                if found is not None and said_uncovered(requests, said, surfaces[v], v):
+                    found = None
             hit = hit or found
             if found is None:
                 values.append(v)
         if values:
-            kept_facts.append(f if len(values) == len(f.values) else f.model_copy(update={"values": values}))
+            f = f if len(values) == len(f.values) else f.model_copy(update={"values": values})
+            kept_facts.append(_surfaces_shown(f, requests))
         else:
             about = about or hit
             dropped.append(f"fact:{f.subject}:{f.predicate}")
@@ -132,7 +146,8 @@ def apply_forget_requests(
         if rest:
             # "The wedding's been moved to December. <what the user asked to forget>": the
             # sentences no request covers still answer; the covered ones never reach the reader.
-            kept.append(shown.setdefault(id(e), e.model_copy(update={"text": rest})))
+            quote = e.quote if e.quote and e.quote in rest else None
+            kept.append(shown.setdefault(id(e), e.model_copy(update={"text": rest, "quote": quote})))
     scored = sorted(ranked, key=lambda e: -e.score) if ranked is not None else None
     best_first = scored or ranked_evidence
     nearest = None
@@ -149,6 +164,7 @@ def apply_forget_requests(
         # other sentences the request covers decides whole.
         why = bool(_WHY.match(question))
         decided: list[tuple[str, str, ForgetRequest | None]] = []
+        said_at: list[datetime] = []
         for e in pool:
             hit = (withheld or {}).get((e.conversation_id, e.turn_id)) if scored is not None else hits[id(e)]
             rest = _rest_of(e, requests) if hit is not None and not why else None
@@ -156,9 +172,16 @@ def apply_forget_requests(
                 withheld_part = " ".join(x for x in sentences(e.text) if x not in rest)
                 decided.append((withheld_part, e.text, hit))
                 decided.append((rest, e.text, None))
+                said_at += [e.time, e.time]
             else:
                 decided.append((_turn_text(e), e.text, hit))
-        about = about or best_on_topic_withheld(decided, topic)
+                said_at.append(e.time)
+        on_topic = best_on_topic_withheld(decided, topic)
+        if on_topic is not None and now and _said_since(decided, said_at, topic, on_topic):
+            # "Who does my invoices now?" after "For invoices I look up my RUT" (forgotten) and
+            # "I've set up an accountant to do invoices": what is said since answers the "now".
+            on_topic = None
+        about = about or on_topic
     asked = withholding(requests, text=question)
     # Told again after the request ("my new address is 5 Elm Street" after "forget my address"):
     # a later turn in the request's own words answers; an unrelated later turn ranked first does not.
@@ -177,6 +200,19 @@ def apply_forget_requests(
         # answer it. "Why did I drop the coworking plan?" asks a reason, not the value.
         about = about or asked
     return Withheld([shown[id(e)] for e in evidence if id(e) in shown], kept_facts, about, dropped, nearest)
+
+
+def _surfaces_shown(fact: FactItem, requests: Sequence[ForgetRequest]) -> FactItem:
+    """A kept fact whose revisions' surfaces also say covered words, with those clauses left out."""
+    changed = False
+    out: dict[str, list[dict[str, object]]] = {"revisions": [], "history": []}
+    for name in out:
+        for r in getattr(fact, name):
+            surface = str(r.get("surface") or "")
+            shown = shown_surface(requests, _time(r.get("known_from")), surface) if surface else surface
+            changed = changed or shown != surface
+            out[name].append({**r, "surface": shown} if shown != surface else r)
+    return fact.model_copy(update=out) if changed else fact
 
 
 def _names_topic(request: ForgetRequest, question: str) -> bool:
@@ -208,7 +244,13 @@ def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -
     Returns:
         The uncovered sentences joined, or None when no sentence is covered alone or none is left.
     """
-    parts = sentences(text)
+    # A covered sentence that joins statements is judged by its clauses: "I'm allergic to
+    # peanuts, and my partner and I live at 14 Alder Road" is not all about the address.
+    parts = []
+    for sentence in sentences(text):
+        pieces = clauses(sentence)
+        covered = [withholding_said(requests, said, text=p) is not None for p in pieces]
+        parts += pieces if any(covered) and not all(covered) else [sentence]
     hit = [withholding_said(requests, said, text=p) is not None for p in parts]
     # A sentence covered only with the one before it, which is not covered alone, holds what is
     # covered: "Halyna has left Kaslo. Also, she and her husband are getting divorced." names the
@@ -271,6 +313,28 @@ def _hit(
     if withheld is not None:
         return withheld.get((e.conversation_id, e.turn_id))
     return withholding_said(requests, e.time, text=_turn_text(e))
+
+
+def _said_since(
+    decided: Sequence[tuple[str, str, ForgetRequest | None]],
+    said_at: Sequence[datetime],
+    topic: set[str],
+    request: ForgetRequest,
+) -> bool:
+    """Whether an on-topic statement no request covers was said after the first on-topic one
+    `request` withholds (pure; `said_at` gives each entry of `decided` its time)."""
+    first = next(
+        (
+            t
+            for (text, _, hit), t in zip(decided, said_at, strict=True)
+            if hit is request and about_question(text, topic)
+        ),
+        None,
+    )
+    return first is not None and any(
+        hit is None and t > first and about_question(text, topic) and not whole.rstrip().endswith("?")
+        for (text, whole, hit), t in zip(decided, said_at, strict=True)
+    )
 
 
 def best_on_topic_withheld(

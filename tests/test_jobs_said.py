@@ -196,6 +196,9 @@ def test_being_with_someone_or_naming_something_is_no_job(said: str) -> None:
         ("I'm a senior nurse at St Mary's.", "senior nurse"),
         ("Work news, I've been made team leader at Donnybrook.", "team leader"),
         ("Guess what, I've been made deputy head at Fernside.", "deputy head"),
+        # the employer named with "the" before the title said after it
+        ("New job! I've started at the Royal Infirmary as a ward clerk.", "ward clerk"),
+        ("I joined the Kelburn Trust as a project officer in May.", "project officer"),
     ],
 )
 def test_a_rank_is_part_of_the_title_and_a_post_given_is_one(said: str, title: str) -> None:

@@ -1310,7 +1310,7 @@ _TOPIC_TAIL = re.compile(
     r"(?:back\s+)?(?:in|from|during|since)\s+(?:January|February|March|April|May|June|July|August|September|"
     r"October|November|December)|"
     r"(?:last|this)\s+(?:week|month|year|summer|spring|autumn|fall|winter|time)|"
-    r"if\s+that's\s+(?:ok|okay|alright|fine)|(?:ok|okay)|"
+    r"if\s+that's\s+(?:ok|okay|alright|fine|easier|simpler)|if\s+(?:you\s+)?(?:can|could|possible)|(?:ok|okay)|"
     r"(?:that\s+)?I\s+(?:just\s+|once\s+)?(?:told\s+you|said|mentioned|shared|gave\s+you|wrote|sent)"
     r"(?:\s+(?:earlier|before|last\s+time|about|you))*))+$",
     re.IGNORECASE,
@@ -1339,10 +1339,11 @@ _TOPIC_FILLER = re.compile(
 )
 """A request's wrapper around what it names: "the stuff about my diabetes" names "my diabetes"."""
 _TOPIC_SPLIT = re.compile(
-    r"\s+(?:and|or)\s+(?=(?:my|our|the|his|her|their|which|what|where|who|when)\b|[A-Z])"
+    r",?\s+(?:and|or)\s+(?:also\s+)?(?=(?:my|our|the|his|her|their|which|what|where|who|when)\b|[A-Z])"
 )
 """Between two things a request names ("my diabetes and the medication", "which school Elif goes
-to or her teacher's name"): a coordinator followed by a new noun phrase, not "my mum and dad"."""
+to or her teacher's name", "my old address, and my PIN too"): a coordinator followed by a new
+noun phrase, not "my mum and dad"."""
 _WH_OPEN = re.compile(r"^(?:which|what|where|who|when)\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"^(?:his|her|their)\s+", re.IGNORECASE)
 _NAMED = re.compile(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b")
@@ -1547,7 +1548,7 @@ _ERASE_VERB = (
     r"(?i:forget|unlearn|unremember|delete|erase|remove|wipe|scrub|purge|ditch|get\s+rid\s+of|throw\s+(?:away|out)|"
     r"(?:drop|bin|scrap|clear|lose|disregard|let\s+go\s+of|stop\s+using)(?=\s+(?:what|whatever|anything|everything|all)\b)|"
     r"(?:drop|bin|scrap|ditch|lose)(?=\s+(?:my|our|the|that|this)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:code|pin|password|passcode|passphrase|combination|login|number)\b)|"
+    r"(?:code|pin|password|passcode|passphrase|combination|login|number|hiding\s+(?:spot|place))\b)|"
     r"stop\s+(?:remembering|storing|keeping|saving|tracking|recording|bringing\s+up)|"
     r"(?:scratch|drop|bin|scrap|lose|strike|cross\s+out)(?=\s+(?:the|that|this)\s+(?:bit|part|stuff|line)\s+about\b)|"
     r"(?:scratch|drop|bin|scrap|lose|take|strike|cross)(?=[^.!?;]{0,60}\bfrom\s+(?:(?:your|the)\s+"
@@ -1575,7 +1576,8 @@ _ABOUT_WHAT = (
 )
 FORGET_REQUEST = (
     rf"^{_REQUEST_OPEN}(?:{_ERASE_VERB}|{_KEEP_NOT})\s+{_ABOUT_WHAT}"
-    r"(?P<obj>(?i:my|our|the|his|her|their)\s+(?:(?!\s[-–—]\s)[^.!?;,]){1,60}|(?i:which|what|where|who|when)\s+[^.!?;,]{1,60}|"
+    r"(?P<obj>(?i:my|our|the|his|her|their)\s+(?:(?!\s[-–—]\s)[^.!?;,]){1,60}"
+    r"(?:,\s+(?i:and|or)\s+(?:(?i:also)\s+)?(?i:my|our|the)\s+[^.!?;,]{1,60})*|(?i:which|what|where|who|when)\s+[^.!?;,]{1,60}|"
     r"(?i:that|this)\s+(?!(?i:I|we|you|for\s+now|though|too|please|either|anywhere|at\s+all|from)\b)[A-Za-z][^.!?;,]{1,60}|"
     r"(?i:him|her|them)\b|[A-Z][A-Za-z]+(?:'s)?(?:\s+[^.!?;,]{1,40})?)"
 )
@@ -1757,6 +1759,13 @@ _ABOUT_LEAD = re.compile(
 )
 """A sentence that only names a topic before a request about it ("About the sertraline I
 mentioned last time.", "About Mum.")."""
+_GIVEN_LEAD = re.compile(
+    r"^(?:(?:so|and|oh|right|now|ok(?:ay)?|also)[,]?\s+)?(?:that|the|this|those|these)\s+(?P<obj>[^.!?;,]{2,40}?)\s+"
+    r"(?:I|we)\s+(?:just\s+|once\s+)?(?:gave|told|sent|mentioned|shared|said|wrote)\b",
+    re.IGNORECASE,
+)
+"""A sentence that opens by naming something told before ("That alarm code I gave you in January
+was Wharfside's"), before a request that points at it ("Wipe it, please.")."""
 
 
 def said_topic_only(ctx: Ctx) -> list[str]:
@@ -1778,6 +1787,13 @@ def said_topic_only(ctx: Ctx) -> list[str]:
             # "About the sertraline I mentioned last time. I'd prefer you didn't have it on
             # record.": the sentence before only names what "it" is
             topics += topics_named(lead.group("obj"), 0, replace(ctx, sentence=flat), told=True)
+            continue
+        if (given := _GIVEN_LEAD.match(flat)) is not None and (
+            named := topics_named(given.group("obj"), 0, replace(ctx, sentence=flat), told=True)
+        ):
+            # "That alarm code I gave you in January was Wharfside's. Wipe it, please.": what
+            # "it" is, named by the sentence, not the sentence itself
+            topics += named
             continue
         parts = [flat[a:b] for a, b in split_sentences(flat)]
         merged: list[str] = []
@@ -3947,10 +3963,10 @@ RULES: tuple[Rule, ...] = (
         kw="head director vp vice chief lead",
     ),
     # the role said after the employer ("Started at Orbis on Monday, as a data analyst", "I've
-    # started at Saaristo Cycles as workshop manager")
+    # started at Saaristo Cycles as workshop manager", "started at the CHU de Nantes as a ...")
     R(
         "job_title",
-        r"{S}{vg:start,begin,join:past}\s+(?:(?:at|with)\s+)?[A-Z][^,.!?;]{0,50},?\s+as\s+(?:(?:a|an)\s+)?{obj:job}",
+        r"{S}{vg:start,begin,join:past}\s+(?:(?:at|with)\s+)?(?:the\s+)?[A-Z][^,.!?;]{0,50},?\s+as\s+(?:(?:a|an)\s+)?{obj:job}",
         job,
         dated=True,
     ),

@@ -130,6 +130,11 @@ TOPICS: tuple[Topic, ...] = (
     Topic(r"\be-?mails?\b", ("email",), r"\be-?mail\b", (EMAIL,)),
     Topic(r"\b(?:home\s+)?address\b", ("address",), r"\baddress\b", (STREET,)),
     Topic(
+        r"^(?:(?:the|my|our|that)\s+)?hiding\s+(?:spot|place)$|\bwhere\s+(?:\w+\s+){0,3}(?:is|are)\s+hidden\b",
+        (),
+        r"\b(?:hid|hide|hides|hidden|stash(?:ed)?)\b",
+    ),
+    Topic(
         r"\bwhere\s+(?:I|we)\s+live\b",
         ("lives_in", "address"),
         r"\b(?:live|living|moved|moving|relocat\w+)\s+(?:in|to|at)\b",
@@ -238,6 +243,9 @@ row, not turns that say "old"."""
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
 """Capitalised words in a topic name one thing ("Alder Road"), which narrows what the topic covers."""
 _NAME = re.compile(r"^[A-Z][a-z]+(?:[\s-][A-Z][a-z]+)?$")
+_ACRONYM = re.compile(r"^[A-Z]{2,6}s?$")
+"""A word in capitals ("PIN", "SSN") is a common noun written short, not a name: "my bank PIN"
+is every turn that says the PIN, not a person or place called PIN."""
 
 
 class _Matcher(NamedTuple):
@@ -270,7 +278,7 @@ def matcher(topic: str) -> _Matcher:
     proper = [
         n.removesuffix("'") if n.endswith("s'") else n  # "the Gowdas' address": the Gowdas
         for n in _PROPER.findall(topic)
-        if n != "I" and not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
+        if n != "I" and not _ACRONYM.match(n) and not any(re.search(t.cue, n, re.IGNORECASE) for t in TOPICS)
     ]
     owners = [n[:-2] for n in proper if n.endswith("'s") and _NAME.match(n[:-2])]
     owners += [n for n in proper if f"{n}'" in topic and n.endswith("s") and _NAME.match(n)]
@@ -426,6 +434,12 @@ class ForgetRequest(BaseModel):
     owners: list[str] = []
     """Whose facts `predicates` covers when the topic names another person ("Theo's new job");
     empty: the requester's own facts."""
+    current_values: list[str] = []
+    old_values: list[str] = []
+    """For a request about a past value ("my old address"): the topic's values that were current
+    when it was made, and those they had replaced (the ledger's, about the requester). A text or
+    value that says a current one and no old one is not what the user asked to forget: "my new
+    address is 3 Quay Street" stays. Empty: every value of the topic is covered."""
     told_from: datetime | None = None
     told_until: datetime | None = None
     """When the request says the topic was told ("the medical thing I told you about in March",
@@ -460,6 +474,8 @@ class ForgetRequest(BaseModel):
         """Whether this request withholds the turn text, or the fact subject.predicate = obj."""
         if text is not None and self._covers_text(text, text.lower(), bool(_SHAPE_CHARS.search(text))):
             return True
+        if obj is not None and self._spares(obj):
+            return False
         if (
             predicate is not None
             and predicate in self.predicates
@@ -493,7 +509,24 @@ class ForgetRequest(BaseModel):
             (self.words_pattern is not None and _compile(self.words_pattern).search(lowered))
             or (shaped and self.shapes_pattern is not None and _compile(self.shapes_pattern).search(text))
             or (self.names_pattern is not None and _compile(self.names_pattern).search(text))
+        ) and not self._spares(text)
+
+    def _spares(self, text: str) -> bool:
+        """Whether the text says a value current when the request was made and no value it had
+        replaced (only for a request about a past value)."""
+        if not self.current_values:
+            return False
+        lowered = text.casefold()
+        return any(_says(lowered, v) for v in self.current_values) and not any(
+            _says(lowered, v) for v in self.old_values
         )
+
+
+def _says(lowered: str, value: str) -> bool:
+    """Whether a lowercased text says a value, whole or by its first part ("14 Alder Road" of
+    "14 Alder Road, Bristol")."""
+    forms = {value.casefold().strip(), value.split(",")[0].casefold().strip()}
+    return any(len(f) >= 3 and re.search(rf"(?<!\w){re.escape(f)}(?!\w)", lowered) for f in forms)
 
 
 EVERYTHING_RECORDED = datetime(9000, 1, 1, tzinfo=UTC)
@@ -532,8 +565,30 @@ def active_forget_requests(
             window = told_month(rev.surface or "", rev.known_from)
             if window is not None:
                 request = request.model_copy(update={"told_from": window[0], "told_until": window[1]})
+            if request.predicates and _PAST_VALUE.search(rev.object_text):
+                request = _with_values(ledger, namespace, request)
             out.append(request)
     return sorted(out, key=lambda r: (r.known_from, r.revision_id))
+
+
+_PAST_VALUE = re.compile(r"\b(?:old|previous|former|prior|earlier)\b", re.IGNORECASE)
+"""A topic that names a past value of itself ("my old address", "my previous job")."""
+
+
+def _with_values(ledger: Any, namespace: str, request: ForgetRequest) -> ForgetRequest:
+    """The request with the values of its predicates current when it was made, and the ones they
+    replaced; unchanged when there was nothing older (then "my old address" is the one given)."""
+    current: list[str] = []
+    old: list[str] = []
+    for predicate in request.predicates:
+        res = ledger.resolve(
+            namespace, request.subject, predicate, valid_at=request.known_from, known_at=request.known_from
+        )
+        current += [v for v in res.values if v]
+        old += [r.object_text for r in res.history if r.object_text and r.object_text not in res.values]
+    if not current or not old:
+        return request
+    return request.model_copy(update={"current_values": current, "old_values": old})
 
 
 _TOLD_IN = re.compile(
@@ -636,6 +691,68 @@ def withholding_said(
     )
 
 
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;]\s*(?:and|but|while|whereas)\b|;)\s*", re.IGNORECASE)
+"""Where one sentence joins two statements: "I'm allergic to peanuts, and my partner and I live
+at 14 Alder Road"."""
+
+
+def clauses(sentence: str) -> list[str]:
+    """The statements one sentence joins (pure); the sentence alone when it joins none, or when a
+    piece is too short to state anything on its own (under three words).
+
+    Args:
+        sentence: one sentence.
+
+    Returns:
+        Its clauses, verbatim and in order.
+    """
+    parts = [p.strip() for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
+    if len(parts) < 2 or any(len(p.split()) < 3 for p in parts):
+        return [sentence]
+    return parts
+
+
+def said_uncovered(requests: Sequence[ForgetRequest], said: datetime, text: str, value: str) -> bool:
+    """Whether a value read from a covered text is said in a clause no request covers (pure):
+    "peanuts" in "I'm allergic to peanuts, and we live at 14 Alder Road" is not part of a request
+    to forget the address.
+
+    Args:
+        requests: from `active_forget_requests`.
+        said: when the text was said.
+        text: the words the value was read from (a sentence or a turn).
+        value: the value.
+
+    Returns:
+        True when some uncovered clause says the value.
+    """
+    people_only = [r for r in requests if r.names_pattern and not r.words_pattern and not r.shapes_pattern]
+    if withholding_said(people_only, said, text=text) is not None:
+        return False  # a request about a person covers every clause that names them
+    lowered = value.casefold()
+    return any(
+        lowered in part.casefold() and withholding_said(requests, said, text=part) is None
+        for part in clauses(text)
+    )
+
+
+def shown_surface(requests: Sequence[ForgetRequest], said: datetime, surface: str) -> str:
+    """A revision's surface without the clauses the requests cover (pure): the words a kept value
+    was read from may also say what the user asked to forget.
+
+    Args:
+        requests: from `active_forget_requests`.
+        said: when the surface was said (the revision's known time).
+        surface: the words the revision was read from.
+
+    Returns:
+        The surface itself when nothing in it is covered, else its uncovered clauses.
+    """
+    if withholding_said(requests, said, text=surface) is None:
+        return surface
+    return " ".join(p for p in clauses(surface) if withholding_said(requests, said, text=p) is None)
+
+
 def withheld_turns(
     turns: Sequence[Any], requests: Sequence[ForgetRequest], agents: Collection[str] = ()
 ) -> dict[tuple[str, str], ForgetRequest]:
@@ -697,9 +814,12 @@ def revision_withheld(
     hit = withholding_said(
         requests, said, predicate=revision.predicate, obj=revision.object_text, subject=revision.subject
     )
+    spared = False
     if hit is None and revision.surface:
         hit = withholding_said(requests, said, text=revision.surface)
-    if hit is None and withheld:
+        if hit is not None and said_uncovered(requests, said, revision.surface, revision.object_text):
+            hit, spared = None, True  # its own clause says it; the surface is shown without the rest
+    if hit is None and withheld and not spared:
         source = next((s for s in revision.sources if s in withheld), None)
         if source is not None:
             hit = next((r for r in requests if r.known_from >= said), None)
@@ -727,9 +847,12 @@ def withhold_resolution(
         return _requests_shown(resolution)
     gone = [r for r in resolution.revisions if revision_withheld(requests, r, withheld) is not None]
     old = [r for r in resolution.history if revision_withheld(requests, r, withheld) is not None]
+    shown = [_surface_shown(requests, r) for r in resolution.revisions]
     if not gone and not old:
-        return resolution
-    revisions = [r for r in resolution.revisions if r not in gone]
+        if all(a is b for a, b in zip(shown, resolution.revisions, strict=True)):
+            return resolution
+        return resolution.model_copy(update={"revisions": shown})
+    revisions = [s for r, s in zip(resolution.revisions, shown, strict=True) if r not in gone]
     hidden = {r.object_text for r in gone} - {r.object_text for r in revisions}
     values = [v for v in resolution.values if v not in hidden]
     status = resolution.status if values else "miss"
@@ -743,6 +866,14 @@ def withhold_resolution(
             "status": status,
         }
     )
+
+
+def _surface_shown(requests: Sequence[ForgetRequest], revision: Any) -> Any:
+    """A kept revision whose surface also says covered words, with those clauses left out."""
+    if not revision.surface:
+        return revision
+    surface = shown_surface(requests, revision.known_from, revision.surface)
+    return revision if surface == revision.surface else revision.model_copy(update={"surface": surface})
 
 
 def withheld_marker(request: ForgetRequest) -> str:
@@ -778,6 +909,10 @@ def withhold_history(history: Any, requests: Sequence[ForgetRequest], withheld: 
             continue
         hit = revision_withheld(requests, entry.revision, withheld)
         if hit is None:
+            revision = _surface_shown(requests, entry.revision)
+            if revision is not entry.revision:
+                entry = entry.model_copy(update={"revision": revision})
+                changed = True
             entries.append(entry)
             continue
         marker = withheld_marker(hit)

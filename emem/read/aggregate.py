@@ -31,6 +31,7 @@ from emem.agents.currentness import (
     stale_revisions,
 )
 from emem.agents.deep import score_turns, segment_scores, with_neighbours
+from emem.agents.planner import asks_now
 from emem.agents.state import MasterState
 from emem.agents.withheld import apply_forget_requests, withholding_ok
 from emem.answer import EvidenceItem, FactItem, Operation
@@ -246,7 +247,14 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         q_vec = rt.embed(state["question"])
         ranked = supported_evidence(view, turns, state["question"], plan, q_vec, keep_all=True)[0]
     withheld = apply_forget_requests(
-        state["question"], evidence, facts, requests, withheld_refs, ranked, plan.entities
+        state["question"],
+        evidence,
+        facts,
+        requests,
+        withheld_refs,
+        ranked,
+        plan.entities,
+        asks_now(state["question"]),
     )
     evidence, facts = withheld.evidence, withheld.facts
     fact_sources = {
