@@ -88,6 +88,7 @@ from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Sta
 from emem.errors import LLMError
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES
+from emem.extract.patterns import JOBS
 from emem.extract.roles import asked_roles
 from emem.index.text import STOP_WORDS, tokenize
 from emem.instructions import looks_like_instruction
@@ -1796,13 +1797,16 @@ PEOPLE_WORDS = frozenset(
     "group club crew band".split()
 )
 """Words naming people: a sentence answers a who-question only by a name or one of these."""
+_TRADES = frozenset(JOBS)
+"""A trade names a person too: "I've set up an accountant to do invoices" answers "Who does my
+invoices now?"."""
 
 
 def names_people(sentence: str, exclude: frozenset[str] | set[str] = frozenset()) -> bool:
     """True when the sentence names someone: a people word ("with my sister") or a capitalised
     name after its first word that is not in `exclude` (speakers, titles the ledger holds)."""
     words = re.findall(r"[\w'’]+", sentence)
-    return any(w.lower() in PEOPLE_WORDS for w in words) or any(
+    return any(w.lower() in PEOPLE_WORDS or w.lower() in _TRADES for w in words) or any(
         w[:1].isupper() and w not in ("I", "I'm", "I've", "I'll", "I'd") and w.lower() not in exclude
         for w in words[1:]
     )

@@ -19,6 +19,7 @@ from emem.answer import EvidenceItem, FactItem
 from emem.ledger.withhold import (
     ForgetRequest,
     clauses,
+    continues,
     said_uncovered,
     shown_surface,
     withholding,
@@ -272,7 +273,7 @@ def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -
     covered_at = [i for i, h in enumerate(hit) if h]
     for i in covered_at:
         for j in (i - 1, i + 1):
-            if 0 <= j < len(parts) and not hit[j] and _continues(parts[j]):
+            if 0 <= j < len(parts) and not hit[j] and continues(parts[j]):
                 hit[j] = True
     if all(hit):
         return None
@@ -282,17 +283,30 @@ def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -
     return " ".join(rest)
 
 
-_CONTINUES = re.compile(
-    r"\d[\d\s.-]{2,}\d|\d{3,}|^\W*(?:it|it's|its|that|that's|this|these|those|they|they're|their|he|he's|she|"
-    r"she's|his|her|which|expires?|pin|code|number)\b",
-    re.IGNORECASE,
-)
-"""A sentence that carries on the one before: a value of three or more digits, or one that opens
-by pointing back ("It's 4471", "Her number is ...")."""
+def shown_source(
+    e: EvidenceItem,
+    requests: Sequence[ForgetRequest],
+    withheld: Mapping[tuple[str, str], ForgetRequest],
+) -> EvidenceItem | None:
+    """A fact's source turn as a read may show it (pure): whole when no request withholds it,
+    without its covered sentences when some are not covered (the value of a kept fact is said
+    in them: "I'm going to propose on her birthday" beside a forgotten hiding place), else None.
 
+    Args:
+        e: the source turn as evidence.
+        requests: the requests in force.
+        withheld: the namespace's withheld turns.
 
-def _continues(sentence: str) -> bool:
-    return bool(_CONTINUES.search(sentence)) or len(sentence.split()) <= 3
+    Returns:
+        The item to cite, or None.
+    """
+    if (e.conversation_id, e.turn_id) not in withheld:
+        return e
+    rest = _rest_of(e, requests)
+    if not rest:
+        return None
+    quote = e.quote if e.quote and e.quote in rest else None
+    return e.model_copy(update={"text": rest, "quote": quote})
 
 
 def _rest_of(e: EvidenceItem, requests: Sequence[ForgetRequest]) -> str | None:
@@ -375,8 +389,3 @@ def withheld_answer(request: ForgetRequest) -> str:
     when = f" on {request.known_from:%d %B %Y}" if request.known_from else ""
     where = f" ({request.source.partition('/')[2] or request.source})" if request.source else ""
     return f"I can't answer that: the user asked me to forget it{when}{where}."
-
-
-def withholding_ok(ref: str, dropped: Sequence[str]) -> bool:
-    """False for a fact source turn the requests dropped ("turn:conv/id" in `dropped`)."""
-    return f"turn:{ref}" not in dropped

@@ -48,6 +48,15 @@ def test_a_sentence_is_split_into_the_statements_it_joins() -> None:
     assert rest_of_turn(f"Hi! {text}", requests, T) == "Hi! I'm allergic to shellfish"
 
 
+def test_a_clause_carrying_on_a_covered_one_is_covered_with_it() -> None:
+    requests = [request("passport number")]
+    text = "Keep my passport number safe, and it is 533918420 by the way"
+    assert not said_uncovered(requests, T, text, "533918420")
+    assert said_uncovered(
+        requests, T, "I lost my passport number twice, and I live in Leeds with my cat", "Leeds"
+    )
+
+
 def test_a_person_asked_about_covers_every_clause_naming_them() -> None:
     requests = [request("Dorian")]
     text = "I've got a new flatmate, and Dorian is moving in on Sunday."
@@ -193,3 +202,37 @@ def test_a_hiding_spot_covers_what_was_said_hidden() -> None:
     assert r.covers(text="The necklace is hidden in the sugar tin.")
     assert r.covers(text="I hid the spare key under the green pot.")
     assert not r.covers(text="I'm going to propose on her birthday.")
+
+
+SECRET = chat(
+    (
+        "2032-01-09T09:00:00+00:00",
+        [("user", "Mira and I are going to Lisbon from the 14th to the 21st of March.")],
+    ),
+    ("2032-03-01T09:00:00+00:00", [("user", "Lisbon didn't happen, the airline cancelled every flight.")]),
+    (
+        "2032-09-18T09:00:00+00:00",
+        [
+            (
+                "user",
+                "A secret for you: I'm going to propose to Mira on her birthday, the 5th of November. "
+                "The ring is hidden in the biscuit tin.",
+            ),
+            ("assistant", "Your secret is safe with me."),
+            ("user", "On second thoughts, drop the hiding spot. She reads this account sometimes."),
+        ],
+    ),
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_plan_said_beside_a_forgotten_hiding_place_answers_with_its_source(
+    tmp_path: Path, mode: str
+) -> None:
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(SECRET, namespace=NS)
+        plan = mem.ask("On what date am I planning to propose?", namespace=NS, mode=mode)
+        assert "5 November" in plan.answer, plan.answer
+        hidden = mem.ask("Where is the ring hidden?", namespace=NS, mode=mode)
+        assert hidden.withheld_by is not None, hidden.answer
+        assert "biscuit" not in plan.model_dump_json() + hidden.model_dump_json()

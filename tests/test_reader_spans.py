@@ -440,3 +440,13 @@ def test_a_correction_of_another_sentence_is_not_the_answer() -> None:
         "Gdansk"
         in answer_span("Which half marathon am I running?", AnswerType.OTHER, fixed, None, set()).text
     )
+
+
+def test_a_trade_answers_a_who_question() -> None:
+    q = "Who does my invoices now?"
+    hired = _item("S2:1", 9, 0.7, "Big relief: I've hired a bookkeeper to do the invoices.")
+    answer, status = offline_read(q, offline_plan(q, ["user"]), _pack(hired), [])[:2]
+    assert status == "answered" and "bookkeeper" in answer
+    # a sentence naming nobody still does not answer it
+    nobody = _item("S2:1", 9, 0.7, "The invoices are done by the end of each month.")
+    assert offline_read(q, offline_plan(q, ["user"]), _pack(nobody), [])[1] == "abstained"

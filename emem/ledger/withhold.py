@@ -712,6 +712,21 @@ def clauses(sentence: str) -> list[str]:
     return parts
 
 
+_CONTINUES = re.compile(
+    r"\d[\d\s.-]{2,}\d|\d{3,}|^\W*(?:it|it's|its|that|that's|this|these|those|they|they're|their|he|he's|she|"
+    r"she's|his|her|which|expires?|pin|code|number)\b",
+    re.IGNORECASE,
+)
+"""A sentence that carries on the one before: a value of three or more digits, or one that opens
+by pointing back ("It's 4471", "Her number is ...")."""
+
+
+def continues(sentence: str) -> bool:
+    """Whether a sentence or clause carries on the one before (pure): a value, a pointer back,
+    or three words at most."""
+    return bool(_CONTINUES.search(sentence)) or len(sentence.split()) <= 3
+
+
 def said_uncovered(requests: Sequence[ForgetRequest], said: datetime, text: str, value: str) -> bool:
     """Whether a value read from a covered text is said in a clause no request covers (pure):
     "peanuts" in "I'm allergic to peanuts, and we live at 14 Alder Road" is not part of a request
@@ -730,9 +745,14 @@ def said_uncovered(requests: Sequence[ForgetRequest], said: datetime, text: str,
     if withholding_said(people_only, said, text=text) is not None:
         return False  # a request about a person covers every clause that names them
     lowered = value.casefold()
+    parts = clauses(text)
+    covered = [withholding_said(requests, said, text=p) is not None for p in parts]
     return any(
-        lowered in part.casefold() and withholding_said(requests, said, text=part) is None
-        for part in clauses(text)
+        lowered in part.casefold()
+        and not covered[i]
+        # "... my passport number, and it's 533918420": a clause carrying on a covered one is it
+        and not (continues(part) and any(covered[j] for j in (i - 1, i + 1) if 0 <= j < len(parts)))
+        for i, part in enumerate(parts)
     )
 
 

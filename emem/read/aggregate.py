@@ -33,7 +33,7 @@ from emem.agents.currentness import (
 from emem.agents.deep import score_turns, segment_scores, with_neighbours
 from emem.agents.planner import asks_now
 from emem.agents.state import MasterState
-from emem.agents.withheld import apply_forget_requests, withholding_ok
+from emem.agents.withheld import apply_forget_requests, shown_source
 from emem.answer import EvidenceItem, FactItem, Operation
 from emem.index.manager import turn_key
 from emem.ledger.models import Revision
@@ -258,9 +258,9 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
     )
     evidence, facts = withheld.evidence, withheld.facts
     fact_sources = {
-        ref: e
+        ref: shown
         for ref, e in fact_sources.items()
-        if withholding_ok(ref, withheld.dropped) and (e.conversation_id, e.turn_id) not in withheld_refs
+        if (shown := shown_source(e, requests, withheld_refs)) is not None
     }
     if withheld.about is not None:
         # The answer says the user asked to forget it: it cites nothing on the question's topic,
