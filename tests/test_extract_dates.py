@@ -168,3 +168,23 @@ def test_a_month_of_a_year_said_after_it_and_a_year_deferred_to() -> None:
     assert find_date_mentions("up to 2000 people came", MONDAY) == []
     whole = find_date_mentions("How many had I sold by the 12th of January?", MONDAY)
     assert [m.surface for m in whole] == ["the 12th of January"]
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("We're off to Porto from the 14th to the 21st of June.", date(2023, 6, 14), date(2023, 6, 22)),
+        ("away from 3 to 9 July", date(2023, 7, 3), date(2023, 7, 10)),
+        ("between the 2nd and the 5th of September", date(2023, 9, 2), date(2023, 9, 6)),
+        ("from June 14th to 21st", date(2023, 6, 14), date(2023, 6, 22)),
+        ("the festival, August 3-6 2024", date(2024, 8, 3), date(2024, 8, 7)),
+    ],
+)
+def test_a_range_of_days_takes_the_month_said_once(text: str, start: date, end: date) -> None:
+    mentions = find_date_mentions(text, MONDAY, "future")
+    assert [(m.start.date(), m.end.date()) for m in mentions] == [(start, end)]
+
+
+def test_a_range_that_runs_backwards_is_no_range() -> None:
+    mentions = find_date_mentions("from the 21st to the 14th of June", MONDAY, "future")
+    assert mentions and all(m.end - m.start == timedelta(days=1) for m in mentions)

@@ -243,6 +243,20 @@ def _r_day_of_month(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span 
     return None
 
 
+def _r_day_range(m: re.Match[str], anchor: datetime, prefer: Prefer) -> Span | None:
+    """ "from the 14th to the 21st of March", "March 3-9": the month said once holds both days."""
+    month, first, last = MONTHS[m["mon"].lower()], int(m["d1"]), int(m["d"])
+    if not 1 <= first < last <= 31:
+        return None
+    year = int(m["y"]) if m["y"] else _pick_year(anchor, month, first, prefer)
+    if year is None:
+        return None
+    try:
+        return _date(anchor, year, month, first), _date(anchor, year, month, last) + _DAY, "day", False
+    except ValueError:
+        return None
+
+
 _PART_OF_MONTH = re.compile(
     r"\b(?P<early>early|beginning|start)|\b(?P<mid>mid|middle)|\b(?P<late>late|end)\b", re.I
 )
@@ -458,7 +472,19 @@ _QTY = rf"(?P<n>{_NUM}|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|few|several)"
 _UNITS = r"(?P<unit>days?|weeks?|months?|years?)"
 _WD = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?!s)"
 
+_ORD = r"(?:st|nd|rd|th)?"
+_TO = r"\s*(?:-|–|to|till|until|through|and)\s*"
 _TABLE: list[tuple[str, Resolver]] = [
+    (  # a range of days of one month: "from the 14th to the 21st of March", "14-21 March"
+        rf"\b(?:(?:from|between)\s+)?(?:the\s+)?(?P<d1>\d{{1,2}}){_ORD}{_TO}(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}"
+        rf"(?:\s+of)?\s+{_MON}(?:,?\s+{_YEAR})?\b",
+        _r_day_range,
+    ),
+    (  # "from March 14th to 21st", "March 3-9"
+        rf"\b(?:(?:from|between)\s+)?{_MON}\s+(?:the\s+)?(?P<d1>\d{{1,2}}){_ORD}{_TO}(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}"
+        rf"(?!\d)(?:,?\s+{_YEAR})?\b",
+        _r_day_range,
+    ),
     (rf"\b{_YEAR}-(?P<m>\d{{2}})-(?P<d>\d{{2}})\b", _r_iso_day),
     (rf"\b{_YEAR}/(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}})\b", _r_iso_day),
     (rf"\b{_YEAR}-(?P<m>\d{{2}})\b(?!-)", _r_iso_month),
