@@ -71,6 +71,12 @@ _PREVIOUS = re.compile(
     re.IGNORECASE,
 )
 """Words asking what came before ("my old job"); "how old" asks an age, not a former value."""
+_BEFORE_CURRENT = re.compile(
+    r"\b(?:before|prior\s+to)\s+(?:my|your|the|his|her|their|our)\s+(?:current|present|new|latest)\b",
+    re.IGNORECASE,
+)
+"""What came before the current value ("Where did I work before my current job?"): the question
+names the current value only to ask for the one it replaced."""
 _MULTI_HOP = re.compile(r"\b(?:both|in common|also|each|and|after|before|while|same)\b", re.IGNORECASE)
 
 # Question words that point at a ledger predicate.
@@ -383,10 +389,12 @@ def offline_plan(
     mentions = find_date_mentions(question, anchor, asked_ahead(question)) if anchor is not None else []
     time_from = min((m.start for m in mentions), default=None)
     time_to = max((m.end for m in mentions), default=None)
-    needs_current = bool(_CURRENT.search(question)) or (
-        not mentions and bool(_PRESENT.search(question)) and not _PAST.search(question)
+    before_current = bool(_BEFORE_CURRENT.search(question))
+    needs_current = not before_current and (
+        bool(_CURRENT.search(question))
+        or (not mentions and bool(_PRESENT.search(question)) and not _PAST.search(question))
     )
-    asks_previous = bool(_PREVIOUS.search(question)) and not _CURRENT.search(question)
+    asks_previous = before_current or (bool(_PREVIOUS.search(question)) and not _CURRENT.search(question))
     prefers_latest = needs_current or not _PAST.search(question)
     keywords = [w for w in tokenize(question) if w not in STOP_WORDS]
     reasons = [f"operation {operation.value} from the question's form"]

@@ -128,6 +128,9 @@ def test_planner_reads_present_tense_as_current_and_dates_as_past() -> None:
     assert offline_plan("What was Dana's old job?", ["Dana"]).asks_previous
     # "How old" asks an age, not what came before: Dana turned 9 after being 8.
     assert not offline_plan("How old is Dana?", ["Dana"]).asks_previous
+    # The current value named only to ask for the one it replaced.
+    before = offline_plan("Where did Dana work before her current job?", ["Dana"])
+    assert before.asks_previous and not before.needs_current
     # Where someone is from, and where they teach, are ledger facts too.
     assert offline_plan("Where does Dana come from?", ["Dana"]).predicates[0] == "hometown"
     assert "works_at" in offline_plan("Which school did Dana teach at?", ["Dana"]).predicates
