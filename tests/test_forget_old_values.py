@@ -176,6 +176,13 @@ def test_the_only_address_given_is_the_old_one(tmp_path: Path) -> None:
         # the sentence before names what "it" is: what was given, not the sentence
         ("That gate code I gave you in March was my old landlord's. Wipe it, please.", ["gate code"]),
         ("On second thoughts, drop the hiding spot.", ["hiding spot"]),
+        # "the old one", "the numbers": what the sentence before named by itself
+        (
+            "That gym locker code: they gave me a key card now. Don't keep the old one, let it go.",
+            ["gym locker code"],
+        ),
+        ("The alarm code too. We changed it, so please get rid of the numbers.", ["alarm code"]),
+        ("My phone broke. Forget the numbers I gave you.", ["numbers"]),
     ],
 )
 def test_a_request_naming_two_things_after_a_comma_records_both(said: str, topics: list[str]) -> None:

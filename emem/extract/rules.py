@@ -1406,9 +1406,36 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
         return named.group(1)  # "don't store his name": the person is what is named
     if _PHYSICAL.search(part) and not told:
         return None  # "remove the onions from the recipe": a task, not a request to forget
+    if _POINTER.fullmatch(part) and (named := _named_before(ctx)) is not None:
+        # "That pickup password for the school: it's a QR code now. Don't keep the old one.":
+        # the one the turn named just before
+        return _topic_part(named, ctx, at, told=True)
     if _ONLY_POINTS.fullmatch(part):
         return None
     return part
+
+
+_POINTER = re.compile(
+    r"(?:(?:old|previous|former|last|other)\s+)?(?:one|ones|numbers?|digits|figures?|details?|code|it)",
+    re.IGNORECASE,
+)
+"""What a request may call the thing the turn named just before ("the old one", "the numbers")."""
+_TOO = re.compile(r"\s+(?:too|as\s+well|also)\s*[.!]?$", re.IGNORECASE)
+
+
+def _named_before(ctx: Ctx) -> str | None:
+    """The thing the sentence before a request names by itself: before its colon ("That pickup
+    password for the school: ..."), or as all it says ("The safe combination too.")."""
+    before = " ".join(ctx.previous.split())
+    if not before or is_question_text(before):
+        return None
+    front = fronted_in(before)
+    if front is not None:
+        return front
+    if not _TOO.search(before):
+        return None  # "My phone broke.": a statement, not a topic named by itself
+    only = _NOUN_PHRASE_ONLY.match(_TOO.sub(".", before))
+    return only.group("obj") if only is not None else None
 
 
 _TOLD = r"\b(?:told\s+you|said|mentioned|shared)\s+(?:about|regarding|re)\s+"
