@@ -183,6 +183,15 @@ def test_the_only_address_given_is_the_old_one(tmp_path: Path) -> None:
         ),
         ("The alarm code too. We changed it, so please get rid of the numbers.", ["alarm code"]),
         ("My phone broke. Forget the numbers I gave you.", ["numbers"]),
+        (
+            "That spare key business from May is out of date. Please forget where I said it was.",
+            ["spare key"],
+        ),
+        (
+            "About the bank: I've closed that account, so the answer I gave you is no use. Forget it, please.",
+            ["bank", "said: About the bank: I've closed that account, so the answer I gave you is no use."],
+        ),
+        ("About the party: it's off, the venue flooded. Forget it, I'll sort something else.", []),
     ],
 )
 def test_a_request_naming_two_things_after_a_comma_records_both(said: str, topics: list[str]) -> None:

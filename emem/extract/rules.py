@@ -1793,6 +1793,13 @@ _GIVEN_LEAD = re.compile(
 )
 """A sentence that opens by naming something told before ("That alarm code I gave you in January
 was Wharfside's"), before a request that points at it ("Wipe it, please.")."""
+_FILLER_LEAD = re.compile(
+    r"^(?:(?:so|and|oh|right|now|ok(?:ay)?|also)[,]?\s+)?(?:that|the)\s+(?P<obj>[^.!?;,]{2,40}?)\s+"
+    r"(?:business|thing|stuff|situation|bit|info)\b",
+    re.IGNORECASE,
+)
+"""A sentence that opens by naming a topic with a filler ("That spare key business from April is
+out of date"), before a request that points at it ("Please forget where I said it was.")."""
 
 
 def said_topic_only(ctx: Ctx) -> list[str]:
@@ -1815,7 +1822,7 @@ def said_topic_only(ctx: Ctx) -> list[str]:
             # record.": the sentence before only names what "it" is
             topics += topics_named(lead.group("obj"), 0, replace(ctx, sentence=flat), told=True)
             continue
-        if (given := _GIVEN_LEAD.match(flat)) is not None and (
+        if (given := _GIVEN_LEAD.match(flat) or _FILLER_LEAD.match(flat)) is not None and (
             named := topics_named(given.group("obj"), 0, replace(ctx, sentence=flat), told=True)
         ):
             # "That alarm code I gave you in January was Wharfside's. Wipe it, please.": what
@@ -1921,8 +1928,22 @@ def grammar_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
 
 def regretted_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     """ "Oh, I shouldn't have said that. Forget it, will you.": "forget it" is a request only after
-    a regret (elsewhere it is "never mind"); what it names is what was regretted."""
-    return said_topic(m, ctx) if REGRETS_SAYING.search(ctx.previous) else []
+    a regret, or after a sentence that opens "About X:" and points at what was given (elsewhere
+    it is "never mind"); what it names is what was regretted, or X."""
+    if REGRETS_SAYING.search(ctx.previous):
+        return said_topic(m, ctx)
+    previous = " ".join(ctx.previous.split())
+    if _ABOUT_OPEN.match(previous) and _GAVE_YOU.search(previous) and (front := fronted_in(previous)):
+        # "About the bank: I've closed that account, so the answer I gave you is of no use.
+        # Forget it, please.": what was given, under the topic the turn opened with
+        return topics_named(front, 0, replace(ctx, sentence=previous), told=True) + said_topic_only(ctx)
+    return []
+
+
+_ABOUT_OPEN = re.compile(
+    r"^(?:(?:so|and|oh|also|right)[,]?\s+)?(?:about|as\s+for|regarding|re)\s", re.IGNORECASE
+)
+_GAVE_YOU = re.compile(r"\b(?:I|we)\s+(?:gave|told|sent|showed)\s+you\b", re.IGNORECASE)
 
 
 def said_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
