@@ -79,53 +79,7 @@ def apply_forget_requests(
     """
     if not requests:
         return Withheld(list(evidence), list(facts))
-    about: ForgetRequest | None = None
-    dropped: list[str] = []
-    kept_facts: list[FactItem] = []
-    for f in facts:
-        if not f.values:
-            # Nothing current (a value that ended): its history still tells the reader what
-            # ended it, unless a request covers what it held.
-            covered = [
-                hit
-                for r in f.history
-                if (
-                    hit := withholding_said(
-                        requests,
-                        _time(r.get("known_from")),
-                        predicate=f.predicate,
-                        obj=str(r.get("object_text") or r.get("object")),
-                        subject=f.subject,
-                    )
-                )
-            ]
-            if covered:
-                dropped.append(f"fact:{f.subject}:{f.predicate}")
-            else:
-                kept_facts.append(f)
-            continue
-        known = {str(r.get("object_text")): r.get("known_from") for r in f.revisions}
-        surfaces = {str(r.get("object_text")): str(r.get("surface") or "") for r in f.revisions}
-        values, hit = [], None
-        for v in f.values:
-            said = _time(known.get(v))
-            found = withholding_said(requests, said, predicate=f.predicate, obj=v, subject=f.subject)
-            if found is None and surfaces.get(v):
-                # A value read from words the user asked to forget ("Dad's diabetes" covers "he's
-                # diabetic") is withheld with them, whatever predicate it was filed under, unless
-                # a clause of its own says it.
-                found = withholding_said(requests, said, text=surfaces[v])
-                if found is not None and said_uncovered(requests, said, surfaces[v], v):
-                    found = None
-            hit = hit or found
-            if found is None:
-                values.append(v)
-        if values:
-            f = f if len(values) == len(f.values) else f.model_copy(update={"values": values})
-            kept_facts.append(_surfaces_shown(f, requests))
-        else:
-            about = about or hit
-            dropped.append(f"fact:{f.subject}:{f.predicate}")
+    kept_facts, about, dropped = _split_facts(facts, requests)
     answering = [f for f in kept_facts if f.values]
     ranked_evidence = sorted(evidence, key=lambda e: -e.score)
     kept: list[EvidenceItem] = []
@@ -201,6 +155,97 @@ def apply_forget_requests(
         # answer it. "Why did I drop the coworking plan?" asks a reason, not the value.
         about = about or asked
     return Withheld([shown[id(e)] for e in evidence if id(e) in shown], kept_facts, about, dropped, nearest)
+
+
+def facts_shown(facts: Sequence[FactItem], requests: Sequence[ForgetRequest]) -> list[FactItem]:
+    """The facts and values no request covers (pure): what routing and a later hop may use, so
+    a withheld value neither steers them nor shows in their reasons and `usage.hop_terms`.
+
+    Args:
+        facts: the facts the plan resolved.
+        requests: the requests in force.
+
+    Returns:
+        The kept facts, covered values and revisions left out.
+    """
+    return _split_facts(facts, requests)[0] if requests else list(facts)
+
+
+def _split_facts(
+    facts: Sequence[FactItem], requests: Sequence[ForgetRequest]
+) -> tuple[list[FactItem], ForgetRequest | None, list[str]]:
+    """(the facts kept, the request a withheld value answers to, what was dropped)."""
+    about: ForgetRequest | None = None
+    dropped: list[str] = []
+    kept_facts: list[FactItem] = []
+    for f in facts:
+        if not f.values:
+            # Nothing current (a value that ended): its history still tells the reader what
+            # ended it, unless a request covers what it held.
+            covered = [
+                hit
+                for r in f.history
+                if (
+                    hit := withholding_said(
+                        requests,
+                        _time(r.get("known_from")),
+                        predicate=f.predicate,
+                        obj=str(r.get("object_text") or r.get("object")),
+                        subject=f.subject,
+                    )
+                )
+            ]
+            if covered:
+                dropped.append(f"fact:{f.subject}:{f.predicate}")
+            else:
+                kept_facts.append(f)
+            continue
+        known = {str(r.get("object_text")): r.get("known_from") for r in f.revisions}
+        surfaces = {str(r.get("object_text")): str(r.get("surface") or "") for r in f.revisions}
+        values, hit = [], None
+        for v in f.values:
+            said = _time(known.get(v))
+            found = withholding_said(requests, said, predicate=f.predicate, obj=v, subject=f.subject)
+            if found is None and surfaces.get(v):
+                # A value read from words the user asked to forget ("Dad's diabetes" covers "he's
+                # diabetic") is withheld with them, whatever predicate it was filed under, unless
+                # a clause of its own says it.
+                found = withholding_said(requests, said, text=surfaces[v])
+                if found is not None and said_uncovered(requests, said, surfaces[v], v):
+                    found = None
+            hit = hit or found
+            if found is None:
+                values.append(v)
+        if values:
+            f = f if len(values) == len(f.values) else f.model_copy(update={"values": values})
+            kept_facts.append(_surfaces_shown(_revisions_kept(f, requests), requests))
+        else:
+            about = about or hit
+            dropped.append(f"fact:{f.subject}:{f.predicate}")
+    return kept_facts, about, dropped
+
+
+def _revisions_kept(fact: FactItem, requests: Sequence[ForgetRequest]) -> FactItem:
+    """A kept fact without the revisions of values a request covers: "forget my old address"
+    keeps the current address, never the history line that says the old one."""
+
+    def covered(r: dict[str, object]) -> bool:
+        value = str(r.get("object_text") or r.get("object") or "")
+        said = _time(r.get("known_from"))
+        if withholding_said(requests, said, predicate=fact.predicate, obj=value, subject=fact.subject):
+            return True
+        surface = str(r.get("surface") or "")
+        return bool(
+            surface
+            and withholding_said(requests, said, text=surface)
+            and not said_uncovered(requests, said, surface, value)
+        )
+
+    revisions = [r for r in fact.revisions if str(r.get("object_text")) in fact.values or not covered(r)]
+    history = [r for r in fact.history if not covered(r)]
+    if len(revisions) == len(fact.revisions) and len(history) == len(fact.history):
+        return fact
+    return fact.model_copy(update={"revisions": revisions, "history": history})
 
 
 def _surfaces_shown(fact: FactItem, requests: Sequence[ForgetRequest]) -> FactItem:

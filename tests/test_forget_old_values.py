@@ -139,6 +139,7 @@ def test_no_read_hands_back_the_old_address_or_the_pin(moved: Path) -> None:
             for q in (
                 "What am I allergic to?",
                 "Where do I live?",
+                "What's my address?",
                 "What's my PIN?",
                 "Where did I live in March 2031?",
             )
@@ -252,3 +253,66 @@ def test_a_plan_said_beside_a_forgotten_hiding_place_answers_with_its_source(
         hidden = mem.ask("Where is the ring hidden?", namespace=NS, mode=mode)
         assert hidden.withheld_by is not None, hidden.answer
         assert "biscuit" not in plan.model_dump_json() + hidden.model_dump_json()
+
+
+EX = chat(
+    (
+        "2033-02-11T09:00:00+00:00",
+        [
+            ("user", "My boyfriend is Colby. He's a deckhand on the harbour ferry."),
+            ("assistant", "Colby, deckhand on the ferry. Noted."),
+        ],
+    ),
+    (
+        "2033-05-08T09:00:00+00:00",
+        [
+            ("user", "Colby and I are thinking of moving in together in the fall."),
+            ("user", "I adopted a cat called Pickle."),
+        ],
+    ),
+    (
+        "2033-08-19T09:00:00+00:00",
+        [
+            (
+                "user",
+                "So, a lot has happened. My boyfriend and I broke up in June. I'd like you to forget him. Clean slate.",
+            )
+        ],
+    ),
+)
+
+
+def test_forgetting_a_partner_by_role_forgets_him_by_name(tmp_path: Path) -> None:
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(EX, namespace=NS)
+        for mode in MODES:
+            for q in (
+                "What's my boyfriend's name?",
+                "Who was I thinking of moving in with?",
+                "What does Colby do?",
+            ):
+                a = mem.ask(q, namespace=NS, mode=mode)
+                assert a.withheld_by is not None, (mode, q, a.answer)
+                # nothing the question does not say names him or what he does: not the route's
+                # reasons, not the hop's terms
+                shown = a.model_copy(update={"question": ""}).model_dump_json()
+                assert "deckhand" not in shown and "ferry" not in shown, (mode, q)
+                assert "Colby" in q or "Colby" not in shown, (mode, q)
+            cat = mem.ask("What's my cat called?", namespace=NS, mode=mode)
+            assert "Pickle" in cat.answer, cat.answer
+        hits = mem.search("boyfriend deckhand ferry moving in", 10, namespace=NS)
+    assert not any("Colby" in h.model_dump_json() or "deckhand" in h.model_dump_json() for h in hits)
+
+
+def test_a_labelled_statement_is_split_at_its_colon() -> None:
+    text = "The shed combination: Ferris has put a proper lock with a key on it."
+    assert clauses(text) == ["The shed combination", "Ferris has put a proper lock with a key on it."]
+    # a value after the colon is no statement of its own
+    assert clauses("The wifi password: bluefish twenty two") == ["The wifi password: bluefish twenty two"]
+
+
+def test_a_secret_named_by_whose_it_is_needs_the_secret() -> None:
+    r = request("bee-shed combination")
+    assert r.covers(text="The bee shed has a combination lock, 31-07-19.")
+    assert r.covers(text="The bee shed lock is 31-07-19.")
+    assert not r.covers(text="Ferris is building a second bee shed this summer.")

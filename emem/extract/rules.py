@@ -1360,6 +1360,23 @@ def _person_before(sentence: str, end: int, antecedent: str | None) -> str | Non
     return names[-1] if names else antecedent
 
 
+_PARTNER_SAID = re.compile(
+    r"\bmy\s+(?P<kin>ex-(?:boyfriend|girlfriend|husband|wife|partner)|ex|boyfriend|girlfriend|husband|wife|partner|"
+    r"fianc[ée]e?)\b",
+    re.IGNORECASE,
+)
+
+
+def _partner_before(ctx: Ctx, end: int) -> str | None:
+    """The partner a pronoun means when no name was said before it: the last "my boyfriend" (or
+    "my ex", "my wife" ...) of the sentence before the pronoun, else of the sentence before."""
+    for text in (ctx.sentence[:end], ctx.previous):
+        said = list(_PARTNER_SAID.finditer(text))
+        if said:
+            return said[-1].group("kin").lower()
+    return None
+
+
 _ERASE_WORD = re.compile(
     r"(?i:forget|delete|erase|remove|wipe|scrub|purge|ditch|drop|bin|scrap|strike|cross|lose|please|kindly)"
 )
@@ -1391,8 +1408,9 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
     # "where I said the peregrines were nesting": what was said, not the saying
     part = re.sub(r"^(?:I|we)\s+(?:said|told\s+you|mentioned)\s+(?:that\s+)?(?:the\s+)?", "", part)
     if part.lower() in ("him", "her", "them"):
-        # "Caspar and I had a fight. Please forget everything about him.": him is Caspar
-        return _person_before(ctx.sentence, at, ctx.named_before)
+        # "Caspar and I had a fight. Please forget everything about him.": him is Caspar; "My
+        # boyfriend and I broke up. Forget him.": the boyfriend (the ledger knows his name)
+        return _person_before(ctx.sentence, at, ctx.named_before) or _partner_before(ctx, at)
     if _POSSESSIVE.match(part):
         # "which school Elif goes to or her teacher's name": her is Elif
         owner = _person_before(ctx.sentence, at, ctx.named_before)
@@ -1550,6 +1568,12 @@ _CESSATION = "required"
 _ONLY_RUNNING = 0.6
 """Confidence of endings that may not be about this predicate ("I finished Dune": a book or a show?):
 consolidation ends a running value with them but records nothing when none is running."""
+_NOT_NATIONALITY = (
+    r"(?![A-Z][a-z]*(?:ian|ese|ish|can|ean|ic)\b|(?:German|Greek|Thai|Swiss|Dutch|French|Welsh|Czech|Kiwi|Aussie|"
+    r"Brit|Irish|Scots|Catholic|Jewish|Muslim|Hindu|Buddhist|Vegan|Vegetarian)\b)"
+)
+"""Not a nationality or a faith said of someone ("My wife is Brazilian"), which is no name; a name
+of those endings ("Brian") is read when it is said as one ("named Brian", "my husband Brian")."""
 _ASIDE = r"(?:[^\W\d_][\w'’]*(?:\s+[^\W\d_][\w'’]*){0,3}[:,]\s+)?(?:(?:[Pp]lease|[Aa]nd|[Aa]lso|[Oo]h|[Oo]k(?:ay)?|[Nn]ow|[Ss]o|[Aa]ctually|[Oo]ne\s+more\s+thing)[,:]?\s+)*"
 """Words that may open a request before its verb ("And now please forget ...")."""
 _NOT_OTHERS = r"(?<!'s\s)(?<![Hh]is\s)(?<![Hh]er\s)(?<![Tt]heir\s)(?<![Yy]our\s)(?<!\w)"
@@ -3065,8 +3089,8 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "has_partner",
-        rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend)(?:'s)?\s+name\s+is\s+"
-        rf"{_PETNAME}",
+        rf"\b(?:[Mm]y)\s+(?P<kin>husband|wife|partner|spouse|boyfriend|girlfriend)(?:(?:'s)?\s+name\s+is|"
+        rf"\s+is\s+(?:called|named)|\s+is(?=\s+{_NOT_NATIONALITY}[A-Z][a-z]+\s*(?:[.,;!]|$)))\s+{_PETNAME}",
         kin_named,
     ),
     R(

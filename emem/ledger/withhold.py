@@ -240,6 +240,8 @@ _MODIFIERS = frozenset(
 )
 """Words that say which value of a topic, not what the topic is: "my old address" is the address
 row, not turns that say "old"."""
+_SECRET_HEADS = frozenset("code codes pin password passcode passphrase combination login".split())
+"""Words that name a secret: a topic ending in one is that secret, whatever the words before it."""
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
 """Capitalised words in a topic name one thing ("Alder Road"), which narrows what the topic covers."""
 _NAME = re.compile(r"^[A-Z][a-z]+(?:[\s-][A-Z][a-z]+)?$")
@@ -329,6 +331,11 @@ def matcher(topic: str) -> _Matcher:
         return _Matcher((), f"(?s:^{fixed}(?:{_some_of(rest, (len(rest) + 1) // 2)}))", None, None)
     if len(content) > 1 and content[-1] in ("name", "names"):
         content = content[:-1]  # "that patient's name": the turn naming the patient says it
+    if len(content) >= 3 and content[-1] in _SECRET_HEADS:
+        # "the honey-house combination": the secret itself (its word, or a value of digits) and
+        # what says whose, not every turn about the honey house
+        head = rf"(?=.*(?:\b{_word_stem(content[-1])}|\d[\d\s.-]{{1,}}\d))"
+        return _Matcher((), f"(?s:^{head}(?:{_some_of(content[:-1], 1)}))", None, None)
     if len(content) >= 3:
         # "the spare key hiding place": a request describes what was said in its own words (the
         # turn said "under the blue flowerpot"): half its words, two at least, name the turn
@@ -567,6 +574,8 @@ def active_forget_requests(
                 request = request.model_copy(update={"told_from": window[0], "told_until": window[1]})
             if request.predicates and _PAST_VALUE.search(rev.object_text):
                 request = _with_values(ledger, namespace, request)
+            if _PARTNER_TOPIC.match(rev.object_text):
+                request = _with_partners(ledger, namespace, request)
             out.append(request)
     return sorted(out, key=lambda r: (r.known_from, r.revision_id))
 
@@ -589,6 +598,38 @@ def _with_values(ledger: Any, namespace: str, request: ForgetRequest) -> ForgetR
     if not current or not old:
         return request
     return request.model_copy(update={"current_values": current, "old_values": old})
+
+
+_PARTNER_TOPIC = re.compile(
+    r"^(?:(?:my|our|the)\s+)?(?:old\s+|former\s+)?(?P<kin>ex(?:-\w+)?|boyfriend|girlfriend|husband|wife|partner|"
+    r"fianc\w*)$",
+    re.IGNORECASE,
+)
+"""A request about the requester's partner or ex by role ("forget my boyfriend", "forget him"
+after "my ex and I split up"): the ledger says whom that is."""
+_NAMED_VALUE = re.compile(r"\bnamed\s+(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
+
+
+def _with_partners(ledger: Any, namespace: str, request: ForgetRequest) -> ForgetRequest:
+    """The request with the names of the partners the ledger held by the time it was made (of
+    the role it names: a boyfriend, a wife; any, for "partner" or "ex"), so the turns naming them
+    ("Colby and I are thinking of moving in together") are covered too."""
+    kin = (_PARTNER_TOPIC.match(request.topic) or _PARTNER_TOPIC.match("partner")).group("kin").lower()  # type: ignore[union-attr]
+    res = ledger.resolve(
+        namespace, request.subject, "has_partner", valid_at=request.known_from, known_at=request.known_from
+    )
+    names: list[str] = []
+    for r in [*res.revisions, *res.history]:
+        value = r.object_text or ""
+        m = _NAMED_VALUE.search(value)
+        if m is None or (kin not in ("partner",) and not kin.startswith("ex") and kin not in value.lower()):
+            continue
+        names.append(m.group("name"))
+    if not names:
+        return request
+    pattern = "|".join(rf"\b{re.escape(n)}(?:'s)?\b" for n in dict.fromkeys(names))
+    joined = f"{request.names_pattern}|{pattern}" if request.names_pattern else pattern
+    return request.model_copy(update={"names_pattern": joined})
 
 
 _TOLD_IN = re.compile(
@@ -706,10 +747,23 @@ def clauses(sentence: str) -> list[str]:
     Returns:
         Its clauses, verbatim and in order.
     """
+    label = _LABELLED.match(sentence)
+    if label is not None:
+        # "The honey-house combination: Ferris has put a proper lock with a key on it.": a label,
+        # then a statement of its own
+        return [label.group("label"), *clauses(label.group("said"))]
     parts = [p.strip() for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
     if len(parts) < 2 or any(len(p.split()) < 3 for p in parts):
         return [sentence]
     return parts
+
+
+_LABELLED = re.compile(
+    r"^(?P<label>[^:]{3,60}?):\s+(?P<said>(?:[A-Z][a-z]+|I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\s+(?:has|have|had|is|was|are|were|"
+    r"got|put|changed|moved|swapped|replaced|switched|bought|sold|[a-z]+ed)\b.*)$"
+)
+"""A sentence that names its topic before a colon and then says something of it in a clause with
+its own subject and verb; not "The wifi password: bluefish twenty two"."""
 
 
 _CONTINUES = re.compile(

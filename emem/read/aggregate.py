@@ -37,6 +37,7 @@ from emem.agents.withheld import apply_forget_requests, shown_source
 from emem.answer import EvidenceItem, FactItem, Operation
 from emem.index.manager import turn_key
 from emem.ledger.models import Revision
+from emem.ledger.withhold import revision_withheld
 from emem.read.context import ReadRuntime, timed, visible_mask
 from emem.read.packing import cost, pack
 from emem.read.retrieve import fast_turns
@@ -257,6 +258,13 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         asks_now(state["question"]),
     )
     evidence, facts = withheld.evidence, withheld.facts
+    if requests:
+        # A note that a turn's value is history must not say a value the user asked to forget.
+        stale = {
+            ref: kept
+            for ref, notes in stale.items()
+            if (kept := [(rev, res) for rev, res in notes if revision_withheld(requests, rev) is None])
+        }
     fact_sources = {
         ref: shown
         for ref, e in fact_sources.items()

@@ -27,7 +27,7 @@ from emem.index.text import forget_tokens
 from emem.index.vector_cache import VectorCache, text_hash
 from emem.instructions import looks_like_instruction
 from emem.ledger.models import Revision
-from emem.ledger.withhold import ForgetRequest, withheld_turns
+from emem.ledger.withhold import ForgetRequest, withheld_turns, withholding
 from emem.models import StoredTurn
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import DEFAULT_ACTIVATE
@@ -399,19 +399,34 @@ class ReadRuntime:
         inferred = self.inferred_user(view)
         user = user_speaker(speakers) or (inferred[0] if inferred else None)
         now, at = self.now(view), self._read_at(view)
+        requests = self.forget_requests(namespace) if self.currentness else []
+
+        def kept(relatives: dict[str, list[str]]) -> dict[str, list[str]]:
+            # "What's my boyfriend's name?" after "forget him": the name is not the question's
+            # subject, or it would show in the route's reasons
+            if not requests:
+                return relatives
+            return {
+                k: [n for n in v if withholding(requests, subject=n) is None] for k, v in relatives.items()
+            }
+
         return question_subjects(
             question,
             speakers,
             self._ledger_memo(namespace, "subjects", lambda: ledger.subjects(namespace)),
             aliases=self._ledger_memo(namespace, "aliases", lambda: name_aliases(ledger, namespace)),
-            relatives=self._ledger_memo(
-                namespace, f"relatives:{user}:{at}", lambda: relatives_of(ledger, namespace, user, now)
+            relatives=kept(
+                self._ledger_memo(
+                    namespace, f"relatives:{user}:{at}", lambda: relatives_of(ledger, namespace, user, now)
+                )
             )
             if user
             else None,
             inferred=inferred,
-            relatives_for=lambda s: self._ledger_memo(
-                namespace, f"relatives:{s}:{at}", lambda: relatives_of(ledger, namespace, s, now)
+            relatives_for=lambda s: kept(
+                self._ledger_memo(
+                    namespace, f"relatives:{s}:{at}", lambda: relatives_of(ledger, namespace, s, now)
+                )
             ),
         )
 

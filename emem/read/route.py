@@ -24,6 +24,8 @@ from emem.agents.deep import (
     segment_scores,
 )
 from emem.agents.state import AssistantTask, MasterState
+from emem.agents.withheld import facts_shown
+from emem.answer import FactItem
 from emem.index.manager import turn_key
 from emem.read.context import ReadRuntime, timed, visible_mask
 from emem.retrieval.filters import facts_within
@@ -60,7 +62,7 @@ def route(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any
             q,
             rt.question_vector(view, q),
             plan,
-            facts,
+            _routable(rt, ns, facts),
             mask,
             top_n=rt.activate,
             global_weights=rt.read.global_weights,
@@ -140,9 +142,8 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
     seeds = [t for e in found[:FEEDBACK_TURNS] if (t := view.by_ref.get((e.conversation_id, e.turn_id)))]
     if not seeds:
         return {"pending": [], "hops": [*hops, []]}
-    query, terms = feedback_query(
-        q, seeds, state.get("facts", []), rt.speakers(view), rt.document_frequency.of(view)
-    )
+    facts = _routable(rt, ns, state.get("facts", []))
+    query, terms = feedback_query(q, seeds, facts, rt.speakers(view), rt.document_frequency.of(view))
     vector = feedback_vector(
         rt.question_vector(view, q), view.turn_vectors[[view.row_of[turn_key(t)] for t in seeds]]
     )
@@ -159,7 +160,7 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
         query,
         vector,
         plan,
-        state.get("facts", []),
+        facts,
         mask,
         top_n=width,
         exclude=done,
@@ -175,3 +176,11 @@ def hop(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]:
         "hop_terms": [*state.get("hop_terms", []), *terms],
         "timings": timed("hop", start),
     }
+
+
+def _routable(rt: ReadRuntime, namespace: str, facts: list[FactItem]) -> list[FactItem]:
+    """The facts routing may use: none of a value a forget request withholds (it would steer
+    the route and show in its reasons and in `usage.hop_terms`); aggregate still sees them all,
+    to say that the user asked to forget what the question is about."""
+    requests = rt.forget_requests(namespace) if rt.currentness else []
+    return facts_shown(facts, requests)
