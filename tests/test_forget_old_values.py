@@ -193,6 +193,15 @@ def test_the_only_address_given_is_the_old_one(tmp_path: Path) -> None:
             ["bank", "said: About the bank: I've closed that account, so the answer I gave you is no use."],
         ),
         ("About the party: it's off, the venue flooded. Forget it, I'll sort something else.", []),
+        (
+            "The thing I told you in March about my fall. I've told my son myself now, so please don't keep it.",
+            ["fall"],
+        ),
+        ("And the medical thing I told you in May: I'd like that struck from your memory too.", ["medical"]),
+        (
+            "Big news. My girlfriend and I split up in May. It was mutual. I'd like you to forget her, actually.",
+            ["girlfriend"],
+        ),
     ],
 )
 def test_a_request_naming_two_things_after_a_comma_records_both(said: str, topics: list[str]) -> None:
@@ -316,3 +325,39 @@ def test_a_secret_named_by_whose_it_is_needs_the_secret() -> None:
     assert r.covers(text="The bee shed has a combination lock, 31-07-19.")
     assert r.covers(text="The bee shed lock is 31-07-19.")
     assert not r.covers(text="Ferris is building a second bee shed this summer.")
+
+
+def test_a_topic_word_covers_its_irregular_forms() -> None:
+    assert request("my fall").covers(text="I fell on the stairs in February and bruised my ribs.")
+    assert not request("my fall").covers(text="Autumn is lovely this year, all those leaves.")
+
+
+def test_forgetting_an_ex_keeps_the_current_husband(tmp_path: Path) -> None:
+    conv = chat(
+        (
+            "2029-01-10T09:00:00+00:00",
+            [
+                (
+                    "user",
+                    "It's me, my husband Leif, and our two kids. Leif is a snowplow dispatcher for the city.",
+                )
+            ],
+        ),
+        (
+            "2029-07-19T09:00:00+00:00",
+            [
+                ("user", "I ran into my ex, Reinhold, at the market. He lives on Eastlake Avenue now."),
+                (
+                    "user",
+                    "Actually, scrap him from your memory entirely. I don't want my ex anywhere in here.",
+                ),
+            ],
+        ),
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        for mode in MODES:
+            job = mem.ask("What does Leif do for a living?", namespace=NS, mode=mode)
+            assert "snowplow" in job.answer and job.withheld_by is None, (mode, job.answer)
+            ex = mem.ask("Where does Reinhold live?", namespace=NS, mode=mode)
+            assert ex.withheld_by is not None and "Eastlake" not in ex.answer, (mode, ex.answer)

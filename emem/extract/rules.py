@@ -1369,8 +1369,8 @@ _PARTNER_SAID = re.compile(
 
 def _partner_before(ctx: Ctx, end: int) -> str | None:
     """The partner a pronoun means when no name was said before it: the last "my boyfriend" (or
-    "my ex", "my wife" ...) of the sentence before the pronoun, else of the sentence before."""
-    for text in (ctx.sentence[:end], ctx.previous):
+    "my ex", "my wife" ...) of the sentence before the pronoun, else of the sentences before."""
+    for text in (ctx.sentence[:end], ctx.previous, *reversed(ctx.earlier)):
         said = list(_PARTNER_SAID.finditer(text))
         if said:
             return said[-1].group("kin").lower()
@@ -1780,8 +1780,9 @@ after a bare phrase they may mean "never mind" ("The party - forget it, it's off
 
 
 _FRONTED_GONE = (
-    r"^(?:(?i:and|so|oh|also)\s+)*(?P<obj>(?i:the|that|this|my|our)\b[^.!?;]{3,60}?)\s+[-–—]\s+[^.!?;]{0,40}?"
-    r"\b(?i:I'd|I\s+would)\s+like\s+(?i:it|that|this|them)\s+(?i:removed|deleted|erased|wiped|gone)\s+from\s+"
+    r"^(?:(?i:and|so|oh|also)\s+)*(?P<obj>(?i:the|that|this|my|our)\b[^.!?;:]{3,60}?)(?:\s+[-–—]|:)\s+[^.!?;]{0,40}?"
+    r"\b(?i:I'd|I\s+would)\s+like\s+(?i:it|that|this|them)\s+(?i:removed|deleted|erased|wiped|gone|struck|taken|"
+    r"scrubbed|cut)\s+(?:out\s+)?(?:from|of|off)\s+"
     rf"{_MEMORY_PLACE}"
 )
 """A topic named first and wished out of the memory ("And the money I owed my cousin - that's
@@ -1817,6 +1818,14 @@ _GIVEN_LEAD = re.compile(
 )
 """A sentence that opens by naming something told before ("That alarm code I gave you in January
 was Wharfside's"), before a request that points at it ("Wipe it, please.")."""
+_TOLD_ABOUT_LEAD = re.compile(
+    r"^(?:(?:so|and|oh|right|also)[,]?\s+)?(?:the|that)\s+(?:thing|stuff|news|business|bit|info)\s+(?:I|we)\s+"
+    r"(?:told|gave|mentioned|said|shared)(?:\s+you)?(?:\s+(?:in|back\s+in|last|on)\s+\w+)?\s+"
+    r"(?:about|regarding|re|of)\s+(?P<obj>[^.!?;,]{2,60}?)[.!]?$",
+    re.IGNORECASE,
+)
+"""A sentence that only says what was told about ("The thing I told you in April about my fall."),
+before a request that points at it."""
 _FILLER_LEAD = re.compile(
     r"^(?:(?:so|and|oh|right|now|ok(?:ay)?|also)[,]?\s+)?(?:that|the)\s+(?P<obj>[^.!?;,]{2,40}?)\s+"
     r"(?:business|thing|stuff|situation|bit|info)\b",
@@ -1928,6 +1937,12 @@ def grammar_topic(m: re.Match[str], ctx: Ctx) -> list[str]:
     previous = ctx.previous
     if ctx.requested or (previous and find_request(previous) is not None):
         return []  # "Please don't keep that. I'd rather it wasn't written anywhere.": said already
+    if previous and (lead := _TOLD_ABOUT_LEAD.match(" ".join(previous.split()))) is not None:
+        # "The thing I told you in April about my fall. I've told the children myself now, so
+        # please don't keep it": "it" is what the sentence before says was told about
+        topics = topics_named(lead.group("obj"), 0, replace(ctx, sentence=previous), told=True)
+        if topics:
+            return topics
     if found.before:  # "I quit the weekend job at the dive shop, so please forget it"
         things = things_in(found.before)[:1]
         topics = [t for p in things for t in topics_named(p, 0, ctx, told=True)]

@@ -391,11 +391,24 @@ def qualifiers(topic: str, rows: Sequence[Topic]) -> list[str]:
     return [w for w in _content_words(rest) if w not in _MODIFIERS and len(w) >= 3 and w.isalpha()]
 
 
+_IRREGULAR = {
+    "fall": ("falls", "fell", "fallen", "falling"),
+    "break": ("breaks", "broke", "broken", "breaking"),
+    "fight": ("fights", "fought", "fighting"),
+    "lose": ("loses", "lost", "losing"),
+    "sell": ("sells", "sold", "selling"),
+    "buy": ("buys", "bought", "buying"),
+}
+"""A topic word's irregular forms: "my fall" covers "I fell on the stairs"."""
+
+
 def _word_stem(word: str) -> str:
     """A word of a topic as a pattern for its family ("counselling" covers "counsellor",
     "diabetes" covers "diabetic", "layoffs" covers "layoff", "owing" covers "owe"): a long word
     keeps its first letters (all but three, at least five) and any ending; a short one must be
     whole or share its stem."""
+    if word in _IRREGULAR:
+        return rf"(?:{'|'.join(map(re.escape, (word, *_IRREGULAR[word])))})\b"
     if len(word) < 6 or not word.isalpha():
         root = stem(word) if word.isalpha() else word
         if len(root) >= 3 and root != word:
@@ -612,17 +625,20 @@ _NAMED_VALUE = re.compile(r"\bnamed\s+(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)
 
 def _with_partners(ledger: Any, namespace: str, request: ForgetRequest) -> ForgetRequest:
     """The request with the names of the partners the ledger held by the time it was made (of
-    the role it names: a boyfriend, a wife; any, for "partner" or "ex"), so the turns naming them
-    ("Colby and I are thinking of moving in together") are covered too."""
+    the role it names: a boyfriend, a wife; any, for "partner"; for "ex", only those it no longer
+    held as current), so the turns naming them ("Colby and I are thinking of moving in together")
+    are covered too."""
     kin = (_PARTNER_TOPIC.match(request.topic) or _PARTNER_TOPIC.match("partner")).group("kin").lower()  # type: ignore[union-attr]
     res = ledger.resolve(
         namespace, request.subject, "has_partner", valid_at=request.known_from, known_at=request.known_from
     )
     names: list[str] = []
-    for r in [*res.revisions, *res.history]:
+    # An ex is a partner the ledger no longer holds as current, never the current husband.
+    held = res.history if kin.startswith("ex") else [*res.revisions, *res.history]
+    for r in held:
         value = r.object_text or ""
         m = _NAMED_VALUE.search(value)
-        if m is None or (kin not in ("partner",) and not kin.startswith("ex") and kin not in value.lower()):
+        if m is None or (kin != "partner" and not kin.startswith("ex") and kin not in value.lower()):
             continue
         names.append(m.group("name"))
     if not names:
