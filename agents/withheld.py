@@ -292,7 +292,7 @@ def rest_of_turn(text: str, requests: Sequence[ForgetRequest], said: datetime) -
     """
     # A covered sentence that joins statements is judged by its clauses: "I'm allergic to
     # peanuts, and my partner and I live at 14 Alder Road" is not all about the address.
-    parts = []
+    parts: list[str] = []
     for sentence in sentences(text):
         pieces = clauses(sentence)
         covered = [withholding_said(requests, said, text=p) is not None for p in pieces]

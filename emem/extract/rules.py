@@ -1424,10 +1424,10 @@ def _topic_part(part: str, ctx: Ctx, at: int, *, told: bool = False) -> str | No
         return named.group(1)  # "don't store his name": the person is what is named
     if _PHYSICAL.search(part) and not told:
         return None  # "remove the onions from the recipe": a task, not a request to forget
-    if _POINTER.fullmatch(part) and (named := _named_before(ctx)) is not None:
+    if _POINTER.fullmatch(part) and (before := _named_before(ctx)) is not None:
         # "That pickup password for the school: it's a QR code now. Don't keep the old one.":
         # the one the turn named just before
-        return _topic_part(named, ctx, at, told=True)
+        return _topic_part(before, ctx, at, told=True)
     if _ONLY_POINTS.fullmatch(part):
         return None
     return part
