@@ -578,6 +578,8 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         return ", ".join(ages) if ages else None
     if kind is AnswerType.PERSON and fact.predicate in asked_roles(question):
         return ", ".join(bare_value(v) for v in values)  # "Who is my supervisor?": the holder
+    if kind is AnswerType.PERSON and values and all(named_value(v) for v in values):
+        return ", ".join(n for v in values if (n := named_value(v)))  # "Who is my husband?": Omar
     if kind in PREDICATES_FOR and fact.predicate not in PREDICATES_FOR[kind]:
         # "Where does my sister live?" is not answered by has_sibling = "a sister named Hannah":
         # the name a value gives is who it is, not a place or a number about them.

@@ -199,6 +199,9 @@ def test_being_with_someone_or_naming_something_is_no_job(said: str) -> None:
         # the employer named with "the" before the title said after it
         ("New job! I've started at the Royal Infirmary as a ward clerk.", "ward clerk"),
         ("I joined the Kelburn Trust as a project officer in May.", "project officer"),
+        # the title after a job taken at the employer
+        ("I've accepted a job at the Natural History Museum as a curator, starting in May.", "curator"),
+        ("I've taken a post with Ofsted as an inspector.", "inspector"),
     ],
 )
 def test_a_rank_is_part_of_the_title_and_a_post_given_is_one(said: str, title: str) -> None:

@@ -125,3 +125,14 @@ def test_the_days_something_moved_to_are_the_days_asked_for_now(tmp_path: Path) 
             assert then.answer == "Tuesdays and Thursdays", (mode, then.answer)
         # a day moved to is no home, and "Swimming" is nobody
         assert mem.resolve("Swimming", "lives_in", namespace=NS).status == "miss"
+
+
+def test_who_a_partner_is_answers_the_name(tmp_path: Path) -> None:
+    conv = chat(
+        ("2025-02-03T09:00:00+00:00", [("user", "Hi! I'm Nadia, a vet in Leeds, and my husband is Omar.")])
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace=NS)
+        for mode in ("fast", "deep"):
+            a = mem.ask("Who is my husband?", namespace=NS, mode=mode)
+            assert a.answer == "Omar", (mode, a.answer)

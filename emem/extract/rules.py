@@ -4057,6 +4057,15 @@ RULES: tuple[Rule, ...] = (
         job,
         dated=True,
     ),
+    # the role said after a job taken at an employer ("I've accepted a job at the Royal
+    # Veterinary College as a lecturer", "I've taken a post with Ofsted as an inspector")
+    R(
+        "job_title",
+        r"{S}{vg:get,land,take,accept,start:past}\s+(?:a|an|the|my)\s+(?:new\s+)?(?:job|post|position|role)\s+"
+        r"(?:at|with)\s+(?:the\s+)?[A-Z][^,.!?;]{0,50}?,?\s+as\s+(?:(?:a|an)\s+)?{obj:job}",
+        job,
+        dated=True,
+    ),
     # no longer at an employer ("I'm not at Vela any more"), working for nobody ("freelancing now")
     R(
         "works_at",
