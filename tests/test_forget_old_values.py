@@ -276,7 +276,7 @@ EX = chat(
         "2033-05-08T09:00:00+00:00",
         [
             ("user", "Colby and I are thinking of moving in together in the fall."),
-            ("user", "I adopted a cat called Pickle."),
+            ("user", "I adopted a cat called Pickle. My sister Thea is getting married on 16 August."),
         ],
     ),
     (
@@ -309,6 +309,9 @@ def test_forgetting_a_partner_by_role_forgets_him_by_name(tmp_path: Path) -> Non
                 assert "Colby" in q or "Colby" not in shown, (mode, q)
             cat = mem.ask("What's my cat called?", namespace=NS, mode=mode)
             assert "Pickle" in cat.answer, cat.answer
+            # him, not every marriage
+            wedding = mem.ask("When is Thea's wedding?", namespace=NS, mode=mode)
+            assert "16 August" in wedding.answer, (mode, wedding.answer)
         hits = mem.search("boyfriend deckhand ferry moving in", 10, namespace=NS)
     assert not any("Colby" in h.model_dump_json() or "deckhand" in h.model_dump_json() for h in hits)
 

@@ -641,11 +641,14 @@ def _with_partners(ledger: Any, namespace: str, request: ForgetRequest) -> Forge
         if m is None or (kin != "partner" and not kin.startswith("ex") and kin not in value.lower()):
             continue
         names.append(m.group("name"))
-    if not names:
-        return request
-    pattern = "|".join(rf"\b{re.escape(n)}(?:'s)?\b" for n in dict.fromkeys(names))
-    joined = f"{request.names_pattern}|{pattern}" if request.names_pattern else pattern
-    return request.model_copy(update={"names_pattern": joined})
+    update: dict[str, Any] = {}
+    if not kin.startswith("ex"):
+        # "my boyfriend": what is said of him, not every marriage ("my sister is getting married")
+        update["words_pattern"] = rf"\b(?:my|our)\s+(?:ex-?)?{re.escape(kin)}\b"
+    if names:
+        pattern = "|".join(rf"\b{re.escape(n)}(?:'s)?\b" for n in dict.fromkeys(names))
+        update["names_pattern"] = f"{request.names_pattern}|{pattern}" if request.names_pattern else pattern
+    return request.model_copy(update=update) if update else request
 
 
 _TOLD_IN = re.compile(
