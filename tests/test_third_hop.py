@@ -117,5 +117,8 @@ def test_the_third_hop_is_seeded_by_the_second_hops_turns_only(tmp_path: Path) -
             terms.append(state["hop_terms"][before:])
     assert {"ravi", "lisbon", "cousin"} <= set(terms[0])  # S1, the first hop's, seeds hop 2
     assert "fado" in terms[1] and "porto" in terms[1]
-    assert not {"lisbon", "cousin"} & set(terms[1])  # hop 1's turns do not seed hop 3 again
+    # hop 1's turns do not seed hop 3 again; the ledger's values do seed every hop ("Dana visited
+    # Lisbon", once the read has caught the ledger up)
+    ledger_words = {w.lower() for f in state["facts"] for v in f.values for w in v.split()}
+    assert not ({"lisbon", "cousin"} - ledger_words) & set(terms[1])
     assert [len(h) for h in state["hops"]] == [1, 1, 1]
