@@ -628,7 +628,8 @@ def _with_partners(ledger: Any, namespace: str, request: ForgetRequest) -> Forge
     the role it names: a boyfriend, a wife; any, for "partner"; for "ex", only those it no longer
     held as current), so the turns naming them ("Colby and I are thinking of moving in together")
     are covered too."""
-    kin = (_PARTNER_TOPIC.match(request.topic) or _PARTNER_TOPIC.match("partner")).group("kin").lower()  # type: ignore[union-attr]
+    said = _PARTNER_TOPIC.match(request.topic)
+    kin = said.group("kin").lower() if said is not None else "partner"
     res = ledger.resolve(
         namespace, request.subject, "has_partner", valid_at=request.known_from, known_at=request.known_from
     )
