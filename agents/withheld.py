@@ -20,8 +20,8 @@ from emem.ledger.withhold import (
     ForgetRequest,
     clauses,
     continues,
-    said_uncovered,
     shown_surface,
+    value_withheld,
     withholding,
     withholding_said,
 )
@@ -101,8 +101,7 @@ def apply_forget_requests(
         if rest:
             # "The wedding's been moved to December. <what the user asked to forget>": the
             # sentences no request covers still answer; the covered ones never reach the reader.
-            quote = e.quote if e.quote and e.quote in rest else None
-            kept.append(shown.setdefault(id(e), e.model_copy(update={"text": rest, "quote": quote})))
+            kept.append(shown.setdefault(id(e), _partial(e, rest)))
     scored = sorted(ranked, key=lambda e: -e.score) if ranked is not None else None
     best_first = scored or ranked_evidence
     nearest = None
@@ -204,15 +203,14 @@ def _split_facts(
         surfaces = {str(r.get("object_text")): str(r.get("surface") or "") for r in f.revisions}
         values, hit = [], None
         for v in f.values:
-            said = _time(known.get(v))
-            found = withholding_said(requests, said, predicate=f.predicate, obj=v, subject=f.subject)
-            if found is None and surfaces.get(v):
-                # A value read from words the user asked to forget ("Dad's diabetes" covers "he's
-                # diabetic") is withheld with them, whatever predicate it was filed under, unless
-                # a clause of its own says it.
-                found = withholding_said(requests, said, text=surfaces[v])
-                if found is not None and said_uncovered(requests, said, surfaces[v], v):
-                    found = None
+            found, _ = value_withheld(
+                requests,
+                _time(known.get(v)),
+                predicate=f.predicate,
+                value=v,
+                subject=f.subject,
+                surface=surfaces.get(v, ""),
+            )
             hit = hit or found
             if found is None:
                 values.append(v)
@@ -230,16 +228,15 @@ def _revisions_kept(fact: FactItem, requests: Sequence[ForgetRequest]) -> FactIt
     keeps the current address, never the history line that says the old one."""
 
     def covered(r: dict[str, object]) -> bool:
-        value = str(r.get("object_text") or r.get("object") or "")
-        said = _time(r.get("known_from"))
-        if withholding_said(requests, said, predicate=fact.predicate, obj=value, subject=fact.subject):
-            return True
-        surface = str(r.get("surface") or "")
-        return bool(
-            surface
-            and withholding_said(requests, said, text=surface)
-            and not said_uncovered(requests, said, surface, value)
+        hit, _ = value_withheld(
+            requests,
+            _time(r.get("known_from")),
+            predicate=fact.predicate,
+            value=str(r.get("object_text") or r.get("object") or ""),
+            subject=fact.subject,
+            surface=str(r.get("surface") or ""),
         )
+        return hit is not None
 
     revisions = [r for r in fact.revisions if str(r.get("object_text")) in fact.values or not covered(r)]
     history = [r for r in fact.history if not covered(r)]
@@ -348,8 +345,11 @@ def shown_source(
     if (e.conversation_id, e.turn_id) not in withheld:
         return e
     rest = _rest_of(e, requests)
-    if not rest:
-        return None
+    return _partial(e, rest) if rest else None
+
+
+def _partial(e: EvidenceItem, rest: str) -> EvidenceItem:
+    """The evidence as its uncovered sentences; a quote only if those sentences still hold it."""
     quote = e.quote if e.quote and e.quote in rest else None
     return e.model_copy(update={"text": rest, "quote": quote})
 

@@ -887,6 +887,38 @@ def withheld_turns(
     return out
 
 
+def value_withheld(
+    requests: Sequence[ForgetRequest],
+    said: datetime,
+    *,
+    predicate: str,
+    value: str,
+    subject: str,
+    surface: str = "",
+) -> tuple[ForgetRequest | None, bool]:
+    """The request that withholds a fact's value (pure): by the fact, else by the words it was
+    read from ("Dad's diabetes" covers "he's diabetic", whatever predicate it was filed under),
+    unless a clause of its own says it. The one rule for revisions (`revision_withheld`) and the
+    read path's facts (emem.agents.withheld).
+
+    Args:
+        requests: from `active_forget_requests`.
+        said: when the value became known.
+        predicate, value, subject: the fact.
+        surface: the words it was read from, if any.
+
+    Returns:
+        (the request, or None; whether the words it was read from are covered but a clause of its
+        own spares it, so they are shown without the rest).
+    """
+    hit = withholding_said(requests, said, predicate=predicate, obj=value, subject=subject)
+    if hit is None and surface:
+        hit = withholding_said(requests, said, text=surface)
+        if hit is not None and said_uncovered(requests, said, surface, value):
+            return None, True
+    return hit, False
+
+
 def revision_withheld(
     requests: Sequence[ForgetRequest], revision: Any, withheld: Collection[str] = ()
 ) -> ForgetRequest | None:
@@ -905,14 +937,14 @@ def revision_withheld(
     if not requests or revision.predicate == PREDICATE:
         return None
     said = revision.known_from
-    hit = withholding_said(
-        requests, said, predicate=revision.predicate, obj=revision.object_text, subject=revision.subject
+    hit, spared = value_withheld(
+        requests,
+        said,
+        predicate=revision.predicate,
+        value=revision.object_text,
+        subject=revision.subject,
+        surface=revision.surface or "",
     )
-    spared = False
-    if hit is None and revision.surface:
-        hit = withholding_said(requests, said, text=revision.surface)
-        if hit is not None and said_uncovered(requests, said, revision.surface, revision.object_text):
-            hit, spared = None, True  # its own clause says it; the surface is shown without the rest
     if hit is None and withheld and not spared:
         source = next((s for s in revision.sources if s in withheld), None)
         if source is not None:
