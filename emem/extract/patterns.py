@@ -784,9 +784,35 @@ DOG_WORDS = (
     "labradoodle",
     "cockapoo",
     "sheepdog",
+    "hound",
+    "rottweiler",
+    "doberman",
+    "ridgeback",
+    "jack russell",
+    "shih tzu",
+    "westie",
+    "yorkie",
+    "samoyed",
+    "malamute",
+    "akita",
+    "vizsla",
+    "mastiff",
+    "great dane",
+    "staffie",
+    "mutt",
 )
 """Words for a dog by its age or breed: each is a pet word, and names a dog."""
-CAT_WORDS = ("kitten", "kitty", "tabby", "maine coon")
+CAT_WORDS = (
+    "kitten",
+    "kitty",
+    "tabby",
+    "maine coon",
+    "siamese",
+    "ragdoll",
+    "sphynx",
+    "tortoiseshell",
+    "tortie",
+)
 """Words for a cat by its age or breed: each is a pet word, and names a cat."""
 PETS = (
     "dog",

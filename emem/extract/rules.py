@@ -27,6 +27,8 @@ from emem.extract.forget_grammar import (
     things_in,
 )
 from emem.extract.patterns import (
+    CAT_WORDS,
+    DOG_WORDS,
     HOME_NOUN,
     JOBS,
     PETS,
@@ -628,14 +630,8 @@ def _unnamed_more(rest: str) -> list[str]:
 
 
 _BREED_SPECIES = {
-    **dict.fromkeys(
-        """golden retriever|retriever|labrador|poodle|terrier|beagle|husky|corgi|dachshund|bulldog|german shepherd|
-        spaniel|pug|chihuahua|border collie|collie|greyhound|schnauzer|dalmatian""".replace("\n", "").split(
-            "|"
-        ),
-        "dog",
-    ),
-    **dict.fromkeys(["tabby", "maine coon"], "cat"),
+    **{w: "dog" for w in DOG_WORDS if w not in ("puppy", "pup")},
+    **{w: "cat" for w in CAT_WORDS if w not in ("kitten", "kitty")},
     **dict.fromkeys(["parakeet", "cockatoo", "cockatiel", "budgie", "canary"], "bird"),
 }
 """Breeds said in place of the species: the object keeps both ("a greyhound dog named Rocket"), so a
@@ -759,6 +755,8 @@ _HOBBY_VERB = re.compile(r"^(?:playing|learning|practicing|practising|doing|taki
 def hobby(m: re.Match[str], ctx: Ctx) -> list[str]:
     """A pastime: an activity from the hobby lexicon, optionally after play/learn/practise/do."""
     text, start = _group(m)
+    # "the talking drum in a small band called ...": the pastime ends where a place or group begins
+    text = re.split(r"\s+(?:in|with)\s+(?:a|an|the|my|our)\s+", text, maxsplit=1)[0]
     out = []
     for obj in clean_np(text, start, ctx, max_words=4, strip_article=True):
         low = obj.lower()
@@ -766,8 +764,10 @@ def hobby(m: re.Match[str], ctx: Ctx) -> list[str]:
         core = (verb.group(1) if verb else low).split()
         if not core:
             continue
-        if core[0] in HOBBIES or " ".join(core[:2]) in HOBBIES:
-            head = " ".join(core[:2]) if " ".join(core[:2]) in HOBBIES else core[0]
+        # "the talking drum", "an electric guitar": a kind of an instrument in the lexicon
+        kind_of = len(core) > 1 and (core[1] in HOBBIES or f"{core[1]}s" in HOBBIES) and core[0] not in HOBBIES
+        if core[0] in HOBBIES or " ".join(core[:2]) in HOBBIES or kind_of:
+            head = " ".join(core[:2]) if " ".join(core[:2]) in HOBBIES or kind_of else core[0]
             if len(core) > 1 and core[1] in ("classes", "class", "lessons", "lesson"):
                 head = core[0]
             out.append(
@@ -2720,6 +2720,13 @@ RULES: tuple[Rule, ...] = (
         studied,
     ),
     R("studies", r"{S}{vg:enroll:past}\s+in\s+{obj:np}", np(6, split_lists=False), dated=True),
+    R(  # "I got into the anaesthesia nursing programme in Kumasi"
+        "studies",
+        r"{S}\s+(?:got|was|have\s+been|'ve\s+been)\s+(?:(?:accepted|admitted)\s+)?(?:into|onto|to)\s+"
+        r"(?:the|a|an)\s+(?P<obj>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}?)\s+(?:programme|program|course|degree)\b",
+        studied,
+        starts=True,
+    ),
     R(
         "studies",
         r"{S}{BEN}{ADV}\s+(?:in|at)\s+(?:grad(?:uate)?\s+school|college|university|uni|law\s+school|"
@@ -2733,6 +2740,12 @@ RULES: tuple[Rule, ...] = (
         group_np,
     ),
     R("member_of", r"{S}{BEN}{ADV}\s+(?:part\s+of|in)\s+{obj:np}", group_np, confidence=0.7),
+    R(  # "I play the talking drum in a small band called Sankofa Groove"
+        "member_of",
+        r"{S}{vg:play,sing:now}\s+(?:[^.!?;,]{1,40}?\s+)?in\s+{obj:np}",
+        group_np,
+        confidence=0.7,
+    ),
     # possessions
     R(
         "owns",
@@ -3834,6 +3847,14 @@ RULES: tuple[Rule, ...] = (
         dated=True,
         fallback=True,
     ),
+    R(  # "I had to leave Sankofa Groove because of the move"
+        ANY_PREDICATE,
+        r"{S}\s+(?:had|have)\s+to\s+(?:leave|quit)\s+(?P<obj>(?:the\s+)?[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)",
+        place,
+        kind="end",
+        dated=True,
+        confidence=0.7,
+    ),
     R(
         ANY_PREDICATE,
         r"\b(?:I|i)\s+was\s+(?:totally\s+|completely\s+)?wrong\s+about\s+{obj:np}",
@@ -4288,6 +4309,13 @@ RULES: tuple[Rule, ...] = (
     R(
         "phone",
         rf"{{S}}{{vg:change,update,switch:past}}\s+my\s+(?:phone\s+|cell\s+|mobile\s+)?number\s+(?:over\s+)?to\s+"
+        rf"(?P<obj>{PHONE})",
+        phone,
+    ),
+    R(  # "I changed numbers again, it's 07 55 21 36 80 now"
+        "phone",
+        rf"{{S}}{{vg:change,switch,get:past}}\s+(?:my\s+|a\s+new\s+)?(?:phone\s+|cell\s+|mobile\s+)?numbers?"
+        rf"(?:\s+again)?\s*(?:[,;:-]\s*|\s+and\s+)(?:(?:it's|it\s+is|the\s+new\s+one\s+is)\s+)?(?:now\s+)?"
         rf"(?P<obj>{PHONE})",
         phone,
     ),
