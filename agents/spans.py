@@ -168,7 +168,8 @@ _STREET = re.compile(
 )
 _NOT_NAMES = frozenset(
     "I I'm I've I'll I'd Im Ive OK Ok Okay Yes No Hi Hey Hello Thanks Thank Wow Oh Well So And But Also "
-    "Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July "
+    "Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday Mondays Tuesdays Wednesdays Thursdays "
+    "Fridays Saturdays Sundays January February March April May June July "
     "August September October November December Today Tomorrow Yesterday The A An My Our Your His Her Their "
     "It That This What When Where Who Why How Congrats Congratulations Sure Great Nice Awesome Lol "
     "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Both All Some Most "
@@ -344,6 +345,8 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 def _stem(word: str) -> str:
     """A crude stem, the same for a word and its plural or past ("bike", "bikes" -> "bik";
     "class", "classes" -> "class"): a final "e" goes too, since "-es" may be a plural's "s"."""
+    if word.endswith("children"):
+        return word[:-3]  # "grandchildren" counts "grandchild"s: the plural is irregular
     for suffix in ("ing", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
@@ -998,11 +1001,11 @@ def answer_span(
 
 
 def only_when(text: str) -> bool:
-    """True for a span that only says when ("September", "next Friday", "the 24th")."""
+    """True for a span that only says when ("September", "next Friday", "Thursdays", "the 24th")."""
     words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP_WORDS]
     return bool(words) and all(
         w in MONTHS
-        or w in _WEEKDAYS
+        or w.removesuffix("s") in _WEEKDAYS  # "moved to Thursdays"
         or w.isdigit()
         or re.fullmatch(r"\d+(?:st|nd|rd|th)", w)
         or w in _RELATIVE

@@ -23,9 +23,16 @@ STOP_WORDS = frozenset(
 )
 
 
+_IRREGULAR_PLURALS = {"men": "man", "women": "woman", "mice": "mouse", "geese": "goose", "teeth": "tooth"}
+"""Plurals Porter's suffix rules cannot reach, so that "grandchildren" matches "grandchild"
+("-children" is handled as a suffix: "stepchildren", "godchildren")."""
+
+
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
-    return porter.stem(word)
+    if word.endswith("children"):
+        word = word[:-3]
+    return porter.stem(_IRREGULAR_PLURALS.get(word, word))
 
 
 TOKEN_CACHE = 32_768
