@@ -9,11 +9,13 @@ from datetime import datetime
 from typing import Any
 
 from emem.agents.currentness import END_TOLD_WITHIN
+from emem.agents.identity import RELATION_PREDICATES
 from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
 from emem.errors import InputError
+from emem.extract.patterns import PETS, pet_family
 from emem.index.text import tokenize
 from emem.ledger.models import Resolution, Revision
-from emem.ledger.predicates import builtin_cardinality
+from emem.ledger.predicates import builtin_cardinality, named_value
 from emem.read.packing import cost, pack
 from emem.tokens import count_line_tokens, count_tokens
 
@@ -29,10 +31,18 @@ def fact_items(
         return []
     subjects = {s.lower(): s for s in ledger.subjects(namespace)}
     pairs = [(s, p) for e in plan.entities if (s := subjects.get(e.lower())) for p in plan.predicates]
+    naming: set[str] = set()
+    broad = False
     if not pairs:
         # "Who was head chef in March?", "Who directs the Calder Chorale?": a role (an open
         # predicate) asked of nobody the ledger knows is whoever holds it in this namespace.
         pairs = [(s, p) for p in plan.predicates if builtin_cardinality(p) is None for s in subjects.values()]
+        # "Who is Bernard?": a name no fact is filed under may be someone's relative or pet; the
+        # relations whose values name him say whose ("a husband named Bernard"). "Which dog is
+        # deaf in one ear?" names nobody: every relation of its kind may answer.
+        naming = {e.lower() for e in plan.entities}
+        broad = True
+        pairs += [(s, p) for p in plan.predicates if p in RELATION_PREDICATES for s in subjects.values()]
     out = []
     for subject, predicate in pairs:
         try:
@@ -41,6 +51,12 @@ def fact_items(
             continue  # an open predicate this namespace never declared: nothing is known of it
         if res.status == "miss" and not res.history:
             continue
+        if broad and predicate in RELATION_PREDICATES:
+            said = [*res.values, *(r.object_text for r in res.history)]
+            if naming and not _names_one(said, naming):
+                continue
+            if not naming and not _of_asked_kind(said, plan.keywords):
+                continue  # "Which cat had a tooth out?" is not about the son's hamster
         out.append(
             FactItem(
                 subject=res.subject,
@@ -52,6 +68,21 @@ def fact_items(
             )
         )
     return out
+
+
+_PET_KIND = {t: pet_family(p) for p in PETS for t in tokenize(p)[-1:]}
+"""A pet word as the index tokenises it -> the kind of animal it names ("kitten" -> "cat")."""
+
+
+def _of_asked_kind(values: Sequence[str], keywords: Sequence[str]) -> bool:
+    """True unless the question names a kind of animal and no value is one ("Which cat ...?" is
+    not answered by "a hamster named Pippin")."""
+    asked = {_PET_KIND[k] for k in keywords if k in _PET_KIND}
+    return not asked or any(_PET_KIND.get(t) in asked for v in values for t in tokenize(v))
+
+
+def _names_one(values: Sequence[str], names: set[str]) -> bool:
+    return any((n := named_value(v)) is not None and n.lower() in names for v in values)
 
 
 def _rev_line(rev: dict[str, Any], label: str) -> str:

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from emem.agents.identity import RELATION_PREDICATES, identity_name
 from emem.agents.spans import measure_family
 from emem.answer import Operation, Plan
 from emem.errors import LLMError
@@ -416,7 +417,9 @@ def offline_plan(
     return Plan(
         operation=operation,
         entities=entities,
-        predicates=list(dict.fromkeys([*asked_roles(question), *predicate_cues(question)])),
+        predicates=list(dict.fromkeys([*asked_roles(question), *predicate_cues(question)]))
+        # "Who is Bernard?": the relation a value names him by ("a husband named Bernard")
+        or (list(RELATION_PREDICATES) if identity_name(question) else []),
         time_from=time_from,
         time_to=time_to,
         needs_current=needs_current,
