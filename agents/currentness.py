@@ -15,10 +15,14 @@ from datetime import datetime, timedelta
 from emem.agents.counts import GAIN, LOSS, member_names, mentions, name_list
 from emem.agents.spans import about_entity, revises, salient_terms, sentences, stated_quantity
 from emem.answer import EvidenceItem, FactItem, Operation, Plan
+from emem.extract.sentences import split_sentences
 from emem.ledger.models import Resolution, Revision
 from emem.ledger.predicates import subject_key
 from emem.ledger.withhold import PREDICATE as FORGET_PREDICATE
 from emem.models import StoredTurn
+
+PLAN_PREDICATE = "plans_to"
+"""Intentions: one called off takes the fragments said with it along ("Two weeks, Kyoto and Tokyo.")."""
 
 Resolve = Callable[[str, str], Resolution]
 """(subject, predicate) -> the resolution at the question's valid and known time."""
@@ -107,9 +111,38 @@ def stale_revisions(
             res = cache[key]
             if rev.id not in {r.id for r in res.revisions} and res.status != "conflict":
                 stale.append((rev, res))
-        if stale and (asked or len(stale) == len(judged)):
+        if stale and (asked or (len(stale) == len(judged) and not _still_tells(e.text, stale, told))):
             out[ref] = stale
     return out
+
+
+UNTOLD_MIN_WORDS = 4
+"""A sentence of at least this many words that no revision was read from may still hold ("Pottery,
+mostly." says nothing of its own; "I go to a class at Atelier Terre every Tuesday." does)."""
+
+
+def _still_tells(text: str, stale: Sequence[tuple[Revision, Resolution]], told: Sequence[Revision]) -> bool:
+    """True when the turn's stale facts all ended (not replaced by a newer value, not a plan
+    called off) and a sentence of it was read into none of them: "we have a basset hound called
+    Filou", who died, still tells "I go to a class at Atelier Terre every Tuesday"; "Landlord put
+    the rent up to 520,000. ... I love the flat" still tells the rent after "I don't like it". A
+    replaced value ("a rented flat above a bakery", before a move) or a called-off plan takes
+    what was said around it along."""
+    ended = {(r.predicate, r.object) for r in told if r.valid_to is not None}
+    if any((r.predicate, r.object) not in ended for r, _ in stale):
+        return False
+    # A plan's turn goes on about the plan in fragments ("Two weeks, Kyoto and Tokyo."): only a
+    # sentence that states something of its own ("both mortgages are with Linwood") still holds.
+    plan = any(r.predicate == PLAN_PREDICATE for r, _ in stale)
+    surfaces = " ".join(r.surface for r, _ in stale)
+    return any(
+        s not in surfaces and len(s.split()) >= UNTOLD_MIN_WORDS and (not plan or _STATES.search(s))
+        for s in (text[a:b] for a, b in split_sentences(text))
+    )
+
+
+_STATES = re.compile(r"\b(?:I|we|am|is|are|was|were|has|have|had)\b|['’](?:s|re|m|ve)\b", re.I)
+"""A sentence with a subject or a finite copula or auxiliary: it states something."""
 
 
 END_TOLD_WITHIN = timedelta(days=1)

@@ -39,6 +39,7 @@ from emem.agents.frames import (
     which_one,
 )
 from emem.agents.frequency import frequency_answer
+from emem.agents.identity import identity_answer
 from emem.agents.members import which_member
 from emem.agents.named import named_instance
 from emem.agents.owners import owner_answer
@@ -361,14 +362,17 @@ def temporal_lookup(
     candidates: list[EvidenceItem],
     about: Sequence[str] = (),
     focus: frozenset[str] = frozenset(),
+    frame: datetime | None = None,
 ) -> str | None:
     """When something happens, from the candidates (best first): the weekday asked for by "what
-    day" ("pottery on Tuesdays. Correction: Thursdays" -> "Thursdays"); for something that has not
+    day" ("pottery on Tuesdays. Correction: Thursdays" -> "Thursdays"; with a `frame`, "What day
+    was it in March?", the latest said by then); for something that has not
     happened yet ("When is ..."), only a date a turn states, since the day a plan was mentioned is
     not its date ("I need to book a dentist appointment" dates nothing); else the event's date.
     None when no candidate answers."""
     if _ASKS_WEEKDAY.search(question):
-        day = weekday_answer(question, candidates, now=True)
+        said = [e for e in candidates if e.time <= frame] if frame is not None else candidates
+        day = weekday_answer(question, said or candidates, now=True)
         if day is not None:
             return day
     if ASKS_ORIGIN.search(question):
@@ -818,6 +822,10 @@ def _candidates(
         # play?": a change of the asked person's state answers a question about their state,
         # in whatever words.
         about_it.insert(0, top)
+    if kind is AnswerType.PLACE:
+        # "Where do I do pottery?": "I switched my pottery class to Thursdays" changes when, not
+        # where, so it does not stand in for the turn naming the place.
+        about_it = [e for e in about_it if not only_when(revised_value(e.text) or "")] or about_it
     about_it = _revised_first(plan, about_it, holding, set(exclude), people)
     return about_it if _revision_led(plan, about_it) else _latest_first(plan, about_it)
 
@@ -1312,6 +1320,8 @@ def _read_rules(
             "conflict",
         )
     states = [f for f in facts if f.status == "state" and f.values]
+    if (who := identity_answer(question, states)) is not None:
+        return who, "answered"  # "Who is Bernard?": the relation a value names him by
     missing = unmentioned(question, plan, every, facts)
     if missing:
         # "What was Tom's time in the Berlin marathon?" when only the Paris half was said: what
@@ -1436,7 +1446,7 @@ def _read_rules(
         candidates = candidates + [
             e for e in holding[: READ_DEPTH * 2] if e not in candidates and dated(e) and about(e.text, focus)
         ]
-        when = temporal_lookup(question, candidates, plan.entities, frozenset(focus))
+        when = temporal_lookup(question, candidates, plan.entities, frozenset(focus), frame)
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         stated = stated_duration(question, focus_words(question, set(plan.entities)), holding)
@@ -2087,9 +2097,11 @@ def copular_value(text: str, thing: str) -> str | None:
         if m:
             break
     if not m:
-        # "a golden retriever called Biscuit": the kind said beside the name.
+        # "a golden retriever called Biscuit", "a rescue greyhound, her name is Plume": the kind
+        # said beside the name.
         m = re.search(
-            rf"\b(?:an?|my|our|his|her)\s+((?:[\w-]+\s+){{0,2}}[\w-]+)\s+(?:called|named)\s+{re.escape(thing)}\b",
+            rf"\b(?:an?|my|our|his|her)\s+((?:[\w-]+\s+){{0,2}}[\w-]+)"
+            rf"(?:\s+(?:called|named)|,\s+(?:his|her|its|their)\s+name\s+is)\s+{re.escape(thing)}\b",
             text,
             re.I,
         )

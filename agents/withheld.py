@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from emem.agents.spans import about as about_question
 from emem.agents.spans import focus_words, sentences
 from emem.answer import EvidenceItem, FactItem
+from emem.extract.patterns import RELATIONS
 from emem.ledger.withhold import (
     ForgetRequest,
     clauses,
@@ -112,6 +113,8 @@ def apply_forget_requests(
             if scored is not None
             else hits.get(id(top))
         )
+        if nearest is not None and _of_a_relative(top.text, topic, question, entities):
+            nearest = None  # what the top turn says on the topic, it says of someone else
     if not answering:
         pool = scored if scored is not None else ranked_evidence
         # "Why was the wedding moved?": the reason is said beside the event, so a turn whose
@@ -121,6 +124,10 @@ def apply_forget_requests(
         said_at: list[datetime] = []
         for e in pool:
             hit = (withheld or {}).get((e.conversation_id, e.turn_id)) if scored is not None else hits[id(e)]
+            if hit is not None and _of_a_relative(e.text, topic, question, entities):
+                # "Where did Kofi live in May?" is not about "My sister Abena lives in London",
+                # withheld: what it says of the topic it says of someone else.
+                continue
             rest = _rest_of(e, requests) if hit is not None and not why else None
             if rest:
                 withheld_part = " ".join(x for x in sentences(e.text) if x not in rest)
@@ -394,6 +401,31 @@ def _said_since(
         hit is None and t > first and about_question(text, topic) and not whole.rstrip().endswith("?")
         for (text, whole, hit), t in zip(decided, said_at, strict=True)
     )
+
+
+_KIN_SUBJECT = re.compile(
+    rf"^\W*(?:(?:and|but|so|oh|also|well)\W+)?(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|twin|best|old)\s+)?"
+    rf"(?P<kin>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})s?\b(?:,?\s+(?P<name>[A-Z][\w'’-]+),?)?"
+    rf"\s+(?:is|was|are|were|has|had|lives|works|moved|\w+s|\w+ed)\b"
+)
+"""A sentence said of a relative ("My sister Abena lives in London"): its subject is not the
+speaker, nor the person a question names unless it names the relative."""
+
+
+def _of_a_relative(text: str, topic: set[str], question: str, entities: Sequence[str]) -> bool:
+    """True when every sentence of the turn on the question's topic is said of a relative the
+    question does not name (by kin word or name) (pure)."""
+    parts = [x for x in sentences(text) if about_question(x, topic)]
+    if not parts:
+        return False
+    asked = {e.lower() for e in entities}
+    for part in parts:
+        m = _KIN_SUBJECT.match(part)
+        if m is None or re.search(rf"\b{m.group('kin')}", question, re.I):
+            return False
+        if m.group("name") and m.group("name").lower() in asked:
+            return False
+    return True
 
 
 def best_on_topic_withheld(
