@@ -22,7 +22,14 @@ T = datetime(2024, 4, 1, tzinfo=UTC)
 
 def rev(rid: str, predicate: str) -> Any:
     return SimpleNamespace(
-        id=rid, subject="user", subject_key="user", predicate=predicate, valid_to=None, known_from=T
+        id=rid,
+        subject="user",
+        subject_key="user",
+        predicate=predicate,
+        object=rid,
+        surface="",
+        valid_to=None,
+        known_from=T,
     )
 
 
@@ -52,6 +59,35 @@ def test_only_the_asked_predicates_make_a_turn_stale() -> None:
     gone = {"c/t1": [rev("job", "works_at"), rev("old-home", "lives_in")]}
     assert "c/t1" in stale_revisions([turn], gone, resolve)
     assert "c/t1" in stale_revisions([turn], gone, resolve, ["has_pet"])
+
+
+def test_a_turn_whose_facts_ended_still_tells_what_no_fact_was_read_from() -> None:
+    def told(text: str, predicate: str, surface: str) -> tuple[EvidenceItem, list[Any]]:
+        turn = EvidenceItem(
+            conversation_id="c", turn_id="t1", session_id="s", speaker="user", time=T, text=text, score=0.5
+        )
+        said = rev("said", predicate)
+        said.surface = surface
+        ended = rev("ended", predicate)
+        ended.object, ended.surface, ended.valid_to = "said", surface, T  # the same value, ended
+        return turn, [said, ended]
+
+    def resolve(subject: str, predicate: str) -> Any:
+        return SimpleNamespace(revisions=[], status="state")
+
+    # the dog died; the class said beside it was filed as nothing, and still holds
+    dog = "Also we have a basset hound called Filou."
+    turn, revs = told(
+        f"Pottery, mostly. I go to a class at Atelier Terre every Tuesday. {dog}", "has_pet", dog
+    )
+    assert stale_revisions([turn], {"c/t1": revs}, resolve) == {}
+    # what was said around a plan called off goes with it
+    trip = "Morag and I are going to Japan in April."
+    turn, revs = told(f"{trip} Two weeks, Kyoto and Tokyo.", "plans_to", trip)
+    assert "c/t1" in stale_revisions([turn], {"c/t1": revs}, resolve)
+    # a value replaced (not ended) takes the turn along
+    turn, revs = told(f"{dog} The bus into town takes forty minutes.", "has_pet", dog)
+    assert "c/t1" in stale_revisions([turn], {"c/t1": revs[:1]}, resolve)
 
 
 def test_a_turn_with_one_fact_superseded_still_answers_the_others(tmp_path: Any) -> None:
