@@ -765,7 +765,9 @@ def hobby(m: re.Match[str], ctx: Ctx) -> list[str]:
         if not core:
             continue
         # "the talking drum", "an electric guitar": a kind of an instrument in the lexicon
-        kind_of = len(core) > 1 and (core[1] in HOBBIES or f"{core[1]}s" in HOBBIES) and core[0] not in HOBBIES
+        kind_of = (
+            len(core) > 1 and (core[1] in HOBBIES or f"{core[1]}s" in HOBBIES) and core[0] not in HOBBIES
+        )
         if core[0] in HOBBIES or " ".join(core[:2]) in HOBBIES or kind_of:
             head = " ".join(core[:2]) if " ".join(core[:2]) in HOBBIES or kind_of else core[0]
             if len(core) > 1 and core[1] in ("classes", "class", "lessons", "lesson"):
