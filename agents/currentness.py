@@ -85,9 +85,13 @@ def stale_revisions(
     sources: dict[str, list[Revision]],
     resolve: Resolve,
     predicates: Collection[str] = (),
+    named: Collection[str] = (),
 ) -> dict[str, list[tuple[Revision, Resolution]]]:
     """For each evidence turn, the revisions it is the source of that do not hold at the
     question's time, with the resolution that says so (what holds instead).
+
+    `named`: the proper names the question says that are not its people ("Sankofa Groove"); when
+    no revision of the turn is of `predicates`, the ones whose value says such a name are judged.
 
     `predicates` (the plan's, when it names some): a turn that is the source of a revision of one
     of them is judged by those revisions only: "I'm leaving the call centre, and I'm staying in
@@ -99,7 +103,13 @@ def stale_revisions(
     for e in evidence:
         ref = f"{e.conversation_id}/{e.turn_id}"
         told = sources.get(ref, [])
-        asked = [r for r in told if r.predicate in predicates]
+        asked = [r for r in told if r.predicate in predicates] or [
+            # "Is Kofi still in Sankofa Groove?" cues no predicate, but names the band: the fact
+            # whose value names it is what is asked ("a small band called Sankofa Groove")
+            r
+            for r in told
+            if any(re.search(rf"\b{re.escape(n)}\b", r.object_text, re.I) for n in named)
+        ]
         # "Sam quit Deloitte": the end holds. A forget request is no value of the world: a note
         # calling it history would quote what it names.
         judged = [r for r in (asked or told) if not tells_end(r) and r.predicate != FORGET_PREDICATE]

@@ -203,3 +203,31 @@ def test_a_programme_got_into_is_studied_from_its_start() -> None:
     (fact,) = [f for f in OfflineExtractor()([turn]) if f.predicate == "studies"]
     assert fact.object == "anaesthesia nursing"
     assert fact.valid_from is not None and (fact.valid_from.year, fact.valid_from.month) == (2030, 9)
+
+
+def test_a_group_left_is_no_longer_joined_when_its_turn_tells_more(tmp_path: Path) -> None:
+    # the turn telling the band also files the instrument, which still holds: the band the
+    # question names decides whether that turn is stale, not the instrument
+    conv = dated_conversation(
+        [
+            (
+                "2041-01-08T20:00:00+00:00",
+                [
+                    (
+                        "Kofi",
+                        "I play the talking drum in a small band called Sankofa Groove. We rehearse on Sundays.",
+                    )
+                ],
+            ),
+            (
+                "2041-09-20T19:45:00+00:00",
+                [("Kofi", "I had to leave Sankofa Groove because of the move, which hurts.")],
+            ),
+        ],
+        cid="band",
+    )
+    with Memory(tmp_path / "h") as mem:
+        mem.add_conversation(conv, namespace="b")
+        for mode in ("fast", "deep"):
+            a = mem.ask("Is Kofi still in Sankofa Groove?", namespace="b", mode=mode)
+            assert a.answer.startswith("No"), (mode, a.answer)

@@ -32,6 +32,7 @@ from emem.agents.currentness import (
 )
 from emem.agents.deep import score_turns, segment_scores, with_neighbours
 from emem.agents.planner import asks_now
+from emem.agents.spans import only_when, question_names
 from emem.agents.state import MasterState
 from emem.agents.withheld import apply_forget_requests, shown_source
 from emem.answer import EvidenceItem, FactItem, Operation
@@ -230,7 +231,9 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         def resolve(subject: str, predicate: str) -> Any:
             return ledger.resolve(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
 
-        stale = stale_revisions(evidence, rt.sources(ns), resolve, plan.predicates)
+        # the names a question says, not its speakers nor when ("February half-term")
+        named = [n for n in question_names(state["question"], rt.speakers(view)) if not only_when(n)]
+        stale = stale_revisions(evidence, rt.sources(ns), resolve, plan.predicates, named)
         # Context turns (deep's weakly supported fill) keep their place after the candidates:
         # the latest-statement rule ranks only turns that may answer.
         context = [e for e in evidence if e.role == "context"]
