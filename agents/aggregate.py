@@ -9,13 +9,12 @@ from datetime import datetime
 from typing import Any
 
 from emem.agents.currentness import END_TOLD_WITHIN
-from emem.agents.identity import RELATION_PREDICATES
 from emem.answer import Closure, EvidenceItem, FactItem, Operation, Plan
 from emem.errors import InputError
 from emem.extract.patterns import PETS, pet_family
 from emem.index.text import tokenize
 from emem.ledger.models import Resolution, Revision
-from emem.ledger.predicates import builtin_cardinality, named_value
+from emem.ledger.predicates import RELATION_PREDICATES, builtin_cardinality, named_value
 from emem.read.packing import cost, pack
 from emem.tokens import count_line_tokens, count_tokens
 
@@ -31,17 +30,15 @@ def fact_items(
         return []
     subjects = {s.lower(): s for s in ledger.subjects(namespace)}
     pairs = [(s, p) for e in plan.entities if (s := subjects.get(e.lower())) for p in plan.predicates]
-    naming: set[str] = set()
-    broad = False
-    if not pairs:
+    broad = not pairs  # the question names no subject the ledger files facts under
+    naming = {e.lower() for e in plan.entities} if broad else set()
+    if broad:
         # "Who was head chef in March?", "Who directs the Calder Chorale?": a role (an open
         # predicate) asked of nobody the ledger knows is whoever holds it in this namespace.
         pairs = [(s, p) for p in plan.predicates if builtin_cardinality(p) is None for s in subjects.values()]
         # "Who is Bernard?": a name no fact is filed under may be someone's relative or pet; the
         # relations whose values name him say whose ("a husband named Bernard"). "Which dog is
         # deaf in one ear?" names nobody: every relation of its kind may answer.
-        naming = {e.lower() for e in plan.entities}
-        broad = True
         pairs += [(s, p) for p in plan.predicates if p in RELATION_PREDICATES for s in subjects.values()]
     out = []
     for subject, predicate in pairs:

@@ -12,11 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from emem.answer import FactItem
-from emem.ledger.predicates import named_value
+from emem.ledger.predicates import RELATION_PREDICATES, named_value
 from emem.subjects import USER_NAMES
-
-RELATION_PREDICATES = ("has_partner", "has_child", "has_sibling", "has_parent", "friend_of", "has_pet")
-"""The predicates whose values name a relative, a friend or a pet ("a sister named Ana")."""
 
 _IDENTITY = re.compile(
     r"^\s*[Ww]ho(?:['’]s|\s+is|\s+was)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]+)?)\s*\??\s*$"

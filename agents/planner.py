@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from emem.agents.identity import RELATION_PREDICATES, identity_name
+from emem.agents.identity import identity_name
 from emem.agents.spans import measure_family
 from emem.answer import Operation, Plan
 from emem.errors import LLMError
@@ -21,7 +21,7 @@ from emem.extract.patterns import VEHICLE_NOUN
 from emem.extract.roles import asked_roles
 from emem.extract.rules import favourite_of
 from emem.index.text import STOP_WORDS, tokenize
-from emem.ledger.predicates import PREDICATES
+from emem.ledger.predicates import PREDICATES, RELATION_PREDICATES
 from emem.llm.base import ChatModel
 from emem.llm.jsonparse import parse_into
 from emem.llm.usage import LLMCall

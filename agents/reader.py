@@ -93,7 +93,7 @@ from emem.extract.patterns import JOBS
 from emem.extract.roles import asked_roles
 from emem.index.text import STOP_WORDS, tokenize
 from emem.instructions import looks_like_instruction
-from emem.ledger.predicates import Cardinality, builtin_cardinality, named_value
+from emem.ledger.predicates import RELATION_PREDICATES, Cardinality, builtin_cardinality, named_value
 from emem.llm.base import ChatModel
 from emem.llm.usage import LLMCall
 from emem.numbers import CARDINALS, TEENS
@@ -681,7 +681,7 @@ VALUE_HEADS: dict[str, frozenset[str]] = {
 `works_at` as it stands, as is "the name of her employer"."""
 
 
-RELATIONS = frozenset({"has_child", "has_sibling", "has_parent", "has_partner", "has_pet", "friend_of"})
+RELATIONS = frozenset(RELATION_PREDICATES)
 """Predicates whose values are people or animals: they answer who someone is, not what they do."""
 _HAS = re.compile(r"\b(?:have|has|had|own|owns|who)\b|\bwhat (?:is|are|was|were)\b", re.IGNORECASE)
 

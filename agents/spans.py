@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from emem.answer import EvidenceItem
-from emem.index.text import STOP_WORDS, tokenize
+from emem.index.text import STOP_WORDS, irregular_singular, tokenize
 from emem.numbers import CARDINALS, COMPOUND_PATTERN, compound_value
 from emem.numbers import ORDINALS as SAID_ORDINALS
 from emem.timeparse import MONTHS
@@ -345,8 +345,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 def _stem(word: str) -> str:
     """A crude stem, the same for a word and its plural or past ("bike", "bikes" -> "bik";
     "class", "classes" -> "class"): a final "e" goes too, since "-es" may be a plural's "s"."""
-    if word.endswith("children"):
-        return word[:-3]  # "grandchildren" counts "grandchild"s: the plural is irregular
+    word = irregular_singular(word)  # "grandchildren" counts "grandchild"s
     for suffix in ("ing", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]

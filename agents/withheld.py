@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from emem.agents.spans import about as about_question
 from emem.agents.spans import focus_words, sentences
 from emem.answer import EvidenceItem, FactItem
-from emem.extract.patterns import RELATIONS
+from emem.extract.patterns import RELATION_WORDS
 from emem.ledger.withhold import (
     ForgetRequest,
     clauses,
@@ -405,7 +405,7 @@ def _said_since(
 
 _KIN_SUBJECT = re.compile(
     rf"^\W*(?:(?:and|but|so|oh|also|well)\W+)?(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|twin|best|old)\s+)?"
-    rf"(?P<kin>{'|'.join(sorted(RELATIONS, key=len, reverse=True))})s?\b(?:,?\s+(?P<name>[A-Z][\w'’-]+),?)?"
+    rf"(?P<kin>{RELATION_WORDS})s?\b(?:,?\s+(?P<name>[A-Z][\w'’-]+),?)?"
     rf"\s+(?:is|was|are|were|has|had|lives|works|moved|\w+s|\w+ed)\b"
 )
 """A sentence said of a relative ("My sister Abena lives in London"): its subject is not the

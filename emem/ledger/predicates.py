@@ -162,6 +162,9 @@ def parse_cardinality(value: object) -> Cardinality:
         raise InputError(f"cardinality must be 'single' or 'multi', got {value!r}", "cardinality") from None
 
 
+RELATION_PREDICATES = ("has_partner", "has_child", "has_sibling", "has_parent", "friend_of", "has_pet")
+"""The predicates whose values name a relative, a friend or a pet ("a sister named Ana")."""
+
 _NAMED = re.compile(r"\b(?:named|called)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
 
 
