@@ -4,6 +4,7 @@ Conversations are written for these tests."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -149,7 +150,8 @@ def test_no_read_hands_back_the_old_address_or_the_pin(moved: Path) -> None:
         dumps += [mem.history("user", namespace=NS).model_dump_json()]
         dumps += [mem.resolve("user", p, namespace=NS).model_dump_json() for p in ("address", "allergy")]
     blob = " ".join(dumps)
-    assert "Mill Lane" not in blob and "4471" not in blob
+    # the PIN as a number of its own: a latency such as 4.563066002447158 holds its digits
+    assert "Mill Lane" not in blob and not re.search(r"(?<!\d)4471(?!\d)", blob)
     assert "shellfish" in blob and "Canal Street" in blob
 
 
