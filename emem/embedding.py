@@ -121,7 +121,52 @@ def _quiet_root_logger() -> Iterator[None]:
         root.removeHandler(guard)
 
 
-def build_quantised_minilm(directory: Path) -> Path:
+def exact_u8s8() -> bool:
+    """True where ONNX Runtime's u8 x s8 integer product cannot saturate whatever the bytes: x86
+    CPUs with VNNI (`avx512_vnni` or `avx_vnni`), whose dot-product instruction accumulates in
+    32 bits. Without it the AVX2/AVX-512 kernel adds pairs of products in 16 bits. Read from
+    /proc/cpuinfo; False wherever that cannot tell (another OS or architecture).
+
+    Returns:
+        Whether the symmetric 8-bit copy computes exactly here.
+    """
+    import platform
+
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    try:
+        info = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        return False
+    flags = next(
+        (line.split(":", 1)[1].split() for line in info.splitlines() if line.startswith("flags")), []
+    )
+    return "avx512_vnni" in flags or "avx_vnni" in flags
+
+
+QUANT_ENV = "EMEM_QUANT"
+"""How the quantised copy quantises activations: `auto` (default: `symmetric` where
+`exact_u8s8()`, else `asymmetric`), `asymmetric` (7 bits per row, exact on every x86 CPU) or
+`symmetric` (8 bits per row, 1.22x faster on a VNNI CPU)."""
+
+
+def quant_variant() -> str:
+    """The activation quantisation `EMEM_QUANT` selects (see `QUANT_ENV`).
+
+    Returns:
+        "symmetric" or "asymmetric".
+    Raises:
+        ConfigError: an unknown `EMEM_QUANT` value.
+    """
+    choice = os.environ.get(QUANT_ENV, "auto").strip().lower() or "auto"
+    if choice == "auto":
+        return "symmetric" if exact_u8s8() else "asymmetric"
+    if choice in ("symmetric", "asymmetric"):
+        return choice
+    raise ConfigError(f"{QUANT_ENV}={choice!r}: expected 'auto', 'symmetric' or 'asymmetric'")
+
+
+def build_quantised_minilm(directory: Path, variant: str | None = None) -> Path:
     """A copy of the shipped model with real int8 matrix multiplies, built once into `directory`.
 
     The shipped "int8" model stores int8 weights but casts them back to fp32 and multiplies in
@@ -130,10 +175,13 @@ def build_quantised_minilm(directory: Path) -> Path:
     activations quantised at run time), and `per_token_activations` gives each token row its own
     activation scale, so a text's vector does not depend on what it is batched with. Nothing is
     downloaded: the input is the shipped file. Per-channel weights with per-token activations
-    kept vectors at cosine 0.996 to the shipped model's (per-tensor activations: 0.991).
+    kept vectors at cosine 0.996 to the shipped model's (per-tensor activations: 0.991); the
+    symmetric variant, built where the CPU computes it exactly, 0.9967.
 
     Args:
         directory: where the copy is kept (created if missing); a present copy is reused.
+        variant: "symmetric" or "asymmetric" activations (default: `quant_variant()`). Each
+            variant has its own file, so its vectors get their own embedder name.
     Returns:
         The path of the quantised model.
     Raises:
@@ -141,7 +189,11 @@ def build_quantised_minilm(directory: Path) -> Path:
     """
     import onnxruntime as ort
 
-    target = directory / f"minilm-l6-v2-qint8-pt7-{MINILM_MODEL_SHA256[:12]}-ort{ort.__version__}.onnx"
+    variant = variant or quant_variant()
+    if variant not in ("symmetric", "asymmetric"):
+        raise ConfigError(f"quantisation variant {variant!r}: expected 'symmetric' or 'asymmetric'")
+    tag = "ps8" if variant == "symmetric" else "pt7q"
+    target = directory / f"minilm-l6-v2-qint8-{tag}-{MINILM_MODEL_SHA256[:12]}-ort{ort.__version__}.onnx"
     if target.is_file():
         return target
     try:
@@ -160,7 +212,7 @@ def build_quantised_minilm(directory: Path) -> Path:
         with _quiet_root_logger():  # it logs a pre-processing hint through the root logger
             quantize_dynamic(str(folded), str(quantised), weight_type=QuantType.QInt8, per_channel=True)
         rewritten = onnx.load(str(quantised))
-        per_token_activations(rewritten)
+        per_token_activations(rewritten, symmetric=variant == "symmetric")
         onnx.save(rewritten, str(quantised))
         os.replace(quantised, target)  # atomic: a concurrent builder's copy is equivalent
     finally:

@@ -11,12 +11,15 @@ import pytest
 from emem.embedding import (
     EMBEDDER_ENV,
     MODELS_ENV,
+    QUANT_ENV,
     QUANTISED_NAME,
     SOLO_SUFFIX,
     MiniLMEmbedder,
     build_quantised_minilm,
     default_embedder,
+    exact_u8s8,
     length_batches,
+    quant_variant,
     shipped_minilm,
 )
 from emem.errors import ConfigError
@@ -31,14 +34,17 @@ TEXTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def quantised(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_quantised_minilm(tmp_path_factory.mktemp("models"))
+@pytest.fixture(scope="module", params=["asymmetric", "symmetric"])
+def quantised(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Both activation variants: the symmetric one is only exact on a CPU with VNNI, but ONNX
+    Runtime runs it anywhere, so its graph and batch invariance are tested on every machine."""
+    return build_quantised_minilm(tmp_path_factory.mktemp("models"), request.param)
 
 
 def test_built_once_and_close_to_the_shipped_model(quantised: Path) -> None:
     stamp = quantised.stat().st_mtime_ns
-    assert build_quantised_minilm(quantised.parent) == quantised
+    variant = "symmetric" if "-ps8-" in quantised.name else "asymmetric"
+    assert build_quantised_minilm(quantised.parent, variant) == quantised
     assert quantised.stat().st_mtime_ns == stamp  # reused, not rebuilt
     assert not [p for p in quantised.parent.iterdir() if p.name.startswith(".")]  # no temp left
     q = MiniLMEmbedder(model=quantised)
@@ -141,6 +147,37 @@ def test_the_copy_is_closer_to_the_shipped_model_than_per_tensor_quantisation(
     theirs = (MiniLMEmbedder(model=per_tensor, batch_size=1).embed(TEXTS) * ref).sum(axis=1)
     assert ours.mean() > theirs.mean()
     assert ours.min() > 0.98
+
+
+def test_each_variant_has_its_own_file_and_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vectors of the two variants differ, so a home must never hold both in one collection."""
+    asym = build_quantised_minilm(tmp_path, "asymmetric")
+    sym = build_quantised_minilm(tmp_path, "symmetric")
+    assert asym != sym
+    assert MiniLMEmbedder(model=asym).name != MiniLMEmbedder(model=sym).name
+    monkeypatch.setenv(QUANT_ENV, "asymmetric")
+    assert quant_variant() == "asymmetric" and build_quantised_minilm(tmp_path) == asym
+    monkeypatch.setenv(QUANT_ENV, "symmetric")
+    assert build_quantised_minilm(tmp_path) == sym
+    monkeypatch.setenv(QUANT_ENV, "auto")
+    assert quant_variant() == ("symmetric" if exact_u8s8() else "asymmetric")
+    monkeypatch.setenv(QUANT_ENV, "fp4")
+    with pytest.raises(ConfigError, match=QUANT_ENV):
+        quant_variant()
+    with pytest.raises(ConfigError, match="variant"):
+        build_quantised_minilm(tmp_path, "fp4")
+
+
+def test_the_symmetric_variant_fuses_its_products(tmp_path: Path) -> None:
+    """Its point is speed: every integer product is ONNX Runtime's fused kernel, with no
+    per-row zero-point correction left."""
+    import onnx
+
+    graph = onnx.load(str(build_quantised_minilm(tmp_path, "symmetric"))).graph
+    ops = [n.op_type for n in graph.node]
+    assert ops.count("MatMulIntegerToFloat") == 36 and "MatMulInteger" not in ops
+    asym = [n.op_type for n in onnx.load(str(build_quantised_minilm(tmp_path, "asymmetric"))).graph.node]
+    assert asym.count("MatMulInteger") == 36 and "MatMulIntegerToFloat" not in asym
 
 
 def test_the_rewrite_refuses_a_model_it_cannot_rewrite() -> None:
