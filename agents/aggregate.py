@@ -105,6 +105,11 @@ def fact_closure(fact: FactItem, sources: dict[str, EvidenceItem]) -> Closure:
     lines += [_rev_line(r, "current" if fact.status == "state" else "candidate") for r in fact.revisions]
     lines += [_rev_line(r, "history (superseded or revoked, not current)") for r in fact.history]
     current = {s for r in fact.revisions for s in r.get("sources", [])}
+    if fact.status == "state":
+        # A revision replaced by the same value said again ("I'll move there in August", then
+        # "I'm in Kumasi now") still says what holds.
+        held = {r.get("object") for r in fact.revisions}
+        current |= {s for r in fact.history if r.get("object") in held for s in r.get("sources", [])}
     # A turn that says the value ended ("Sam quit Deloitte") states what holds; it is not stale.
     ends = {s for r in fact.history if told_end(r) for s in r.get("sources", [])}
     refs = [s for r in fact.revisions + fact.history for s in r.get("sources", [])]

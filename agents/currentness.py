@@ -119,7 +119,18 @@ def stale_revisions(
             if key not in cache:
                 cache[key] = resolve(rev.subject, rev.predicate)
             res = cache[key]
-            if rev.id not in {r.id for r in res.revisions} and res.status != "conflict":
+            # "When did Kofi move to Kumasi?": "I'll move there in August", replaced by the same
+            # value said again ("I'm in Kumasi now"), still says what holds of what is asked.
+            held = (
+                {r.object for r in res.revisions}
+                if res.status == "state" and rev.predicate in predicates
+                else set()
+            )
+            if (
+                rev.id not in {r.id for r in res.revisions}
+                and res.status != "conflict"
+                and rev.object not in held
+            ):
                 stale.append((rev, res))
         if stale and (asked or (len(stale) == len(judged) and not _still_tells(e.text, stale, told))):
             out[ref] = stale

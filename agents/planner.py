@@ -136,7 +136,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
         "traveling",
         "heading",
     ),
-    "hobby": ("hobby", "hobbies", "pastime", "free time", "activities"),
+    "hobby": ("hobby", "hobbies", "pastime", "free time", "activities", "instrument"),
     "has_child": ("kid", "kids", "child", "children", "son", "sons", "daughter", "daughters"),
     "studies": ("study", "studies", "studying", "degree", "major", "university", "course"),
     "owns": ("own", "owns", "bought", "buy"),

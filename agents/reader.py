@@ -89,7 +89,7 @@ from emem.answer import EvidenceItem, FactItem, Operation, PackResult, Plan, Sta
 from emem.errors import LLMError
 from emem.extract.dates import DateMention, find_date_mentions
 from emem.extract.entities import NOT_NAMES
-from emem.extract.patterns import JOBS
+from emem.extract.patterns import INSTRUMENTS, JOBS
 from emem.extract.roles import asked_roles
 from emem.index.text import STOP_WORDS, tokenize
 from emem.instructions import looks_like_instruction
@@ -130,7 +130,9 @@ def named_thing(question: str) -> str | None:
 
 
 _FUTURE = re.compile(
-    r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b"
+    r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b|\w['’]ll\b"
+    # A date something was put off to is ahead of when that was said: "pushed the EP to September".
+    r"|\b(?:pushed|postponed|delayed|rescheduled|bumped)\s+(?:back\s+)?(?:[\w'’]+\s+){0,3}?(?:to|until|till)\b"
     # A present progressive with a date is an arrangement: "is getting married on the 24th".
     r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b"
     # A simple present with a date is a schedule: "I start on February 3rd", "Last day is 8 March".
@@ -555,6 +557,11 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         # about something else: the children's names are not the answer.
         return None
     values = about_it or values
+    if head in KIND_MEMBERS:
+        # "What instrument do I play?" among "running, the double bass": the values of that kind.
+        values = [v for v in values if set(re.findall(r"[a-z]+", v.lower())) & KIND_MEMBERS[head]]
+        if not values:
+            return None
     if fact.predicate in RELATIONS and _ASKS_KIND.search(question) and plan.operation != Operation.COUNT:
         # "What breed is my sister's dog?": the kind a value says ("a corgi dog"), never the
         # name it gives ("a dog named Pretzel" says no breed).
@@ -679,6 +686,10 @@ VALUE_HEADS: dict[str, frozenset[str]] = {
 }
 """Nouns a predicate's values are instances of: "Which hospital does she work at?" is answered by
 `works_at` as it stands, as is "the name of her employer"."""
+
+
+KIND_MEMBERS: dict[str, frozenset[str]] = {"instrument": INSTRUMENTS, "instruments": INSTRUMENTS}
+"""Asked nouns whose members a lexicon lists: of several values, only members answer."""
 
 
 RELATIONS = frozenset(RELATION_PREDICATES)
@@ -1446,6 +1457,12 @@ def _read_rules(
         candidates = candidates + [
             e for e in holding[: READ_DEPTH * 2] if e not in candidates and dated(e) and about(e.text, focus)
         ]
+        began = _value_began(question, facts, evidence)
+        if began is not None:
+            # "When did Kofi move to Kumasi?": the turn the ledger dates Kumasi from ("I'll move
+            # there in August"), not the latest that mentions it ("I'm in Kumasi now, the
+            # programme started two weeks ago")
+            candidates = [began, *(e for e in candidates if e is not began)]
         when = temporal_lookup(question, candidates, plan.entities, frozenset(focus), frame)
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
@@ -1720,6 +1737,33 @@ def framed_value(
                 return revised_value(max(later, key=lambda x: x.time).text)
         return value
     return found[0][1]
+
+
+def _value_began(
+    question: str, facts: Sequence[FactItem], evidence: Sequence[EvidenceItem]
+) -> EvidenceItem | None:
+    """The dated turn the ledger's earliest revision of a current value the question names was read
+    from: when that value began to hold ("When did Kofi move to Kumasi?" -> the revision of
+    lives_in = Kumasi valid from August, from "I'll move there in August"). None when the question
+    names no current value or its source turn states no date."""
+    by_ref = {f"{e.conversation_id}/{e.turn_id}": e for e in evidence}
+    for fact in facts:
+        if fact.status != "state":
+            continue
+        for value in fact.values:
+            if not re.search(rf"\b{re.escape(value)}\b", question, re.IGNORECASE):
+                continue
+            rows = [
+                r
+                for r in [*fact.revisions, *fact.history]
+                if str(r.get("object_text") or r.get("object", "")).lower() == value.lower()
+            ]
+            for row in sorted(rows, key=lambda r: str(r.get("valid_from", ""))):
+                said = [by_ref[s] for s in row.get("sources", []) if s in by_ref]
+                if said and dated(said[0]):
+                    return said[0]
+                break  # the earliest says no date: the value's start is not said
+    return None
 
 
 def only_a_person(text: str, people: frozenset[str] | set[str]) -> bool:

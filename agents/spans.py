@@ -148,6 +148,9 @@ _PLACE_CUE = re.compile(
 _DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no\s+longer)|n['’]t)\s+(?:[a-z]+\s+){0,2}$")
 """A negation just before a place's cue ("we're not moving to", "didn't go to"): the place is
 denied there, not said to be where."""
+_NOT_WHERE_BEFORE = re.compile(r"\b(?:(?:not\s+)?(?:a|an)|not(?:\s+the)?)\s+$", re.I)
+"""Right before a name, an indefinite article ("a Honda", "an Airbnb": a make or a kind) or a
+negation ("not the Honda"): the name does not say where."""
 _HONORIFIC = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
 """A title before a name belongs to it: "my physio is Dr. Hale" names Dr. Hale, not "Dr"."""
 _NAMED = re.compile(
@@ -783,7 +786,13 @@ def typed_span(
                 continue
             if place.split()[0] not in _NOT_NAMES and place.lower() not in exclude:
                 return place
-        names = _proper_names(text, exclude | denied)
+        # "it's a Yamaha MT-07", "an Airbnb": a name after "a"/"an" is a make or a kind, not
+        # where; "not the Honda" denies it.
+        names = [
+            n
+            for n in _proper_names(text, exclude | denied)
+            if not _NOT_WHERE_BEFORE.search(text[: text.find(n)])
+        ]
         return names[0] if names else None
     if kind is AnswerType.PROPER and head in INSTITUTIONS:
         if not about(text, {head}):

@@ -227,9 +227,14 @@ def _replace_forecasts(
     """A start said when it happened replaces the start forecast for the same value ("moving to
     Edinburgh in the summer", then "we've been in Edinburgh since 1 August"): the forecast revision
     (known before its own start) of the same subject, predicate and value is revoked, so July is not
-    answered with Edinburgh. Only single-valued facts; a forecast later than the actual start, or
-    one never followed by an actual start, stays."""
+    answered with Edinburgh. Only single-valued facts; a forecast later than the actual start, one
+    never followed by an actual start, or one followed by the value said without a start ("we're in
+    Edinburgh now"), stays."""
     if new.valid_from > new.known_from:  # the new revision is a forecast itself
+        return
+    if new.valid_from == new.known_from:
+        # "I'm in Kumasi now" says no start: it holds as of the turn, which a move forecast for
+        # August (said in March) agrees with; only a start said outright replaces the forecast.
         return
     try:
         if ledger.cardinality_of(new.predicate, namespace) != Cardinality.SINGLE:

@@ -4,7 +4,8 @@ October").
 
 The rules read where someone lives from the place named in the clause; a move to "there" names no
 place, so it was read as a move to nowhere. The antecedent is the last place the same turn named
-before it with a preposition of place, which is how a speaker introduces what "there" refers to.
+before it with a preposition of place, which is how a speaker introduces what "there" refers to;
+failing that, the last one the turn before named (a question answered: "Will you move to Kumasi?").
 """
 
 from __future__ import annotations
@@ -39,12 +40,14 @@ def _antecedent(before: str) -> str | None:
     return None
 
 
-def resolve_there(text: str) -> str:
+def resolve_there(text: str, previous: str = "") -> str:
     """`text` with "move/live there" said as "move to <place>" / "live in <place>" when the turn
-    named the place before; unchanged otherwise.
+    named the place before, or else the turn just before it did ("Will you move to Kumasi?" -
+    "Yes, I'll move there in August"); unchanged otherwise.
 
     Args:
         text: one turn's text.
+        previous: the text of the turn just before it in the same session ("" for none).
 
     Returns:
         The text the rules should read.
@@ -52,7 +55,7 @@ def resolve_there(text: str) -> str:
     out, last = [], 0
     found = sorted([*_THERE.finditer(text), *_HOME_THERE.finditer(text)], key=lambda m: m.start())
     for m in found:
-        place = _antecedent(text[: m.start()])
+        place = _antecedent(text[: m.start()]) or (_antecedent(previous) if previous else None)
         if place is None or m.start() < last:
             continue
         if m.re is _HOME_THERE:

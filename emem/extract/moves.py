@@ -120,19 +120,20 @@ def _place(m: re.Match[str] | None) -> str | None:
     return place
 
 
-def moves(turn: Turn, subject_of: Callable[[str], str]) -> list[FactCandidate]:
+def moves(turn: Turn, subject_of: Callable[[str], str], previous: str = "") -> list[FactCandidate]:
     """Where the speaker (or a person they name) lives after a move the turn states, and the end
     of the home they leave.
 
     Args:
         turn: a turn of the user or a person (not the agent).
         subject_of: speaker or name -> the subject it is filed under.
+        previous: the turn just before, in the same session: where "there" may point.
 
     Returns:
         `lives_in` assertions from the move's date, and endings of the place left.
     """
     out: list[FactCandidate] = []
-    text = resolve_there(turn.text.replace("\u2019", "'"))
+    text = resolve_there(turn.text.replace("\u2019", "'"), previous.replace("\u2019", "'"))
     for m in (*_MOVE.finditer(text), *_BARE_MOVED.finditer(text)):
         rest = m.group("rest")
         scheduled = m.group("verb") in ("move", "relocate") and not m.group("aux")

@@ -199,6 +199,24 @@ _SUBJECT_VERB = re.compile(
 """A subject with its verb: what makes the text before a comma a clause."""
 
 
+def _clause_matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """`pattern`'s matches in `text`, plus those that begin in a later clause a greedy match ran
+    over ("I play the cello in an orchestra, and I do pottery on Saturdays": the object capture
+    runs to the sentence's end, and the pottery clause would never be read)."""
+    found: list[re.Match[str]] = []
+    for m in pattern.finditer(text):
+        found.append(m)
+        for brk in _CLAUSE_BREAK.finditer(text, m.start() + 1, m.end()):
+            inner = pattern.search(text, brk.start())
+            if (
+                inner is not None
+                and inner.start() < m.end()
+                and inner.start() not in {f.start() for f in found}
+            ):
+                found.append(inner)
+    return found
+
+
 def _pick_date(
     dates: Sequence[DateMention], start: int, anchor: datetime, future: bool, sentence: str = ""
 ) -> DateMention | None:
@@ -207,7 +225,13 @@ def _pick_date(
     clause: "moving at the end of July and I've rented a flat"). Past facts ignore dates after the
     anchor; plans ignore dates before it."""
     usable = [d for d in dates if (d.end > anchor if future else d.start <= anchor)]
-    after = [d for d in usable if d.span[0] >= start]
+    # "We live in Leeds, but we're moving to York in June": a date after another clause's
+    # subject dates that clause, not this one.
+    after = [
+        d
+        for d in usable
+        if d.span[0] >= start and not (sentence and _CLAUSE_BREAK.search(sentence, start, d.span[0]))
+    ]
     if after:
         return after[0]
     before = [d for d in usable if d.span[0] < start]
@@ -584,9 +608,12 @@ def _held_until_ended(facts: list[FactCandidate], at: datetime) -> list[FactCand
 _SAID_FRAME = re.compile(
     r"(?:\b(?:earlier|before|previously|last\s+time|one\s+thing|oh|wait|hmm+|um+|so|also|and)[,:]?\s+)*"
     r"\b(?:(?:did|have)\s+I\s+(?:just\s+)?(?:say|tell\s+(?:you|u)|mention|write|put(?:\s+down)?)|"
-    r"I\s+(?:think\s+I\s+)?(?:said|told\s+(?:you|u)|mentioned|wrote|put(?:\s+down)?))\s+(?:that\s+|earlier\s+|before\s+)?"
+    r"I\s+(?:think\s+I\s+)?(?:said|told\s+(?:you|u)|mentioned|wrote|put(?:\s+down)?))\s+"
+    r"(?:(?:ages|a\s+while|a\s+long\s+time|months|weeks)\s+ago\s+|the\s+other\s+day\s+)?(?:that\s+|earlier\s+|before\s+)?"
     r"(?P<clause>[^?;.!]{3,120}?)(?:\s*\?+|\s*[,;:.!-]+\s*(?=(?:sorry|wrong|no|nope|my\s+bad|my\s+mistake|oops|whoops|"
-    r"that's\s+wrong|that\s+was\s+wrong|scratch\s+that)\b))"
+    r"that's\s+wrong|that\s+was\s+wrong|scratch\s+that|"
+    # "I told you ages ago that Fintan's a paramedic. He isn't, he's ...": the next words deny it
+    r"(?:he|she|they|it|that)\s+(?:isn't|is\s+not|wasn't|was\s+not|aren't|are\s+not|doesn't|does\s+not|didn't))\b))"
     r"(?:\s*(?:sorry|wrong|no|nope|my\s+bad|my\s+mistake|oops|whoops|that's\s+wrong|that\s+was\s+wrong|scratch\s+that|"
     r"lol|haha)\b[\s,.!:;-]*)*",
     re.IGNORECASE,
@@ -654,6 +681,14 @@ _REPLY_WORDS = frozenset("wrong no nope sorry oops whoops yes yeah right nah hmm
 _CAP_PHRASE = re.compile(r"\b[A-Z][\w'&.-]*(?:\s+(?:of\s+|de\s+|la\s+)?[A-Z][\w'&.-]*){0,2}")
 
 
+_COPULAR_VALUE = re.compile(
+    r"\b(?:he|she|they)(?:['’](?:s|re)|\s+(?:is|are))\s+(?:actually\s+|really\s+)?(?:an?\s+)"
+    r"(?P<value>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)(?=\s+(?:for|at|with|in|on|and|but)\b|\s*[,.;!?]|\s*$)",
+    re.IGNORECASE,
+)
+"""What someone is said to be ("he's an emergency call handler"): a lower-case value."""
+
+
 def typed_replacement(old: str, text: str, exclude: set[str]) -> str | None:
     """The value in `text` of the same kind as `old` (a weekday for a weekday, a number for a
     number, a capitalised name for a name), the first one said, or None: what "I meant thursday"
@@ -672,7 +707,11 @@ def typed_replacement(old: str, text: str, exclude: set[str]) -> str | None:
             found = [m.group(0) for m in kind.finditer(text) if m.group(0).lower() != old.lower()]
             return found[0] if found else None
     if not re.search(r"[A-Z]", old):
-        return None
+        # "He isn't, he's an emergency call handler for the ambulance service": a lower-case
+        # value is put right by what the same person is said to be instead.
+        said = _COPULAR_VALUE.search(text)
+        value = said.group("value").strip() if said else None
+        return value if value and value.lower() != old.lower() else None
     for m in _CAP_PHRASE.finditer(text):
         value = m.group(0).rstrip(".")
         first = value.split()[0]
@@ -778,6 +817,16 @@ def _said_before(turns: Sequence[Turn], index: int) -> str:
     return ""
 
 
+def _previous(turns: Sequence[Turn], index: int) -> str:
+    """The text of the turn right before this one in the same session, whoever said it ("")."""
+    if index == 0:
+        return ""
+    before, turn = turns[index - 1], turns[index]
+    if before.session_id != turn.session_id or before.conversation_id != turn.conversation_id:
+        return ""
+    return before.text
+
+
 def _neighbours(turns: Sequence[Turn], index: int) -> str:
     """The turn with the turns right before and after it in the same session."""
     turn = turns[index]
@@ -827,6 +876,19 @@ def _arranged_ahead(sentence: str, dates: Sequence[DateMention], anchor: datetim
         if ahead.start >= anchor:
             return ahead
     return None
+
+
+_HOLDS_NOW = re.compile(
+    r"\b(?:live|lives|living)\s+in\b|\bfor\s+now\b|\bcurrently\b|\bat\s+the\s+moment\b|\bstill\b"
+)
+"""Said of a home in its own clause, it holds now ("We live in Leeds for now, but we're moving to
+York in June"): another clause's move dates the new home, not this one."""
+
+
+def _holds_now(sentence: str, start: int) -> bool:
+    """Whether the clause beginning at `start` says its home holds now (`_HOLDS_NOW`)."""
+    stop = next((b.start() for b in _CLAUSE_BREAK.finditer(sentence, start)), len(sentence))
+    return _HOLDS_NOW.search(sentence, start, stop) is not None
 
 
 _OPENING_START = re.compile(r"^\W*(?:from|starting|as\s+of|beginning)\s+", re.IGNORECASE)
@@ -1008,7 +1070,13 @@ class OfflineExtractor:
                 if asked is not None:  # "What are their names?" - "Nube, Tiza and Pimienta."
                     out.extend(_names_given(asked.text, turn, resolver.canonical(turn.speaker), state))
                 read = self._turn(
-                    turn, index, resolver, state, _neighbours(turns, index), _said_before(turns, index)
+                    turn,
+                    index,
+                    resolver,
+                    state,
+                    _neighbours(turns, index),
+                    _said_before(turns, index),
+                    _previous(turns, index),
                 )
                 out.extend(read)
                 out.extend(corrected_in_next_breath(turn, split_sentences(turn.text), read))
@@ -1020,10 +1088,10 @@ class OfflineExtractor:
             if answer is not None and roles.get(answer.speaker) == "user" and _AFFIRM.match(answer.text):
                 out.extend(self._confirmed(turn, answer, index, resolver, state))
         said = {(f.subject, f.predicate, f.object.lower()): i for i, f in enumerate(out)}
-        for turn in turns:
+        for index, turn in enumerate(turns):
             if roles.get(turn.speaker) == "agent":
                 continue
-            for f in moves(turn, resolver.canonical):
+            for f in moves(turn, resolver.canonical, _previous(turns, index)):
                 at = said.get((f.subject, f.predicate, f.object.lower()))
                 if at is None:
                     out.append(f)
@@ -1074,8 +1142,9 @@ class OfflineExtractor:
         state: _State,
         context: str = "",
         said_before: str = "",
+        previous: str = "",
     ) -> list[FactCandidate]:
-        text = resolve_there(turn.text.translate(_APOSTROPHES))
+        text = resolve_there(turn.text.translate(_APOSTROPHES), previous.translate(_APOSTROPHES))
         facts: list[FactCandidate] = []
         seen: set[tuple[str, str, str, str]] = set()
         frame = _SAID_FRAME.search(text)
@@ -1186,7 +1255,7 @@ class OfflineExtractor:
                 (rule, m)
                 for rule in (self.rules if rules is None else rules)
                 if rule.keywords is None or rule.keywords & words
-                for m in rule.pattern.finditer(text)
+                for m in _clause_matches(rule.pattern, text)
                 if anchor is None or _anchored(m, anchor)
             ]
             matches.sort(key=lambda rm: rm[1].start())  # text order: a retraction sees only what came before
@@ -1324,7 +1393,12 @@ class OfflineExtractor:
         when = None
         if rule.dated or rule.needs_date or rule.future or rule.starts:
             mention = _pick_date(dates, m.start(), turn.time, rule.future or rule.starts, sentence)
-            if mention is None and predicate == "lives_in" and not rule.future:
+            if (
+                mention is None
+                and predicate == "lives_in"
+                and not rule.future
+                and not _holds_now(sentence, m.start())
+            ):
                 mention = _arranged_ahead(sentence, dates, turn.time)
             if mention is None and predicate in _STARTING and (rule.starts or rule.dated):
                 mention = _start_said_after(scope.after, turn.time)

@@ -814,6 +814,13 @@ CAT_WORDS = (
     "tortie",
 )
 """Words for a cat by its age or breed: each is a pet word, and names a cat."""
+INSTRUMENTS = frozenset(
+    """guitar piano violin viola cello drum drums ukulele bass flute saxophone sax trumpet trombone
+    clarinet oboe bassoon tuba harp keyboard keyboards organ banjo mandolin harmonica accordion
+    sitar tabla djembe bagpipes recorder synth synthesizer xylophone marimba""".split()
+)
+"""Musical instruments, as one word of a value ("the talking drum", "the double bass"): what
+answers "What instrument ...?" among a person's pastimes."""
 PETS = (
     "dog",
     "cat",

@@ -30,6 +30,7 @@ from emem.extract.patterns import (
     CAT_WORDS,
     DOG_WORDS,
     HOME_NOUN,
+    INSTRUMENTS,
     JOBS,
     PETS,
     VEHICLE_NOUN,
@@ -736,8 +737,9 @@ def liked_text(text: str, start: int, ctx: Ctx) -> list[str]:
     return [o for o in objs if not o.lower().startswith(bad_start)]
 
 
-HOBBIES = frozenset(
-    """painting drawing sketching knitting crocheting sewing quilting baking cooking gardening hiking
+HOBBIES = (
+    frozenset(
+        """painting drawing sketching knitting crocheting sewing quilting baking cooking gardening hiking
     running jogging swimming cycling biking climbing bouldering surfing skiing snowboarding skating
     skateboarding dancing singing reading writing journaling blogging fishing camping kayaking
     canoeing sailing rowing boxing weightlifting lifting meditating sculpting woodworking carving gaming
@@ -748,6 +750,8 @@ HOBBIES = frozenset(
     fencing calligraphy origami meditation crossfit parkour rugby cricket squash softball lacrosse
     poetry hunting horseback riding sculpture skiing snorkeling scuba diving diving triathlons
     marathons kickboxing spinning zumba salsa ballet tap hip-hop rock-climbing running""".split()
+    )
+    | INSTRUMENTS
 )
 _HOBBY_VERB = re.compile(r"^(?:playing|learning|practicing|practising|doing|taking)\s+(?:the\s+)?(.+)$", re.I)
 
