@@ -791,7 +791,7 @@ def typed_span(
         names = [
             n
             for n in _proper_names(text, exclude | denied)
-            if not _NOT_WHERE_BEFORE.search(text[: text.find(n)])
+            if not _NOT_WHERE_BEFORE.search(text[: max(text.find(n), 0)])
         ]
         return names[0] if names else None
     if kind is AnswerType.PROPER and head in INSTITUTIONS:
