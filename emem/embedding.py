@@ -121,6 +121,7 @@ def _quiet_root_logger() -> Iterator[None]:
         root.removeHandler(guard)
 
 
+@lru_cache(maxsize=1)
 def exact_u8s8() -> bool:
     """True where ONNX Runtime's u8 x s8 integer product cannot saturate whatever the bytes: x86
     CPUs with VNNI (`avx512_vnni` or `avx_vnni`), whose dot-product instruction accumulates in

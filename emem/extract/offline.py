@@ -204,16 +204,15 @@ def _clause_matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
     over ("I play the cello in an orchestra, and I do pottery on Saturdays": the object capture
     runs to the sentence's end, and the pottery clause would never be read)."""
     found: list[re.Match[str]] = []
+    starts: set[int] = set()
     for m in pattern.finditer(text):
         found.append(m)
+        starts.add(m.start())
         for brk in _CLAUSE_BREAK.finditer(text, m.start() + 1, m.end()):
             inner = pattern.search(text, brk.start())
-            if (
-                inner is not None
-                and inner.start() < m.end()
-                and inner.start() not in {f.start() for f in found}
-            ):
+            if inner is not None and inner.start() < m.end() and inner.start() not in starts:
                 found.append(inner)
+                starts.add(inner.start())
     return found
 
 
@@ -805,12 +804,17 @@ def carried_on(before: Sequence[str], sentence: str, most: int = 2) -> tuple[str
     return tuple(reversed(taken))
 
 
+def _same_session(a: Turn, b: Turn) -> bool:
+    """Whether two turns were said in the same session of the same conversation."""
+    return a.session_id == b.session_id and a.conversation_id == b.conversation_id
+
+
 def _said_before(turns: Sequence[Turn], index: int) -> str:
     """The speaker's own last turn before this one in the same session, with at most the agent's
     replies between (what "forget that" at the start of a turn refers to); "" when there is none."""
     turn = turns[index]
     for t in reversed(turns[max(0, index - 3) : index]):
-        if t.session_id != turn.session_id or t.conversation_id != turn.conversation_id:
+        if not _same_session(t, turn):
             return ""
         if t.speaker == turn.speaker:
             return t.text.translate(_APOSTROPHES)
@@ -819,22 +823,15 @@ def _said_before(turns: Sequence[Turn], index: int) -> str:
 
 def _previous(turns: Sequence[Turn], index: int) -> str:
     """The text of the turn right before this one in the same session, whoever said it ("")."""
-    if index == 0:
+    if index == 0 or not _same_session(turns[index - 1], turns[index]):
         return ""
-    before, turn = turns[index - 1], turns[index]
-    if before.session_id != turn.session_id or before.conversation_id != turn.conversation_id:
-        return ""
-    return before.text
+    return turns[index - 1].text
 
 
 def _neighbours(turns: Sequence[Turn], index: int) -> str:
     """The turn with the turns right before and after it in the same session."""
     turn = turns[index]
-    near = [
-        t.text
-        for t in turns[max(0, index - 1) : index + 2]
-        if t.session_id == turn.session_id and t.conversation_id == turn.conversation_id
-    ]
+    near = [t.text for t in turns[max(0, index - 1) : index + 2] if _same_session(t, turn)]
     return " ".join(near).translate(_APOSTROPHES)
 
 
