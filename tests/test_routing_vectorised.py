@@ -91,7 +91,7 @@ def test_keyword_top_two_equals_the_scan(view, monkeypatch: pytest.MonkeyPatch) 
         assert [i for i, _, _ in got] == want
         for i, _, reason in got:
             if first[i] > 0:
-                assert f"BM25 turn {view.turns[best[i]].turn_id} " in reason
+                assert f"BM25 turn {view.turns[best[i]].turn_id} " in str(reason)
 
 
 def test_bm25_turn_scores_are_in_row_order(view) -> None:

@@ -12,7 +12,6 @@ a candidate set for the assistants to read, not truth.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 
 import numpy as np
 
@@ -20,7 +19,7 @@ from emem.answer import ActivatedSegment, FactItem, Pathway, Plan
 from emem.config import DEFAULT
 from emem.index.manager import turn_key
 from emem.retrieval.fusion import minmax, minmax_array
-from emem.retrieval.view import NamespaceView
+from emem.retrieval.view import NamespaceView, epoch_us
 
 DEFAULT_ACTIVATE = DEFAULT.read.activate
 PATHWAY_WEIGHTS: Mapping[str, float] = DEFAULT.read.pathway_weights
@@ -194,33 +193,65 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
     best_rows: list[int] = best_turn.tolist()
     seg_lex = segment_bm25_scores(view, question)
     score = minmax_array(first + 0.5 * second) + 0.5 * minmax_array(seg_lex)
-    reasons: list[list[str]] = [[] for _ in range(n)]
-    for i, row in enumerate(best_rows):
-        if row >= 0 and first[i] > 0:
-            reasons[i].append(f"BM25 turn {view.turns[row].turn_id} ({first[i]:.1f})")
     # Symbolic triggers: names the question mentions that are not the speakers, and dates.
     speakers = view.speaker_names_lower()
     names = [e for e in plan.entities if e.lower() not in speakers]
-    dated = plan.time_from is not None and plan.time_to is not None
-    for i, seg in enumerate(view.segments if names or dated else ()):
-        text = view.segment_text_lower(i)
-        hits = [e for e in names if e.lower() in text]
-        if hits:
-            score[i] += 0.5 * len(hits) / max(len(names), 1)
-            reasons[i].append("entity " + ", ".join(repr(h) for h in hits))
-        if plan.time_from and plan.time_to and _overlaps(seg.start, seg.end, plan.time_from, plan.time_to):
-            score[i] += 1.0
-            reasons[i].append(f"date trigger {plan.time_from:%Y-%m-%d}..{plan.time_to:%Y-%m-%d}")
-    alive = np.bincount(view.turn_segment[mask], minlength=n) > 0
+    named = [view.segments_naming(e.lower()) for e in names]
+    if named:
+        score += 0.5 * np.sum(named, axis=0) / len(names)
+    dated = np.zeros(n, dtype=bool)
+    if plan.time_from is not None and plan.time_to is not None:
+        starts_us, ends_us = view.segment_spans
+        dated = (starts_us < epoch_us(plan.time_to)) & (epoch_us(plan.time_from) <= ends_us)
+        score += dated
+    alive = (np.bincount(view.turn_segment[mask], minlength=n) > 0) & (score > 0)
+    scores, firsts, dates = score.tolist(), first.tolist(), dated.tolist()
+    holds = [h.tolist() for h in named]
+    order = np.argsort(-score, kind="stable")
     return [
-        (int(i), float(score[i]), "; ".join(reasons[i]) or "weak lexical match")
-        for i in np.argsort(-score, kind="stable")
-        if alive[i] and score[i] > 0
+        (
+            i,
+            scores[i],
+            _KeywordReason(
+                view,
+                best_rows[i],
+                firsts[i],
+                [e for e, h in zip(names, holds, strict=True) if h[i]],
+                plan,
+                dates[i],
+            ),
+        )
+        for i in order[alive[order]].tolist()
     ]
 
 
-def _overlaps(a0: datetime, a1: datetime, b0: datetime, b1: datetime) -> bool:
-    return a0 < b1 and b0 <= a1
+class _KeywordReason(Reason):
+    """The keyword pathway's reason for one segment, formatted only when shown (as `Reason`)."""
+
+    __slots__ = ("_bm25", "_dated", "_hits", "_plan", "_row", "_view")
+
+    def __init__(
+        self, view: NamespaceView, row: int, bm25: float, hits: list[str], plan: Plan, dated: bool
+    ) -> None:
+        super().__init__("")
+        self._view, self._row, self._bm25, self._hits, self._plan, self._dated = (
+            view,
+            row,
+            bm25,
+            hits,
+            plan,
+            dated,
+        )
+
+    def __str__(self) -> str:
+        parts = []
+        if self._row >= 0 and self._bm25 > 0:
+            parts.append(f"BM25 turn {self._view.turns[self._row].turn_id} ({self._bm25:.1f})")
+        if self._hits:
+            parts.append("entity " + ", ".join(repr(h) for h in self._hits))
+        if self._dated and self._plan.time_from is not None and self._plan.time_to is not None:
+            parts.append(f"date trigger {self._plan.time_from:%Y-%m-%d}..{self._plan.time_to:%Y-%m-%d}")
+        return "; ".join(parts) or "weak lexical match"
 
 
 def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem], mask: np.ndarray | None = None) -> Ranked:
@@ -253,26 +284,33 @@ def fuse(
     0 there). On LoCoMo this beat reciprocal-rank fusion: RRF discards how far ahead the keyword
     pathway's leaders are, which is the strongest signal the offline pathways have."""
     names = list(pathways)
-    total: dict[int, float] = {}
+    n = len(view.segments)
+    total, listed = np.zeros(n), np.zeros(n, dtype=bool)
+    # Each pathway's first entry per segment: its rank (-1 where unlisted) and its reasons.
+    ranks: dict[str, np.ndarray] = {}
     for p in names:
-        norm = minmax({str(i): s for i, s, _ in pathways[p]})
-        for key, v in norm.items():
-            total[int(key)] = total.get(int(key), 0.0) + weights[p] * v
-    fused = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))[:top_n]
-    # Each pathway's first entry per segment: its rank and reason (a pathway lists a segment once).
-    index: dict[str, dict[int, tuple[int, str | Reason]]] = {}
-    for p in names:
-        index[p] = {}
-        for r, (j, _, why) in enumerate(pathways[p]):
-            index[p].setdefault(j, (r, why))
+        idx = np.fromiter((i for i, _, _ in pathways[p]), np.int64, len(pathways[p]))
+        first_idx, first_pos = np.unique(idx, return_index=True)
+        rank = np.full(n, -1, dtype=np.int64)
+        rank[first_idx] = first_pos
+        ranks[p] = rank
+        # min-max over the pathway's segments, its last score per segment (as a dict keeps)
+        last_pos = len(idx) - 1 - np.unique(idx[::-1], return_index=True)[1]
+        total[first_idx] += weights[p] * minmax_array(
+            np.array([pathways[p][j][1] for j in last_pos.tolist()])
+        )
+        listed[first_idx] = True
+    held = np.flatnonzero(listed)
+    order = held[np.lexsort((held, -total[held]))][:top_n]
+    fused = list(zip(order.tolist(), total[order].tolist(), strict=True))
     out = []
     for i, score in fused:
         seg = view.segments[i]
-        ranked = {p: index[p][i][0] for p in names if i in index[p]}
+        ranked = {p: int(ranks[p][i]) for p in names if ranks[p][i] >= 0}
         by = [p for p in names if p in ranked and ranked[p] < 2 * top_n]
         if not by:
             by = [min((p for p in names if p in ranked), key=lambda p: ranked[p])]
-        reasons = [f"{p}: {index[p][i][1]}" for p in names if i in index[p]][:3]
+        reasons = [f"{p}: {pathways[p][r][2]}" for p, r in ranked.items()][:3]
         out.append(
             ActivatedSegment(
                 segment_id=seg.segment_id,

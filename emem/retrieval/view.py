@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -123,13 +123,51 @@ class NamespaceView:
             self._lower = [t.lower() for t in self.segment_texts]
         return self._lower[i]
 
+    def segments_naming(self, name: str) -> np.ndarray:
+        """Which segments' lower-cased text holds `name` (lower-cased), as a bool per segment,
+        memoised per name: routing's entity trigger asks the same names on every hop of a deep
+        ask, and a substring scan of every segment was a tenth of the keyword pathway."""
+        hit = self._naming.get(name)
+        if hit is None:
+            hit = np.fromiter(
+                (name in self.segment_text_lower(i) for i in range(len(self.segments))),
+                bool,
+                len(self.segments),
+            )
+            if len(self._naming) >= 256:
+                self._naming.clear()
+            self._naming[name] = hit
+        return hit
+
+    @property
+    def segment_spans(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each segment's start and end in microseconds since the epoch (int64, exact), once per
+        view: the date trigger compares them with a question's period without a Python loop per
+        segment."""
+        if self._spans is None:
+            self._spans = (
+                np.array([epoch_us(s.start) for s in self.segments], dtype=np.int64),
+                np.array([epoch_us(s.end) for s in self.segments], dtype=np.int64),
+            )
+        return self._spans
+
     _lower: list[str] | None = field(default=None, repr=False)
+    _naming: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    _spans: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _latest: datetime | None = field(default=None, repr=False)
     _turn_segment: np.ndarray | None = field(default=None, repr=False)
     _segment_rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _key_rows: tuple[int, str | None, np.ndarray] | None = field(default=None, repr=False)
     _speakers_lower: set[str] | None = field(default=None, repr=False)
     _word_counts: dict[str, int] | None = field(default=None, repr=False)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def epoch_us(when: datetime) -> int:
+    """An aware time as whole microseconds since the epoch: exact, and ordered as the times are."""
+    return (when - _EPOCH) // timedelta(microseconds=1)
 
 
 def _word_counts(turns: list[StoredTurn], into: dict[str, int] | None = None) -> dict[str, int]:
