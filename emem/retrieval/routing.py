@@ -11,7 +11,8 @@ a candidate set for the assistants to read, not truth.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -45,11 +46,17 @@ class Reason:
 
     __slots__ = ("_args", "_template")
 
-    def __init__(self, template: str, *args: object) -> None:
+    def __init__(self, template: str | Callable[..., str], *args: object) -> None:
+        """Args:
+        template: a `str.format` template, or a function that writes the text.
+        *args: its arguments (for a function, cheap ones: it runs only when the text is shown).
+        """
         self._template = template
         self._args = args
 
     def __str__(self) -> str:
+        if callable(self._template):
+            return self._template(*self._args)
         return self._template.format(*self._args)
 
     def __format__(self, spec: str) -> str:
@@ -155,19 +162,23 @@ def global_pathway(
     )
     # Reasons formatted from Python floats: numpy scalars' __format__ cost ~40 ms per question
     # over ~300 segments (the same text: `.2f` of the same double).
-    sums, cents, bests, scores = summary.tolist(), centroid.tolist(), best.tolist(), score.tolist()
-    out: Ranked = []
-    for i in np.argsort(-score, kind="stable").tolist():
-        if alive[i]:
-            reason = Reason(
-                "summary sim {:.2f}, centroid sim {:.2f}, best turn {} sim {:.2f}",
-                sums[i],
-                cents[i],
-                view.turns[arg[i]].turn_id,
-                bests[i],
-            )
-            out.append((i, scores[i], reason))
-    return out
+    found = (view, summary.tolist(), centroid.tolist(), best.tolist(), arg)
+    order = np.argsort(-score, kind="stable")
+    order = order[alive[order]]
+    return [
+        (i, s, Reason(_global_text, found, i))
+        for i, s in zip(order.tolist(), score[order].tolist(), strict=True)
+    ]
+
+
+def _global_text(
+    found: tuple[NamespaceView, list[float], list[float], list[float], list[int]], i: int
+) -> str:
+    view, sums, cents, bests, arg = found
+    return (
+        f"summary sim {sums[i]:.2f}, centroid sim {cents[i]:.2f}, "
+        f"best turn {view.turns[arg[i]].turn_id} sim {bests[i]:.2f}"
+    )
 
 
 def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.ndarray) -> Ranked:
@@ -205,53 +216,45 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
         dated = (starts_us < epoch_us(plan.time_to)) & (epoch_us(plan.time_from) <= ends_us)
         score += dated
     alive = (np.bincount(view.turn_segment[mask], minlength=n) > 0) & (score > 0)
-    scores, firsts, dates = score.tolist(), first.tolist(), dated.tolist()
-    holds = [h.tolist() for h in named]
+    shared = _KeywordFindings(
+        view, best_rows, first.tolist(), names, [h.tolist() for h in named], plan, dated.tolist()
+    )
     order = np.argsort(-score, kind="stable")
+    order = order[alive[order]]
     return [
-        (
-            i,
-            scores[i],
-            _KeywordReason(
-                view,
-                best_rows[i],
-                firsts[i],
-                [e for e, h in zip(names, holds, strict=True) if h[i]],
-                plan,
-                dates[i],
-            ),
-        )
-        for i in order[alive[order]].tolist()
+        (i, s, Reason(_keyword_text, shared, i))
+        for i, s in zip(order.tolist(), score[order].tolist(), strict=True)
     ]
 
 
-class _KeywordReason(Reason):
-    """The keyword pathway's reason for one segment, formatted only when shown (as `Reason`)."""
+@dataclass(frozen=True, slots=True)
+class _KeywordFindings:
+    """What the keyword pathway found per segment, shared by its reasons."""
 
-    __slots__ = ("_bm25", "_dated", "_hits", "_plan", "_row", "_view")
+    view: NamespaceView
+    best_rows: list[int]
+    """Row of each segment's best BM25 turn (-1 for none)."""
+    bm25: list[float]
+    """That turn's BM25 score."""
+    names: list[str]
+    """The question's names that are not speakers."""
+    holds: list[list[bool]]
+    """Per name, whether each segment's text holds it."""
+    plan: Plan
+    dated: list[bool]
+    """Whether each segment overlaps the question's period."""
 
-    def __init__(
-        self, view: NamespaceView, row: int, bm25: float, hits: list[str], plan: Plan, dated: bool
-    ) -> None:
-        super().__init__("")
-        self._view, self._row, self._bm25, self._hits, self._plan, self._dated = (
-            view,
-            row,
-            bm25,
-            hits,
-            plan,
-            dated,
-        )
 
-    def __str__(self) -> str:
-        parts = []
-        if self._row >= 0 and self._bm25 > 0:
-            parts.append(f"BM25 turn {self._view.turns[self._row].turn_id} ({self._bm25:.1f})")
-        if self._hits:
-            parts.append("entity " + ", ".join(repr(h) for h in self._hits))
-        if self._dated and self._plan.time_from is not None and self._plan.time_to is not None:
-            parts.append(f"date trigger {self._plan.time_from:%Y-%m-%d}..{self._plan.time_to:%Y-%m-%d}")
-        return "; ".join(parts) or "weak lexical match"
+def _keyword_text(f: _KeywordFindings, i: int) -> str:
+    parts = []
+    if f.best_rows[i] >= 0 and f.bm25[i] > 0:
+        parts.append(f"BM25 turn {f.view.turns[f.best_rows[i]].turn_id} ({f.bm25[i]:.1f})")
+    hits = [e for e, held in zip(f.names, f.holds, strict=True) if held[i]]
+    if hits:
+        parts.append("entity " + ", ".join(repr(h) for h in hits))
+    if f.dated[i] and f.plan.time_from is not None and f.plan.time_to is not None:
+        parts.append(f"date trigger {f.plan.time_from:%Y-%m-%d}..{f.plan.time_to:%Y-%m-%d}")
+    return "; ".join(parts) or "weak lexical match"
 
 
 def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem], mask: np.ndarray | None = None) -> Ranked:
