@@ -29,7 +29,7 @@ from emem.retrieval.view import NamespaceView
 from emem.segment_state import SegmentStateCache, StateKey, segment_hash
 from emem.segments import Segment
 from emem.timeparse import MONTHS
-from emem.tokens import count_line_tokens, count_tokens
+from emem.tokens import count_tokens
 
 RELEVANCE_FLOOR = 0.42
 """Offline assistant: the segment is relevant when its best turn reaches this blended score."""
@@ -129,11 +129,30 @@ def _said(turn: StoredTurn) -> str:
     return f" {turn.speaker}: {turn.render()}"
 
 
+def said_tokens(turn: StoredTurn) -> int:
+    """Tokens of `_said(turn)` (memoised by text in `count_tokens`). A line costs its head plus
+    this: building each whole line only to find its count in the memo was a tenth of an offline
+    assistant's time.
+
+    Args:
+        turn: a turn.
+    Returns:
+        The tokens its speaker-and-text tail takes.
+    """
+    return count_tokens(_said(turn))
+
+
+def head_tokens(head: str) -> int:
+    """Tokens of a line's head ("[id]" or "[id | date]"), which the tail after it never merges
+    with (emem.tokens.count_line_tokens says why), so a line costs head plus `said_tokens`."""
+    assert head.endswith("]"), head
+    return count_tokens(head)
+
+
 def packed_line_tokens(turn: StoredTurn) -> int:
     """The tokens of a turn's line as the packed context renders it ("[id] speaker: text"),
     its session header aside: what the turn costs the budget (emem.read.aggregate.turn_line)."""
-    said = _said(turn)
-    return count_line_tokens(f"[{turn.turn_id}]{said}", said)
+    return head_tokens(f"[{turn.turn_id}]") + said_tokens(turn)
 
 
 def turn_line(turn: StoredTurn) -> str:
@@ -152,12 +171,24 @@ def segment_lines(turns: Sequence[StoredTurn], start: datetime) -> list[str]:
     Returns:
         One line per turn.
     """
-    lines, day = [], start.date()
+    return [f"{head}{_said(t)}" for head, t in zip(segment_heads(turns, start), turns, strict=True)]
+
+
+def segment_heads(turns: Sequence[StoredTurn], start: datetime) -> list[str]:
+    """The heads of `segment_lines` ("[id]" or "[id | date]"), each followed there by `_said`.
+
+    Args:
+        turns: the segment's turns, in order.
+        start: the day the prompt's header gives.
+    Returns:
+        One head per turn.
+    """
+    heads, day = [], start.date()
     for t in turns:
         when = "" if t.time.date() == day else f" | {t.time:%Y-%m-%d}"
         day = t.time.date()
-        lines.append(f"[{t.turn_id}{when}] {t.speaker}: {t.render()}")
-    return lines
+        heads.append(f"[{t.turn_id}{when}]")
+    return heads
 
 
 def support_scores(
@@ -300,13 +331,17 @@ def ranked_assistant(
         the ranked ids written (the master looks the turns up verbatim).
     """
     order = sorted(ranked, key=lambda r: (-r[1], r[0].seq))
-    lines = dict(zip(segment.turns, segment_lines(segment.turns, segment.start), strict=True))
+    # Each turn's line as the segment renders it, found by identity: the ranked turns are the
+    # segment's own objects (hashing a turn model hashes every field).
+    heads = segment_heads(segment.turns, segment.start)
+    head_of = {id(t): h for t, h in zip(segment.turns, heads, strict=True)}
     evidence, used = [], 0
     for turn, score, _ in order:
         if used >= budget:
             break
         evidence.append(evidence_item(turn, segment, round(score, 4), turn.text))
-        used += count_line_tokens(lines.get(turn) or turn_line(turn), _said(turn))
+        head = head_of.get(id(turn)) or f"[{turn.turn_id} | {turn.time:%Y-%m-%d}]"
+        used += head_tokens(head) + said_tokens(turn)
     relevant = bool(ranked) and max(r[2] for r in ranked) >= RELEVANCE_FLOOR
     note = (
         f"{len(evidence)} turn(s) ranked on {segment.start:%d %B %Y}; best "
@@ -314,7 +349,8 @@ def ranked_assistant(
         if relevant
         else f"nothing clearly relevant; {len(evidence)} turn(s) ranked"
     )
-    read = sum(count_line_tokens(line, _said(t)) for t, line in lines.items()) + count_tokens(question)
+    read = sum(head_tokens(h) + said_tokens(t) for t, h in zip(segment.turns, heads, strict=True))
+    read += count_tokens(question)
     written = count_tokens(note) + sum(count_tokens(f"{e.turn_id} {e.score}") for e in evidence)
     call = LLMCall(
         role="assistant",

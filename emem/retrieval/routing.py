@@ -11,7 +11,8 @@ a candidate set for the assistants to read, not truth.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,8 +73,37 @@ class Reason:
         return repr(str(self))
 
 
-Ranked = list[tuple[int, float, "str | Reason"]]
-"""(segment index, score, reason), best first."""
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A pathway's ranking: segment indices best first, their scores, and why, written on demand.
+
+    Why arrays and a function: a pathway ranks every segment of the namespace and fusion reads
+    all their scores, but an answer shows the reasons of a few; a tuple and a reason object per
+    segment were a tenth of a deep ask. Iterating yields (segment index, score, `Reason`)."""
+
+    segments: np.ndarray
+    """Segment indices (int64), best first."""
+    scores: np.ndarray
+    """Their scores (float64)."""
+    why: Callable[[int], str]
+    """Segment index -> the pathway's reason for it."""
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[int, float, str]]) -> Ranked:
+        """A ranking from (segment index, score, reason) rows, best first."""
+        reasons = {i: r for i, _, r in reversed(rows)}  # a segment's first reason
+        return cls(
+            np.fromiter((i for i, _, _ in rows), np.int64, len(rows)),
+            np.fromiter((s for _, s, _ in rows), np.float64, len(rows)),
+            reasons.__getitem__,
+        )
+
+    def __len__(self) -> int:
+        return len(self.segments)
+
+    def __iter__(self) -> Iterator[tuple[int, float, Reason]]:
+        for i, s in zip(self.segments.tolist(), self.scores.tolist(), strict=True):
+            yield i, s, Reason(self.why, i)
 
 
 def bm25_turn_scores(view: NamespaceView, question: str) -> np.ndarray:
@@ -148,7 +178,7 @@ def global_pathway(
     weights: Mapping[str, float] = GLOBAL_WEIGHTS,
 ) -> Ranked:
     if not view.segments:
-        return []
+        return Ranked.of([])
     turn_sims = view.turn_vectors @ q_vec
     best, arg = _segment_max(view, turn_sims, mask)
     alive = np.isfinite(best)
@@ -165,10 +195,7 @@ def global_pathway(
     found = (view, summary.tolist(), centroid.tolist(), best.tolist(), arg)
     order = np.argsort(-score, kind="stable")
     order = order[alive[order]]
-    return [
-        (i, s, Reason(_global_text, found, i))
-        for i, s in zip(order.tolist(), score[order].tolist(), strict=True)
-    ]
+    return Ranked(order, score[order], functools.partial(_global_text, found))
 
 
 def _global_text(
@@ -183,7 +210,7 @@ def _global_text(
 
 def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.ndarray) -> Ranked:
     if not view.segments:
-        return []
+        return Ranked.of([])
     turn_scores = bm25_turn_scores(view, question)
     turn_scores[~mask] = 0.0
     n = len(view.segments)
@@ -221,10 +248,7 @@ def keyword_pathway(view: NamespaceView, question: str, plan: Plan, mask: np.nda
     )
     order = np.argsort(-score, kind="stable")
     order = order[alive[order]]
-    return [
-        (i, s, Reason(_keyword_text, shared, i))
-        for i, s in zip(order.tolist(), score[order].tolist(), strict=True)
-    ]
+    return Ranked(order, score[order], functools.partial(_keyword_text, shared))
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +298,7 @@ def ledger_pathway(view: NamespaceView, facts: Sequence[FactItem], mask: np.ndar
                     reason = f"{label} {fact.predicate}({fact.subject}) = {rev.get('object')} from {tid}"
                     if seg not in scores or scores[seg][0] < weight:
                         scores[seg] = (weight, reason)
-    return [(s, w, r) for s, (w, r) in sorted(scores.items(), key=lambda kv: (-kv[1][0], kv[0]))]
+    return Ranked.of([(s, w, r) for s, (w, r) in sorted(scores.items(), key=lambda kv: (-kv[1][0], kv[0]))])
 
 
 def fuse(
@@ -292,16 +316,14 @@ def fuse(
     # Each pathway's first entry per segment: its rank (-1 where unlisted) and its reasons.
     ranks: dict[str, np.ndarray] = {}
     for p in names:
-        idx = np.fromiter((i for i, _, _ in pathways[p]), np.int64, len(pathways[p]))
+        idx = pathways[p].segments
         first_idx, first_pos = np.unique(idx, return_index=True)
         rank = np.full(n, -1, dtype=np.int64)
         rank[first_idx] = first_pos
         ranks[p] = rank
         # min-max over the pathway's segments, its last score per segment (as a dict keeps)
         last_pos = len(idx) - 1 - np.unique(idx[::-1], return_index=True)[1]
-        total[first_idx] += weights[p] * minmax_array(
-            np.array([pathways[p][j][1] for j in last_pos.tolist()])
-        )
+        total[first_idx] += weights[p] * minmax_array(pathways[p].scores[last_pos])
         listed[first_idx] = True
     held = np.flatnonzero(listed)
     order = held[np.lexsort((held, -total[held]))][:top_n]
@@ -313,7 +335,7 @@ def fuse(
         by = [p for p in names if p in ranked and ranked[p] < 2 * top_n]
         if not by:
             by = [min((p for p in names if p in ranked), key=lambda p: ranked[p])]
-        reasons = [f"{p}: {pathways[p][r][2]}" for p, r in ranked.items()][:3]
+        reasons = [f"{p}: {pathways[p].why(i)}" for p in ranked][:3]
         out.append(
             ActivatedSegment(
                 segment_id=seg.segment_id,
