@@ -18,13 +18,14 @@ from emem.agents.planner import PREDICATE_CUES, STATE_WORDS
 from emem.answer import EvidenceItem, Plan
 from emem.errors import LLMError
 from emem.index.manager import turn_key
-from emem.index.text import token_set, tokenize
+from emem.index.text import tokenize
 from emem.llm.base import ChatModel
 from emem.llm.jsonparse import parse_into
 from emem.llm.llama_state import LlamaStateChat, SegmentPrefix
 from emem.llm.usage import LLMCall
 from emem.models import StoredTurn
 from emem.prompting import data_text, load_prompt, memory_block
+from emem.retrieval.turntext import turn_text
 from emem.retrieval.view import NamespaceView
 from emem.segment_state import SegmentStateCache, StateKey, segment_hash
 from emem.segments import Segment
@@ -110,7 +111,10 @@ def locate_quote(segment: Segment, by_id: dict[str, StoredTurn], quote: QuoteRep
 
 
 def evidence_item(turn: StoredTurn, segment: Segment, score: float, quote: str | None = None) -> EvidenceItem:
-    return EvidenceItem(
+    """A turn as evidence. Built without validation: every field comes from the stored turn, a
+    validated model, and a deep ask builds several hundred of these (validating them was a
+    twentieth of the ask)."""
+    return EvidenceItem.model_construct(
         turn_id=turn.turn_id,
         session_id=turn.session_id,
         conversation_id=turn.conversation_id,
@@ -119,7 +123,7 @@ def evidence_item(turn: StoredTurn, segment: Segment, score: float, quote: str |
         text=turn.text,
         image_caption=turn.image_caption,
         quote=quote,
-        score=score,
+        score=float(score),
         segment_id=segment.segment_id,
     )
 
@@ -127,19 +131,6 @@ def evidence_item(turn: StoredTurn, segment: Segment, score: float, quote: str |
 def _said(turn: StoredTurn) -> str:
     """What every line of a turn ends with, whatever id and date prefix it (count_line_tokens)."""
     return f" {turn.speaker}: {turn.render()}"
-
-
-def said_tokens(turn: StoredTurn) -> int:
-    """Tokens of `_said(turn)` (memoised by text in `count_tokens`). A line costs its head plus
-    this: building each whole line only to find its count in the memo was a tenth of an offline
-    assistant's time.
-
-    Args:
-        turn: a turn.
-    Returns:
-        The tokens its speaker-and-text tail takes.
-    """
-    return count_tokens(_said(turn))
 
 
 def head_tokens(head: str) -> int:
@@ -152,7 +143,7 @@ def head_tokens(head: str) -> int:
 def packed_line_tokens(turn: StoredTurn) -> int:
     """The tokens of a turn's line as the packed context renders it ("[id] speaker: text"),
     its session header aside: what the turn costs the budget (emem.read.aggregate.turn_line)."""
-    return head_tokens(f"[{turn.turn_id}]") + said_tokens(turn)
+    return head_tokens(f"[{turn.turn_id}]") + turn_text(turn).said_tokens
 
 
 def turn_line(turn: StoredTurn) -> str:
@@ -204,12 +195,13 @@ def support_scores(
     dense = turn_vectors @ q_vec
     out = []
     for i, turn in enumerate(turns):
-        words = token_set(turn.render())
+        text = turn_text(turn)
+        words = text.words
         # A question word naming a ledger predicate ("diet") is matched by the predicate's other
         # words ("pescatarian"): the vocabulary says what a value of it looks like.
         matched = (q_terms & words) | {w for w, others in kin.items() if others & words}
         overlap = len(matched) / max(len(q_terms), 1)
-        mentioned = {e for e in entities if e in turn.render().lower() or e == turn.speaker.lower()}
+        mentioned = {e for e in entities if e in text.lower or e == turn.speaker.lower()}
         out.append(0.6 * float(dense[i]) + 0.4 * overlap + 0.05 * len(mentioned))
     return out
 
@@ -341,7 +333,7 @@ def ranked_assistant(
             break
         evidence.append(evidence_item(turn, segment, round(score, 4), turn.text))
         head = head_of.get(id(turn)) or f"[{turn.turn_id} | {turn.time:%Y-%m-%d}]"
-        used += head_tokens(head) + said_tokens(turn)
+        used += head_tokens(head) + turn_text(turn).said_tokens
     relevant = bool(ranked) and max(r[2] for r in ranked) >= RELEVANCE_FLOOR
     note = (
         f"{len(evidence)} turn(s) ranked on {segment.start:%d %B %Y}; best "
@@ -349,7 +341,7 @@ def ranked_assistant(
         if relevant
         else f"nothing clearly relevant; {len(evidence)} turn(s) ranked"
     )
-    read = sum(head_tokens(h) + said_tokens(t) for t, h in zip(segment.turns, heads, strict=True))
+    read = sum(head_tokens(h) + turn_text(t).said_tokens for t, h in zip(segment.turns, heads, strict=True))
     read += count_tokens(question)
     written = count_tokens(note) + sum(count_tokens(f"{e.turn_id} {e.score}") for e in evidence)
     call = LLMCall(

@@ -25,7 +25,7 @@ import numpy as np
 from emem.agents.assistant import DATE_WORDS, packed_line_tokens, support_scores
 from emem.answer import ActivatedSegment, FactItem, Operation, Plan
 from emem.index.manager import turn_key
-from emem.index.text import token_set, tokenize
+from emem.index.text import tokenize
 from emem.models import StoredTurn
 from emem.retrieval.query import topic_query
 from emem.retrieval.routing import (
@@ -42,6 +42,7 @@ from emem.retrieval.routing import (
 )
 from emem.retrieval.second_hop import blend_hop
 from emem.retrieval.turnscore import FEATURES, TurnSignals, calibrated, feature_matrix, turn_signals
+from emem.retrieval.turntext import turn_text
 from emem.retrieval.typed import Tag, typed_signal
 from emem.retrieval.view import NamespaceView
 
@@ -231,9 +232,13 @@ def score_turns(
     rows = [view.row_of[turn_key(t)] for t in turns]
     support = np.array(support_scores(turns, view.turn_vectors[rows], question, plan, q_vec))
     q_terms = (set(tokenize(question)) - DATE_WORDS) or set(tokenize(question))
-    overlap = [len(q_terms & token_set(t.render())) / max(len(q_terms), 1) for t in turns]
+    texts = [turn_text(t) for t in turns]
+    overlap = [len(q_terms & x.words) / max(len(q_terms), 1) for x in texts]
     names = [e.lower() for e in plan.entities]
-    ents = [sum(1 for e in names if e in t.render().lower() or e == t.speaker.lower()) for t in turns]
+    ents = [
+        sum(1 for e in names if e in x.lower or e == t.speaker.lower())
+        for t, x in zip(turns, texts, strict=True)
+    ]
     seg = [segment_score.get(view.segment_for(t).segment_id, 0.0) for t in turns]
     # Said by a person the question names: a list question's evidence ("What activities does
     # Melanie partake in?") is that person's own turns, which rarely repeat the question's words.
