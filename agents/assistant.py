@@ -110,7 +110,9 @@ def locate_quote(segment: Segment, by_id: dict[str, StoredTurn], quote: QuoteRep
     return holders[0] if len(holders) == 1 else None
 
 
-def evidence_item(turn: StoredTurn, segment: Segment, score: float, quote: str | None = None) -> EvidenceItem:
+def evidence_item(
+    turn: StoredTurn, segment: Segment, score: float, quote: str | None = None, role: str = "evidence"
+) -> EvidenceItem:
     """A turn as evidence. Built without validation: every field comes from the stored turn, a
     validated model, and a deep ask builds several hundred of these (validating them was a
     twentieth of the ask)."""
@@ -125,6 +127,7 @@ def evidence_item(turn: StoredTurn, segment: Segment, score: float, quote: str |
         quote=quote,
         score=float(score),
         segment_id=segment.segment_id,
+        role=role,
     )
 
 

@@ -223,7 +223,7 @@ def later_revisions(
 
     Args:
         evidence: the evidence, best first.
-        turns: the namespace's turns (any order).
+        turns: the namespace's turns in (time, seq) order (`NamespaceView.by_time`).
         exclude: names that are never values (speakers, the question's people), lower case.
         as_of: turns said after it are not visible.
         entities: the question's people: only what the best turns say about them counts.
@@ -273,7 +273,7 @@ def count_follow_ups(
         Turns not already in `evidence`, in time order.
     """
     have = {(e.conversation_id, e.turn_id) for e in evidence if e.role != "context"}
-    ordered = sorted(turns, key=lambda t: (t.time, t.seq))
+    ordered = turns
     found: dict[tuple[str, str], StoredTurn] = {}
     for top in evidence[: FOLLOW_UP_TOP * 2]:
         if stated_quantity(top.text, focus) is None:

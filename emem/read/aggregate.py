@@ -145,7 +145,12 @@ def deep_candidates(
         # budget is nearly full (a hundred or more candidates per deep ask).
         if packed_line_tokens(t) > left:
             continue
-        item = evidence_item(t, view.segment_for(t), round(support[turn_key(t)], 4), t.text)
+        # A turn shown only for its neighbour, or too weakly supported to be a candidate answer
+        # (under the floor fast applies), is context: the reader's rules do not answer from it.
+        # When nothing reaches the relevance floor, every turn is context (abstention, above).
+        score = round(support[turn_key(t)], 4)
+        weak = lifted or score < CANDIDATE_FLOOR or not relevant
+        item = evidence_item(t, view.segment_for(t), score, t.text, "context" if weak else "evidence")
         unit = turn_closure(item, t.turn_id, item.score)
         needs = cost([unit], headers)
         if needs > left or (t.conversation_id, t.turn_id) in taken:
@@ -153,11 +158,7 @@ def deep_candidates(
         left -= needs
         headers.add(unit.header or "")
         taken.add((t.conversation_id, t.turn_id))
-        # A turn shown only for its neighbour, or too weakly supported to be a candidate answer
-        # (under the floor fast applies), is context: the reader's rules do not answer from it.
-        # When nothing reaches the relevance floor, every turn is context (abstention, above).
-        weak = lifted or item.score < CANDIDATE_FLOOR or not relevant
-        chosen.append(item.model_copy(update={"role": "context"}) if weak else item)
+        chosen.append(item)
     return sorted(chosen, key=lambda e: -e.score)
 
 
@@ -217,7 +218,7 @@ def aggregate(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str,
         until = plan.time_to if plan.time_to is not None and not plan.needs_current else None
         bound = min((t for t in (as_of, until) if t is not None), default=None)
         focus = counted_words(state["question"], plan)
-        follow = count_follow_ups(evidence, view.turns, focus, bound)
+        follow = count_follow_ups(evidence, view.by_time, focus, bound)
         promoted = {(t.conversation_id, t.turn_id) for t in follow}
         last = evidence[-1].score
         evidence = [e for e in evidence if (e.conversation_id, e.turn_id) not in promoted]

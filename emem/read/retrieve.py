@@ -118,8 +118,8 @@ def replies_to_agent_questions(
             continue
         if (as_of is not None and reply.time > as_of) or (flt is not None and not flt.matches(reply)):
             continue
-        item = evidence_item(reply, view.segment_for(reply), round(NEIGHBOUR_WEIGHT * e.score, 4), reply.text)
-        out.append(item.model_copy(update={"role": "context"}))
+        score = round(NEIGHBOUR_WEIGHT * e.score, 4)
+        out.append(evidence_item(reply, view.segment_for(reply), score, reply.text, "context"))
         have.add((reply.conversation_id, reply.turn_id))
     return out
 

@@ -151,7 +151,16 @@ class NamespaceView:
             )
         return self._spans
 
+    @property
+    def by_time(self) -> list[StoredTurn]:
+        """The turns in (time, seq) order, sorted once per view (a count question's follow-up
+        hop walks them; sorting every turn per question was most of that hop)."""
+        if self._by_time is None:
+            self._by_time = sorted(self.turns, key=lambda t: (t.time, t.seq))
+        return self._by_time
+
     _lower: list[str] | None = field(default=None, repr=False)
+    _by_time: list[StoredTurn] | None = field(default=None, repr=False)
     _naming: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _spans: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _latest: datetime | None = field(default=None, repr=False)
