@@ -113,10 +113,9 @@ def locate_quote(segment: Segment, by_id: dict[str, StoredTurn], quote: QuoteRep
 def evidence_item(
     turn: StoredTurn, segment: Segment, score: float, quote: str | None = None, role: str = "evidence"
 ) -> EvidenceItem:
-    """A turn as evidence. Built without validation: every field comes from the stored turn, a
-    validated model, and a deep ask builds several hundred of these (validating them was a
-    twentieth of the ask)."""
-    return EvidenceItem.model_construct(
+    """A turn as evidence, with its role. (Validated: pydantic's `model_construct`, written in
+    Python, was 2.3 times slower here than the validating constructor.)"""
+    return EvidenceItem(
         turn_id=turn.turn_id,
         session_id=turn.session_id,
         conversation_id=turn.conversation_id,
@@ -125,7 +124,7 @@ def evidence_item(
         text=turn.text,
         image_caption=turn.image_caption,
         quote=quote,
-        score=float(score),
+        score=score,
         segment_id=segment.segment_id,
         role=role,
     )

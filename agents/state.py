@@ -55,14 +55,18 @@ class MasterState(TypedDict, total=False):
 
 
 class AssistantTask(TypedDict):
-    """What `Send` hands one assistant: the question and the one segment it holds."""
+    """What one `Send` hands the assistant node: the question and the segments its assistants
+    hold, one assistant (one report, one call) per segment."""
 
     question: str
     namespace: str
-    segment_id: str
+    segments: list[tuple[str, float]]
+    """(segment id, routing score min-max over the segments activated so far). One segment per
+    `Send` when the assistants are models, whose calls overlap; all of a hop's segments in one
+    `Send` for the offline rule assistants, which are pure Python under one interpreter lock: a
+    thread per segment bought them no parallelism and cost about 0.4 ms each
+    (`emem.read.route.fan_out`)."""
     plan: Plan
     as_of: datetime | None
     filter: NotRequired[Any]
     budget: NotRequired[int]
-    segment_score: NotRequired[float]
-    """The segment's routing score, min-max over the segments activated so far."""

@@ -79,26 +79,42 @@ def test_fast_retrieve_finds_the_turn_and_activates_no_segment(runtime: Runtime[
     assert any("pottery" in e.text.lower() for e in out["evidence"][:3])
 
 
-def test_route_activates_segments_and_fan_out_sends_one_assistant_each(
-    runtime: Runtime[ReadRuntime],
+def test_route_activates_segments_and_fan_out_hands_each_to_an_assistant(
+    demo: Memory, runtime: Runtime[ReadRuntime]
 ) -> None:
     state = _planned(runtime, "What pets do Alice and Ben have?", mode="deep")
     out = route(state, runtime=runtime)
     ids = [a.segment_id for a in out["activated"]]
-    assert ids and out["pending"] == out["activated"] and out["hops"] == [ids]
+    assert len(ids) > 1 and out["pending"] == out["activated"] and out["hops"] == [ids]
     view = runtime.context.view(NS)
     assert set(ids) <= set(view.segment_index)
     state.update(out)  # type: ignore[typeddict-item]
+    # Offline rule assistants: one Send for the hop, one assistant (one report) per segment in it.
     sends = fan_out(state, runtime=runtime)
+    assert isinstance(sends, list) and len(sends) == 1
+    assert sends[0].node == "assistant" and [sid for sid, _ in sends[0].arg["segments"]] == ids
+    done = assistant(sends[0].arg, runtime=runtime)
+    assert [r.segment_id for r in done["reports"]] == ids and len(done["calls"]) == len(ids)
+    # Model assistants: one Send per segment, so their calls run at once.
+    chat = LangChainChatModel(FakeListChatModel(responses=["{}"]), model="fake-assistant")
+    llm: Runtime[ReadRuntime] = Runtime(context=ReadRuntime(demo, RoleModels({"assistant": chat})))
+    sends = fan_out(state, runtime=llm)
     assert isinstance(sends, list) and all(isinstance(s, Send) and s.node == "assistant" for s in sends)
-    assert [s.arg["segment_id"] for s in sends] == ids
+    assert [s.arg["segments"] for s in sends] == [[pair] for pair in sends_pairs(state)]
     assert fan_out({**state, "pending": []}, runtime=runtime) == "aggregate"
+
+
+def sends_pairs(state: MasterState) -> list[tuple[str, float]]:
+    """(segment id, min-max routing score) of the pending segments, as fan_out hands them."""
+    scores = [a.score for a in state["activated"]]
+    lo, hi = min(scores), max(scores)
+    return [(a.segment_id, (a.score - lo) / (hi - lo) if hi > lo else 1.0) for a in state["pending"]]
 
 
 def test_assistant_reads_only_its_segment(runtime: Runtime[ReadRuntime]) -> None:
     state = _planned(runtime, "What pets do Alice and Ben have?", mode="deep")
     segment = route(state, runtime=runtime)["activated"][0].segment_id
-    task = {"question": state["question"], "namespace": NS, "segment_id": segment, "plan": state["plan"],
+    task = {"question": state["question"], "namespace": NS, "segments": [(segment, 1.0)], "plan": state["plan"],
             "as_of": None, "budget": 300}  # fmt: skip
     out = assistant(task, runtime=runtime)  # type: ignore[arg-type]
     (report,) = out["reports"]
@@ -116,7 +132,7 @@ def test_hop_stops_at_max_hops_and_otherwise_routes_from_the_evidence(demo: Memo
     state = _planned(two, "What pets do Alice and Ben have?", mode="deep")
     state.update(route(state, runtime=two))  # type: ignore[typeddict-item]
     assert hop(state, runtime=one) == {"pending": []}
-    reports = [assistant(task.arg, runtime=two)["reports"][0] for task in fan_out(state, runtime=two)]  # type: ignore[union-attr]
+    reports = [r for task in fan_out(state, runtime=two) for r in assistant(task.arg, runtime=two)["reports"]]  # type: ignore[union-attr]
     out = hop({**state, "reports": reports}, runtime=two)
     done = {a.segment_id for a in state["activated"]}
     assert len(out["hops"]) == 2 and not done & {a.segment_id for a in out["pending"]}

@@ -78,26 +78,29 @@ def route(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any
 
 
 def fan_out(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> list[Send] | str:
-    """The edge after `route` and `hop`: one `Send` per newly activated segment, or on to
-    `aggregate` when a hop activated none."""
+    """The edge after `route` and `hop`: the newly activated segments to the assistants, or on
+    to `aggregate` when a hop activated none. Model assistants get one `Send` each, so their
+    calls run at once; the offline rule assistants get one `Send` for the hop, read one segment
+    after another (see `AssistantTask.segments` for why)."""
     if not state.get("pending"):
         return "aggregate"
     norm = segment_scores(state.get("activated", []))
+    segments = [(a.segment_id, norm.get(a.segment_id, 0.0)) for a in state["pending"]]
+    groups = [segments] if runtime.context.roles.get("assistant") is None else [[s] for s in segments]
     return [
         Send(
             "assistant",
             AssistantTask(
                 question=state["question"],
                 namespace=state["namespace"],
-                segment_id=a.segment_id,
+                segments=group,
                 plan=state["plan"],
                 as_of=state.get("as_of"),
                 filter=state.get("filter"),
                 budget=state.get("budget") or runtime.context.read.budget,
-                segment_score=norm.get(a.segment_id, 0.0),
             ),
         )
-        for a in state["pending"]
+        for group in groups
     ]
 
 
