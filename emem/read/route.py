@@ -1,7 +1,7 @@
 """Deep mode's routing: which segments the assistants read. The first hop routes the question
 (three pathways, `agents/deep.route_hop`, or the paper's rule, `retrieval/routing.paper_route`);
 each later hop routes again from what the assistants found. `fan_out` hands every newly activated
-segment to one assistant with `Send`. Rules only: no LLM call here."""
+segment to its own assistant, by `Send`. Rules only: no LLM call here."""
 
 from __future__ import annotations
 
