@@ -135,7 +135,11 @@ _FUTURE = re.compile(
     r"|\b(?:pushed|postponed|delayed|rescheduled|bumped)\s+(?:back\s+)?(?:[\w'’]+\s+){0,3}?(?:to|until|till)\b"
     # A present progressive with a date is an arrangement: "is getting married on the 24th".
     r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b"
-    # A simple present with a date is a schedule: "I start on February 3rd", "Last day is 8 March".
+    # A simple present with a date is a schedule: "I start on February 3rd", "Last day is 8 March",
+    # "Lina starts school in September".
+    r"|\b(?:starts?|begins?|ends?)\s+(?:[a-z]+\s+){0,2}?(?:on|in)\s+(?:the\s+)?"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b)"
     r"|\b(?:starts?|begins?|ends?|is|are)\s+(?:on\s+|in\s+)?(?:the\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?:january|february|march|april|may|june|july|august|september|october|"
     r"november|december)\b)",

@@ -2661,11 +2661,19 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "plans_to",
-        r"{S}{BEN}{ADV}\s+(?P<motion>heading|flying|traveling|travelling|driving|moving|relocating)"
+        r"{S}{BEN}{ADV}\s+(?P<motion>heading|flying|traveling|travelling|driving)"
         r"\s+(?:back\s+)?to\s+{obj:np}",
         plan,
         future=True,
         needs_date=True,
+    ),
+    # "We're moving to York": a move said in the present progressive is a plan even undated
+    # (nobody is moving house at the moment of saying so), unlike "I'm driving to work".
+    R(
+        "plans_to",
+        r"{S}{BEN}{ADV}\s+(?P<motion>moving|relocating)\s+(?:back\s+)?to\s+{obj:np}",
+        plan,
+        future=True,
     ),
     R(
         "plans_to",

@@ -1,0 +1,45 @@
+"""Session 30's new-user trial: a move said in the present progressive is a plan even with no
+date, and a schedule said in the simple present ("Lina starts school in September") is read
+forward from when it was said."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from emem.agents.reader import event_date
+from emem.answer import EvidenceItem
+from emem.extract.offline import OfflineExtractor
+from emem.models import Turn
+
+
+def _facts(text: str) -> set[tuple[str, str, str]]:
+    turn = Turn(
+        conversation_id="c", session_id="S1", turn_id="S1:1", speaker="user", text=text,
+        time="2030-03-01T10:00:00Z",
+    )  # fmt: skip
+    return {(f.predicate, f.object, f.kind) for f in OfflineExtractor()([turn])}
+
+
+def test_an_undated_move_is_a_plan_and_leaves_the_home_alone() -> None:
+    for text in ("We're moving to York.", "It's fine. We're moving to York though, Sam got a job there."):
+        found = _facts(text)
+        assert ("plans_to", "move to York", "assert") in found, (text, found)
+        assert not [f for f in found if f[0] == "lives_in"], (text, found)
+
+
+def test_travel_said_in_the_present_is_not_a_plan_without_a_date() -> None:
+    assert not [f for f in _facts("I'm driving to work now, talk later.") if f[0] == "plans_to"]
+
+
+def _said(text: str, when: datetime) -> EvidenceItem:
+    return EvidenceItem(
+        turn_id="S1:4", session_id="S1", conversation_id="c", speaker="user", time=when, text=text
+    )
+
+
+def test_a_schedule_in_the_simple_present_is_ahead() -> None:
+    march = datetime(2044, 3, 2, 9, tzinfo=UTC)
+    assert event_date(_said("My daughter Lina starts school in September.", march))[0].year == 2044
+    assert event_date(_said("The course begins classes on the 3rd.", march))[0].month == 3
+    # said in the past tense, the same words date the past
+    assert event_date(_said("Lina started school in September.", march))[0].year == 2043
