@@ -304,6 +304,15 @@ _CITY_OF_ELSE = re.compile(
 """A city asked of another thing the question names (a talk, a race, a trip), not of a home."""
 
 
+_PLANNED_MOVE = re.compile(
+    r"\b(?:plan(?:s|ned|ning)?|going|intend(?:s|ed|ing)?|want(?:s|ed)?|hop(?:e|es|ed|ing))[\s_]+(?:on\s+)?"
+    r"(?:to\s+)?(?:mov(?:e|ing)|relocat(?:e|ing))\b"
+)
+"""A question about a move still planned ("Where were they planning to move?"): a home that holds
+then is where they would move from, so the plan's value comes first. (Multi-word cues reach it
+joined by "_": "want_to move".)"""
+
+
 def predicate_cues(question: str) -> list[str]:
     """Predicates the question's words point at, the most-cued first (ties in table order), so a
     reader answering one value takes the predicate the question names most specifically."""
@@ -327,6 +336,8 @@ def predicate_cues(question: str) -> list[str]:
         )
     ):
         found.remove("lives_in")  # "Which city am I giving my talk in?": the city of something else
+    if "plans_to" in found and "lives_in" in found and _PLANNED_MOVE.search(q):
+        found = list(dict.fromkeys(["plans_to", *found]))  # "Where were they planning to move?": the plan
     if "address" in found and "lives_in" in found and re.search(r"\bstreet\b", q):
         found = list(dict.fromkeys(["address", *found]))  # "Which street do I live on?": the address
     if _OCCUPATION.match(question):

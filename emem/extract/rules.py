@@ -2093,6 +2093,17 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("lives_in", rf"\b(?:[Mm]y|[Oo]ur)\s+new\s+{_LIVE_NOUN}\s+in\s+{{obj:place}}", place, confidence=0.7),
+    # "Our apartment in Limoilou is already too small": the speaker's home, and where, said in the
+    # present of the home itself (not "my old flat in Leeds", not "our flat in Leeds was ...")
+    R(
+        "lives_in",
+        r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:little|tiny|small|rented|current)\s+)?"
+        r"(?:apartment|flat|house|place|condo|cottage|bungalow)\s+in\s+{obj:place}"
+        r"(?=\s+(?:is|has|needs|feels)\b|['’]s\b)",
+        place,
+        confidence=0.6,
+        kw="apartment flat house place condo cottage bungalow",
+    ),
     # "Home's in Rugby with my partner", "Our home is near Ely": where home is, said of the speaker
     R(
         "lives_in",
