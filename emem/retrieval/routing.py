@@ -48,9 +48,11 @@ class Reason:
     __slots__ = ("_args", "_template")
 
     def __init__(self, template: str | Callable[..., str], *args: object) -> None:
-        """Args:
-        template: a `str.format` template, or a function that writes the text.
-        *args: its arguments (for a function, cheap ones: it runs only when the text is shown).
+        """A reason to write when shown.
+
+        Args:
+            template: a `str.format` template, or a function that writes the text.
+            *args: its arguments (for a function, cheap ones: it runs only when the text is shown).
         """
         self._template = template
         self._args = args
