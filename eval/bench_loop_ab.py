@@ -69,6 +69,10 @@ def main() -> None:
         help="conversations each arm indexes from scratch per round (default: --conversations; 0: none)",
     )
     args = ap.parse_args()
+    if args.base_home and not (args.base_home / "episodes.sqlite3").is_file():
+        ap.error(f"--base-home {args.base_home}: no emem home there (no episodes.sqlite3)")
+    if not (Path(args.baseline_python).is_file() or shutil.which(args.baseline_python)):
+        ap.error(f"--baseline-python {args.baseline_python}: no such interpreter")
     work = args.work or Path(tempfile.mkdtemp(prefix="emem-loop-ab-"))
     arms = {
         "baseline": (args.baseline_python, []),
