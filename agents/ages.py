@@ -45,6 +45,9 @@ def _bound(sentence: str, name: str) -> str | None:
         rf"\b{n}\b(?:,\s+(?:a|an|the|my|our)\s+[^,.;!?]{{1,40}}?)?(?:,?\s+(?:who|which|that)?\s*|(?=['’]s\s)){_IS}{_NUM}\b{_UNIT}{_NOT_AGE}",
         rf"\b{n}\b\s*\(\s*(?P<age>\d{{1,2}})\s*\)",  # "Noah (10)"
         rf"\b{n},\s+{_NUM}\b{_UNIT}{_NOT_AGE}\s*[,;.]",  # a recap: "Horopito, fourteen, on the renal diet"
+        # an appositive: "Hopscotch, a 7-year-old greyhound"; "Commodore, an old lurcher, eleven."
+        rf"\b{n},\s+(?:a|an)\s+{_NUM}[-\s](?P<unit>years?|months?|weeks?)[-\s]old\b",
+        rf"\b{n},\s+(?:a|an|the|my|our)\s+[^,.;!?\d]{{1,40}}?,\s+{_NUM}\b{_UNIT}{_NOT_AGE}\s*(?:[,;.!?]|$)",
         rf"\b{_NUM}[-\s](?P<unit>years?|months?|weeks?)[-\s]old\s+(?:[a-z-]+\s+){{0,3}}?{n}\b",  # "a 6-year-old basset Archimède"
     ):
         m = re.search(pattern, sentence)

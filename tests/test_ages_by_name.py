@@ -26,6 +26,28 @@ TWO_PETS = (
         ("Pepper, nine, on a diet; Nutmeg, two, a menace.", "Nutmeg", "2"),
         ("Our foal Clover is three weeks old today.", "Clover", "3 weeks"),
         ("Ines turned 40 on Sunday.", "Ines", "40"),
+        # appositives: "X, a N-year-old ...", "X, an old lurcher, eleven"
+        (
+            "We have two: Truffle, a 3-year-old border collie, and Hopscotch, a 7-year-old greyhound.",
+            "Truffle",
+            "3",
+        ),
+        (
+            "We have two: Truffle, a 3-year-old border collie, and Hopscotch, a 7-year-old greyhound.",
+            "Hopscotch",
+            "7",
+        ),
+        (
+            "Two fosters: Wonton, a pug cross, three years old, and Commodore, an old lurcher, eleven.",
+            "Wonton",
+            "3",
+        ),
+        (
+            "Two fosters: Wonton, a pug cross, three years old, and Commodore, an old lurcher, eleven.",
+            "Commodore",
+            "11",
+        ),
+        ("Pip, a 6-week-old kitten, arrived on Friday.", "Pip", "6 weeks"),
     ],
 )
 def test_an_age_bound_to_the_name(text: str, name: str, age: str) -> None:
@@ -40,6 +62,9 @@ def test_an_age_bound_to_the_name(text: str, name: str, age: str) -> None:
         # not an age
         ("Pepper is 30 kg now.", "Pepper"),
         ("Juno is at the farm.", "Juno"),
+        # a number after an appositive that is not an age
+        ("Max, a friend of mine, 40 minutes away.", "Max"),
+        ("Ana, my sister, 2 kids and a dog.", "Ana"),
     ],
 )
 def test_no_age_is_bound_where_the_sentence_binds_none(text: str, name: str) -> None:
