@@ -223,7 +223,7 @@ def later_revisions(
 
     Args:
         evidence: the evidence, best first.
-        turns: the namespace's turns in (time, seq) order (`NamespaceView.by_time`).
+        turns: the namespace's turns (any order).
         exclude: names that are never values (speakers, the question's people), lower case.
         as_of: turns said after it are not visible.
         entities: the question's people: only what the best turns say about them counts.
@@ -265,7 +265,7 @@ def count_follow_ups(
 
     Args:
         evidence: the evidence, best first.
-        turns: the namespace's turns (any order).
+        turns: the namespace's turns in (time, seq) order (`NamespaceView.by_time`).
         focus: the question's content words naming what is counted.
         until: turns said after it are not read (the as-of time or the period's end).
 
@@ -273,7 +273,6 @@ def count_follow_ups(
         Turns not already in `evidence`, in time order.
     """
     have = {(e.conversation_id, e.turn_id) for e in evidence if e.role != "context"}
-    ordered = turns
     found: dict[tuple[str, str], StoredTurn] = {}
     for top in evidence[: FOLLOW_UP_TOP * 2]:
         if stated_quantity(top.text, focus) is None:
@@ -282,7 +281,7 @@ def count_follow_ups(
         names = set(member_names(top.text))
         after = [
             t
-            for t in ordered
+            for t in turns
             if t.speaker == top.speaker and t.time >= top.time and (until is None or t.time <= until)
         ]
         start = next((i for i, t in enumerate(after) if t.turn_id == top.turn_id), None)
