@@ -106,7 +106,7 @@ def test_a_lazy_reason_reads_as_the_formatted_text() -> None:
     """Pathways format a segment's reason only when it is shown; shown, it is the same text."""
     from emem.retrieval.routing import Reason
 
-    why = Reason("summary sim {:.2f}, best turn {} sim {:.2f}", 0.123456, "D1:3", 0.5)
+    why = Reason("summary sim {:.2f}, best turn {} sim {:.2f}".format, 0.123456, "D1:3", 0.5)
     assert str(why) == "summary sim 0.12, best turn D1:3 sim 0.50"
     assert f"global: {why}" == "global: summary sim 0.12, best turn D1:3 sim 0.50"
     assert why == "summary sim 0.12, best turn D1:3 sim 0.50" and hash(why) == hash(str(why))

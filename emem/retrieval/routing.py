@@ -45,22 +45,20 @@ class Reason:
     but an answer shows the reasons of the few segments activated; formatting all of them was
     the largest Python cost of a routing hop, paid three times per deep ask."""
 
-    __slots__ = ("_args", "_template")
+    __slots__ = ("_args", "_write")
 
-    def __init__(self, template: str | Callable[..., str], *args: object) -> None:
+    def __init__(self, write: Callable[..., str], *args: object) -> None:
         """A reason to write when shown.
 
         Args:
-            template: a `str.format` template, or a function that writes the text.
-            *args: its arguments (for a function, cheap ones: it runs only when the text is shown).
+            write: what writes the text (a pathway's function, or a template's `str.format`).
+            *args: its arguments (cheap ones: it runs only when the text is shown).
         """
-        self._template = template
+        self._write = write
         self._args = args
 
     def __str__(self) -> str:
-        if callable(self._template):
-            return self._template(*self._args)
-        return self._template.format(*self._args)
+        return self._write(*self._args)
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
