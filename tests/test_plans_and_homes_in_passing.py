@@ -5,20 +5,15 @@ speaker lives."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from said import spoken, user_turns
 
+from emem.agents.planner import predicate_cues
 from emem.agents.reader import event_date
-from emem.answer import EvidenceItem
 from emem.extract.offline import OfflineExtractor
-from emem.models import Turn
 
 
 def _facts(text: str) -> set[tuple[str, str, str]]:
-    turn = Turn(
-        conversation_id="c", session_id="S1", turn_id="S1:1", speaker="user", text=text,
-        time="2030-03-01T10:00:00Z",
-    )  # fmt: skip
-    return {(f.predicate, f.object, f.kind) for f in OfflineExtractor()([turn])}
+    return {(f.predicate, f.object, f.kind) for f in OfflineExtractor()(user_turns(text))}
 
 
 def test_an_undated_move_is_a_plan_and_leaves_the_home_alone() -> None:
@@ -45,23 +40,15 @@ def test_travel_said_in_the_present_is_not_a_plan_without_a_date() -> None:
     assert not [f for f in _facts("I'm driving to work now, talk later.") if f[0] == "plans_to"]
 
 
-def _said(text: str, when: datetime) -> EvidenceItem:
-    return EvidenceItem(
-        turn_id="S1:4", session_id="S1", conversation_id="c", speaker="user", time=when, text=text
-    )
-
-
 def test_a_schedule_in_the_simple_present_is_ahead() -> None:
-    march = datetime(2044, 3, 2, 9, tzinfo=UTC)
-    assert event_date(_said("My daughter Lina starts school in September.", march))[0].year == 2044
-    assert event_date(_said("The course begins classes on the 3rd.", march))[0].month == 3
+    # said on 1 March 2025
+    assert event_date(spoken("My daughter Lina starts school in September.", 3))[0].year == 2025
+    assert event_date(spoken("The course begins classes on the 3rd.", 3))[0].month == 3
     # said in the past tense, the same words date the past
-    assert event_date(_said("Lina started school in September.", march))[0].year == 2043
+    assert event_date(spoken("Lina started school in September.", 3))[0].year == 2024
 
 
 def test_a_question_about_a_planned_move_reads_the_plan_first() -> None:
-    from emem.agents.planner import predicate_cues
-
     for q in (
         "In February 2031, where were Dawit's family planning to move?",
         "Where do I want to move?",
