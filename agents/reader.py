@@ -129,6 +129,13 @@ def named_thing(question: str) -> str | None:
     return " ".join(_TO_LISTENER.get(w.lower(), w) for w in words) if 0 < len(words) <= 6 else None
 
 
+_DAY_OR_MONTH = (
+    r"(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\b|(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\b)"
+)
+"""A day of the month or a month named, as a schedule says it ("the 3rd", "September")."""
+
+
 _FUTURE = re.compile(
     r"\b(?:will|going to|gonna|plan(?:ning)? to|next|upcoming|soon|about to)\b|\w['’]ll\b"
     # A date something was put off to is ahead of when that was said: "pushed the EP to September".
@@ -137,12 +144,10 @@ _FUTURE = re.compile(
     r"|\b(?:is|are|am)\s+\w+ing\b|['’](?:s|re|m)\s+\w+ing\b"
     # A simple present with a date is a schedule: "I start on February 3rd", "Last day is 8 March",
     # "Lina starts school in September".
-    r"|\b(?:starts?|begins?|ends?)\s+(?:[a-z]+\s+){0,2}?(?:on|in)\s+(?:the\s+)?"
-    r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?:january|february|march|april|may|june|july|august|september|october|"
-    r"november|december)\b)"
-    r"|\b(?:starts?|begins?|ends?|is|are)\s+(?:on\s+|in\s+)?(?:the\s+)?"
-    r"(?:\d{1,2}(?:st|nd|rd|th)?\b|(?:january|february|march|april|may|june|july|august|september|october|"
-    r"november|december)\b)",
+    r"|\b(?:starts?|begins?|ends?)\s+(?:(?:[a-z]+\s+){0,2}?(?:on|in)\s+)?"
+    + _DAY_OR_MONTH
+    + r"|\b(?:is|are)\s+(?:on\s+|in\s+)?"
+    + _DAY_OR_MONTH,
     re.IGNORECASE,
 )
 
