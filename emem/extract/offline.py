@@ -539,6 +539,37 @@ def _as_statement(asked: str, reply: str) -> tuple[str, str] | None:
     return None
 
 
+_HOW_LONG = re.compile(
+    r"\b[Hh]ow\s+long\s+have\s+you\s+(?P<verb>been\s+(?:living\s+|based\s+)?in|lived\s+in|been\s+working\s+"
+    r"(?:at|for)|worked\s+(?:at|for)|been\s+at)\s+(?P<what>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})[^?]*\?"
+)
+_HOW_LONG_VERB = {"in": "lived in", "at": "worked at", "for": "worked at"}
+_DURATION_REPLY = re.compile(
+    r"^\W*(?:(?:oh|well|hmm|um)\W+)?(?:for\s+)?(?P<span>(?:about|around|almost|nearly|over|just\s+over|"
+    r"close\s+to|roughly|maybe)?\s*(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|a\s+few|a\s+couple\s+of|several)\s+(?:years?|months?|weeks?|decades?)|since\s+[^.!?,]+|"
+    r"all\s+my\s+life|my\s+whole\s+life)",
+    re.IGNORECASE,
+)
+
+
+def _how_long_reply(asked: str, reply: str) -> str | None:
+    """The user's answer to "How long have you been in Porto?" ("Six years.") as the statement it
+    makes: "I've lived in Porto for six years." A duration or a "since" answers the question and
+    so grants what it takes for granted; a reply that answers nothing grants nothing."""
+    questions = re.findall(r"[^.!?]*\?", asked.translate(_APOSTROPHES))
+    m = _HOW_LONG.search(questions[-1]) if questions else None
+    if m is None or m.group("what").split()[0].lower() in NOT_NAMES:
+        return None
+    said = _DURATION_REPLY.match(reply.translate(_APOSTROPHES))
+    if said is None:
+        return None
+    span = said.group("span").strip()
+    verb = _HOW_LONG_VERB[m.group("verb").split()[-1]]
+    duration = span if span.lower().startswith("since") else f"for {span}"
+    return f"I've {verb} {m.group('what')} {duration}."
+
+
 _LIFE_IN = re.compile(
     r"\b(?:how(?:'s|\s+is)\s+(?:life|everything|it\s+going)\s+in|how\s+are\s+things\s+in)\s+"
     r"(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s*\?"
@@ -1063,6 +1094,14 @@ class OfflineExtractor:
                     proxy = turn.model_copy(update={"text": reply[1]})
                     out.extend(
                         f for f in self._turn(proxy, index, resolver, state) if f.predicate == reply[0]
+                    )
+                granted = _how_long_reply(asked.text, turn.text) if asked is not None else None
+                if granted is not None:  # "How long have you been in Porto?" - "Six years."
+                    proxy = turn.model_copy(update={"text": granted})
+                    out.extend(
+                        f.model_copy(update={"source_turn_ids": [asked.turn_id, turn.turn_id]})
+                        for f in self._turn(proxy, index, resolver, state)
+                        if f.predicate in ("lives_in", "works_at") and f.kind == "assert"
                     )
                 if asked is not None:  # "What are their names?" - "Nube, Tiza and Pimienta."
                     out.extend(_names_given(asked.text, turn, resolver.canonical(turn.speaker), state))

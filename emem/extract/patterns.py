@@ -906,6 +906,8 @@ NEG = (
     r"|ain't|can't|cannot)|'m\s+not|'re\s+not|'s\s+not|'ve\s+never|'d\s+never|(?:'m|'re|'s|\s+am|\s+is|\s+are)"
     r"\s+no\s+longer|(?:'ve|\s+have|'s|\s+has)\s+(?:never|not))"
 )
+HABIT = r"(?![^.!?]*\b(?:every|each|usually|always|often|sometimes|whenever|normally|typically)\b)"
+"""Not a habit: "we move to the coast every summer" is a routine, not a dated schedule."""
 
 MACROS = {
     "I": FIRST_PERSON,
@@ -916,6 +918,7 @@ MACROS = {
     "HAVE": HAVE_NOW,
     "DET": DET,
     "NEG": NEG,
+    "HABIT": HABIT,
 }
 
 _MACRO = re.compile(r"\{([A-Za-z][^{}]*)\}")

@@ -859,6 +859,10 @@ _GO_VERBS = {
     "going": "go",
     "moving": "move",
     "relocating": "move",
+    "move": "move",
+    "moves": "move",
+    "relocate": "move",
+    "relocates": "move",
     "off": "go",
 }
 
@@ -2688,6 +2692,13 @@ RULES: tuple[Rule, ...] = (
     ),
     R(
         "plans_to",
+        r"{S}{HABIT}{ADV}\s+(?P<motion>move|moves|relocate|relocates)\s+(?:back\s+)?to\s+{obj:np}",
+        plan,
+        future=True,
+        needs_date=True,
+    ),
+    R(
+        "plans_to",
         r"{S}(?:'ll|\s+will){ADV}\s+(?:be\s+)?(?!let\b|see\b|try\b|tell\b|keep\b|send\b|talk\b|check\b)"
         r"{obj:np}",
         plan,
@@ -3262,6 +3273,15 @@ RULES: tuple[Rule, ...] = (
     R(
         "lives_in",
         r"{S}{BEN}{ADV}\s+(?:moving|relocating)\s+(?:back\s+)?to\s+{obj:place}",
+        place,
+        starts=True,
+        needs_date=True,
+    ),
+    # "We move there at the end of April": a move in the simple present is a schedule only with
+    # its date ("we move to the coast every summer" has none a rule reads as a start)
+    R(
+        "lives_in",
+        r"{S}{HABIT}{ADV}\s+(?:move|moves|relocate|relocates)\s+(?:back\s+)?to\s+{obj:place}",
         place,
         starts=True,
         needs_date=True,
