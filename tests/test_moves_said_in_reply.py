@@ -52,3 +52,16 @@ def test_a_how_long_question_left_unanswered_grants_nothing() -> None:
     for reply in ("Why do you ask?", "Not telling!"):
         found = _facts("A:How long have you been in Porto?", reply)
         assert not [f for f in found if f[1] == "lives_in"], (reply, found)
+
+
+def test_a_confirmation_dates_the_agent_s_guess() -> None:
+    found = _facts(
+        "A:Congratulations! Are you moving to Parnu then?",
+        "yep, found a flat ten minutes from the beach, I move on the 26th of April.",
+    )
+    homes = [f for f in found if f[1] == "lives_in"]
+    assert [(o, w and w.date().isoformat()) for _, _, o, w in homes] == [("Parnu", "2046-04-26")], found
+    # a guess confirmed with no date stays a plan, and the home is not moved
+    found = _facts("A:Are you moving to Parnu then?", "yes!")
+    assert not [f for f in found if f[1] == "lives_in"], found
+    assert ("user", "plans_to", "move to Parnu") in [f[:3] for f in found]

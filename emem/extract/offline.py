@@ -325,6 +325,8 @@ _ELLIPSIS_NOT = re.compile(
     r"^(?:Not|No\s+longer)\s+(?!sure|really|much|bad|great|now|yet|that|this|a\s+lot)[a-z]"
 )
 """A dropped "I'm" before a negation ("Not vegetarian any more", "No longer at Vela")."""
+_TRAILING_PREP = re.compile(r"(?:\s+(?:at|on|in|by|from|for|around|until|before|after))+$", re.IGNORECASE)
+"""What a date's removal leaves at a plan's end ("move to Lisbon at" of "... at the end of April")."""
 _STARTING = frozenset({"works_at", "job_title", "lives_in"})
 """Predicates whose new value may begin on a date said in the next sentence ("I start on the 1st")."""
 _START_CUE = re.compile(
@@ -568,6 +570,23 @@ def _how_long_reply(asked: str, reply: str) -> str | None:
     verb = _HOW_LONG_VERB[m.group("verb").split()[-1]]
     duration = span if span.lower().startswith("since") else f"for {span}"
     return f"I've {verb} {m.group('what')} {duration}."
+
+
+_AHEAD = re.compile(r"\b(?:am|are|is)\s+\w+ing\b|\b(?:will|going\s+to|gonna)\b", re.IGNORECASE)
+
+
+def _dated_by_reply(statement: str, reply: Turn) -> str:
+    """The agent's guess, confirmed, with the date the confirmation gives it: "Are you moving to
+    Parnu then?" - "yep, I move on the 26th of April" -> "I am moving to Parnu then on 26 April
+    2025." The date is rendered absolute, so the guess's tense cannot move it a year."""
+    if find_date_mentions(statement, reply.time):
+        return statement
+    prefer = "future" if _AHEAD.search(statement) else "past"
+    when = find_date_mentions(reply.text.translate(_APOSTROPHES), reply.time, prefer)
+    if not when or when[0].approximate:
+        return statement
+    prep = "on" if when[0].granularity == "day" else "in"
+    return f"{statement.rstrip(' .!?')} {prep} {when[0].label()}."
 
 
 _LIFE_IN = re.compile(
@@ -1084,6 +1103,7 @@ class OfflineExtractor:
         roles = speaker_roles([t.speaker for t in turns])
         state = _State(known=known)
         out: list[FactCandidate] = []
+        confirmed: set[int] = set()
         for index, turn in enumerate(turns):
             if roles.get(turn.speaker) != "agent":
                 asked = (
@@ -1122,7 +1142,15 @@ class OfflineExtractor:
             # unless the user's next turn confirms it ("Yes, ...").
             answer = turns[index + 1] if index + 1 < len(turns) else None
             if answer is not None and roles.get(answer.speaker) == "user" and _AFFIRM.match(answer.text):
-                out.extend(self._confirmed(turn, answer, index, resolver, state))
+                guessed = self._confirmed(turn, answer, index, resolver, state)
+                confirmed.update(id(f) for f in guessed)
+                out.extend(guessed)
+        # "Are you moving to Lisbon?" - "Yes, we move there in April": the reply's own words file
+        # the home; the confirmed guess would file it a second time
+        own = {(f.subject, f.predicate, f.object.lower()) for f in out if id(f) not in confirmed}
+        out = [
+            f for f in out if id(f) not in confirmed or (f.subject, f.predicate, f.object.lower()) not in own
+        ]
         said = {(f.subject, f.predicate, f.object.lower()): i for i, f in enumerate(out)}
         for index, turn in enumerate(turns):
             if roles.get(turn.speaker) == "agent":
@@ -1157,14 +1185,18 @@ class OfflineExtractor:
         statement = first_person(guess) if guess else None
         if statement is None:
             return []
-        proxy = reply.model_copy(update={"text": statement})
+        proxy = reply.model_copy(update={"text": _dated_by_reply(statement, reply)})
         answer = (
             reply.text[slice(*split_sentences(reply.text)[0])] if split_sentences(reply.text) else reply.text
         )
         surface = f"{said.speaker}: {guess} {reply.speaker}: {answer}"
+        read = self._turn(proxy, index + 1, resolver, state)
+        homes = [
+            f for f in moves(proxy, resolver.canonical, "") if f.predicate not in {g.predicate for g in read}
+        ]
         return [
             f.model_copy(update={"surface": surface, "source_turn_ids": [said.turn_id, reply.turn_id]})
-            for f in self._turn(proxy, index + 1, resolver, state)
+            for f in [*read, *homes]
             if f.kind == "assert"
         ]
 
@@ -1451,7 +1483,7 @@ class OfflineExtractor:
             if mention is None and rule.needs_date:
                 return []
             if mention is not None and rule.future:
-                objects = [f"{o} ({mention.label()})" for o in objects]
+                objects = [f"{_TRAILING_PREP.sub('', o)} ({mention.label()})" for o in objects]
             elif mention is not None and (rule.dated or rule.starts):
                 when = mention.start
         if when is None and predicate in _STARTING and rule.kind == "assert" and not rule.future:
