@@ -41,6 +41,9 @@ class AnswerType(StrEnum):
     a number of hours and minutes, never by a sentence about the race."""
     TOPIC = "topic"
     """What a thesis, book or talk is about: only a turn saying "<it> is about/on ..." answers."""
+    CODE = "code"
+    """An identifier given as a value: a number, code, PIN, password, reference or registration
+    ("HX-448812", "plot 41", "2791"). Only the value said beside what it identifies answers."""
     MEASURE = "measure"
     """A quantity in units of the asked kind (a weight, a dose, a height or distance, a journey's
     length in time): only a number with such a unit answers ("5.6 kg", "10mg", "70 minutes")."""
@@ -54,7 +57,23 @@ class Span:
     """True when the span has the type the question asks for; False for a whole sentence."""
 
 
+_CODE_WORDS = r"(?:pin|code|password|passcode|reference|registration|rego|reg|plate|id|tag|number)"
+_CODE_QUESTION = re.compile(
+    rf"^\s*what(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+(?:(?:the|my|our|his|her|their|your|[A-Z][\w-]*['’]s?)\s+)?"
+    rf"(?:(?!(?:dress|post|zip|area|country)\s)[\w-]+\s+){{0,3}}?{_CODE_WORDS}\b(?:\s+number)?"
+    rf"(?:\s+(?:of|on|for|at|to)\b[^?]*)?\s*\??\s*$",
+    re.I,
+)
+"""An identifier asked by its name: "What's my insurance policy number?", "What's the number of
+my bus?", "What's the code for the side gate?"; not a dress code or a postcode."""
+_STRONG_CODE = re.compile(r"\b(?:pin|code|password|passcode|reference|registration|rego|plate)\b", re.I)
+"""Words that make a question an identifier's even beside a phone word ("mobile money PIN")."""
+
 _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
+    (
+        AnswerType.CODE,
+        re.compile(rf"(?={_CODE_QUESTION.pattern})(?=.*{_STRONG_CODE.pattern})", re.I),
+    ),
     (
         AnswerType.PHONE,
         re.compile(
@@ -64,6 +83,7 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
         ),
     ),
     (AnswerType.EMAIL, re.compile(r"\be-?mail\b", re.I)),
+    (AnswerType.CODE, _CODE_QUESTION),
     (AnswerType.AGE, re.compile(r"\bhow old\b|\bwhat age\b", re.I)),
     (AnswerType.ADDRESS, re.compile(r"\baddress\b", re.I)),
     (AnswerType.MEASURE, re.compile(r".", re.S)),  # decided by `measure_family`, see answer_type
@@ -254,6 +274,62 @@ MEASURE_UNITS: dict[str, re.Pattern[str]] = {
     ),
 }
 """A number with a unit of each family ("5.6 kg", "10mg", "1.8 m", "70 minutes")."""
+
+
+_CODE_VALUE = r"(?=[A-Za-z0-9/-]*\d)[A-Za-z0-9](?:[A-Za-z0-9/-]*[A-Za-z0-9])?"
+"""A value with a digit in it: "HX-448812", "41B", "2791" (not a word, a sum or a time)."""
+_SECRET_WORD = re.compile(r"\b(?:password|passcode|passphrase)\b", re.I)
+
+
+def code_keys(question: str) -> str | None:
+    """What an identifier question calls the thing, as a regex alternation: the identifier word
+    and the noun it identifies ("What's my insurance policy number?" -> policy|number; "What's
+    the number of my bus?" -> number|bus), or None when the question asks no identifier."""
+    m = _CODE_QUESTION.match(question)
+    if m is None:
+        return None
+    words = [w.lower() for w in _WORD.findall(m.group(0))]
+    keys = [w for w in words if re.fullmatch(_CODE_WORDS, w)]
+    if not keys:
+        return None
+    at = words.index(keys[0])
+    after = words[at + 1 :]
+    named = [w for w in words[max(at - 1, 0) : at] if w not in _CODE_STOP]
+    if after and after[0] in ("of", "for", "on"):  # "the number of my bus", "the code for the gate"
+        named += [w for w in after if w not in _CODE_STOP and w not in keys][:2]
+    return "|".join(re.escape(w) for w in dict.fromkeys([*keys, *named]))
+
+
+_CODE_STOP = frozenset(
+    "what what's is was are were the my our his her their your a an of on for at to s".split()
+)
+
+
+def code_value(text: str, keys: str | None) -> str | None:
+    """The identifier a text gives for what the question calls it (pure): the first value with a
+    digit said after one of `keys` in the same clause ("The policy number is HX-448812", "plot
+    41 came free", "Bus 27"), or a password's word ("the wifi password is bluefinch"). A value
+    said beside nothing the question names is not one ("Work phone is 087 555 2190" does not
+    give the van's registration)."""
+    if not keys:
+        return None
+    m = re.search(
+        rf"\b(?:{keys})s?\b[^.;!?\d]{{0,40}}?(?<![\w£$€.,:/-])({_CODE_VALUE})(?![\w£%:])", text, re.I
+    )
+    if m is not None:
+        # "My bus is number 22. No, 27": the value said right after a correction cue replaces it
+        fixed = re.match(
+            rf"\W*(?:no|sorry|wait|I\s+mean|I\s+meant|actually)\W+(?:it's\s+)?({_CODE_VALUE})\b",
+            text[m.end() :],
+            re.I,
+        )
+        return fixed.group(1) if fixed else m.group(1)
+    if _SECRET_WORD.search(keys):
+        said = re.search(
+            r"\b(?:password|passcode|passphrase)\s+(?:is|was|:)\s+[\"“']?([^\s\"”',.;!?]+)", text, re.I
+        )
+        return said.group(1) if said else None
+    return None
 
 
 def measure_family(question: str) -> str | None:
@@ -743,6 +819,8 @@ def typed_span(
     if kind is AnswerType.MEASURE:
         m = MEASURE_UNITS[head].search(text) if head in MEASURE_UNITS else None
         return m.group(0).strip() if m else None
+    if kind is AnswerType.CODE:
+        return code_value(text, head)
     if kind is AnswerType.AGE:
         m = _AGE.search(text)
         age = next((g for g in m.groups() if g), None) if m else None
@@ -969,6 +1047,7 @@ def answer_span(
         AnswerType.TOPIC: topic_noun,
         AnswerType.PROPER: proper_head,
         AnswerType.MEASURE: measure_family,
+        AnswerType.CODE: code_keys,
     }
     head = heads[kind](question) if kind in heads else None
     corrected = after_correction(text)
@@ -979,6 +1058,8 @@ def answer_span(
         span = typed_span(kind, corrected, caption, exclude, head)
         if span:
             return Span(span, True)
+    if kind is AnswerType.CODE and (code := code_value(text, head)) is not None:
+        return Span(code, True)  # the whole turn: a correction may follow in the next sentence
     for sentence in sorted(sentences(text), key=lambda s: s != best_sentence(question, text)):
         span = typed_span(kind, sentence, caption, exclude, head)
         if span:
@@ -1048,6 +1129,7 @@ NEEDS_SPECIFIC = frozenset(
         AnswerType.TOPIC,
         AnswerType.RESULT_TIME,
         AnswerType.MEASURE,
+        AnswerType.CODE,
     }
 )
 """Types answered only by a span of that type: a sentence on the topic is not an answer. Places

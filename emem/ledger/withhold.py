@@ -795,9 +795,22 @@ _CONTINUES = re.compile(
 by pointing back ("It's 4471", "Her number is ...")."""
 
 
+_OWN_SUBJECT = re.compile(
+    r"^\W*(?:(?:and|also|oh|btw|plus|so)\W+)?(?:the|my|our|your)\s+(?P<np>(?:[\w-]+\s+){0,3}?[\w-]+)"
+    r"(?:\s+(?:is|are|was|were)\b|'s\b)",
+    re.IGNORECASE,
+)
+_BARE_VALUE_NOUNS = frozenset({"number", "code", "pin", "password", "one", "digits", "details"})
+"""Nouns that name no topic of their own: "The number is 4471" carries on "forget my locker code"."""
+
+
 def continues(sentence: str) -> bool:
     """Whether a sentence or clause carries on the one before (pure): a value, a pointer back,
-    or three words at most."""
+    or three words at most. A sentence that names its own topic ("The policy number is
+    HX-448812") is its own statement, even with a value in it."""
+    own = _OWN_SUBJECT.match(sentence)
+    if own is not None and any(w not in _BARE_VALUE_NOUNS for w in own.group("np").lower().split()):
+        return False
     return bool(_CONTINUES.search(sentence)) or len(sentence.split()) <= 3
 
 
