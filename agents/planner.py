@@ -17,7 +17,7 @@ from emem.agents.spans import measure_family
 from emem.answer import Operation, Plan
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
-from emem.extract.patterns import VEHICLE_NOUN
+from emem.extract.patterns import PETS, VEHICLE_NOUN
 from emem.extract.roles import asked_roles
 from emem.extract.rules import favourite_of
 from emem.index.text import STOP_WORDS, tokenize
@@ -120,7 +120,19 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
         "is from",
     ),
     "relationship_status": ("married", "relationship", "single", "partner", "dating", "engaged", "divorc"),
-    "has_pet": ("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "puppy", "kitten"),
+    # every pet word, plural too ("How many guinea pigs ...?"); the words that also name food
+    # only as a plural that owns ("How many chickens ...?", not "chicken curry")
+    "has_pet": tuple(
+        dict.fromkeys(
+            [
+                "pet",
+                "pets",
+                "animal",
+                *(w for w in PETS if w not in ("chicken", "fish", "duck")),
+                *(w[:-1] + "ies" if w.endswith("y") else w + "s" for w in PETS if w not in ("fish",)),
+            ]
+        )
+    ),
     "likes": ("like", "likes", "love", "loves", "enjoy", "enjoys", "fan"),
     "dislikes": ("dislike", "hate", "hates", "can't stand"),
     "visited": ("visit", "visited", "trip", "travel", "traveled", "travelled", "been to", "went to"),
@@ -272,6 +284,8 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(cue)}(?:s|es|ed|ing|d)?\b")
 
 
+_SOUGHT = re.compile(r"\b(?:appl(?:y|ies|ied|ying)|interview(?:s|ed|ing)?)\s+(?:for|with|at|to)\b")
+"""A question about a job applied or interviewed for, not the one held."""
 _OCCUPATION = re.compile(
     r"^\s*what\s+(?:does|do)\s+[\w'’ -]+?\s+do"
     r"(?:\s+(?:now|nowadays|these\s+days|for\s+work|for\s+a\s+living)){0,2}\s*\?*\s*$",
@@ -342,6 +356,9 @@ def predicate_cues(question: str) -> list[str]:
         found = list(dict.fromkeys(["address", *found]))  # "Which street do I live on?": the address
     if _OCCUPATION.match(question):
         found = list(dict.fromkeys(["job_title", "works_at", *found]))
+    if _SOUGHT.search(q):
+        # "What job has Hamid applied for?": a job sought is not the one held
+        found = [p for p in found if p not in ("works_at", "job_title")]
     if _DRIVES_WHAT.match(question):
         found = list(dict.fromkeys(["drives", *found]))
     elif "drives" in found and not _VEHICLE_ASKED.search(question):

@@ -257,16 +257,10 @@ class TestPlansAndMoves:
     def test_homes(self, text: str, place: str) -> None:
         assert ("user", "lives_in", place, "assert") in facts(text)
 
-    def test_a_question_about_life_somewhere_says_where_the_other_lives(self) -> None:
+    @pytest.mark.parametrize("asked", ["Omar! How's life in Madrid?", "Hey, how's the new flat in Madrid?"])
+    def test_a_question_about_life_somewhere_says_where_the_other_lives(self, asked: str) -> None:
         turns = [
-            Turn(
-                conversation_id="c",
-                session_id="s",
-                turn_id="1",
-                speaker="Nina",
-                text="Omar! How's life in Madrid?",
-                time=T,
-            ),
+            Turn(conversation_id="c", session_id="s", turn_id="1", speaker="Nina", text=asked, time=T),
             Turn(conversation_id="c", session_id="s", turn_id="2", speaker="Omar", text="Busy!", time=T),
         ]
         got = [(f.subject, f.predicate, f.object) for f in OfflineExtractor()(turns)]

@@ -19,7 +19,7 @@ from emem.extract.entities import NOT_NAMES, SENTENCE_ADVERBS, AliasResolver
 from emem.extract.forget_grammar import find_request
 from emem.extract.introductions import introductions
 from emem.extract.moves import moves
-from emem.extract.patterns import NAMED_PERSON
+from emem.extract.patterns import NAMED_PERSON, PET, PETS
 from emem.extract.roles import roles as role_holders
 from emem.extract.rules import (
     AHEAD,
@@ -251,7 +251,7 @@ _ELLIPSIS_BE = re.compile(
     r"(?:Reading|Re-reading|Rereading|Watching|Bingeing|Binging|Learning|Studying|Living|Working|Starting|Moving|"
     r"Heading|Flying|Going)\s+"
     r"(?![^.!?,;]*\b(?:is|was|has|have|had|makes|made|helps|gives|feels|seems|can|will|keeps|brings|takes)\b)|"
-    r"(?:Done|Finished|Halfway|Partway|Midway)\s+(?:with|through)\b)"
+    r"(?:Done|Finished|Halfway|Partway|Midway)\s+(?:with|through)\b|Still\s+(?:at|with)\s+[A-Z])"
 )
 """Informal speech drops "I'm" too ("Currently reading X", "Done with Y"): read as "I'm ..."."""
 _LEAD_IN = re.compile(
@@ -338,6 +338,13 @@ _LATER_NAME = re.compile(
     r"(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+(?:her|him|it)|"
     r"(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+an?\s+(?:[a-z-]+\s+){0,2}?(?:called|named))\s+(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b"
 )
+
+
+_LATER_NAMES = re.compile(
+    r"^\W*(?:(?:[Tt]heir\s+names\s+are|[Tt]hey(?:'re|\s+are)\s+(?:called|named)|(?:[Ww]e|I)(?:'ve)?\s+(?:named|called)\s+them)\s+)"
+    r"(?P<names>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:\s*,\s*[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)*,?\s+and\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\b"
+)
+"""The names of several pets given in the sentence after them ("We named them Sprout and Bramble")."""
 
 
 _GREETING = re.compile(
@@ -581,8 +588,8 @@ def _dated_by_reply(statement: str, reply: Turn) -> str:
     2025." The date is rendered absolute, so the guess's tense cannot move it a year."""
     if find_date_mentions(statement, reply.time):
         return statement
-    prefer = "future" if _AHEAD.search(statement) else "past"
-    when = find_date_mentions(reply.text.translate(_APOSTROPHES), reply.time, prefer)
+    ahead = _AHEAD.search(statement) is not None
+    when = find_date_mentions(reply.text.translate(_APOSTROPHES), reply.time, "future" if ahead else "past")
     if not when or when[0].approximate:
         return statement
     prep = "on" if when[0].granularity == "day" else "in"
@@ -590,7 +597,8 @@ def _dated_by_reply(statement: str, reply: Turn) -> str:
 
 
 _LIFE_IN = re.compile(
-    r"\b(?:how(?:'s|\s+is)\s+(?:life|everything|it\s+going)\s+in|how\s+are\s+things\s+in)\s+"
+    r"\b(?:how(?:'s|\s+is)\s+(?:life|everything|it\s+going|(?:the|your)\s+(?:new\s+)?(?:flat|place|house|"
+    r"apartment|home|digs))\s+in|how\s+are\s+things\s+in)\s+"
     r"(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s*\?"
     r"|\bhow(?:'s|\s+is)\s+(?P<place2>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s+treating\s+you\b",
     re.IGNORECASE,
@@ -598,7 +606,8 @@ _LIFE_IN = re.compile(
 
 
 def _asked_about_home(turns: Sequence[Turn], index: int, resolver: AliasResolver) -> list[FactCandidate]:
-    """ "Omar! How's life in Madrid?": asking someone about life in a place says they live there.
+    """ "Omar! How's life in Madrid?", "How's the new flat in Brunswick?": asking someone about
+    life (or their home) in a place says they live there.
     The one asked is the next turn's speaker (a person or the user, never the asker)."""
     turn, reply = turns[index], turns[index + 1] if index + 1 < len(turns) else None
     if reply is None or reply.speaker == turn.speaker or reply.session_id != turn.session_id:
@@ -970,10 +979,106 @@ def _name_later(found: list[FactCandidate], following: str) -> list[FactCandidat
     unnamed = [
         f for f in found if f.predicate == "has_pet" and f.kind == "assert" and " named " not in f.object
     ]
+    several = _LATER_NAMES.match(following)
+    if several is not None and len(unnamed) == 1:
+        # "We got two guinea pigs. We named them Sprout and Bramble.": as many names as the count
+        names = _listed_names(several.group("names"))
+        words = unnamed[0].object.split()
+        if _COUNT_WORDS.get(words[0].lower()) != len(names) or any(n.lower() in NOT_NAMES for n in names):
+            return found
+        species = singular_species(" ".join(words[1:]))
+        each = [unnamed[0].model_copy(update={"object": _pet_called(species, n)}) for n in names]
+        return [f for f in found if f is not unnamed[0]] + each
     if m is None or len(unnamed) != 1 or m.group("name").lower() in NOT_NAMES:
         return found
     named = unnamed[0].model_copy(update={"object": f"{unnamed[0].object} named {m.group('name')}"})
     return [named if f is unnamed[0] else f for f in found]
+
+
+def _listed_names(listed: str) -> list[str]:
+    """ "Nube, Tiza and Pimienta" -> the three names."""
+    return [n for n in re.split(r"\s*,\s*(?:and\s+)?|,?\s+and\s+", listed) if n]
+
+
+def _pet_called(species: str, name: str) -> str:
+    """The value of one named pet: "a guinea pig named Sprout", "an axolotl named Pink"."""
+    return f"{'an' if species[:1] in 'aeiou' else 'a'} {species} named {name}"
+
+
+def _after_commas(sentence: str) -> list[str]:
+    """The clauses after each comma of a sentence, in order."""
+    return [sentence[m.end() :] for m in re.finditer(r"[,;]\s+", sentence)]
+
+
+_PET_NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+"
+_PET_WORD = re.compile(
+    "(?:"
+    + "|".join(
+        rf"{re.escape(w[:-1])}(?:y|ies)" if w.endswith("y") else rf"{re.escape(w)}(?:s|es)?"
+        for w in sorted(PETS, key=len, reverse=True)
+    )
+    + ")$",
+    re.I,
+)
+"""The pet word a plural ends in ("got two guinea pigs" -> "guinea pigs")."""
+_NAMED_THEM = re.compile(
+    rf"\b(?P<pets>{PET})\b[^.!?]*?\b(?:(?P<who>[Ww]e|I|{_PET_NAME})|and)\s+(?:named|called)\s+them\s+"
+    rf"(?P<names>{_PET_NAME}(?:\s*,\s*{_PET_NAME})*,?\s+and\s+{_PET_NAME})\b"
+    rf"|\b(?P<who2>[Ww]e|I|{_PET_NAME})\s+(?:named|called)\s+(?:the|our|my|his|her|their|both)\s+"
+    rf"(?P<pets2>{PET})\s+(?P<names2>{_PET_NAME}(?:\s*,\s*{_PET_NAME})*,?\s+and\s+{_PET_NAME})\b"
+)
+"""Pets named together after they are mentioned: "The guinea pigs arrived, Anselm named them
+Sprout and Bramble", "We named the kittens Fig and Olive"."""
+
+
+def _named_them(
+    found: list[FactCandidate], sentence: str, surface: str, turn: Turn, resolver: AliasResolver
+) -> list[FactCandidate]:
+    """The pets a sentence names together, one fact each, owned by whoever named them (the
+    speaker for "we"/"I"); the sentence's unnamed count of them ("two guinea pigs") gives way, so
+    the pets are not counted twice."""
+    m = _NAMED_THEM.search(sentence)
+    if m is None:
+        return found
+    pets, who, listed = (m.group("pets"), m.group("who"), m.group("names"))
+    if pets is None:
+        pets, who, listed = (m.group("pets2"), m.group("who2"), m.group("names2"))
+    if not pets.lower().endswith("s") or (who is not None and who.lower() in NOT_NAMES - {"we", "i"}):
+        return found
+    names = _listed_names(listed)
+    if any(n.lower() in NOT_NAMES for n in names):
+        return found
+    owners = [f.subject for f in found if f.predicate == "has_pet" and f.kind == "assert"]
+    if who is None:  # "We got two guinea pigs and named them ...": whoever got them
+        if not owners:
+            return found
+        subject = owners[0]
+    else:
+        subject = resolver.canonical(turn.speaker) if who.lower() in ("we", "i") else resolver.canonical(who)
+    kind = _PET_WORD.search(pets)
+    if kind is None:
+        return found
+    species = singular_species(kind.group(0).lower())
+    unnamed = [
+        f
+        for f in found
+        if f.predicate == "has_pet"
+        and f.kind == "assert"
+        and (
+            singular_species(" ".join(f.object.split()[1:])).endswith(species.split()[-1])
+            if " named " not in f.object
+            else f.object.rsplit(" named ", 1)[1] in names  # a rule's reading of one of the names
+        )
+    ]
+    base = (
+        unnamed[0]
+        if unnamed
+        else FactCandidate(
+            subject=subject, predicate="has_pet", object="", surface=surface, source_turn_ids=[turn.turn_id]
+        )
+    )
+    named = [base.model_copy(update={"subject": subject, "object": _pet_called(species, n)}) for n in names]
+    return [f for f in found if f not in unnamed] + named
 
 
 _ASKS_NAMES = re.compile(
@@ -1011,7 +1116,7 @@ def _names_given(asked: str, reply: Turn, subject: str, state: _State) -> list[F
     m = _NAME_REPLY.match(reply.text[slice(*first[0])]) if first else None
     if m is None:
         return []
-    names = [n for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("names")) if n]
+    names = _listed_names(m.group("names"))
     if any(n.lower() in NOT_NAMES for n in names):
         return []
     unnamed = [
@@ -1027,11 +1132,10 @@ def _names_given(asked: str, reply: Turn, subject: str, state: _State) -> list[F
     if count != len(names):
         return []
     species = singular_species(" ".join(words[1:]))
-    article = "an" if species[:1] in "aeiou" else "a"
     named = [
         said.model_copy(
             update={
-                "object": f"{article} {species} named {n}",
+                "object": _pet_called(species, n),
                 "surface": reply.text,
                 "source_turn_ids": [reply.turn_id],
             }
@@ -1062,6 +1166,63 @@ class _State:
     said: list[_Said] = field(default_factory=list)
     known: Callable[[str], list[FactCandidate]] | None = None
     """What the ledger already holds of a subject (earlier sessions), when consolidation says."""
+
+
+_WORK_PLACE = re.compile(r"^[^.!?;]{0,30}?\bin\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\b")
+"""Where a workplace is, said right after it ("at St. Mary's Hospital in Leeds")."""
+_NEW_JOB = re.compile(
+    r"\b(?:get|got|gotten|land(?:ed)?|offer(?:ed)?|accept(?:ed)?|start(?:s|ed|ing)?|join(?:s|ed|ing)?|new|"
+    r"applied|apply(?:ing)?|interview\w*|will|'ll|going\s+to)\b",
+    re.IGNORECASE,
+)
+"""Words of a job taken, offered or sought: where it is need not be where one lives."""
+
+
+def _home_from_work(facts: list[FactCandidate], state: _State) -> list[FactCandidate]:
+    """ "I work as a ward nurse at St. Mary's Hospital in Leeds": where someone works, said by them
+    with its town, is where they live, when nothing else says where. Filed only for a subject with no home in these turns or the ledger, so a home said in so many
+    words is never replaced by one inferred; a later move supersedes it as any home."""
+    homes = {f.subject for f in facts if f.predicate == "lives_in"}
+    out: list[FactCandidate] = []
+    for f in facts:
+        if f.predicate != "works_at" or f.kind != "assert" or f.subject in homes:
+            continue
+        at = f.surface.find(f.object)
+        m = _WORK_PLACE.match(f.surface[at + len(f.object) :]) if at >= 0 else None
+        if m is None or f.valid_from is not None or _NEW_JOB.search(f.surface[: max(at, 0)]):
+            continue  # "I got a job as a marine guide with Blue Fin Safaris in Ballito": not a move
+        place = m.group("place")
+        if (
+            place.split()[0].lower() in NOT_NAMES
+            or re.fullmatch(MONTH_TITLES, place.split()[0])
+            or WEEKDAY.fullmatch(place)
+        ):
+            continue
+        if state.known is not None and any(k.predicate == "lives_in" for k in state.known(f.subject)):
+            continue
+        homes.add(f.subject)
+        out.append(f.model_copy(update={"predicate": "lives_in", "object": place, "confidence": 0.5}))
+    return out
+
+
+def _pet_owner(fact: FactCandidate, turn: Turn, resolver: AliasResolver, state: _State) -> FactCandidate:
+    """A pet's end said by its name ("Bramble died") ends it for whoever has it: the speaker, or
+    a person the turn names who was said to have a pet of that name ("Anselm named them Sprout
+    and Bramble"), this session or in the ledger. Unchanged when nobody is known to have it."""
+    if fact.predicate != "has_pet" or fact.kind != "end" or " " in fact.object.strip():
+        return fact
+    name = fact.object.strip().lower()
+    speaker = resolver.canonical(turn.speaker)
+    named = {resolver.canonical(w) for w in re.findall(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b", turn.text)}
+    for owner in [speaker, *sorted(named - {speaker, fact.object.strip()})]:
+        held = [x.fact for x in state.said if x.fact.subject == owner]
+        held += state.known(owner) if state.known is not None else []
+        if any(
+            f.predicate == "has_pet" and f.kind == "assert" and (named_value(f.object) or "").lower() == name
+            for f in held
+        ):
+            return fact if owner == fact.subject else fact.model_copy(update={"subject": owner})
+    return fact
 
 
 class OfflineExtractor:
@@ -1116,7 +1277,7 @@ class OfflineExtractor:
                         f for f in self._turn(proxy, index, resolver, state) if f.predicate == reply[0]
                     )
                 granted = _how_long_reply(asked.text, turn.text) if asked is not None else None
-                if granted is not None:  # "How long have you been in Porto?" - "Six years."
+                if asked is not None and granted is not None:  # "How long in Porto?" - "Six years."
                     proxy = turn.model_copy(update={"text": granted})
                     out.extend(
                         f.model_copy(update={"source_turn_ids": [asked.turn_id, turn.turn_id]})
@@ -1171,6 +1332,7 @@ class OfflineExtractor:
         for turn in turns:
             if roles.get(turn.speaker) != "agent":
                 out.extend(corrected_in_same_breath(turn, split_sentences(turn.text), out))
+        out.extend(_home_from_work(out, state))
         return out
 
     def _confirmed(
@@ -1288,8 +1450,11 @@ class OfflineExtractor:
                 requested=any(f.predicate == "forget_request" for f in facts),
             )
             found = self._sentence(sentence, surface, turn, index, resolver, state, facts, scope, only)
+            for clause in _after_commas(sentence):  # "adopted a kitten, we called her Pipar"
+                found = _name_later(found, clause)
             if k + 1 < len(spans):
                 found = _name_later(found, text[slice(*spans[k + 1])])
+            found = _named_them(found, sentence, surface, turn, resolver)
             for fact in found:
                 key = (fact.subject, fact.predicate, fact.object.lower(), fact.kind)
                 if key not in seen:
@@ -1298,6 +1463,7 @@ class OfflineExtractor:
         if target is not None and frame is not None:
             facts = self._corrected(target, frame, text[frame.end() :], turn, facts)
         facts = facts + self._called_off(text, turn, resolver, state, facts)
+        facts = [_pet_owner(f, turn, resolver, state) for f in facts]
         facts = _held_until_ended(facts, turn.time)
         speaker = resolver.canonical(turn.speaker)
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")

@@ -2040,6 +2040,14 @@ RULES: tuple[Rule, ...] = (
     ),
     R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
+    # "Leyla lives in Utrecht and I'm in Rotterdam": being in a place, set against where another
+    # lives, says where one lives too (alone, "I'm in Rotterdam" may be a visit)
+    R(
+        "lives_in",
+        r"\blives?\s+in\s+[A-Z][^.!?;]{0,40}?(?:,\s*|\s+)(?:and|but|while|whereas)\s+{S}{BEN}\s+(?:still\s+)?"
+        r"(?:in|based\s+in)\s+{obj:place}",
+        place,
+    ),
     # "I live in a shared house in Worcester": the home, then where it is
     R(
         "lives_in",
@@ -2235,6 +2243,14 @@ RULES: tuple[Rule, ...] = (
         dated=True,
     ),
     R("works_at", r"{S}(?:{vg:get:past}|{BE})\s+(?:hired|employed)\s+(?:at|by)\s+{obj:org}", org, dated=True),
+    # a move made for a job says the job ("I moved to Denver in July for a new job at Vantage Labs")
+    R(
+        "works_at",
+        r"{S}{vg:move,relocate:past}\b[^.!?;]{0,50}?\bfor\s+(?:a|an|the|my)\s+(?:new\s+)?(?:job|position|role|post)"
+        r"(?:\s+as\s+(?:(?:a|an)\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)?\s+(?:at|with)\s+{obj:org}",
+        org,
+        dated=True,
+    ),
     R(
         "works_at",
         rf"{{S}}{{vg:start,begin:past}}(?:\s+out)?\s+as\s+(?:a|an)\s+{_JOB_ANY}\s+(?:at|with)\s+{{obj:org}}",
@@ -2268,11 +2284,33 @@ RULES: tuple[Rule, ...] = (
     R("works_at", r"{S}{BEN}{ADV}\s+(?:a|an)\s+{job:job}\s+with\s+{obj:org}", org_name, confidence=0.7),
     # "I'm sous chef at Casa Brasa", "she's head nurse at St Luke's": a post held, said without an
     # article, is still a job at the place named
-    R("works_at", r"{S}{BEN}\s+(?:[a-z]+\s+)?{job:job}\s+(?:at|for)\s+{obj:org}", org, confidence=0.7),
+    R("works_at", r"{S}{BEN}\s+(?:[a-z]+\s+){0,2}?{job:job}\s+(?:at|for)\s+{obj:org}", org, confidence=0.7),
     R(
         "job_title",
         r"{S}{BEN}\s+(?:(?!been\b)[a-z]+\s+)?(?!(?:been|made|starting|as)\b){obj:job}\s+(?=(?:at|for)\s+[A-Z])",
         job,
+        confidence=0.7,
+    ),
+    # "Hi. I'm Wendelin, backend developer at Kurbis Software": the post in apposition to one's name
+    R(
+        "works_at",
+        r"\b(?:I'm|I\s+am)\s+[A-Z][\w'-]+,\s+(?:(?:a|an|the)\s+)?{job:job}\s+(?:at|for|with)\s+{obj:org}",
+        org,
+        confidence=0.7,
+    ),
+    R(
+        "job_title",
+        r"\b(?:I'm|I\s+am)\s+[A-Z][\w'-]+,\s+(?:(?:a|an|the)\s+)?{obj:job}\s+(?=(?:at|for|with)\s+[A-Z])",
+        job,
+        confidence=0.7,
+    ),
+    # "I'm still at Inkwell & Anchor", "Still at Kilnworks Roasters, five mornings a week": being
+    # still at a named place is where one works (a visit is not said with "still")
+    R(
+        "works_at",
+        r"{S}{BEN}\s+still\s+(?:at|with)\s+(?=[A-Z][\w.-]*\s+(?:&\s+)?[A-Z])"
+        r"(?![^.!?,;]*\b(?:Airport|Station|Terminal|Hospital|Hotel|Services)\b){obj:org}",
+        org,
         confidence=0.7,
     ),
     # Work said by what one does there ("I teach chemistry at Lycée Ampère", "I nurse at St
@@ -3980,7 +4018,8 @@ RULES: tuple[Rule, ...] = (
     # a pet that left the household, by its name ("Mango passed away", "we had to rehome Clove")
     R(
         "has_pet",
-        r"\b(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)\s+(?:(?:has|had|sadly|just|finally)\s+)?(?:died|passed\s+away|passed\s+on|ran\s+away|"
+        r"\b(?P<obj>[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+)(?:,?\s+(?:the|our|my|his|her|their)\s+(?:[a-z]+\s+){0,2}?"
+        rf"{_SPECIES},?)?\s+(?:(?:has|had|sadly|just|finally)\s+)?(?:died|passed\s+away|passed\s+on|ran\s+away|"
         r"(?:got|was|has\s+been)\s+(?:adopted|rehomed|put\s+down|put\s+to\s+sleep)|went\s+to\s+(?:a|her|his|their)\s+new\s+home)\b",
         person(),
         kind="end",
