@@ -93,3 +93,11 @@ def test_a_relative_asked_by_kin_is_read_by_the_name_the_ledger_gives() -> None:
     assert age_answer("How old is my son?", turns, named=["Tobias"]) == "9"
     assert age_answer("How old is my son?", turns) is None  # no name resolved: nothing bound
     assert age_answer("How old is Maren?", turns, named=["Tobias"]) is None  # a name asked is that name
+
+
+def test_a_name_after_the_kin_that_introduces_it_is_the_name_asked() -> None:
+    assert asks_age_of("How old is Joel's daughter Maja?") == "Maja"
+    assert asks_age_of("How old is my cat Pip?") == "Pip"
+    assert asks_age_of("How old is Joel's daughter?") is None
+    turns = [spoken("Maja turned nine last week.", 9), spoken("Correction: Maja's ten, not nine.", 10)]
+    assert age_answer("How old is Joel's daughter Maja?", turns) == "10"
