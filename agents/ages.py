@@ -35,7 +35,11 @@ def asks_age_of(question: str) -> str | None:
     name = m.group("name").strip()
     name = re.sub(r"\s+(?:now|these\s+days|today)$", "", name, flags=re.I)
     # "Joel's daughter Maja", "my cat Pip": the name after the kin or kind that introduces it
-    name = re.sub(r"^(?:(?:my|our|his|her|their|the\s+user's|[A-Z][\w'’-]*['’]s?)\s+)(?:[a-z-]+\s+){1,2}(?=[A-Z])", "", name)
+    name = re.sub(
+        r"^(?:(?:my|our|his|her|their|the\s+user's|[A-Z][\w'’-]*['’]s?)\s+)(?:[a-z-]+\s+){1,2}(?=[A-Z])",
+        "",
+        name,
+    )
     return name if re.fullmatch(r"[^\W\d_][\w'’-]*", name) and name[0].isupper() else None
 
 

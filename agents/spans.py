@@ -152,6 +152,9 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
 COLOURS = frozenset(
     "red orange yellow green blue purple violet pink brown black white grey gray silver gold beige teal "
     "turquoise navy maroon cream".split()
+    # an animal's coat is its colour ("Marlena is the brindle", "Radish is the tabby")
+    + "tabby brindle fawn palomino tuxedo ginger tortoiseshell tortie calico chestnut roan piebald skewbald "
+    "dapple merle tan golden blonde auburn".split()
 )
 _PHONE = re.compile(r"(?<![\w+])(?:\+?\d[\d\s().-]{6,}\d)(?!\w)")
 _RESULT_TIME = re.compile(
@@ -853,7 +856,8 @@ def typed_span(
             return None
         return names[0] if names else None
     if kind is AnswerType.COLOUR:
-        found = [w for w in tokenize(text + " " + (caption or "")) if w in COLOURS]
+        # whole words, not index tokens: the stemmer reads "orange" as "orang"
+        found = [w for w in re.findall(r"[a-z]+", f"{text} {caption or ''}".lower()) if w in COLOURS]
         return found[0] if found else None
     if kind is AnswerType.PLACE:
         denied: set[str] = set()

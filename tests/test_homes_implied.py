@@ -48,3 +48,33 @@ def test_a_new_job_s_town_is_not_a_move() -> None:
         "I start at Casa Vela in Lisbon on 1 May.",
     ):
         assert not [f for f in _facts(text) if f[1] == "lives_in"], text
+
+
+def test_staying_put_and_moving_in_with_someone_say_the_home() -> None:
+    assert ("user", "lives_in", "Oosterpoort") in _facts(
+        "I never moved in. I'm staying in my place in the Oosterpoort."
+    )
+    dated = [
+        (f.object, f.valid_from is not None)
+        for f in OfflineExtractor()(
+            user_turns("Jolijn and I are moving in together in January, her place in Paddepoel.")
+        )
+        if f.predicate == "lives_in"
+    ]
+    assert dated == [("Paddepoel", True)]
+    # with no date, moving in is no schedule the ledger can place
+    assert not [f for f in _facts("I'm moving in with Wietske, her flat in Helpman.") if f[1] == "lives_in"]
+
+
+def test_a_home_had_since_a_date() -> None:
+    homes = [
+        (f.object, f.valid_from is not None)
+        for f in OfflineExtractor()(
+            user_turns(
+                "Since the 1st of August I've had a studio on Oudegracht in Utrecht, closer to the lab."
+            )
+        )
+        if f.predicate == "lives_in"
+    ]
+    assert homes == [("Utrecht", True)]
+    assert not [f for f in _facts("I've got a room in Leeds for the conference.") if f[1] == "lives_in"]

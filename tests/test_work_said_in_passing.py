@@ -40,3 +40,15 @@ def test_a_job_applied_for_is_not_read_from_the_job_held() -> None:
 
     assert predicate_cues("What job has Hamid applied for?") == []
     assert predicate_cues("Where does Hamid work?") == ["works_at"]
+
+
+def test_teaching_a_subject_somewhere_is_a_post() -> None:
+    assert ("job_title", "chemistry teacher") in _work("I teach chemistry at Lycée Ampère.")
+    assert ("job_title", "physics and maths teacher") in _work("I teach physics and maths at Northgate.")
+    assert not [w for w in _work("I teach there at Lycée Ampère.") if w[0] == "job_title"]
+
+
+def test_a_promotion_said_in_the_present_perfect_is_the_new_post() -> None:
+    assert ("job_title", "assistant headmaster") in _work(
+        "I've been promoted to assistant headmaster, academic, from the start of July."
+    )

@@ -475,6 +475,17 @@ def job_phrase(m: re.Match[str], ctx: Ctx) -> list[str]:
     return clean_np(text, start, ctx, max_words=4, strip_article=True, split_lists=False)
 
 
+def teacher(m: re.Match[str], ctx: Ctx) -> list[str]:
+    """What "teaches woodwork at Prospect High" makes its subject: a "woodwork teacher"."""
+    subject = " ".join(m.group("obj").lower().split())
+    return [f"{subject} teacher"] if subject and subject not in _NOT_SUBJECTS else []
+
+
+_NOT_SUBJECTS = frozenset(
+    {"there", "here", "part-time", "full-time", "now", "again", "still", "also", "kids", "children"}
+)
+
+
 def const(value: str) -> Post:
     def post(m: re.Match[str], ctx: Ctx) -> list[str]:
         return [value]
@@ -2040,6 +2051,30 @@ RULES: tuple[Rule, ...] = (
     ),
     R("lives_in", r"{S}{vg:settle:past}(?:\s+down)?\s+in(?:to)?\s+{obj:place}", place, dated=True),
     R("lives_in", r"{S}{vg:live,reside:now}\s+in\s+{obj:place}", place, dated=True),
+    # "Since the 1st of August I've had a studio on Oudegracht in Utrecht": a home had since a date
+    R(
+        "lives_in",
+        r"{S}{HAVE}{ADV}\s+(?:had|rented|been\s+renting)\s+(?:a|an|my|our)\s+(?:own\s+)?(?:[a-z]+\s+)?(?:studio|flat|"
+        r"place|apartment|house|bedsit|cottage)\s+(?:on\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+)?in\s+{obj:place}",
+        place,
+        dated=True,
+    ),
+    # "I'm staying in my place in the Oosterpoort": staying put in one's home says where it is
+    R(
+        "lives_in",
+        r"{S}{BEN}{ADV}\s+(?:staying|stopping)\s+(?:put\s+)?in\s+(?:my|our)\s+(?:own\s+)?(?:place|flat|house|"
+        r"apartment|home)\s+in\s+(?:the\s+)?{obj:place}",
+        place,
+    ),
+    # "I'm moving in with Wietske in April, her flat in Helpman": the home moved into, with its date
+    R(
+        "lives_in",
+        r"{S}{BEN}{ADV}\s+moving\s+in\s+(?:with\s+[A-Z][\w'-]+|together)\b[^.!?;]{0,40}?,\s+(?:her|his|their|our|my)\s+"
+        r"(?:place|flat|house|apartment|home)\s+in\s+(?:the\s+)?{obj:place}",
+        place,
+        starts=True,
+        needs_date=True,
+    ),
     # "Leyla lives in Utrecht and I'm in Rotterdam": being in a place, set against where another
     # lives, says where one lives too (alone, "I'm in Rotterdam" may be a visit)
     R(
@@ -2323,6 +2358,14 @@ RULES: tuple[Rule, ...] = (
         dated=True,
         confidence=0.8,
     ),
+    # "he teaches woodwork at Prospect High": a teacher of the subject (what he does, beside where)
+    R(
+        "job_title",
+        r"{S}{vg:teach:now}\s+(?P<obj>[a-z][\w-]*(?:\s+(?:and\s+)?[a-z][\w-]*)?)\s+(?=(?:at|in)\s+(?:the\s+)?[A-Z])",
+        teacher,
+        dated=True,
+        confidence=0.8,
+    ),
     # "I fix bikes at Spokesmith", "I bake sourdough for Crumb & Co": a trade plied at a named
     # place (its capitalised name only: "I cook at home" names no employer).
     R(
@@ -2435,6 +2478,7 @@ RULES: tuple[Rule, ...] = (
         kw="made",
     ),
     R("job_title", r"{S}{BE}{ADV}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
+    R("job_title", r"{S}{HAVE}{ADV}\s+been{ADV}\s+promoted\s+to\s+{obj:np}", job_phrase, dated=True),
     R("job_title", r"{S}{vg:become,qualify:past}\s+(?:as\s+)?(?:a|an)\s+{obj:job}", job, dated=True),
     R(
         "job_title",
