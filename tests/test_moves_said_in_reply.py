@@ -65,3 +65,13 @@ def test_a_confirmation_dates_the_agent_s_guess() -> None:
     found = _facts("A:Are you moving to Parnu then?", "yes!")
     assert not [f for f in found if f[1] == "lives_in"], found
     assert ("user", "plans_to", "move to Parnu") in [f[:3] for f in found]
+
+
+def test_being_in_the_place_one_planned_to_move_to_is_the_move() -> None:
+    found = _facts(
+        "Big decision: I'm leaving Saptak and moving to Mysuru to open my own workshop.",
+        "I'm in Mysuru! Flat in Jayalakshmipuram.",
+    )
+    assert [o for _, p, o, _ in found if p == "lives_in"] == ["Mysuru"]
+    # with no plan to move there, being somewhere may be a visit
+    assert not [f for f in _facts("I'm in Mysuru! The conference is great.") if f[1] == "lives_in"]

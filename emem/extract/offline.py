@@ -258,7 +258,8 @@ _LEAD_IN = re.compile(
     r"^(?:(?:fyi|btw|ps|p\.s\.|update|quick\s+update|big\s+news|bad\s+news|good\s+news|sad\s+news|confession|"
     r"heads\s+up|also|and|oh|so|lol|haha|ugh|hmm|honestly|plus|but|then|anyway|just\s+so\s+you\s+know|"
     r"for\s+the\s+record|by\s+the\s+way|oh\s+well|guess\s+what|funny\s+thing)(?:\s*[,:!-]+\s*|\s+)|"
-    r"(?:news|ok|okay|yeah|yep|yes|no|nope|well|right|perfect|nice|great|cool|ah|aw+|yay|wow)\s*[,:!-]+\s*)+",
+    r"(?:news|ok|okay|yeah|yep|yes|no|nope|well|right|perfect|nice|great|cool|ah|aw+|yay|wow|"
+    r"(?:big|small|quick|other|latest|some)\s+(?:news|decision|change|update|thing|one|correction))\s*[,:!-]+\s*)+",
     re.IGNORECASE,
 )
 """Words that lead into a statement without being part of it ("update:", "fyi", "oh and")."""
@@ -1205,6 +1206,45 @@ def _home_from_work(facts: list[FactCandidate], state: _State) -> list[FactCandi
     return out
 
 
+_ARRIVED = re.compile(
+    r"(?:^|[.!?]\s+)\W*(?:(?:so|well|finally|anyway)\W+)?(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+|finally\s+|officially\s+)?"
+    r"in\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})(?:\s+now)?\s*[!.]"
+)
+"""Being somewhere, said as a sentence of its own ("I'm in Mysuru!")."""
+
+
+def _arrived(
+    text: str, turn: Turn, resolver: AliasResolver, state: _State, facts: list[FactCandidate]
+) -> list[FactCandidate]:
+    """ "I'm in Mysuru!" after a plan to move there: the move has happened, and the speaker lives
+    there from this turn. Alone, being somewhere may be a visit, so only a known plan to move
+    there makes it a home."""
+    speaker = resolver.canonical(turn.speaker)
+    if any(f.predicate == "lives_in" and f.subject == speaker for f in facts):
+        return []
+    held = [x.fact for x in state.said if x.fact.subject == speaker]
+    held += state.known(speaker) if state.known is not None else []
+    planned = [
+        f.object.lower()
+        for f in held
+        if f.predicate == "plans_to" and f.object.lower().startswith(("move to", "relocate to"))
+    ]
+    for m in _ARRIVED.finditer(text):
+        place = m.group("place")
+        if any(re.match(rf"(?:move|relocate) to {re.escape(place.lower())}\b", p) for p in planned):
+            return [
+                FactCandidate(
+                    subject=speaker,
+                    predicate="lives_in",
+                    object=place,
+                    surface=m.group(0).strip(),
+                    source_turn_ids=[turn.turn_id],
+                    valid_from=turn.time,
+                )
+            ]
+    return []
+
+
 def _pet_owner(fact: FactCandidate, turn: Turn, resolver: AliasResolver, state: _State) -> FactCandidate:
     """A pet's end said by its name ("Bramble died") ends it for whoever has it: the speaker, or
     a person the turn names who was said to have a pet of that name ("Anselm named them Sprout
@@ -1464,6 +1504,7 @@ class OfflineExtractor:
             facts = self._corrected(target, frame, text[frame.end() :], turn, facts)
         facts = facts + self._called_off(text, turn, resolver, state, facts)
         facts = [_pet_owner(f, turn, resolver, state) for f in facts]
+        facts += _arrived(text, turn, resolver, state, facts)
         facts = _held_until_ended(facts, turn.time)
         speaker = resolver.canonical(turn.speaker)
         state.said.extend(_Said(index, turn.session_id, speaker, f) for f in facts if f.kind == "assert")
