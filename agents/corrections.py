@@ -17,7 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from emem.agents.spans import about, sentences
+from emem.agents.spans import about, focus_words, sentences
+from emem.answer import EvidenceItem
 from emem.index.text import STOP_WORDS, tokenize
 
 
@@ -169,3 +170,48 @@ def revises_earlier(correction: Correction, earlier: Sequence[str], focus: set[s
             if shared and len(shared) >= min(2, len(words)) and about(clause, focus):
                 return True
     return False
+
+
+_NUMBER_VALUE = re.compile(r"[£$€]?\d[\d,.]*\d|[£$€]?\d")
+"""A number as said, with its currency: "$1,400", "1912", "6"."""
+
+
+def number_put_right(question: str, answer: str, evidence: Sequence[EvidenceItem]) -> str | None:
+    """A number the answer gives that a later turn takes back, put right (pure): "The fee is
+    $1,400" then "the exam fee is $1,900, not $1,400"; "I told you 40 kilos. It was 14". The
+    correction must be about the question's words and said after a turn that gave the number.
+
+    Args:
+        question: as asked.
+        answer: the reader's answer; only a number, with at most a unit after it, is read.
+        evidence: the turns read.
+
+    Returns:
+        The replacing number (with the answer's unit), or None when nothing takes it back.
+    """
+    words = answer.split()
+    m = _NUMBER_VALUE.fullmatch(words[0].rstrip(".,")) if words and len(words) <= 2 else None
+    if m is None:
+        return None
+    value, unit = m.group(0), " ".join(words[1:])
+    focus = focus_words(question, set())
+    ordered = sorted(evidence, key=lambda e: e.time)
+    for i in range(len(ordered) - 1, 0, -1):
+        e = ordered[i]
+        if not about(e.text, focus) or not any(_says_number(x.text, value) for x in ordered[:i]):
+            continue
+        inline = re.search(
+            rf"(?P<new>{_NUMBER_VALUE.pattern})\s*,?\s+not\s+(?:the\s+)?{re.escape(value)}(?![\d,.]\d)", e.text
+        )
+        if inline is not None:
+            return " ".join([inline.group("new"), unit]).strip()
+        fixed = correction_in(e.text)
+        if fixed is not None and retracts(fixed, value):
+            new = [n for n in _NUMBER_VALUE.findall(fixed.replacement) if n != value]
+            if new:
+                return " ".join([new[0], unit]).strip()
+    return None
+
+
+def _says_number(text: str, value: str) -> bool:
+    return re.search(rf"(?<![\d,.]){re.escape(value)}(?![\d]|[,.]\d)", text) is not None

@@ -24,7 +24,7 @@ from emem.agents.amounts import (
 from emem.agents.assistant import cue_kin
 from emem.agents.birthdays import birthday_answer
 from emem.agents.corrected import latest_correction, without_retracted
-from emem.agents.corrections import correction_in
+from emem.agents.corrections import correction_in, number_put_right
 from emem.agents.counts import count_over_time, counted_words
 from emem.agents.currentness import said_by
 from emem.agents.durations import stated_duration
@@ -1187,6 +1187,10 @@ def offline_read(
         reply = reply_to_question(question, told, before=said_by(question, plan))
         if reply is not None:
             answer, status = reply.answer, "answered"
+    if status == "answered" and (fixed := number_put_right(question, answer, told)) is not None:
+        # "The fee is $1,400", then "the exam fee is $1,900, not $1,400": the number taken back
+        # is not the answer, whatever rule read it
+        answer = fixed
     if status == "answered" and answer_type(question) is AnswerType.YESNO:
         answer = with_verdict(answer)  # a yes/no question is answered yes or no, with the quote
     elif status == "answered" and not re.search(r"\bor\b", question) and echoes_question(answer, question):
