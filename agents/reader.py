@@ -146,6 +146,10 @@ _FUTURE = re.compile(
     # "Lina starts school in September".
     r"|\b(?:starts?|begins?|ends?)\s+(?:(?:[a-z]+\s+){0,2}?(?:on|in)\s+)?"
     + _DAY_OR_MONTH
+    # ... and so is a journey said that way: "we move to Bilbao on the 1st of November"
+    + r"|\b(?:we|I|they|he|she)\s+(?:move|moves|relocate|relocates|fly|flies|leave|leaves|arrive|arrives)\s+"
+    r"(?:[\w'’-]+\s+){0,3}?(?:on|in)\s+"
+    + _DAY_OR_MONTH
     + r"|\b(?:is|are)\s+(?:on\s+|in\s+)?"
     + _DAY_OR_MONTH,
     re.IGNORECASE,

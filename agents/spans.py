@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from emem.answer import EvidenceItem
+from emem.extract.patterns import PET_FAMILY, pet_family
 from emem.index.text import STOP_WORDS, irregular_singular, tokenize
 from emem.numbers import CARDINALS, COMPOUND_PATTERN, compound_value
 from emem.numbers import ORDINALS as SAID_ORDINALS
@@ -802,6 +803,16 @@ def proper_head(question: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+def same_kind(text: str, head: str) -> bool:
+    """Whether a text names an animal of the kind `head` names by another word ("a kitten" is a
+    cat, "a puppy" a dog): "What are my cats called?" is answered by "a kitten named Churro"."""
+    kind = pet_family(re.sub(r"(?:ies)$", "y", head.lower()).rstrip("s") or head.lower())
+    if kind == head.lower().rstrip("s") and kind not in PET_FAMILY.values():
+        return False
+    words = re.findall(r"[a-z]+", text.lower())
+    return any(pet_family(w) == kind or pet_family(w.rstrip("s")) == kind for w in words)
+
+
 def typed_span(
     kind: AnswerType, text: str, caption: str | None, exclude: set[str], head: str | None = None
 ) -> str | None:
@@ -834,12 +845,13 @@ def typed_span(
         if employer and employer.split()[0] not in _NOT_NAMES and employer.lower() not in exclude:
             return employer  # "a new job at Vantage Labs" names the employer
     if kind is AnswerType.NAME:
-        if head is not None and not about(text, {head}):
+        if head is not None and not about(text, {head}) and not same_kind(text, head):
             return None
         for m in _NAMED.finditer(text):
             # "a grumpy parrot called Capitão" names the parrot, not the family; "a dog named
             # Juniper and a rabbit named Clove": the name after the noun asked about.
-            if head is None or about(" ".join(text[: m.start()].split()[-3:]), {head}):
+            lead = " ".join(text[: m.start()].split()[-3:])
+            if head is None or about(lead, {head}) or same_kind(lead, head):
                 return m.group(1)
         names = _proper_names(text, exclude)
         if head is not None:

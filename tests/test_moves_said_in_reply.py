@@ -75,3 +75,13 @@ def test_being_in_the_place_one_planned_to_move_to_is_the_move() -> None:
     assert [o for _, p, o, _ in found if p == "lives_in"] == ["Mysuru"]
     # with no plan to move there, being somewhere may be a visit
     assert not [f for f in _facts("I'm in Mysuru! The conference is great.") if f[1] == "lives_in"]
+
+
+def test_a_journey_said_in_the_simple_present_is_read_forward() -> None:
+    from said import spoken
+
+    from emem.agents.reader import event_date
+
+    # said on 1 September 2025
+    assert event_date(spoken("Decision made, we move to Bilbao on the 1st of November.", 9))[0].year == 2025
+    assert event_date(spoken("We moved to Bilbao on the 1st of November.", 9))[0].year == 2024

@@ -61,3 +61,12 @@ def test_a_pet_s_death_said_by_name_ends_it_for_its_owner() -> None:
     # nobody known to have a pet of that name: the speaker's, as before
     lone = OfflineExtractor()(user_turns("Sadly Pebble died last week."))
     assert [(f.subject, f.kind) for f in lone if f.predicate == "has_pet"] == [("user", "end")]
+
+
+def test_a_kitten_s_name_answers_what_the_cats_are_called() -> None:
+    from emem.agents.spans import AnswerType, same_kind, typed_span
+
+    assert typed_span(AnswerType.NAME, "a kitten named Churro", None, set(), "cat") == "Churro"
+    assert same_kind("a puppy named Rex", "dogs")
+    assert not same_kind("a dog named Rex", "cat")
+    assert typed_span(AnswerType.NAME, "a dog named Rex", None, set(), "cat") is None
