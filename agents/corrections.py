@@ -201,7 +201,8 @@ def number_put_right(question: str, answer: str, evidence: Sequence[EvidenceItem
         if not about(e.text, focus) or not any(_says_number(x.text, value) for x in ordered[:i]):
             continue
         inline = re.search(
-            rf"(?P<new>{_NUMBER_VALUE.pattern})\s*,?\s+not\s+(?:the\s+)?{re.escape(value)}(?![\d,.]\d)", e.text
+            rf"(?P<new>{_NUMBER_VALUE.pattern})\s*,?\s+not\s+(?:the\s+)?{re.escape(value)}(?![\d,.]\d)",
+            e.text,
         )
         if inline is not None:
             return " ".join([inline.group("new"), unit]).strip()
