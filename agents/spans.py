@@ -806,8 +806,11 @@ def proper_head(question: str) -> str | None:
 def same_kind(text: str, head: str) -> bool:
     """Whether a text names an animal of the kind `head` names by another word ("a kitten" is a
     cat, "a puppy" a dog): "What are my cats called?" is answered by "a kitten named Churro"."""
-    kind = pet_family(re.sub(r"(?:ies)$", "y", head.lower()).rstrip("s") or head.lower())
-    if kind == head.lower().rstrip("s") and kind not in PET_FAMILY.values():
+    word = re.sub(r"ies$", "y", head.lower()).rstrip("s")
+    kind = pet_family(word)
+    if kind != word or kind not in PET_FAMILY.values():
+        # only the general word covers the others ("cats" covers a kitten); "kitten" does not
+        # cover every cat ("a tabby called Figo" may be another's)
         return False
     words = re.findall(r"[a-z]+", text.lower())
     return any(pet_family(w) == kind or pet_family(w.rstrip("s")) == kind for w in words)

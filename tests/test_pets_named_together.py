@@ -70,3 +70,5 @@ def test_a_kitten_s_name_answers_what_the_cats_are_called() -> None:
     assert same_kind("a puppy named Rex", "dogs")
     assert not same_kind("a dog named Rex", "cat")
     assert typed_span(AnswerType.NAME, "a dog named Rex", None, set(), "cat") is None
+    # the general word covers the others, not the other way round
+    assert not same_kind("A tabby called Figo", "kitten")
