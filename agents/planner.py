@@ -120,19 +120,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
         "is from",
     ),
     "relationship_status": ("married", "relationship", "single", "partner", "dating", "engaged", "divorc"),
-    # every pet word, plural too ("How many guinea pigs ...?"); the words that also name food
-    # only as a plural that owns ("How many chickens ...?", not "chicken curry")
-    "has_pet": tuple(
-        dict.fromkeys(
-            [
-                "pet",
-                "pets",
-                "animal",
-                *(w for w in PETS if w not in ("chicken", "fish", "duck")),
-                *(w[:-1] + "ies" if w.endswith("y") else w + "s" for w in PETS if w not in ("fish",)),
-            ]
-        )
-    ),
+    "has_pet": ("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "puppy", "kitten"),
     "likes": ("like", "likes", "love", "loves", "enjoy", "enjoys", "fan"),
     "dislikes": ("dislike", "hate", "hates", "can't stand"),
     "visited": ("visit", "visited", "trip", "travel", "traveled", "travelled", "been to", "went to"),
@@ -284,6 +272,17 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(cue)}(?:s|es|ed|ing|d)?\b")
 
 
+_PET_WORD_ASKED = re.compile(
+    r"\b(?:"
+    + "|".join(
+        rf"{re.escape(w[:-1])}(?:y|ies)" if w.endswith("y") else rf"{re.escape(w)}(?:s|es)?"
+        for w in sorted(PETS, key=len, reverse=True)
+    )
+    + r")\b"
+)
+"""Any pet word, singular or plural ("guinea pigs", "hens", "puppies")."""
+_COUNTS_OR_NAMES = re.compile(r"^\s*how\s+many\b|\b(?:called|named|names?)\b")
+"""A question counting or naming members of a set."""
 _SOUGHT = re.compile(r"\b(?:appl(?:y|ies|ied|ying)|interview(?:s|ed|ing)?)\s+(?:for|with|at|to)\b")
 """A question about a job applied or interviewed for, not the one held."""
 _OCCUPATION = re.compile(
@@ -356,6 +355,11 @@ def predicate_cues(question: str) -> list[str]:
         found = list(dict.fromkeys(["address", *found]))  # "Which street do I live on?": the address
     if _OCCUPATION.match(question):
         found = list(dict.fromkeys(["job_title", "works_at", *found]))
+    if "has_pet" not in found and _COUNTS_OR_NAMES.search(q) and _PET_WORD_ASKED.search(q):
+        # "How many guinea pigs does Anselm have?", "What are the hens called?": the set of pets
+        # counted or named, by any pet word. Not every question with a pet word asks about the
+        # set: "How long has Nate had his turtles?" is answered by a reply the set's turns crowd out.
+        found.append("has_pet")
     if _SOUGHT.search(q):
         # "What job has Hamid applied for?": a job sought is not the one held
         found = [p for p in found if p not in ("works_at", "job_title")]

@@ -72,3 +72,13 @@ def test_a_kitten_s_name_answers_what_the_cats_are_called() -> None:
     assert typed_span(AnswerType.NAME, "a dog named Rex", None, set(), "cat") is None
     # the general word covers the others, not the other way round
     assert not same_kind("A tabby called Figo", "kitten")
+
+
+def test_any_pet_word_cues_the_pets_when_they_are_counted_or_named() -> None:
+    from emem.agents.planner import predicate_cues
+
+    assert predicate_cues("How many guinea pigs does Anselm have now?") == ["has_pet"]
+    assert "has_pet" in predicate_cues("What are the hens called?")
+    # a duration is answered by a reply the pets' own turns would crowd out of the pack
+    assert "has_pet" not in predicate_cues("How long has Nate had his turtles?")
+    assert "has_pet" not in predicate_cues("What's my favourite chicken dish?")
