@@ -17,7 +17,7 @@ from emem.agents.spans import measure_family
 from emem.answer import Operation, Plan
 from emem.errors import LLMError
 from emem.extract.dates import find_date_mentions
-from emem.extract.patterns import PETS, VEHICLE_NOUN
+from emem.extract.patterns import PET_FORMS, VEHICLE_NOUN
 from emem.extract.roles import asked_roles
 from emem.extract.rules import favourite_of
 from emem.index.text import STOP_WORDS, tokenize
@@ -272,14 +272,7 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(cue)}(?:s|es|ed|ing|d)?\b")
 
 
-_PET_WORD_ASKED = re.compile(
-    r"\b(?:"
-    + "|".join(
-        rf"{re.escape(w[:-1])}(?:y|ies)" if w.endswith("y") else rf"{re.escape(w)}(?:s|es)?"
-        for w in sorted(PETS, key=len, reverse=True)
-    )
-    + r")\b"
-)
+_PET_WORD_ASKED = re.compile(rf"\b{PET_FORMS}\b")
 """Any pet word, singular or plural ("guinea pigs", "hens", "puppies")."""
 _COUNTS_OR_NAMES = re.compile(r"^\s*how\s+many\b|\b(?:called|named|names?)\b")
 """A question counting or naming members of a set."""

@@ -19,7 +19,7 @@ from emem.extract.entities import NOT_NAMES, SENTENCE_ADVERBS, AliasResolver
 from emem.extract.forget_grammar import find_request
 from emem.extract.introductions import introductions
 from emem.extract.moves import moves
-from emem.extract.patterns import NAMED_PERSON, PET, PETS
+from emem.extract.patterns import NAMED_PERSON, PET, PET_FORMS
 from emem.extract.roles import roles as role_holders
 from emem.extract.rules import (
     AHEAD,
@@ -1012,15 +1012,7 @@ def _after_commas(sentence: str) -> list[str]:
 
 
 _PET_NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+"
-_PET_WORD = re.compile(
-    "(?:"
-    + "|".join(
-        rf"{re.escape(w[:-1])}(?:y|ies)" if w.endswith("y") else rf"{re.escape(w)}(?:s|es)?"
-        for w in sorted(PETS, key=len, reverse=True)
-    )
-    + ")$",
-    re.I,
-)
+_PET_WORD = re.compile(rf"{PET_FORMS}$", re.I)
 """The pet word a plural ends in ("got two guinea pigs" -> "guinea pigs")."""
 _NAMED_THEM = re.compile(
     rf"\b(?P<pets>{PET})\b[^.!?]*?\b(?:(?P<who>[Ww]e|I|{_PET_NAME})|and)\s+(?:named|called)\s+them\s+"
@@ -1168,6 +1160,11 @@ class _State:
     known: Callable[[str], list[FactCandidate]] | None = None
     """What the ledger already holds of a subject (earlier sessions), when consolidation says."""
 
+    def held(self, subject: str) -> list[FactCandidate]:
+        """What is known of `subject`: asserted in this call so far, then held by the ledger."""
+        said = [x.fact for x in self.said if x.fact.subject == subject]
+        return said + (self.known(subject) if self.known is not None else [])
+
 
 _WORK_PLACE = re.compile(r"^[^.!?;]{0,30}?\bin\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\b")
 """Where a workplace is, said right after it ("at St. Mary's Hospital in Leeds")."""
@@ -1222,8 +1219,7 @@ def _arrived(
     speaker = resolver.canonical(turn.speaker)
     if any(f.predicate == "lives_in" and f.subject == speaker for f in facts):
         return []
-    held = [x.fact for x in state.said if x.fact.subject == speaker]
-    held += state.known(speaker) if state.known is not None else []
+    held = state.held(speaker)
     planned = [
         f.object.lower()
         for f in held
@@ -1255,8 +1251,7 @@ def _pet_owner(fact: FactCandidate, turn: Turn, resolver: AliasResolver, state: 
     speaker = resolver.canonical(turn.speaker)
     named = {resolver.canonical(w) for w in re.findall(r"\b[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+\b", turn.text)}
     for owner in [speaker, *sorted(named - {speaker, fact.object.strip()})]:
-        held = [x.fact for x in state.said if x.fact.subject == owner]
-        held += state.known(owner) if state.known is not None else []
+        held = state.held(owner)
         if any(
             f.predicate == "has_pet" and f.kind == "assert" and (named_value(f.object) or "").lower() == name
             for f in held

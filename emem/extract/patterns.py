@@ -867,6 +867,15 @@ def pet_family(species: str) -> str:
 
 
 PET = rf"(?:(?:[a-z]+\s+){{0,2}}?{_alt(PETS)}(?:s|es)?)\b"
+PET_FORMS = (
+    "(?:"
+    + "|".join(
+        rf"{re.escape(w[:-1])}(?:y|ies)" if w.endswith("y") else rf"{re.escape(w)}(?:s|es)?"
+        for w in sorted(PETS, key=len, reverse=True)
+    )
+    + ")"
+)
+"""Any pet word, singular or plural ("guinea pigs", "hens", "puppies")."""
 
 UPPER = "A-Z" + "".join(ch for ch in map(chr, range(0xC0, 0x250)) if ch.isupper())
 """Capital letters of the Latin alphabets for a character class ("Ōhope", "Ærø", "Łódź"): `[A-Z]`
