@@ -103,6 +103,16 @@ def apply_forget_requests(
             # "The wedding's been moved to December. <what the user asked to forget>": the
             # sentences no request covers still answer; the covered ones never reach the reader.
             kept.append(shown.setdefault(id(e), _partial(e, rest)))
+    # "What is Ilyas into?" says only whom it asks about, and a turn no request covers names him:
+    # a turn withheld for what else it says ("Ilyas got a chest infection", under a medical
+    # request) is not what is asked, unless the request is about him. (Two people named ask what
+    # is between them: "What's going on between Citlali and Iván?")
+    people = [n for n in entities if n.lower() != "user"]
+    named_only = (
+        len(people) == 1
+        and not focus_words(question, set(entities))
+        and any(re.search(rf"\b{re.escape(n)}\b", e.text) for e in kept for n in people)
+    )
     scored = sorted(ranked, key=lambda e: -e.score) if ranked is not None else None
     best_first = scored or ranked_evidence
     nearest = None
@@ -115,6 +125,8 @@ def apply_forget_requests(
         )
         if nearest is not None and _of_a_relative(top.text, topic, question, entities):
             nearest = None  # what the top turn says on the topic, it says of someone else
+        if nearest is not None and named_only and not _names_any(nearest, entities):
+            nearest = None  # it names whom the question asks about; the request is not about them
     if not answering:
         pool = scored if scored is not None else ranked_evidence
         # "Why was the wedding moved?": the reason is said beside the event, so a turn whose
@@ -128,6 +140,8 @@ def apply_forget_requests(
                 # "Where did Kofi live in May?" is not about "My sister Abena lives in London",
                 # withheld: what it says of the topic it says of someone else.
                 continue
+            if hit is not None and named_only and not _names_any(hit, entities):
+                continue  # said of him, withheld for something else (above)
             rest = _rest_of(e, requests) if hit is not None and not why else None
             if rest:
                 withheld_part = " ".join(x for x in sentences(e.text) if x not in rest)
@@ -273,6 +287,14 @@ def _names_topic(request: ForgetRequest, question: str) -> bool:
         short = re.findall(r"[a-z]{2,}", request.topic.lower())
         return bool(short) and all(re.search(rf"\b{w}\b", question.lower()) for w in short)
     return all(about_question(question, {w}) for w in words)
+
+
+def _names_any(request: ForgetRequest, entities: Sequence[str]) -> bool:
+    """Whether the request is about one of the people or things named (by its name pattern)."""
+    if request.names_pattern is None:
+        return False
+    pattern = re.compile(request.names_pattern)
+    return any(pattern.search(e) for e in entities)
 
 
 _WHY = re.compile(r"^\s*(?:why|how\s+come|what\s+(?:was|is)\s+the\s+reason)\b", re.IGNORECASE)

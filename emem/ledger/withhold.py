@@ -141,9 +141,17 @@ TOPICS: tuple[Topic, ...] = (
         (STREET,),
     ),
     Topic(
-        r"\b(?:medical|health|diagnos\w*|illness|conditions?|therap(?:y|ist))\b",
+        r"\b(?:medical|health|diagnos\w*|illness|conditions?)\b",
         ("health_condition", "allergy"),
         MEDICAL_WORDS,
+    ),
+    # Therapy is the mind's care, not every medical word: "forget the therapy stuff" leaves a
+    # child's kiwi allergy answerable.
+    Topic(
+        r"\b(?:therap(?:y|ies|ists?)|counsell?(?:ing|ors?))\b",
+        (),
+        r"\b(?:therap(?:y|ies|ists?)|counsell?(?:ing|ors?)|psycholog\w*|psychiatr\w*|mental\s+health|anxiety|"
+        r"depression|depressed|panic\s+attacks?|antidepressants?|sertraline|fluoxetine|citalopram|escitalopram)\b",
     ),
     # Medication is what is taken, not every medical word: "forget my medication" leaves a
     # child's allergy answerable.
@@ -655,16 +663,20 @@ def _with_partners(ledger: Any, namespace: str, request: ForgetRequest) -> Forge
 _TOLD_IN = re.compile(
     r"\b(?:(?:told\s+(?:you|me)|said|mentioned|gave\s+you|shared|brought\s+up)(?:\s+(?:about|to\s+you))?"
     r"(?:\s+\w+){0,2}?\s+(?:back\s+)?in|(?:stuff|thing|things|bit|news|info|business)\s+from)\s+"
-    rf"(?P<month>{'|'.join(m.title() for m in MONTH_NAMES)})\b"
+    rf"(?:(?P<month>{'|'.join(m.title() for m in MONTH_NAMES)})\b|(?:the\s+)?(?P<season>(?i:spring|summer|autumn|fall|winter))\b)"
 )
-"""The month a request says its topic was told in ("I told you about in March", "the stuff from
-March"); a month said of the topic itself ("the trip in March") does not follow a telling."""
+"""The month or season a request says its topic was told in ("I told you about in March", "the
+stuff from the summer"); a month said of the topic itself ("the trip in March") does not follow a
+telling."""
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+"""A season's first month, the northern hemisphere's (meteorological seasons, three months each)."""
 _SLACK = timedelta(days=3)
 
 
 def told_month(sentence: str, known: datetime) -> tuple[datetime, datetime] | None:
-    """When a request says it was told (pure): that month, the latest one not after the request,
-    with three days either side (a turn near midnight in another zone). None: it does not say.
+    """When a request says it was told (pure): that month (or season), the latest one begun by
+    the request, with three days either side (a turn near midnight in another zone). None: it
+    does not say.
 
     Args:
         sentence: the request as said.
@@ -676,10 +688,14 @@ def told_month(sentence: str, known: datetime) -> tuple[datetime, datetime] | No
     m = _TOLD_IN.search(sentence)
     if m is None:
         return None
-    month = MONTHS[m.group("month").lower()]
+    if m.group("month"):
+        month, length = MONTHS[m.group("month").lower()], 1
+    else:
+        month, length = _SEASONS[m.group("season").lower()], 3
     year = known.year if month <= known.month else known.year - 1
     start = datetime(year, month, 1, tzinfo=known.tzinfo or UTC)
-    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=start.tzinfo)
+    after = month - 1 + length
+    end = datetime(year + after // 12, after % 12 + 1, 1, tzinfo=start.tzinfo)
     return start - _SLACK, end + _SLACK
 
 
