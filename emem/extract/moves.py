@@ -31,7 +31,7 @@ _MOVE = re.compile(
     r"(?P<verb>moving|moved|relocating|relocated|move|relocate)\b(?P<rest>[^.!?;]*)"
 )
 """A first-person or named subject, then a verb of moving, then the rest of its clause."""
-_BARE_MOVED = re.compile(r"(?:^|(?<=[.!?]\s))(?P<verb>Moved)\b(?P<rest>[^.!?;]*)")
+_BARE_MOVED = re.compile(r"(?:^|(?<=[.!?]\s))(?P<verb>[Mm]oved)\b(?P<rest>[^.!?;]*)")
 """ "Moved" opening a sentence, its subject left out ("We're in Devonport! Moved over in July"):
 the speaker moved."""
 _ORIGIN = re.compile(rf"\b(?:[Oo]ut\s+of|[Aa]way\s+from|[Ff]rom)\s+(?P<place>{_PLACE})")

@@ -1208,13 +1208,22 @@ _ARRIVED = re.compile(
     r"in\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})(?:\s+now)?\s*[!.]"
 )
 """Being somewhere, said as a sentence of its own ("I'm in Mysuru!")."""
+_MOVED_IN = re.compile(
+    r"(?:^|[.!?]\s+)\W*(?:(?:so|well|finally|anyway)\W+)?(?:I'm|I\s+am|we're|we\s+are)\s+(?:finally\s+)?in\s*[!.]"
+    r"|\b(?:I've|I\s+have|we've|we\s+have)\s+(?:finally\s+|officially\s+)?moved\s+in\b",
+    re.IGNORECASE,
+)
+_HOME_NAMED = re.compile(
+    r"\b[Tt]he\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)?)\s+(?:house|flat|place|apartment|home|cottage)\b"
+)
+"""Moving in said apart from where ("We're in. The Huntingdon house is chaos but it's ours.")."""
 
 
 def _arrived(
     text: str, turn: Turn, resolver: AliasResolver, state: _State, facts: list[FactCandidate]
 ) -> list[FactCandidate]:
-    """ "I'm in Mysuru!" after a plan to move there: the move has happened, and the speaker lives
-    there from this turn. Alone, being somewhere may be a visit, so only a known plan to move
+    """ "I'm in Mysuru!" (or "We're in. The Huntingdon house is chaos") after a plan to move there:
+    the move has happened, and the speaker lives there from this turn. Alone, being somewhere may be a visit, so only a known plan to move
     there makes it a home."""
     speaker = resolver.canonical(turn.speaker)
     if any(f.predicate == "lives_in" and f.subject == speaker for f in facts):
@@ -1225,15 +1234,17 @@ def _arrived(
         for f in held
         if f.predicate == "plans_to" and f.object.lower().startswith(("move to", "relocate to"))
     ]
-    for m in _ARRIVED.finditer(text):
-        place = m.group("place")
+    found = [(m.group("place"), m.group(0)) for m in _ARRIVED.finditer(text)]
+    if _MOVED_IN.search(text):
+        found += [(m.group("place"), m.group(0)) for m in _HOME_NAMED.finditer(text)]
+    for place, surface in found:
         if any(re.match(rf"(?:move|relocate) to {re.escape(place.lower())}\b", p) for p in planned):
             return [
                 FactCandidate(
                     subject=speaker,
                     predicate="lives_in",
                     object=place,
-                    surface=m.group(0).strip(),
+                    surface=surface.strip(),
                     source_turn_ids=[turn.turn_id],
                     valid_from=turn.time,
                 )

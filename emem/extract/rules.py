@@ -1103,8 +1103,9 @@ def favourite_of(m: re.Match[str]) -> str | None:
 _VEHICLE = r"(?P<obj>[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}\b))*)"
 """A vehicle by its make and model, as people name the one they drive ("Mitsubishi Outlander",
 "Isuzu D-Max", "Ram 3500", "Hilux")."""
-_VEHICLE_MODS = r"(?:(?:[a-z][\w-]*|(?:19|20)\d\d)\s+){0,3}?"
-"""What may come between the article and the make ("a green 2019 Outback", "a 2018 Seat Leon")."""
+_VEHICLE_MODS = r"(?:(?!(?:at|in|on|from|with|for|to|of|by|near|as)\s)(?:[a-z][\w-]*|(?:19|20)\d\d)\s+){0,3}?"
+"""What may come between the article and the make ("a green 2019 Outback", "a 2018 Seat Leon"); not
+a preposition ("got a lectureship at Strathclyde" names no vehicle)."""
 _VEHICLE_TALK = re.compile(
     rf"\b(?:{VEHICLE_NOUN}|drive|drives|driving|drove|traded\s+in|written\s+off|"
     r"write-off|nicked|stolen|mileage|miles|kilomet(?:re|er)s|mpg|engine|gearbox|MOT|second[\s-]hand|"
@@ -1561,6 +1562,23 @@ _STARTS_IT = re.compile(
     r"\b(?:I|I'm|I\s+am|I'll|I\s+will|she|he|they)\s+(?:start|starts|starting|begin|begins|beginning)\b"
 )
 """An offer taken up: its holder says they start."""
+_ACCEPTED = re.compile(
+    r"\b(?:I|I've|I\s+have|we|we've)\s+(?:just\s+|finally\s+)?(?:accepted|took\s+it|said\s+yes)\b"
+)
+"""An offer taken up: its holder says they accepted it."""
+_NEXT_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_DECLINED = re.compile(r"\b(?:turned\s+(?:it\s+|them\s+)?down|declined|said\s+no|rejected|not\s+taking)\b")
+
+
+def _offer_taken(ctx: Ctx) -> bool:
+    """Whether an offer said in the sentence is taken up in it or right after it (not before,
+    nor turns later: an "I accepted" there may be of something else), and not turned down."""
+    at = ctx.context.find(ctx.sentence)
+    rest = ctx.context[at + len(ctx.sentence) :] if at >= 0 else ""
+    after = ctx.sentence + " " + _NEXT_SENTENCE.split(rest.strip(), maxsplit=1)[0]
+    return not _DECLINED.search(after) and bool(_STARTS_IT.search(after) or _ACCEPTED.search(after))
+
+
 _AGENT_NOUN = (
     r"(?!(?:member|customer|regular|user|visitor|guest|player|beginner|newcomer|stranger|winner|loser|"
     r"partner|owner|fan|believer|lover|supporter|subscriber|passenger|resident|patient|student|other|"
@@ -2059,6 +2077,16 @@ RULES: tuple[Rule, ...] = (
         place,
         dated=True,
     ),
+    # "Tomek and I have a flat in Podgórze, near the footbridge": the home one has is where one
+    # lives (a holiday or rented-out place is not)
+    R(
+        "lives_in",
+        r"{S}{HAVE}{ADV}\s+(?:got\s+)?(?:a|an|our|my)\s+(?:own\s+)?(?:new\s+|little\s+|tiny\s+|small\s+|big\s+)?"
+        r"(?:[a-z]+-bed(?:room)?\s+)?(?:flat|apartment|house|studio|cottage|bungalow|condo|townhouse)"
+        r"(?:\s+on\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)?\s+in\s+{obj:place}(?![^.!?;]*\brent(?:ing)?\s+(?:it\s+)?out\b)",
+        place,
+        dated=True,
+    ),
     # "I'm staying in my place in the Oosterpoort": staying put in one's home says where it is
     R(
         "lives_in",
@@ -2385,6 +2413,24 @@ RULES: tuple[Rule, ...] = (
         dated=True,
         confidence=0.8,
     ),
+    # "working out of the Bunbury station", "I've transferred to the Donnybrook branch": the
+    # station or branch one works from, by its town
+    R(
+        "works_at",
+        r"{S}(?:{BEN}{ADV}\s+)?(?:working|based)\s+(?:out\s+of|from|at)\s+the\s+"
+        r"(?P<obj>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+(?:station|branch|depot|office|base|hub|ward))\b",
+        np(),
+        dated=True,
+        confidence=0.7,
+    ),
+    R(
+        "works_at",
+        r"{S}{HAVE}{ADV}\s+(?:been\s+)?transferred\s+to\s+the\s+"
+        r"(?P<obj>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+(?:station|branch|depot|office|base|hub|ward|store|site))\b",
+        np(),
+        dated=True,
+        confidence=0.7,
+    ),
     # "I'm a line cook at Ortolan": "cook" is left out of the job heads ("a good cook"), but a cook
     # at a named place is a job there.
     R(
@@ -2419,7 +2465,7 @@ RULES: tuple[Rule, ...] = (
     R("job_title", r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+{obj:np}", job_phrase),
     R(
         "works_at",
-        r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for|with)\s+{obj:org}",
+        r"{S}{vg:work:now}\s+as\s+(?:a|an)\s+(?:[a-z][\w-]*|[A-Z]{2,5})(?:\s+[a-z][\w-]*){0,3}?\s+(?:at|for|with)\s+{obj:org}",
         org,
     ),
     R(
@@ -2496,6 +2542,14 @@ RULES: tuple[Rule, ...] = (
         org_name,
         dated=True,
     ),
+    # "I've set up on my own, Oolite Stoneworks, restoration and letter-cutting": going it alone,
+    # then the business's name
+    R(
+        "works_at",
+        r"{S}{HAVE}{ADV}\s+(?:set|started)\s+up\s+on\s+(?:my|our|his|her|their)\s+own,\s+(?:(?:as|called|named)\s+)?{obj:org}",
+        org_name,
+        dated=True,
+    ),
     R(
         "works_at",
         r"{S}{BEN}\s+(?:calling|naming)\s+it\s+{obj:org}",
@@ -2545,6 +2599,16 @@ RULES: tuple[Rule, ...] = (
         starts=True,
         confidence=0.7,
         kw="offered",
+    ),
+    # "I got an offer from Westfield College, head of science from September! I accepted
+    # yesterday.": an offer is a job once it is accepted or started
+    R(
+        "works_at",
+        r"{S}{vg:get,receive,have:past}\s+(?:an?\s+|the\s+)?(?:job\s+|new\s+)?offer\s+from\s+{obj:org}",
+        lambda m, ctx: org_name(m, ctx) if _offer_taken(ctx) else [],
+        starts=True,
+        confidence=0.7,
+        kw="offer",
     ),
     # relationships
     R("relationship_status", r"{S}{vg:get:past}\s+married\b", const("married"), dated=True),
