@@ -103,7 +103,13 @@ def counted_words(question: str, plan: Plan) -> set[str]:
     predicate's kind the predicate's other cues ("pets" -> cats, dogs, puppies, ...), since "two
     cats" states how many pets."""
     focus = focus_words(question, set(plan.entities))
+    if focus & _WORKFORCE:
+        focus |= _WORKFORCE  # "How many people did Kunle employ?" is said as "Fourteen staff"
     return focus | {w for kin in cue_kin(question, plan, focus, states=False).values() for w in kin}
+
+
+_WORKFORCE = frozenset(tokenize("staff employ employs employed employee employees worker workers"))
+"""Words of the people a business employs: a count of one is said in any of them."""
 
 
 @dataclass(frozen=True)

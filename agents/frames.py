@@ -78,6 +78,15 @@ _ACTIVITY = frozenset({"do", "play", "practise", "practice", "take", "have"})
 """Verbs that take an activity alike: "he does piano" answers "What instrument does he play?"."""
 
 
+_INTEREST = re.compile(
+    r"\b(?:into|likes?|loves?|(?:obsessed|fascinated|mad|crazy|nuts|keen)\s+(?:with|about|on)|"
+    r"(?:a\s+|the\s+|big\s+|huge\s+)*fan\s+of)\b",
+    re.I,
+)
+""""What is Ilyas into?" asks what he likes, in whatever words: "Ilyas likes bin lorries", "Zayd
+is the one obsessed with planes", "she's really into climbing"."""
+
+
 def _lemma(verb: str) -> str:
     """The lemma of an asked verb, from the extractor's one verb table ("drove" -> "drive";
     "moving" -> "mov", "plays" -> "play")."""
@@ -93,6 +102,8 @@ def verb_forms(verb: str) -> re.Pattern[str]:
     Returns:
         A compiled pattern matching any form as a whole word.
     """
+    if verb.lower() == "into":
+        return _INTEREST
     lemma = _lemma(verb)
     lemmas = _ACTIVITY if lemma in _ACTIVITY else {lemma}
     forms: set[str] = set()

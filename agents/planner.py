@@ -53,6 +53,12 @@ _CURRENT = re.compile(
 )
 
 
+_WORKS_WITH = re.compile(
+    r"^\s*who(?:['’]s|\s+is|\s+do|\s+does|\s+did)?\b.*\bwork(?:s|ed|ing)?\s+(?:with|alongside)\b"
+)
+"""A question about who someone works with: a person, not where they work."""
+
+
 def asks_now(question: str) -> bool:
     """Whether a question says it asks what holds now ("now", "currently", "these days")."""
     return bool(_CURRENT.search(question))
@@ -108,6 +114,11 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
         "driving for",
         "deliver for",
         "delivers for",
+        "based at",
+        "which station",
+        "which branch",
+        "which depot",
+        "which office",
     ),
     "hometown": (
         "hometown",
@@ -353,8 +364,9 @@ def predicate_cues(question: str) -> list[str]:
         # counted or named, by any pet word. Not every question with a pet word asks about the
         # set: "How long has Nate had his turtles?" is answered by a reply the set's turns crowd out.
         found.append("has_pet")
-    if _SOUGHT.search(q):
-        # "What job has Hamid applied for?": a job sought is not the one held
+    if _SOUGHT.search(q) or _WORKS_WITH.search(q):
+        # "What job has Hamid applied for?": a job sought is not the one held; "Who's the
+        # crewmate I work with?" asks a person, not the employer
         found = [p for p in found if p not in ("works_at", "job_title")]
     if _DRIVES_WHAT.match(question):
         found = list(dict.fromkeys(["drives", *found]))

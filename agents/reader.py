@@ -44,6 +44,7 @@ from emem.agents.members import which_member
 from emem.agents.named import named_instance
 from emem.agents.owners import owner_answer
 from emem.agents.pets import asks_about_pet, pet_answer
+from emem.agents.places import TOWN_HEADS, containing_town
 from emem.agents.planner import PREDICATE_CUES, predicate_cues
 from emem.agents.replies import reply_to_question
 from emem.agents.rescheduled import rescheduled
@@ -62,6 +63,7 @@ from emem.agents.spans import (
     answer_type,
     asked_head,
     best_sentence,
+    clock_verb,
     corrects_number,
     focus_words,
     has_revision_cue,
@@ -502,6 +504,11 @@ def _dated_outside(value: str, start: datetime, end: datetime) -> bool:
 _HOME_PREDICATES = frozenset({"lives_in", "address", "hometown"})
 
 
+def _home_value(value: str, states: list[FactItem]) -> bool:
+    """Whether an answer is a home the ledger holds (a value of a home predicate)."""
+    return any(f.predicate in _HOME_PREDICATES and value in f.values for f in states)
+
+
 def _address_left(fact: FactItem, states: list[FactItem]) -> bool:
     """Whether an address was left by a later move: a home (`lives_in`) said after it, in a place
     the address does not name ("Gloucester Road, Bristol", then "I moved to Glasgow")."""
@@ -639,6 +646,15 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
     return ", ".join(bare_value(v) for v in values)
 
 
+_ASKS_DAY = re.compile(r"^\s*(?:on\s+)?(?:what|which)\s+day\b", re.I)
+_HAS_DAY = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)?\b(?!\d)(?!\s*(?:hours?|minutes?))|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b"
+    r"|\b(?:today|tomorrow|yesterday)\b",
+    re.I,
+)
+"""A day said: a day of the month or a weekday ("12 June 2024", "Thursdays"), not only a month."""
+_NOT_DATES = frozenset({AnswerType.CLOCK, AnswerType.RESULT_TIME})
+"""Answer types of "What time ...?" questions that a date does not answer."""
 _KIND_WORDS = frozenset(
     "partner spouse pet pets sibling siblings kid kids child children parent parents".split()
 )
@@ -684,7 +700,7 @@ def _asked_subjects(question: str, plan: Plan, states: list[FactItem]) -> list[F
 VALUE_HEADS: dict[str, frozenset[str]] = {
     "works_at": frozenset(
         "employer company firm workplace hospital school university college startup agency bank business "
-        "organisation organization studio restaurant store shop clinic office".split()
+        "organisation organization studio restaurant store shop clinic office station branch depot base".split()
     ),
     "lives_in": frozenset(
         "city town country place state village neighbourhood neighborhood area part district suburb barrio quarter".split()
@@ -747,6 +763,8 @@ def _as_is(kind: AnswerType, predicate: str, value: str, head: str | None = None
 _MEASURE_WORDS = frozenset(
     "weigh weighs weighed weight heavy kilos kilograms kg pounds lbs stone grams dose doses dosage mg "
     "milligrams ml tall height far distance long take takes taking".split()
+    # the forms `focus_words` leaves of them ("How many kilos is Elsie?" -> "kilo")
+    + "kilo kilogram pound gram milligram dose".split()
 )
 """Words that ask for a quantity rather than say what it is of: "she weighs 4.1 kg" is not about
 Otis because both say "weigh"."""
@@ -774,14 +792,21 @@ def _candidates(
     if kind is AnswerType.AGE and plan.entities:
         # The typed span said of the person is what makes a turn about "how old is Pepper?".
         about_it = [e for e in holding[:READ_DEPTH] if involves(e, plan.entities)]
-    elif kind in (AnswerType.MEASURE, AnswerType.ADDRESS) and plan.entities:
+    elif kind in (AnswerType.MEASURE, AnswerType.ADDRESS, AnswerType.CLOCK) and plan.entities:
         # "How much does Elsie weigh?": a quantity in the asked units said of Elsie ("Elsie's
         # 8.4 kg now") is about it without the question's words; so is an address ("we're on
         # Sint-Pietersplein 4 since August" for "What's my address?"). Both change over time, so
         # for a question not about the past the latest one said answers.
         # A unit or an address is specific enough to read a little deeper than other spans: it
         # is often a reply ("is the commute better?" - "25 minutes.") ranked below the question.
-        family = measure_family(question) if kind is AnswerType.MEASURE else None
+        # So is a time of day ("Games are Saturday at 9:40" for the Sparks' games).
+        family = (
+            measure_family(question)
+            if kind is AnswerType.MEASURE
+            else clock_verb(question)
+            if kind is AnswerType.CLOCK
+            else None
+        )
         measured = [e for e in holding[:FRAME_DEPTH] if typed_span(kind, e.text, None, set(), family)]
         focus = focus_words(question, set(plan.entities)) - TYPE_WORDS - _MEASURE_WORDS
         about_it = [e for e in measured if involves(e, plan.entities)] or [
@@ -1196,7 +1221,7 @@ def offline_read(
         # is not the answer, whatever rule read it
         answer = fixed
     if status == "answered" and answer_type(question) is AnswerType.YESNO:
-        answer = with_verdict(answer)  # a yes/no question is answered yes or no, with the quote
+        answer = with_verdict(answer, question)  # a yes/no question is answered yes or no, with the quote
     elif status == "answered" and not re.search(r"\bor\b", question) and echoes_question(answer, question):
         # "What position did I play in roller derby?" -> "roller derby": the question's own words
         # say nothing it did not
@@ -1411,6 +1436,9 @@ def _read_rules(
                 later = _dropped_later(question, plan, states, holding) or newer_typed(
                     question, plan, states, holding
                 )
+            if what_head(question) in TOWN_HEADS and _home_value(value, states):
+                # "Which city does Dragana live in?": the ledger's "Vračar" is a part of Belgrade
+                return containing_town(later or value, told) or later or value, "answered"
             return (later or value), "answered"
     if verdict is not None:
         return verdict, "answered"
@@ -1418,7 +1446,12 @@ def _read_rules(
         replaced = _replacement_of_ended(question, plan, facts, every)
         if replaced is not None:
             return replaced, "answered"
-    if plan.operation == Operation.COUNT and (states or holding or told):
+    if (
+        plan.operation == Operation.COUNT
+        and (states or holding or told)
+        # "How many kilos is Elsie?" asks a measure in units, read below, not a count of things
+        and answer_type(question) is not AnswerType.MEASURE
+    ):
         # The replay reads context turns too: it judges each sentence by its own rules (what is
         # counted, the members named), and a loss is often said in a turn no assistant quoted;
         # so does a total no assistant quoted ("So three working for me now").
@@ -1454,7 +1487,9 @@ def _read_rules(
             off = None
     if off is not None:
         return off, "answered"  # "When is the surgery?": it was called off, not its old date
-    if plan.operation == Operation.TEMPORAL_LOOKUP:
+    if plan.operation == Operation.TEMPORAL_LOOKUP and answer_type(question) not in _NOT_DATES:
+        # ("What time does the shop open?" asks an hour, "What time did Maelle run?" a time
+        # taken: the typed read below, never a date.)
         candidates = _candidates(question, plan, holding, people=people) or holding
         if plan.entities and not any(dated(e) for e in candidates[:READ_DEPTH]):
             # "The wedding was beautiful", said a week later, dates nothing; a turn about the
@@ -1481,6 +1516,8 @@ def _read_rules(
             # programme started two weeks ago")
             candidates = [began, *(e for e in candidates if e is not began)]
         when = temporal_lookup(question, candidates, plan.entities, frozenset(focus), frame)
+        if when and _ASKS_DAY.match(question) and not _HAS_DAY.search(when):
+            when = None  # "What day does my book club meet?" is not answered by "August 2024"
         return (when, "answered") if when else (abstention(question), "abstained")
     if plan.operation == Operation.TEMPORAL_ARITHMETIC:
         stated = stated_duration(question, focus_words(question, set(plan.entities)), holding)
@@ -1647,6 +1684,13 @@ def _read_rules(
         replaced = _replaced_since(question, plan, chosen.text, chosen_time, holding)
         if replaced is not None:
             return replaced, "answered"
+    if (
+        chosen is not None
+        and chosen.specific
+        and kind is AnswerType.PLACE
+        and what_head(question) in TOWN_HEADS
+    ):
+        return containing_town(chosen.text, told) or chosen.text, "answered"  # Vračar's city, as above
     if chosen is not None:
         return chosen.text, "answered"
     return abstention(question), "abstained"
@@ -1922,8 +1966,17 @@ def unmentioned(
         and n[:1].isupper()
         and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", question)
         and not _as_subject(n, question)
+        and not re.search(rf"{_WITHIN}{re.escape(n)}(?!\w)", question, re.I)
         and not re.search(rf"(?<!\w){_singular(n)}(?!\w)", known, re.I)
     ]
+
+
+_WITHIN = (
+    r"\b(?:part|parts|area|areas|neighbou?rhood|district|quarter|suburb|side|end|corner|borough)\s+of\s+"
+    r"(?:the\s+)?"
+)
+"""A place the question asks within ("Which part of Helsinki does Ilona live in?"): the answer
+names the part (Vallila), and a turn need not say the town."""
 
 
 def _singular(name: str) -> str:

@@ -45,6 +45,9 @@ class AnswerType(StrEnum):
     CODE = "code"
     """An identifier given as a value: a number, code, PIN, password, reference or registration
     ("HX-448812", "plot 41", "2791"). Only the value said beside what it identifies answers."""
+    CLOCK = "clock"
+    """A time of day ("10:30", "quarter to eight", "9am", "at 10"): a date does not answer "What
+    time does the shop open?"."""
     MEASURE = "measure"
     """A quantity in units of the asked kind (a weight, a dose, a height or distance, a journey's
     length in time): only a number with such a unit answers ("5.6 kg", "10mg", "70 minutes")."""
@@ -92,10 +95,13 @@ _TYPES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = (
         AnswerType.RESULT_TIME,
         re.compile(
             r"^\s*what\s+(?:is|was|were|'s)\s+.*\b(?:finish(?:ing)?|race|running|personal best|best)?\s*time\b"
-            r"(?!\s+(?:of day|zone))",
+            r"(?!\s+(?:of day|zone))"
+            # "What time did Maelle run in Rotterdam?": the time taken, not the hour
+            r"|^\s*what\s+time\s+did\s+.+\b(?:run|finish|do|complete|swim|ride|clock)\b",
             re.I,
         ),
     ),
+    (AnswerType.CLOCK, re.compile(r"^\s*(?:at\s+)?what\s+time\b(?!\s+(?:of\s+year|zone)\b)", re.I)),
     (
         AnswerType.PROPER,
         re.compile(
@@ -164,6 +170,61 @@ _RESULT_TIME = re.compile(
     r"|\b\d+\s*(?:minutes?|mins?)(?:\s*(?:and\s*)?\d+\s*(?:seconds?|secs?|s))?\b",
     re.I,
 )
+_CLOCK = re.compile(
+    r"\b\d{1,2}[:.][0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.|h\b)?(?![\d.,]*\s*(?:%|percent|kg|km|euros?|pounds?|dollars?))"
+    r"|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)(?!\w)"
+    r"|\b(?:(?:a\s+)?quarter|half|ten|twenty|five|twenty-five)\s+(?:past|to)\s+(?:one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve|\d{1,2})\b"
+    r"|\b(?:noon|midday|midnight)\b"
+    r"|(?:(?<=\bat\s)|(?<=\bfrom\s)|(?<=\btill\s)|(?<=\buntil\s))(?:[1-9]|1\d|2[0-3])"
+    r"(?![\d:,/%]|\.\d|\s*(?:years?|months?|weeks?|days?|people|of\b|-))"
+    r"|^\s*(?:[1-9]|1\d|2[0-3])(?=\s+(?:on|in|every|at|sharp|now)\b)",
+    re.I,
+)
+"""A time of day: a clock reading, an hour with am/pm, "quarter to eight", noon; a bare hour only
+after "at"/"from" ("opens at 10") or opening a corrected value ("No, 10 on weekdays")."""
+_TARGET_BEFORE = re.compile(
+    r"\b(?:aim(?:s|ing|ed)?(?:\s+for)?|target(?:ing)?|goal(?:\s+is)?|hop(?:e|es|ing)\s+(?:for|to\s+\w+)|want(?:s|ed)?\s+"
+    r"(?:to\s+\w+\s+)?|sub|under|beat|break(?:ing)?)\s*[-:]?\s*(?:a\s+|the\s+)?$",
+    re.I,
+)
+"""Words that make a time a target, not a time run: "She's aiming for 3:45", "the goal is sub 3:15"."""
+_CLOCK_VERB = re.compile(
+    r"^\s*(?:at\s+)?what\s+time\b.*?\b(open|close|start|begin|finish|end|arrive|leave|depart|land)s?\b", re.I
+)
+_OPPOSED = {
+    "open": "close|closes|closed|closing|shut|shuts",
+    "close": "open|opens|opened|opening",
+    "start": "finish|finishes|finished|end|ends|ended|until|till",
+    "begin": "finish|finishes|finished|end|ends|ended|until|till",
+    "finish": "start|starts|started|begin|begins|from",
+    "end": "start|starts|started|begin|begins|from",
+    "arrive": "leave|leaves|left|depart|departs|departed",
+    "leave": r"arrive|arrives|arrived|land|lands|landed|get\s+in|gets\s+in",
+    "depart": "arrive|arrives|arrived|land|lands|landed",
+    "land": r"leave|leaves|left|depart|departs|departed|take\s+off|takes\s+off",
+}
+"""For a "What time does it <verb>?" question, the verbs of the other end: "We open at 7am" does not
+say when the bakery closes."""
+
+
+def clock_verb(question: str) -> str | None:
+    """The verb whose time a "What time ...?" question asks ("close" in "What time does the bakery
+    close?"), or None."""
+    m = _CLOCK_VERB.match(question)
+    return m.group(1).lower() if m else None
+
+
+def _clause_says(text: str, at: int, words: str) -> bool:
+    """Whether the clause of `text` around position `at` says one of `words` (a regex alternation)."""
+    cuts = [(m.start(), m.end()) for m in _CLAUSE_CUT.finditer(text)]
+    start = max((e for s, e in cuts if e <= at), default=0)
+    end = min((s for s, _ in cuts if s >= at), default=len(text))
+    return re.search(rf"\b(?:{words})\b", text[start:end], re.I) is not None
+
+
+_CLAUSE_CUT = re.compile(r"[,;.!?]\s|\s(?:and|but|then|while|-)\s", re.I)
+
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _CAP_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z][\w'’&.-]*)*")
 _PLACE_CUE = re.compile(
@@ -178,8 +239,14 @@ negation ("not the Honda"): the name does not say where."""
 _HONORIFIC = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
 """A title before a name belongs to it: "my physio is Dr. Hale" names Dr. Hale, not "Dr"."""
 _NAMED = re.compile(
-    rf"\b(?:named|called|name is|name's|goes by)\s+({_HONORIFIC}[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)"
+    rf"\b(?:named|called|name is|name's|goes by|(?:has|have|got)\s+a\s+(?:new\s+)?name:)\s+"
+    rf"({_HONORIFIC}[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)"
 )
+_NAMED_NOW = re.compile(
+    r"\b(?i:we|they|it|she|he)(?:['’]re|['’]s|\s+are|\s+is)\s+(?:now\s+)?"
+    r"((?:The\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})\s+now\b"
+)
+"""A new name said as what one is now ("We changed the band name. We're Ghost Parking now.")."""
 _STREET = re.compile(
     r"\b\d{1,5}\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|"
     r"Way|Place|Pl|Terrace|Close|Crescent)\b\.?"
@@ -831,8 +898,15 @@ def typed_span(
         m = _STREET.search(text)
         return m.group(0).rstrip(".,") if m else None
     if kind is AnswerType.RESULT_TIME:
-        m = _RESULT_TIME.search(text)
-        return m.group(0).strip() if m else None
+        for m in _RESULT_TIME.finditer(text):
+            if not _TARGET_BEFORE.search(text[: m.start()]):
+                return m.group(0).strip()
+        return None
+    if kind is AnswerType.CLOCK:
+        for m in _CLOCK.finditer(text):
+            if head is None or not _OPPOSED.get(head) or not _clause_says(text, m.start(), _OPPOSED[head]):
+                return m.group(0).strip()
+        return None
     if kind is AnswerType.MEASURE:
         m = MEASURE_UNITS[head].search(text) if head in MEASURE_UNITS else None
         return m.group(0).strip() if m else None
@@ -960,6 +1034,8 @@ def about_entity(text: str, entities: Sequence[str]) -> str:
             cue = True
         elif following and _PRONOUN_LEAD.match(p):
             named.append(p)  # "Chloe is joining, she's a nurse": the clause goes on about Chloe
+        elif following and _VALUE_LEAD.match(p):
+            named.append(p)  # "the new rep is Mireille, 819-555-0126": her number, said after her
         else:
             following = False
     return ", ".join(named) if named and len(named) < len(parts) else text
@@ -1020,6 +1096,8 @@ def _only_names(clause: str, entities: Sequence[str]) -> bool:
 
 
 _CUE_ONLY = re.compile(r"^\W*(?:sorry|actually|correction|wait|no wait|no|I mean|I meant)\W*$", re.I)
+_VALUE_LEAD = re.compile(r"^\s*(?:\+|\(?\d)[\d\s().+-]{5,}$|^\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\.?\s*$")
+"""A clause that is only a value (a phone number, an email): an appositive to the name before it."""
 _PRONOUN_LEAD = re.compile(
     r"^\s*(?:so\s+|and\s+)?(?:she|he|they|her|his|their|it|its)(?:['’](?:s|re|d|ll))?\b", re.I
 )
@@ -1067,6 +1145,7 @@ def answer_span(
         AnswerType.PROPER: proper_head,
         AnswerType.MEASURE: measure_family,
         AnswerType.CODE: code_keys,
+        AnswerType.CLOCK: clock_verb,
     }
     head = heads[kind](question) if kind in heads else None
     corrected = after_correction(text)
@@ -1094,6 +1173,9 @@ def answer_span(
             # "We got a puppy! A border collie called Pluis": the one name the turn gives, in a
             # sentence that calls the thing by another word, is the name of what it is about.
             return Span(named[0][1], True)
+        now = _NAMED_NOW.search(text) if re.search(r"\bname\b", text, re.I) else None
+        if now and now.group(1).split()[0] not in _NOT_NAMES:
+            return Span(now.group(1), True)
     if kind is AnswerType.OBJECT and caption:
         return Span(_caption_object(caption), True)
     fixed = _STRONG_CORRECTION.search(text)
@@ -1147,6 +1229,7 @@ NEEDS_SPECIFIC = frozenset(
         AnswerType.ADDRESS,
         AnswerType.TOPIC,
         AnswerType.RESULT_TIME,
+        AnswerType.CLOCK,
         AnswerType.MEASURE,
         AnswerType.CODE,
     }
@@ -1173,7 +1256,8 @@ REVISION = re.compile(
     # "Carys has left the practice in Brigg. She's doing her four days in Beverley now."
     r"|\b(?:has|have|had|['’]s|['’]ve)\s+left\s+(?:the|her|his|my|our|their)\b[^.;!?]*[.!;],?\s+[^.;!?]*\bnow\b"
     r"|\b(?:was|were)\s+(?:going to|gonna|planning to|supposed to|meant to|about to)\b[^.;!?]*?\bbut\b"
-    r"|\b(?:sold|gave away|got rid of|traded in|stopped|dropped)\s+(?!out\b|by\b|off\b)[^,.;!?]+[,.;]\s+\S",
+    r"|\b(?:sold|gave away|got rid of|traded in|stopped|dropped)\s+(?!out\b|by\b|off\b)[^,.;!?]+[,.;]\s+\S"
+    r"|\breplaced\s+(?:it|him|her|them|(?:the|my|our|his|her|their)\s+\w+)\s+with\b",
     re.I,
 )
 """Words with which a speaker drops a value they stated before and (usually) names its
@@ -1207,6 +1291,22 @@ _LET_GO = re.compile(
     r"\b(?:sold|gave away|got rid of|traded in|stopped|dropped)\s+(?!out\b|by\b|off\b)[^,.;!?]+[,.;]\s+", re.I
 )
 """A thing let go of, then what came instead: "sold the Jazz, we bought a Yaris"."""
+_REPLACED = re.compile(
+    r"\breplacement\s+(?:is|was)\s+([^.;!?]+)"
+    r"|\breplaced\s+(?:it|him|her|them|(?:the|my|our|his|her|their)\s+\w+)\s+with\s+([^,.;!?]+)",
+    re.I,
+)
+"""What came in a lost or dropped thing's place: "My Gazelle got stolen. The replacement is a green
+Batavus."; "we replaced the Golf with a Polo"."""
+_LOST_REPLACED = re.compile(
+    r"\b(?:my|our|the|his|her|their)\s+(?P<lost>[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:got|was|were|has\s+been|have\s+been)\s+"
+    r"(?:stolen|nicked|written\s+off|totall?ed|wrecked|destroyed|broken)\b[^.!?]*[.!?]\s+(?:\w+\s+){0,3}?"
+    r"(?:the\s+)?replacement\s+(?:is|was)\b",
+    re.I,
+)
+"""A thing lost, then its replacement: the lost thing is what the turn revises, not every name it
+says ("My Gazelle got stolen in Utrecht. The replacement is a Batavus" revises the bike, not
+where one lives)."""
 _NOT_OLD = re.compile(r",\s+not\s+(?:in\s+|at\s+|on\s+)?[A-Z]\w+")
 _NOW = re.compile(r"\b(?:now|these days|currently|from now on|nowadays)\b", re.I)
 _INSTEAD_OF = re.compile(r"\s*\binstead of\b.*$", re.I)
@@ -1241,16 +1341,20 @@ _REVISION_KEYS = (
     "traded in",
     "stopped",
     "dropped",
+    "replace",
 )
 """Every REVISION match contains one of these: a cheap test before the regex."""
 
 
 @functools.lru_cache(maxsize=8192)
 def has_revision_cue(text: str) -> bool:
-    """REVISION.search(text), cached and prefiltered: the follow-up hop tests every later turn of
-    a namespace, and turn texts repeat across questions."""
+    """Whether the text revises something (REVISION, or a thing lost and its replacement), cached
+    and prefiltered: the follow-up hop tests every later turn of a namespace, and turn texts
+    repeat across questions."""
     low = text.lower()
-    return any(k in low for k in _REVISION_KEYS) and REVISION.search(text) is not None
+    return any(k in low for k in _REVISION_KEYS) and (
+        REVISION.search(text) is not None or _LOST_REPLACED.search(text) is not None
+    )
 
 
 def revised_value(text: str) -> str | None:
@@ -1270,6 +1374,8 @@ def revised_value(text: str) -> str | None:
     )
     if m:
         return m.group(1).strip()
+    if r := _REPLACED.search(text):
+        return (r.group(1) or r.group(2)).strip()
     if (dropped := _PLAN_DROPPED.search(text)) and text[dropped.end() :].strip():
         # "I was going to take the job in Denver, but I turned it down. I'm staying at the firm
         # in Sacramento.": what follows the "but" is what holds.
@@ -1310,6 +1416,11 @@ def revises(later: str, terms: Sequence[str], earlier: str | None = None) -> boo
     whites" after "my usual is a flat white with oat milk")."""
     if not has_revision_cue(later):
         return False
+    if REVISION.search(later) is None:  # only a thing lost and its replacement: that thing
+        lost = _LOST_REPLACED.search(later)
+        return lost is not None and any(
+            re.search(rf"\b{re.escape(t)}", lost.group("lost"), re.I) for t in terms
+        )
     if any(re.search(rf"\b{re.escape(t)}", later, re.I) for t in terms):
         return True
     return earlier is not None and len(content_words(earlier) & content_words(later)) >= 2

@@ -57,6 +57,12 @@ _MOVED = re.compile(
 """A plan put to another time: an end of the plan for the time the question asks about."""
 _EITHER = re.compile(r"\b\w+\s+or\s+\w+", re.IGNORECASE)
 _STILL = re.compile(r"\bstill\b", re.IGNORECASE)
+_DONE = re.compile(
+    r"\b(?:passed|finished|completed|graduated\s+from|moved\s+up\s+(?:to|from)|outgrew|grown\s+out\s+of)\b",
+    re.IGNORECASE,
+)
+"""A stage done with: an end for a still-question ("Am I still in the A2 Dutch class?" after "I
+passed Dutch A2, and I'm in the B1 class now"), not for a question whether it was done."""
 _LEAD = re.compile(r"^\s*(?:after|since|following|by)\b[^,]{1,60},\s*", re.IGNORECASE)
 """A clause before the question proper ("After Emrys's message in May, were ..."): the time it
 names is when to look from, not what the question asks."""
@@ -151,7 +157,8 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
     if _given_up(plan_sentence, asked):
         return f"No: {plan_sentence}"  # "in Montreal instead of Fort Henry" for "... at Fort Henry?"
     replaced_by_it = _replacement_asked(plan_sentence, weights, asked)
-    if ENDED.search(plan_sentence) and not replaced_by_it:
+    still = bool(_STILL.search(asked))
+    if (ENDED.search(plan_sentence) or (still and _DONE.search(plan_sentence))) and not replaced_by_it:
         return f"No: {plan_sentence}"  # "the dog idea is dead btw": the best match ends it itself
     # The plan's own words stand in for the question's ("a motorbike, a Royal Enfield").
     extra = focus_words(plan_sentence, set()) - focus - _GENERIC
@@ -165,7 +172,7 @@ def yes_no(question: str, evidence: Sequence[EvidenceItem]) -> str | None:
         if _given_up(s, asked):
             ends.append((score + 1.0, e.time, s))  # "..., instead of Glenmore Lodge"
             continue
-        if not (ENDED.search(s) or (timed and _MOVED.search(s))):
+        if not (ENDED.search(s) or (timed and _MOVED.search(s)) or (still and _DONE.search(s))):
             continue
         if not replaced_by_it and _replacement_asked(s, weights, asked):
             # the plan was replaced by what is asked ("meant to drive down to Ailsa's folks" then
@@ -211,18 +218,39 @@ _NEGATED = re.compile(
 _VERDICT = re.compile(r"^\s*(?:yes|no)\b", re.IGNORECASE)
 
 
-def with_verdict(answer: str) -> str:
+def with_verdict(answer: str, question: str = "") -> str:
     """A yes/no question's answer that is a quote, given its verdict (pure): "No: <quote>" when
     the quote ends or negates something ("We're doing the West Highland Way instead", "I've
-    decided not to sell the studio"), else "Yes: <quote>". An answer that has one is kept.
+    decided not to sell the studio") or says the person asked about is something else than asked
+    ("he's an emergency call handler" for "Is Fintan a paramedic?"), else "Yes: <quote>". An
+    answer that has one is kept.
 
     Args:
         answer: the reader's answer to a yes/no question.
+        question: the question, when known.
 
     Returns:
         The answer opening with "Yes:" or "No:".
     """
     if _VERDICT.match(answer):
         return answer
-    ended = ENDED.search(answer) or _NEGATED.search(answer)
+    ended = ENDED.search(answer) or _NEGATED.search(answer) or _something_else(question, answer)
     return f"{'No' if ended else 'Yes'}: {answer}"
+
+
+_IS_A = re.compile(
+    r"^\s*(?:is|was)\s+(?P<subj>[A-Z][\w'’-]+|he|she)\s+(?:still\s+)?(?:a|an)\s+(?P<noun>[\w -]+?)\s*\??\s*$",
+    re.I,
+)
+_SAYS_IS_A = r"(?:['’]s|\s+is|\s+was)\s+(?:now\s+|actually\s+|really\s+)?(?:a|an)\s+\w"
+
+
+def _something_else(question: str, answer: str) -> bool:
+    """Whether "Is <X> a <noun>?" is answered by a quote saying X is a thing without the noun's
+    words ("Is Fintan a paramedic?" - "he's an emergency call handler")."""
+    m = _IS_A.match(question)
+    if m is None:
+        return False
+    subject = m.group("subj")
+    said = re.search(rf"\b(?:he|she|{re.escape(subject)}){_SAYS_IS_A}", answer, re.I)
+    return said is not None and not about(answer, focus_words(m.group("noun"), set()))

@@ -10,7 +10,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from emem.agents.currentness import overruled
-from emem.agents.reader import Addressed, llm_read, offline_read, offline_reader_call, unnamed_kin
+from emem.agents.places import TOWN_HEADS, names_town_of
+from emem.agents.reader import (
+    Addressed,
+    llm_read,
+    offline_read,
+    offline_reader_call,
+    unnamed_kin,
+    what_head,
+)
 from emem.agents.state import MasterState
 from emem.agents.withheld import withheld_answer
 from emem.answer import Answer, Plan
@@ -66,6 +74,12 @@ def read(state: MasterState, *, runtime: Runtime[ReadRuntime]) -> dict[str, Any]
             status == "answered"
             and not unnamed_kin(q, plan)  # "my sister's number": not the user's own fact
             and (fact := overruled(answer, plan, facts)) is not None
+            # "Which city do I live in?" - "Izmir", the town of the current "Alsancak": the
+            # ledger's earlier "Izmir" is the same town, not a home it replaced
+            and not (
+                what_head(q) in TOWN_HEADS
+                and names_town_of(answer, fact.values, [e for c in packed.closures for e in c.evidence])
+            )
         ):
             # the reader proposed a value the ledger holds as replaced: the ledger decides
             overruled_answer, answer = answer, ", ".join(fact.values)
