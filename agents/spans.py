@@ -228,8 +228,9 @@ _CLAUSE_CUT = re.compile(r"[,;.!?]\s|\s(?:and|but|then|while|-)\s", re.I)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _CAP_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of|de|la|the|and|&)?\s*[A-Z][\w'’&.-]*)*")
 _PLACE_CUE = re.compile(
-    r"\b(?:in|to|from|at|near|around|moved to|live in|living in)\s+((?:the\s+)?[A-Z][\w'’.-]*(?:[\s,]+[A-Z][\w'’.-]*)*)"
+    r"\b(?:in|to|from|at|near|around|moved to|live in|living in)\s+((?:the\s+)?[A-Z][\w'’.-]*(?:(?:[\s,]+|\s+&\s+)[A-Z][\w'’.-]*)*)"
 )
+"""A place after its preposition, "&" and all ("roasting at Ember & Ash in Seddon")."""
 _DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no\s+longer)|n['’]t)\s+(?:[a-z]+\s+){0,2}$")
 """A negation just before a place's cue ("we're not moving to", "didn't go to"): the place is
 denied there, not said to be where."""
@@ -422,6 +423,8 @@ def answer_type(question: str) -> AnswerType:
         if head in lowered and lowered.index(head) > 0:
             rest = m.group(1)[m.group(1).lower().index(head) :]
             form = f"{question[: m.start(1)]}{rest}"
+    if _ASKS_WHETHER.match(question) and not _EITHER.search(question):
+        return AnswerType.YESNO  # "Did Senait's band change its name?" asks whether, not a name
     for kind, pattern in _TYPES:
         if kind is AnswerType.MEASURE:
             if measure_family(question) is not None:
@@ -434,6 +437,11 @@ def answer_type(question: str) -> AnswerType:
     return AnswerType.OTHER
 
 
+_ASKS_WHETHER = re.compile(
+    r"^\s*(?:is|are|am|does|do|did|has|have|was|were|can|could|will|would)\b(?=.*\b(?:names?|named|called)\b)",
+    re.I,
+)
+"""A yes/no question that names a name word, which the type table would read as asking a name."""
 _BREAK = re.compile(r"(?<=[.!?])\s+(?=[\"“'(A-Z0-9])")
 _ABBREVIATION = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|St|Jr|Sr|Prof|vs|etc|e\.g|i\.e|No|Mt|[A-Z])\.$")
 

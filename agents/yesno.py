@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from emem.agents.revoked import CALLED_OFF
 from emem.agents.spans import about, focus_words, sentences
 from emem.answer import EvidenceItem
+from emem.timeparse import MONTH_NAME, MONTHS
 
 ENDED = re.compile(
     CALLED_OFF.pattern + r"|\binstead\b|\bin\s+the\s+end\b|\bno\s+longer\b"
@@ -234,8 +235,36 @@ def with_verdict(answer: str, question: str = "") -> str:
     """
     if _VERDICT.match(answer):
         return answer
-    ended = ENDED.search(answer) or _NEGATED.search(answer) or _something_else(question, answer)
+    ended = (
+        ENDED.search(answer)
+        or _NEGATED.search(answer)
+        or _something_else(question, answer)
+        or _another_day(question, answer)
+    )
     return f"{'No' if ended else 'Yes'}: {answer}"
+
+
+_DAY_MONTH = re.compile(
+    rf"\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{MONTH_NAME})\b"
+    rf"|\b(?P<m2>{MONTH_NAME})\s+(?:the\s+)?(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b",
+    re.IGNORECASE,
+)
+
+
+def _days(text: str) -> set[tuple[int, int]]:
+    """The (day, month) dates a text says ("the 14th of April", "April 24")."""
+    out = set()
+    for m in _DAY_MONTH.finditer(text):
+        day, month = (m.group("d1"), m.group("m1")) if m.group("d1") else (m.group("d2"), m.group("m2"))
+        out.add((int(day), MONTHS[month.lower()]))
+    return out
+
+
+def _another_day(question: str, answer: str) -> bool:
+    """Whether "Is my defense on the 14th of April?" is answered by a quote giving another day of
+    that month and not the one asked ("Defense date is the 24th of April")."""
+    asked, said = _days(question), _days(answer)
+    return bool(asked and said and not asked & said and {m for _, m in asked} & {m for _, m in said})
 
 
 _IS_A = re.compile(

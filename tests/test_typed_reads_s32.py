@@ -262,3 +262,22 @@ def test_the_city_of_a_home_said_by_its_part(tmp_path: Path) -> None:
     said = [_said("Greetings from Izmir! We moved into a flat in Alsancak on the 28th of August.")]
     assert names_town_of("Izmir", ["Alsancak"], said)
     assert not names_town_of("Leeds", ["Alsancak"], said)
+
+
+def test_another_day_of_the_month_answers_no() -> None:
+    q = "Is my defense on the 14th of April?"
+    assert with_verdict("Defense date is the 24th of April.", q).startswith("No:")
+    assert with_verdict("Defense date is the 14th of April.", q).startswith("Yes:")
+    assert with_verdict("The party is on June 3rd.", "Is the party on the 3rd of June?").startswith("Yes:")
+
+
+def test_a_whether_question_with_a_name_word_asks_whether() -> None:
+    assert answer_type("Did Senait's band change its name?") is AnswerType.YESNO
+    assert answer_type("Is the puppy called Biscuit?") is AnswerType.YESNO
+    assert answer_type("What's Senait's band called?") is AnswerType.NAME
+
+
+def test_a_place_with_an_ampersand_is_read_whole() -> None:
+    q = "Where does Fiifi roast coffee?"
+    said = "Left Kilnworks, I'm roasting at Ember & Ash in Seddon now."
+    assert answer_span(q, AnswerType.PLACE, said, None, set()).text == "Ember & Ash"
