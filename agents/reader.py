@@ -50,6 +50,7 @@ from emem.agents.replies import reply_to_question
 from emem.agents.rescheduled import rescheduled
 from emem.agents.revoked import called_off, replacement_for
 from emem.agents.spans import (
+    COLOURS,
     GENERIC_KINDS,
     NEEDS_SPECIFIC,
     TIME_FRAME,
@@ -69,6 +70,7 @@ from emem.agents.spans import (
     has_revision_cue,
     head_noun,
     involves,
+    labelled_otherwise,
     measure_family,
     number_value,
     only_restates_given,
@@ -629,6 +631,12 @@ def _fact_answer(question: str, plan: Plan, states: list[FactItem]) -> str | Non
         names = [n for v in values if (n := named_value(v))]
         if names:
             return ", ".join(names)
+    if kind in (AnswerType.PHONE, AnswerType.EMAIL):
+        # "What's my personal email?" is not answered by the one said as "Work email is ..."
+        surfaces = {str(r.get("object_text")): str(r.get("surface") or "") for r in fact.revisions}
+        values = [v for v in values if not labelled_otherwise(question, surfaces.get(v, ""), v)]
+        if not values:
+            return None
     if kind in NEEDS_SPECIFIC:
         # "the name of Nina's dog" is not the name in "a cat named Luna".
         head = head_noun(question) if kind is AnswerType.NAME else asked_head(question)
@@ -1605,6 +1613,8 @@ def _read_rules(
         )
         if kind in NEEDS_SPECIFIC and not span.specific:
             continue
+        if kind in (AnswerType.PHONE, AnswerType.EMAIL) and labelled_otherwise(question, e.text, span.text):
+            continue  # a work email is not the personal one asked for
         if amount and not (
             states_amount(span.text, amount_focus, money=money)
             or states_amount(e.text, amount_focus, money=money)
@@ -2127,8 +2137,8 @@ def newer_typed(question: str, plan: Plan, states: list[FactItem], holding: list
         if speaker in AGENT_NAMES or not _NEW_VALUE.search(e.text):
             continue  # an agent repeating a value back does not make it one
         span = typed_span(kind, e.text, None, set())
-        if span and span.lower() not in current:
-            return span
+        if span and span.lower() not in current and not labelled_otherwise(question, e.text, span):
+            return span  # (a new work mobile is not the personal number asked for)
     return None
 
 
@@ -2163,7 +2173,7 @@ _KIND_OF = re.compile(
 
 _PARTICLES = frozenset("on in at from for with about to into of by like".split())
 _NOT_KIND_LEADS = frozenset(
-    "very so really too quite super pretty always still just getting being not also such more less "
+    "very so really too quite super pretty always still just getting being not also such more less only "
     "feeling doing going looking".split()
 )
 """Words that open a state, not a kind: "Kiwi is very curious", "she's getting old"."""
@@ -2226,7 +2236,14 @@ def copular_value(text: str, thing: str) -> str | None:
         return None  # "Rufus is six": an age, not a kind
     if value.lower() in GENERIC_KINDS:
         return None  # "a puppy named Bolt": the class, not the breed asked for
+    words = value.lower().split()
+    if words[-1] in GENERIC_KINDS | _NOT_BREEDS and all(w in COLOURS | _NOT_BREEDS for w in words[:-1]):
+        return None  # "a rescue called Bran", "a black kitten called Bigos": no breed said
     return value
+
+
+_NOT_BREEDS = frozenset("rescue stray foster little big small young old new tiny baby".split())
+"""Words said of an animal that are no kind of it: "a rescue", "a little black kitten"."""
 
 
 def offline_reader_call(question: str, context: str, answer: str) -> LLMCall:

@@ -437,6 +437,50 @@ def answer_type(question: str) -> AnswerType:
     return AnswerType.OTHER
 
 
+_CONTACT_LABELS = {
+    "personal": "personal",
+    "private": "personal",
+    "home": "personal",
+    "own": "personal",
+    "work": "work",
+    "office": "work",
+    "business": "work",
+    "company": "work",
+    "mobile": "mobile",
+    "cell": "mobile",
+    "landline": "landline",
+}
+_LABEL = re.compile(rf"\b({'|'.join(_CONTACT_LABELS)})\b", re.I)
+
+
+def labelled_otherwise(question: str, said: str, value: str = "") -> bool:
+    """Whether a phone number or email is said under another label than the question asks ("What's
+    my personal email address?" against "Work email changed: jules.k@goannahealth.com") (pure).
+
+    Args:
+        question: the question.
+        said: the sentence (or turn) giving the value.
+        value: the value; when given, only its clause is read ("I've got a work mobile now,
+            07700 900733, but anything personal still goes to the old number" labels it work).
+
+    Returns:
+        True when both carry a label on one axis (personal/work, mobile/landline) and differ.
+    """
+    at = said.find(value) if value else -1
+    if at >= 0:
+        start = max((m.end() for m in _LABEL_CUT.finditer(said, 0, at)), default=0)
+        end = next((m.start() for m in _LABEL_CUT.finditer(said, at + len(value))), len(said))
+        said = said[start:end]
+    asked = {_CONTACT_LABELS[m.lower()] for m in _LABEL.findall(question)}
+    given = {_CONTACT_LABELS[m.lower()] for m in _LABEL.findall(said)}
+    # each axis on its own: a "work mobile" is not the "personal mobile" asked for
+    return any(asked & axis and given & axis and not asked & given & axis for axis in _LABEL_AXES)
+
+
+_LABEL_CUT = re.compile(r"[.;!?]\s|\s(?:but|and|while|whereas)\s", re.I)
+_LABEL_AXES = (frozenset({"personal", "work"}), frozenset({"mobile", "landline"}))
+
+
 _ASKS_WHETHER = re.compile(
     r"^\s*(?:is|are|am|does|do|did|has|have|was|were|can|could|will|would)\b(?=.*\b(?:names?|named|called)\b)",
     re.I,

@@ -16,7 +16,15 @@ from emem.agents.counts import counted_words
 from emem.agents.frames import verb_forms
 from emem.agents.places import containing_town, names_town_of
 from emem.agents.planner import predicate_cues
-from emem.agents.spans import AnswerType, answer_span, answer_type, revised_value, revises
+from emem.agents.reader import copular_value
+from emem.agents.spans import (
+    AnswerType,
+    answer_span,
+    answer_type,
+    labelled_otherwise,
+    revised_value,
+    revises,
+)
 from emem.agents.yesno import with_verdict, yes_no
 from emem.answer import EvidenceItem, Operation, Plan
 from emem.memory import Memory
@@ -281,3 +289,75 @@ def test_a_place_with_an_ampersand_is_read_whole() -> None:
     q = "Where does Fiifi roast coffee?"
     said = "Left Kilnworks, I'm roasting at Ember & Ash in Seddon now."
     assert answer_span(q, AnswerType.PLACE, said, None, set()).text == "Ember & Ash"
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "kind"),
+    [
+        ("We got a dog, a rescue called Bran. He's terrified of the hoover.", "Bran", None),
+        ("We adopted a second one at the weekend, a black kitten called Bigos.", "Bigos", None),
+        ("We got a black labrador called Sam.", "Sam", "black labrador"),
+        ("Kiwi, a border collie, runs rings round us.", "Kiwi", "border collie"),
+    ],
+)
+def test_no_breed_is_read_from_a_rescue_or_a_colour(said: str, name: str, kind: str | None) -> None:
+    assert copular_value(said, name) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "value", "otherwise"),
+    [
+        (
+            "What's my personal email address?",
+            "Work email changed: jules.k@goannahealth.com.",
+            "jules.k@goannahealth.com",
+            True,
+        ),
+        (
+            "What's my personal mobile number?",
+            "I've got a work mobile now, 07700 900733, but anything personal still goes to the old number.",
+            "07700 900733",
+            True,
+        ),
+        (
+            "What's my work email?",
+            "My work email is a@b.com and my personal one is c@d.com.",
+            "a@b.com",
+            False,
+        ),
+        (
+            "What's my work email?",
+            "My work email is a@b.com and my personal one is c@d.com.",
+            "c@d.com",
+            True,
+        ),
+        ("What's my mobile number?", "My mobile is 306-555-0187.", "306-555-0187", False),
+        ("What's my email?", "Work email is jules.k@fernleaf.com.au.", "jules.k@fernleaf.com.au", False),
+    ],
+)
+def test_a_contact_under_another_label(question: str, said: str, value: str, otherwise: bool) -> None:
+    assert labelled_otherwise(question, said, value) is otherwise
+
+
+def test_a_personal_number_is_not_the_new_work_one(tmp_path: Path) -> None:
+    conv = dated_conversation(
+        [
+            (
+                "2032-01-10T09:00:00+00:00",
+                [("user", "Oh, and my mobile is 07700 900418. New network, new number.")],
+            ),
+            (
+                "2032-10-20T09:00:00+00:00",
+                [
+                    (
+                        "user",
+                        "I've got a work mobile now, 07700 900733, but anything personal still goes to the old number.",
+                    )
+                ],
+            ),
+        ]
+    )
+    with Memory(tmp_path / "home") as mem:
+        mem.add_conversation(conv, namespace="mobiles")
+        got = mem.ask("What's my personal mobile number?", namespace="mobiles", mode="auto")
+    assert "07700 900418" in got.answer and "900733" not in got.answer
