@@ -53,6 +53,8 @@ _CURRENT = re.compile(
 )
 
 
+_AT_WORK = re.compile(r"\b(?:ride|cycle|drive|walk|wear|take|bring|get|commute|go|travel)s?\b[^?]*\b(?:to|at|from)\s+work\b")
+"""Work as where one goes or is ("What do I ride to work?", "What do I wear at work?")."""
 _WORKS_WITH = re.compile(
     r"^\s*who(?:['’]s|\s+is|\s+do|\s+does|\s+did)?\b.*\bwork(?:s|ed|ing)?\s+(?:with|alongside)\b"
 )
@@ -364,6 +366,9 @@ def predicate_cues(question: str) -> list[str]:
         # counted or named, by any pet word. Not every question with a pet word asks about the
         # set: "How long has Nate had his turtles?" is answered by a reply the set's turns crowd out.
         found.append("has_pet")
+    if _AT_WORK.search(q) and not _OCCUPATION.match(question):
+        # "What do I ride to work?": work is where one goes, not what is asked
+        found = [p for p in found if p != "works_at"]
     if _SOUGHT.search(q) or _WORKS_WITH.search(q):
         # "What job has Hamid applied for?": a job sought is not the one held; "Who's the
         # crewmate I work with?" asks a person, not the employer

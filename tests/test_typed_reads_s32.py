@@ -361,3 +361,27 @@ def test_a_personal_number_is_not_the_new_work_one(tmp_path: Path) -> None:
         mem.add_conversation(conv, namespace="mobiles")
         got = mem.ask("What's my personal mobile number?", namespace="mobiles", mode="auto")
     assert "07700 900418" in got.answer and "900733" not in got.answer
+
+
+def test_work_as_where_one_goes_cues_no_employer() -> None:
+    assert "works_at" not in predicate_cues("What do I ride to work?")
+    assert "works_at" not in predicate_cues("What does Noor wear at work?")
+    assert "works_at" in predicate_cues("Where does Noor work?")
+
+
+def test_what_is_wrong_with_someone_is_about_them(tmp_path: Path) -> None:
+    conv = dated_conversation(
+        [
+            (
+                "2047-09-15T08:00:00+00:00",
+                [
+                    ("user", "Emir passed swimming level 1 and he's in level 2 now."),
+                    ("user", "Emir got an ear infection last week, he's fine now."),
+                ],
+            )
+        ]
+    )
+    with Memory(tmp_path / "home") as mem:
+        mem.add_conversation(conv, namespace="emir")
+        got = mem.ask("What is wrong with Emir?", namespace="emir", mode="auto")
+    assert "ear infection" in got.answer
