@@ -77,7 +77,7 @@ def containing_town(value: str, evidence: Sequence[EvidenceItem]) -> str | None:
 def _region(name: str) -> bool:
     """Whether a name is a country, state or region ("New South Wales" by its words, "NSW", "TX")."""
     low = name.lower()
-    return low in REGIONS or name.isupper() or any(w in REGIONS for w in low.split()[-1:]) and " " in name
+    return low in REGIONS or name.isupper() or (" " in name and low.split()[-1] in REGIONS)
 
 
 def names_town_of(answer: str, values: Sequence[str], evidence: Sequence[EvidenceItem]) -> bool:

@@ -53,7 +53,9 @@ _CURRENT = re.compile(
 )
 
 
-_AT_WORK = re.compile(r"\b(?:ride|cycle|drive|walk|wear|take|bring|get|commute|go|travel)s?\b[^?]*\b(?:to|at|from)\s+work\b")
+_AT_WORK = re.compile(
+    r"\b(?:ride|cycle|drive|walk|wear|take|bring|get|commute|go|travel)s?\b[^?]*\b(?:to|at|from)\s+work\b"
+)
 """Work as where one goes or is ("What do I ride to work?", "What do I wear at work?")."""
 _WORKS_WITH = re.compile(
     r"^\s*who(?:['’]s|\s+is|\s+do|\s+does|\s+did)?\b.*\bwork(?:s|ed|ing)?\s+(?:with|alongside)\b"

@@ -278,7 +278,7 @@ _GENERIC = frozenset(
     "user assistant name named called thing things kind type sort favorite favourite new current currently number "
     "now like likes get got make made take took go went say said tell told know think many much "
     # "What is wrong with Emir?", "What happened to Gordie?": the person is what it is about
-    "wrong matter happened happen".split()
+    "wrong happened happen".split()
 )
 _GENERIC_TOKENS = _GENERIC | frozenset(tokenize("many much"))
 """With "how many" as the index stems it ("mani"): not what a count is about. (Stemming every
