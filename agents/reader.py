@@ -64,14 +64,12 @@ from emem.agents.spans import (
     answer_type,
     asked_head,
     best_sentence,
-    clock_verb,
     corrects_number,
     focus_words,
     has_revision_cue,
     head_noun,
     involves,
     labelled_otherwise,
-    measure_family,
     number_value,
     only_restates_given,
     only_when,
@@ -84,6 +82,7 @@ from emem.agents.spans import (
     stated_quantity,
     stated_total,
     states_something,
+    type_head,
     typed_span,
 )
 from emem.agents.stated import ASKS_ORIGIN, age_in, origin_year, with_day_of
@@ -808,13 +807,7 @@ def _candidates(
         # A unit or an address is specific enough to read a little deeper than other spans: it
         # is often a reply ("is the commute better?" - "25 minutes.") ranked below the question.
         # So is a time of day ("Games are Saturday at 9:40" for the Sparks' games).
-        family = (
-            measure_family(question)
-            if kind is AnswerType.MEASURE
-            else clock_verb(question)
-            if kind is AnswerType.CLOCK
-            else None
-        )
+        family = type_head(kind, question)
         measured = [e for e in holding[:FRAME_DEPTH] if typed_span(kind, e.text, None, set(), family)]
         focus = focus_words(question, set(plan.entities)) - TYPE_WORDS - _MEASURE_WORDS
         about_it = [e for e in measured if involves(e, plan.entities)] or [

@@ -215,12 +215,26 @@ def clock_verb(question: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
+def clause_around(text: str, start: int, end: int, cut: re.Pattern[str]) -> str:
+    """The clause of `text` that holds [start, end): from the last `cut` ending by `start` to the
+    first beginning at or after `end` (pure; each caller says what ends a clause for it).
+
+    Args:
+        text: a sentence or turn.
+        start, end: the span the clause must hold.
+        cut: what separates clauses.
+
+    Returns:
+        The clause, the span included.
+    """
+    left = max((m.end() for m in cut.finditer(text, 0, start)), default=0)
+    right = next((m.start() for m in cut.finditer(text, end)), len(text))
+    return text[left:right]
+
+
 def _clause_says(text: str, at: int, words: str) -> bool:
     """Whether the clause of `text` around position `at` says one of `words` (a regex alternation)."""
-    cuts = [(m.start(), m.end()) for m in _CLAUSE_CUT.finditer(text)]
-    start = max((e for s, e in cuts if e <= at), default=0)
-    end = min((s for s, _ in cuts if s >= at), default=len(text))
-    return re.search(rf"\b(?:{words})\b", text[start:end], re.I) is not None
+    return re.search(rf"\b(?:{words})\b", clause_around(text, at, at, _CLAUSE_CUT), re.I) is not None
 
 
 _CLAUSE_CUT = re.compile(r"[,;.!?]\s|\s(?:and|but|then|while|-)\s", re.I)
@@ -470,9 +484,7 @@ def labelled_otherwise(question: str, said: str, value: str = "") -> bool:
     """
     at = said.find(value) if value else -1
     if at >= 0:
-        start = max((m.end() for m in _LABEL_CUT.finditer(said, 0, at)), default=0)
-        end = next((m.start() for m in _LABEL_CUT.finditer(said, at + len(value))), len(said))
-        said = said[start:end]
+        said = clause_around(said, at, at + len(value), _LABEL_CUT)
     asked = {_CONTACT_LABELS[m.lower()] for m in _LABEL.findall(question)}
     given = {_CONTACT_LABELS[m.lower()] for m in _LABEL.findall(said)}
     # each axis on its own: a "work mobile" is not the "personal mobile" asked for
@@ -480,6 +492,7 @@ def labelled_otherwise(question: str, said: str, value: str = "") -> bool:
 
 
 _LABEL_CUT = re.compile(r"[.;!?]\s|\s(?:but|and|while|whereas)\s", re.I)
+"""What ends a contact's clause; not a comma ("a work mobile now, 07700 900733" labels the number)."""
 _LABEL_AXES = (frozenset({"personal", "work"}), frozenset({"mobile", "landline"}))
 
 
@@ -1165,6 +1178,29 @@ GENERIC_KINDS = frozenset(
 breed."""
 
 
+def type_head(kind: AnswerType, question: str) -> str | None:
+    """What narrows a typed span for the question (pure): the noun a name is asked of, a topic's
+    noun, a brand's head, a measure's family, an identifier's keys, the verb whose time of day is
+    asked ("close"); None for other kinds or when the question names none.
+
+    Args:
+        kind: the question's answer type.
+        question: the question.
+
+    Returns:
+        The head `typed_span` takes, or None.
+    """
+    heads = {
+        AnswerType.NAME: head_noun,
+        AnswerType.TOPIC: topic_noun,
+        AnswerType.PROPER: proper_head,
+        AnswerType.MEASURE: measure_family,
+        AnswerType.CODE: code_keys,
+        AnswerType.CLOCK: clock_verb,
+    }
+    return heads[kind](question) if kind in heads else None
+
+
 def answer_span(
     question: str,
     kind: AnswerType,
@@ -1193,15 +1229,7 @@ def answer_span(
         ):
             return Span(lead.group(0), True)  # "started The Bear": a title, article and all
         text = revised or text
-    heads = {
-        AnswerType.NAME: head_noun,
-        AnswerType.TOPIC: topic_noun,
-        AnswerType.PROPER: proper_head,
-        AnswerType.MEASURE: measure_family,
-        AnswerType.CODE: code_keys,
-        AnswerType.CLOCK: clock_verb,
-    }
-    head = heads[kind](question) if kind in heads else None
+    head = type_head(kind, question)
     corrected = after_correction(text)
     if corrected:  # "14 Oak Lane. Sorry, 41 Oak Lane": the corrected value wins
         bare = _CORRECTED_NUMBER.match(corrected) if kind is AnswerType.AGE else None
@@ -1411,6 +1439,16 @@ def has_revision_cue(text: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=8192)
+def _lost_only(text: str) -> str | None:
+    """The thing lost, when a thing lost and its replacement is the text's only revision cue
+    (cached beside `has_revision_cue`: the follow-up hop asks it of every later turn)."""
+    if REVISION.search(text) is not None:
+        return None
+    lost = _LOST_REPLACED.search(text)
+    return lost.group("lost") if lost else None
+
+
 def revised_value(text: str) -> str | None:
     """The part of a turn that states the value replacing one it drops, or None when the turn
     revises nothing (or drops a value without naming another): "switched from violin to cello
@@ -1470,11 +1508,8 @@ def revises(later: str, terms: Sequence[str], earlier: str | None = None) -> boo
     whites" after "my usual is a flat white with oat milk")."""
     if not has_revision_cue(later):
         return False
-    if REVISION.search(later) is None:  # only a thing lost and its replacement: that thing
-        lost = _LOST_REPLACED.search(later)
-        return lost is not None and any(
-            re.search(rf"\b{re.escape(t)}", lost.group("lost"), re.I) for t in terms
-        )
+    if (lost := _lost_only(later)) is not None:  # only a thing lost and its replacement: that thing
+        return any(re.search(rf"\b{re.escape(t)}", lost, re.I) for t in terms)
     if any(re.search(rf"\b{re.escape(t)}", later, re.I) for t in terms):
         return True
     return earlier is not None and len(content_words(earlier) & content_words(later)) >= 2

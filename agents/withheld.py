@@ -290,11 +290,9 @@ def _names_topic(request: ForgetRequest, question: str) -> bool:
 
 
 def _names_any(request: ForgetRequest, entities: Sequence[str]) -> bool:
-    """Whether the request is about one of the people or things named (by its name pattern)."""
-    if request.names_pattern is None:
-        return False
-    pattern = re.compile(request.names_pattern)
-    return any(pattern.search(e) for e in entities)
+    """Whether the request is about one of the people or things named (by its name pattern: what
+    it covers of them as a subject)."""
+    return request.names_pattern is not None and any(request.covers(subject=e) for e in entities)
 
 
 _WHY = re.compile(r"^\s*(?:why|how\s+come|what\s+(?:was|is)\s+the\s+reason)\b", re.IGNORECASE)

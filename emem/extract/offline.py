@@ -1203,13 +1203,15 @@ def _home_from_work(facts: list[FactCandidate], state: _State) -> list[FactCandi
     return out
 
 
+_HERE_NOW = r"(?:^|[.!?]\s+)\W*(?:(?:so|well|finally|anyway)\W+)?(?:I'm|I\s+am|we're|we\s+are)\s+"
+"""A sentence that opens by saying where one is ("So we're ...", "I'm ...")."""
 _ARRIVED = re.compile(
-    r"(?:^|[.!?]\s+)\W*(?:(?:so|well|finally|anyway)\W+)?(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+|finally\s+|officially\s+)?"
+    _HERE_NOW + r"(?:now\s+|finally\s+|officially\s+)?"
     r"in\s+(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})(?:\s+now)?\s*[!.]"
 )
 """Being somewhere, said as a sentence of its own ("I'm in Mysuru!")."""
 _MOVED_IN = re.compile(
-    r"(?:^|[.!?]\s+)\W*(?:(?:so|well|finally|anyway)\W+)?(?:I'm|I\s+am|we're|we\s+are)\s+(?:finally\s+)?in\s*[!.]"
+    _HERE_NOW + r"(?:finally\s+)?in\s*[!.]"
     r"|\b(?:I've|I\s+have|we've|we\s+have)\s+(?:finally\s+|officially\s+)?moved\s+in\b",
     re.IGNORECASE,
 )
@@ -1223,8 +1225,8 @@ def _arrived(
     text: str, turn: Turn, resolver: AliasResolver, state: _State, facts: list[FactCandidate]
 ) -> list[FactCandidate]:
     """ "I'm in Mysuru!" (or "We're in. The Huntingdon house is chaos") after a plan to move there:
-    the move has happened, and the speaker lives there from this turn. Alone, being somewhere may be a visit, so only a known plan to move
-    there makes it a home."""
+    the move has happened, and the speaker lives there from this turn. Alone, being somewhere may
+    be a visit, so only a known plan to move there makes it a home."""
     speaker = resolver.canonical(turn.speaker)
     if any(f.predicate == "lives_in" and f.subject == speaker for f in facts):
         return []
