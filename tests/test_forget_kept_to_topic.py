@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 from packing import evidence_item
+from said import extracted
 
 from emem.agents.withheld import apply_forget_requests
 from emem.ledger.withhold import ForgetRequest, told_month
@@ -78,3 +79,15 @@ def test_a_season_bounds_what_a_request_covers(
     assert window is not None
     assert window[0] <= datetime(*inside, tzinfo=UTC) < window[1]
     assert not window[0] <= datetime(*outside, tzinfo=UTC) < window[1]
+
+
+@pytest.mark.parametrize(
+    ("said", "topic"),
+    [
+        ("That staff entrance code from Hafenküche is useless now. Please forget it.", "staff entrance code"),
+        ("That gate code from the old flat is useless now. Please forget it.", "gate code"),
+        ("That staff entrance code is useless now. Please forget it.", "staff entrance code"),
+    ],
+)
+def test_a_secret_pointed_at_with_where_it_is_from_is_the_topic(said: str, topic: str) -> None:
+    assert [f.object for f in extracted(said, predicate="forget_request")] == [topic]

@@ -280,8 +280,8 @@ def fragment_topic(sentence: str) -> str | None:
 
 
 def pointed_things(sentence: str) -> list[str]:
-    """Things a statement points back at ("so that keypad code is dead"): what a later "clear it
-    out" refers to.
+    """Things a statement points back at ("so that keypad code is dead", "That staff entrance code
+    from Hafenküche is useless now"): what a later "clear it out" refers to.
 
     Args:
         sentence: the statement before the request.
@@ -292,7 +292,10 @@ def pointed_things(sentence: str) -> list[str]:
     return [
         m.group(0)
         for m in re.finditer(
-            r"\b(?:that|those)\s+(?:old\s+)?[a-z]+(?:\s+[a-z]+)?(?=\s+(?:is|was|are|were|has|I)\b)", sentence
+            r"\b(?:[Tt]hat|[Tt]hose)\s+(?:old\s+)?[a-z]+(?:\s+[a-z]+){0,2}"
+            # "That staff entrance code from Hafenküche is useless now": where it is from, then the verb
+            r"(?=(?:\s+(?:from|at|for)\s+(?:the\s+|my\s+|our\s+)?[\w'’-]+(?:\s+[\w'’-]+)?)?\s+(?:is|was|are|were|has|I)\b)",
+            sentence,
         )
     ]
 
